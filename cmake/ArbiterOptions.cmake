@@ -1,0 +1,22 @@
+# Warnings and sanitizers as INTERFACE targets, linked by each Arbiter target (never global flags).
+
+add_library(arbiter_warnings INTERFACE)
+target_compile_options(arbiter_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wnon-virtual-dtor
+  -Wold-style-cast -Woverloaded-virtual -Wimplicit-fallthrough)
+
+add_library(arbiter_sanitizers INTERFACE)
+if(ARBITER_SANITIZE)
+  target_compile_options(arbiter_sanitizers INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(arbiter_sanitizers INTERFACE -fsanitize=address,undefined)
+  target_compile_definitions(arbiter_sanitizers INTERFACE _GLIBCXX_ASSERTIONS ARBITER_ENABLE_ASSERTS)
+elseif(ARBITER_TSAN)
+  target_compile_options(arbiter_sanitizers INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(arbiter_sanitizers INTERFACE -fsanitize=thread)
+endif()
+
+# Every Arbiter target links this one: warnings, sanitizers, and includes from the repo root.
+add_library(arbiter_defaults INTERFACE)
+target_link_libraries(arbiter_defaults INTERFACE arbiter_warnings arbiter_sanitizers)
+target_include_directories(arbiter_defaults INTERFACE ${PROJECT_SOURCE_DIR})

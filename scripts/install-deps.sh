@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that Arbiter builds, runs and tests with. Idempotent: when every
+# package is present it does nothing (no network). Root runs apt-get directly; others use sudo.
+set -euo pipefail
+
+packages=(
+    build-essential cmake make pkg-config
+    libboost1.81-dev libboost-program-options1.81-dev
+    nlohmann-json3-dev libsqlite3-dev sqlite3 libspdlog-dev
+    libgtest-dev googletest libbenchmark-dev
+)
+case "${1:-}" in
+    --test) packages+=(clang libclang-rt-14-dev python3) ;;
+    "") ;;
+    *) echo "usage: $0 [--test]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "Installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
