@@ -11,8 +11,9 @@
 namespace {
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: arbiter-perft chess|xiangqi|draughts \"<FEN>|startpos\" DEPTH [--divide]\n");
+    std::fprintf(
+        stderr,
+        "usage: arbiter-perft chess|xiangqi|draughts \"<FEN>|startpos\" DEPTH [--divide]\n");
     return 2;
 }
 

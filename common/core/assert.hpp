@@ -7,13 +7,12 @@
 #include <cstdlib>
 
 #if !defined(NDEBUG) || defined(ARBITER_ENABLE_ASSERTS)
-#define ARBITER_ASSERT(condition)                                                         \
-    do {                                                                                  \
-        if (!(condition)) {                                                               \
-            std::fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, __LINE__,     \
-                         #condition);                                                     \
-            std::abort();                                                                 \
-        }                                                                                 \
+#define ARBITER_ASSERT(condition)                                                                  \
+    do {                                                                                           \
+        if (!(condition)) {                                                                        \
+            std::fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, __LINE__, #condition); \
+            std::abort();                                                                          \
+        }                                                                                          \
     } while (false)
 #else
 #define ARBITER_ASSERT(condition) \

@@ -15,13 +15,13 @@ namespace arbiter {
 /// Wraps an error so that it can initialise an Expected unambiguously.
 template <typename E>
 class Unexpected {
-public:
+  public:
     explicit Unexpected(E error) : error_(std::move(error)) {}
     /// The wrapped error.
     const E& error() const& noexcept { return error_; }
     E&& error() && noexcept { return std::move(error_); }
 
-private:
+  private:
     E error_;
 };
 
@@ -34,16 +34,15 @@ Unexpected<std::decay_t<E>> unexpected(E&& error) {
 /// Either a T or an E. Accessing the wrong alternative is a programmer bug (asserted).
 template <typename T, typename E>
 class [[nodiscard]] Expected {
-public:
-    Expected()
-        requires std::is_default_constructible_v<T>
+  public:
+    Expected() requires std::is_default_constructible_v<T>
     = default;
     Expected(T value) : storage_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
-    Expected(Unexpected<E> error)                                             // NOLINT
+    Expected(Unexpected<E> error)                                              // NOLINT
         : storage_(std::in_place_index<1>, std::move(error).error()) {}
     template <typename G>
-        requires std::is_constructible_v<E, const G&> && (!std::is_same_v<G, E>)
-    Expected(const Unexpected<G>& error)  // NOLINT
+    requires std::is_constructible_v<E, const G&> &&
+        (!std::is_same_v<G, E>)Expected(const Unexpected<G>& error)  // NOLINT
         : storage_(std::in_place_index<1>, E(error.error())) {}
 
     /// True when a value is held.
@@ -83,14 +82,14 @@ public:
         return has_value() ? std::get<0>(storage_) : static_cast<T>(std::forward<U>(fallback));
     }
 
-private:
+  private:
     std::variant<T, E> storage_;
 };
 
 /// Expected<void, E>: success carries nothing.
 template <typename E>
 class [[nodiscard]] Expected<void, E> {
-public:
+  public:
     Expected() = default;
     Expected(Unexpected<E> error) : error_(std::move(error).error()), failed_(true) {}  // NOLINT
 
@@ -101,7 +100,7 @@ public:
         return error_;
     }
 
-private:
+  private:
     E error_{};
     bool failed_ = false;
 };

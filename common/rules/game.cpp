@@ -8,9 +8,16 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kVariantNames = {"chess", "xiangqi", "draughts"};
 
-constexpr std::array<std::string_view, 10> kReasonNames = {
-    "",           "checkmate",    "stalemate",           "no_moves",        "repetition",
-    "fifty_moves", "insufficient_material", "perpetual_check", "perpetual_chase", "move_limit"};
+constexpr std::array<std::string_view, 10> kReasonNames = {"",
+                                                           "checkmate",
+                                                           "stalemate",
+                                                           "no_moves",
+                                                           "repetition",
+                                                           "fifty_moves",
+                                                           "insufficient_material",
+                                                           "perpetual_check",
+                                                           "perpetual_chase",
+                                                           "move_limit"};
 
 }  // namespace
 

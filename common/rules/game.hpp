@@ -101,7 +101,7 @@ struct ExportInfo {
 /// A game in progress: its start position and every move played since, with the status that the
 /// whole history decides (repetition, move limits, perpetual check). Copy it with clone().
 class Game {
-public:
+  public:
     virtual ~Game() = default;
 
     virtual Variant variant() const noexcept = 0;

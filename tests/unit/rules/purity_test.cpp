@@ -10,8 +10,8 @@
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kForbidden = {
-    "<boost/", "<nlohmann/", "<sqlite3.h>", "<iostream>", "<thread>", "<chrono>"};
+constexpr std::array<std::string_view, 6> kForbidden = {"<boost/",    "<nlohmann/", "<sqlite3.h>",
+                                                        "<iostream>", "<thread>",   "<chrono>"};
 
 std::vector<std::string> forbidden_includes(const std::filesystem::path& root) {
     std::vector<std::string> found;

@@ -1,0 +1,312 @@
+#pragma once
+/// \file
+/// The wire protocol as C++ values: a closed set of client messages (decoded by decode() in
+/// codec.hpp) and of server messages (encoded by encode()). The prose contract is
+/// schema/protocol.md; the JSON Schemas are schema/messages/*.schema.json. No JSON types leak
+/// out of this module: the server builds and reads these plain structs.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "common/rules/game.hpp"
+
+namespace arbiter::protocol {
+
+/// The protocol version that `welcome` announces.
+inline constexpr int kProtocolVersion = 1;
+
+/// Stable snake_case error codes carried by `error` messages (to_string() gives the wire name).
+enum class ErrorCode : std::uint8_t {
+    bad_json,       ///< the frame is not a JSON object
+    bad_request,    ///< a field is missing, of the wrong type, out of range, or unknown
+    unknown_type,   ///< "type" names no client message
+    unknown_game,   ///< no such game
+    forbidden,      ///< the connection may not act for that seat or game
+    not_your_turn,  ///< a move by the side not to move
+    illegal_move,   ///< the rules refuse the move (the message says why)
+    stale_ply,      ///< `ply` is not the number of plies played
+    game_over,      ///< the game has ended
+    seat_taken,     ///< join: both seats are taken
+    rate_limited,   ///< too many messages per second
+    too_large,      ///< the frame is over the size limit
+    no_offer,       ///< accept/decline with no pending offer from the opponent
+    not_allowed,    ///< the action is not allowed now (abort after both moved, claim too early)
+    not_ready,      ///< the game has not started (no opponent yet)
+    unavailable,    ///< the server cannot take this now (storage failed, shutting down)
+    internal,       ///< a bug on the server; the request changed nothing
+};
+std::string_view to_string(ErrorCode code) noexcept;
+
+/// A game clock: Fischer increment.
+struct ClockSpec {
+    std::int64_t initial_ms = 0;
+    std::int64_t increment_ms = 0;
+    friend bool operator==(const ClockSpec&, const ClockSpec&) = default;
+};
+
+/// create.side
+enum class SidePreference : std::uint8_t { first, second, random };
+
+/// draw / takeback / rematch .action
+enum class OfferAction : std::uint8_t { offer, accept, decline };
+/// The three things a player can offer; also the client message type names.
+enum class OfferKind : std::uint8_t { draw, takeback, rematch };
+std::string_view to_string(OfferKind kind) noexcept;
+std::string_view to_string(OfferAction action) noexcept;
+
+/// claim.kind
+enum class ClaimKind : std::uint8_t { win, draw };
+
+// ---- client -> server ---------------------------------------------------------------------
+
+struct Hello {
+    std::string name;  ///< 1..32 printable characters
+};
+struct Create {
+    rules::Variant variant = rules::Variant::chess;
+    SidePreference side = SidePreference::random;
+    std::optional<ClockSpec> clock;
+    bool is_private = false;  ///< wire: "private"
+    std::string position;     ///< FEN of the start position; empty = standard start
+};
+struct Join {
+    std::string game;
+};
+struct Resume {
+    std::string game;
+    std::string token;
+    std::optional<std::uint64_t> since;
+};
+struct Watch {
+    std::string game;
+    std::optional<std::uint64_t> since;
+};
+struct Unwatch {
+    std::string game;
+};
+struct MoveRequest {  ///< wire type "move"
+    std::string game;
+    std::string move;
+    std::uint32_t ply = 0;
+};
+struct Resign {
+    std::string game;
+};
+struct OfferRequest {  ///< wire types "draw", "takeback", "rematch"
+    std::string game;
+    OfferKind kind = OfferKind::draw;
+    OfferAction action = OfferAction::offer;
+};
+struct Abort {
+    std::string game;
+};
+struct Claim {
+    std::string game;
+    ClaimKind kind = ClaimKind::win;
+};
+struct LobbySubscribe {};               ///< wire type "lobby"
+struct GamesQuery {                     ///< wire type "games"
+    std::optional<std::string> status;  ///< waiting | playing | ended | aborted
+    std::optional<rules::Variant> variant;
+    int limit = 50;                     ///< 1..200
+    std::optional<std::string> before;  ///< a game id: page to games created before it
+};
+struct ReplayRequest {  ///< wire type "replay"
+    std::string game;
+};
+struct Ping {};
+
+using ClientBody =
+    std::variant<Hello, Create, Join, Resume, Watch, Unwatch, MoveRequest, Resign, OfferRequest,
+                 Abort, Claim, LobbySubscribe, GamesQuery, ReplayRequest, Ping>;
+
+/// One decoded client message: the optional request id (≤ 64 chars) and the body.
+struct ClientMessage {
+    std::optional<std::string> id;
+    ClientBody body;
+};
+
+/// Why a frame was refused by decode(): the code, a message for a person, and the request id
+/// when it could be read.
+struct ProtocolError {
+    ErrorCode code = ErrorCode::bad_request;
+    std::string message;
+    std::optional<std::string> id;
+};
+
+// ---- server -> client ---------------------------------------------------------------------
+
+/// One seat as others see it.
+struct PlayerInfo {
+    std::string name;
+    bool connected = false;
+};
+
+/// Clock readings: remaining ms per seat, and whether the side to move's clock is running.
+struct ClockState {
+    std::int64_t first_ms = 0;
+    std::int64_t second_ms = 0;
+    bool running = false;
+};
+
+/// An open offer in `state.offers`.
+struct OpenOffer {
+    OfferKind kind = OfferKind::draw;
+    rules::Side by = rules::Side::first;
+};
+
+struct Welcome {
+    std::string server;  ///< "arbiter/<version>"
+    int protocol = kProtocolVersion;
+};
+/// `created` and `joined`: the seat and its secret token, sent only to that seat's connection.
+struct SeatGranted {
+    bool created = true;  ///< true: type "created"; false: type "joined"
+    std::string game;
+    rules::Variant variant = rules::Variant::chess;
+    rules::Side seat = rules::Side::first;
+    std::string token;
+};
+/// `state`: everything a client needs to draw a game from scratch.
+struct State {
+    std::string game;
+    std::uint64_t seq = 0;
+    rules::Variant variant = rules::Variant::chess;
+    std::string status;               ///< waiting | playing | ended | aborted
+    std::optional<rules::Side> you;   ///< nullopt: "spectator"
+    std::optional<PlayerInfo> first;  ///< nullopt: seat still open
+    std::optional<PlayerInfo> second;
+    std::string initial_position;
+    std::string position;
+    std::vector<std::string> moves;
+    std::vector<std::string> notation;  ///< display notation of each move
+    std::uint32_t ply = 0;
+    rules::Side turn = rules::Side::first;
+    std::vector<std::string> legal;
+    bool check = false;
+    std::optional<ClockState> clock;
+    std::optional<ClockSpec> time_control;
+    std::string result;  ///< "" while not over
+    std::string reason;
+    std::vector<OpenOffer> offers;
+    std::uint32_t spectators = 0;
+    std::optional<std::string> rematch;  ///< the next game, once a rematch was agreed
+};
+struct Moved {
+    std::string game;
+    std::uint64_t seq = 0;
+    std::uint32_t ply = 0;  ///< plies played after this move
+    std::string move;
+    std::string notation;
+    std::string position;
+    rules::Side turn = rules::Side::first;
+    std::vector<std::string> legal;
+    bool check = false;
+    std::optional<ClockState> clock;
+};
+struct Ended {
+    std::string game;
+    std::uint64_t seq = 0;
+    std::string result;  ///< "1-0" | "0-1" | "1/2-1/2" ("" for an aborted game)
+    std::string reason;  ///< checkmate, resign, timeout, agreement, aborted, ...
+    std::string status;  ///< ended | aborted
+};
+/// `offer`: an offer was made, accepted, declined or withdrawn.
+struct OfferEvent {
+    std::string game;
+    std::uint64_t seq = 0;
+    OfferKind kind = OfferKind::draw;
+    OfferAction action = OfferAction::offer;  ///< what happened
+    rules::Side by = rules::Side::first;      ///< who did it
+};
+/// `takeback`: the last plies were taken back on agreement; the position and clocks are restored.
+struct TakenBack {
+    std::string game;
+    std::uint64_t seq = 0;
+    std::uint32_t ply = 0;  ///< plies played after the takeback
+    std::string position;
+    rules::Side turn = rules::Side::first;
+    std::vector<std::string> legal;
+    bool check = false;
+    std::optional<ClockState> clock;
+};
+struct Presence {
+    std::string game;
+    std::uint64_t seq = 0;
+    rules::Side seat = rules::Side::first;
+    bool connected = false;
+    std::optional<std::int64_t> claim_after_ms;  ///< set on a disconnect: when a claim opens
+};
+/// `rematch`: both players agreed; `next` is the new game (spectators may watch it).
+struct RematchEvent {
+    std::string game;
+    std::uint64_t seq = 0;
+    std::string next;
+};
+/// `spectators`: the number of watchers changed (not a game event: no seq).
+struct SpectatorCount {
+    std::string game;
+    std::uint32_t count = 0;
+};
+/// One game in `lobby` and `games` lists.
+struct GameSummary {
+    std::string game;
+    rules::Variant variant = rules::Variant::chess;
+    std::string status;
+    std::optional<PlayerInfo> first;
+    std::optional<PlayerInfo> second;
+    std::optional<ClockSpec> time_control;
+    std::uint32_t ply = 0;
+    std::string result;
+    std::string reason;
+    std::int64_t created_ms = 0;  ///< Unix time in ms
+};
+struct LobbyList {
+    std::vector<GameSummary> games;
+};
+struct GamesList {
+    std::vector<GameSummary> games;
+};
+/// One move of a `record`.
+struct RecordMove {
+    std::uint32_t ply = 0;  ///< 1-based
+    std::string move;
+    std::string notation;
+    std::string position;
+    std::optional<std::int64_t> clock_ms;  ///< mover's remaining time after the move
+    std::optional<std::int64_t> think_ms;
+};
+struct Record {
+    std::string game;
+    rules::Variant variant = rules::Variant::chess;
+    std::string status;
+    std::optional<PlayerInfo> first;
+    std::optional<PlayerInfo> second;
+    std::optional<ClockSpec> time_control;
+    std::string initial_position;
+    std::vector<RecordMove> moves;
+    std::string result;
+    std::string reason;
+    std::int64_t created_ms = 0;
+};
+struct ErrorMessage {
+    ErrorCode code = ErrorCode::internal;
+    std::string message;
+};
+struct Pong {};
+
+using ServerBody =
+    std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack, Presence,
+                 RematchEvent, SpectatorCount, LobbyList, GamesList, Record, ErrorMessage, Pong>;
+
+/// One server message; `id` echoes the request it answers (direct replies and errors only).
+struct ServerMessage {
+    ServerBody body;
+    std::optional<std::string> id;
+};
+
+}  // namespace arbiter::protocol

@@ -1,0 +1,78 @@
+#pragma once
+/// \file
+/// How the server's game logic sees the network: a Peer is one WebSocket connection, a
+/// PeerHandler receives its messages, an HttpHandler answers plain HTTP requests. Only the files
+/// in server/net/ include Asio or Beast; everything else talks through these plain interfaces.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace arbiter::server::net {
+
+/// WebSocket close codes the server uses (RFC 6455 section 7.4.1).
+enum class CloseCode : std::uint16_t {
+    normal = 1000,
+    going_away = 1001,        ///< server shutting down
+    policy_violation = 1008,  ///< rate limit abuse, too many connections from one address
+    too_big = 1009,           ///< a frame over the size limit
+    internal_error = 1011,    ///< a bug in a handler
+    try_again_later = 1013,   ///< slow consumer: the outgoing queue hit its bound
+};
+
+/// One WebSocket connection. Thread-safe: any thread may send or close.
+class Peer {
+  public:
+    virtual ~Peer() = default;
+    /// Unique per process, never reused.
+    virtual std::uint64_t id() const noexcept = 0;
+    /// The remote IP address as text.
+    virtual const std::string& address() const noexcept = 0;
+    /// Queues one text frame. When the outgoing queue is over its bounds (count or bytes) the
+    /// connection is closed with CloseCode::try_again_later and false is returned; the message
+    /// is never silently dropped while the connection stays open.
+    virtual bool send(std::shared_ptr<const std::string> text) = 0;
+    /// Sends a close frame after the frames already queued, then drops the connection.
+    virtual void close(CloseCode code, std::string_view reason) = 0;
+};
+
+/// Receives the life of every WebSocket connection. For one peer, calls never overlap and come in
+/// order: on_open, on_message*, on_close (exactly once, also after close() or an I/O error).
+class PeerHandler {
+  public:
+    virtual ~PeerHandler() = default;
+    virtual void on_open(const std::shared_ptr<Peer>& peer) = 0;
+    virtual void on_message(const std::shared_ptr<Peer>& peer, std::string_view text) = 0;
+    /// A frame over the size limit arrived; the connection closes with too_big right after.
+    virtual void on_too_large(const std::shared_ptr<Peer>& peer) = 0;
+    virtual void on_close(const std::shared_ptr<Peer>& peer) = 0;
+};
+
+/// A plain HTTP request (not a WebSocket upgrade), as the handler sees it.
+struct HttpRequest {
+    std::string method;  ///< "GET", "HEAD", ...
+    std::string target;  ///< path and query, e.g. "/api/games?status=ended"
+    std::string remote_address;
+    bool loopback = false;  ///< the client connected from 127.0.0.0/8 or ::1
+    std::string body;
+};
+
+/// The answer; Content-Length and Server are added by the net layer.
+struct HttpResponse {
+    unsigned status = 200;
+    std::string content_type = "text/plain; charset=utf-8";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+/// Answers HTTP requests. Called from network threads, possibly concurrently: thread-safe.
+class HttpHandler {
+  public:
+    virtual ~HttpHandler() = default;
+    virtual HttpResponse handle(const HttpRequest& request) = 0;
+};
+
+}  // namespace arbiter::server::net

@@ -1,0 +1,66 @@
+#pragma once
+/// \file
+/// The network front: one io_context on N threads, a listener on one port that speaks HTTP and
+/// upgrades /ws to WebSocket, and strands for the game logic. The only Asio/Beast owner.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "server/net/peer.hpp"
+#include "server/net/runtime.hpp"
+
+namespace arbiter::server::net {
+
+/// Every bound the network layer enforces; all are command-line flags.
+struct NetLimits {
+    std::size_t max_frame_bytes = 64 * 1024;        ///< incoming WebSocket message
+    std::size_t max_queue_messages = 1024;          ///< outgoing frames queued per connection
+    std::size_t max_queue_bytes = 4 * 1024 * 1024;  ///< outgoing bytes queued per connection
+    std::size_t max_connections = 20000;            ///< in total
+    std::size_t max_connections_per_address = 256;
+    std::chrono::seconds idle_timeout{60};  ///< no traffic and no pong for this long
+    std::chrono::seconds handshake_timeout{10};
+    std::size_t max_http_body_bytes = 16 * 1024;
+};
+
+struct NetConfig {
+    std::string bind_address = "127.0.0.1";
+    std::uint16_t port = 8080;  ///< 0: any free port (see Network::port())
+    NetLimits limits;
+    std::string tls_cert_file;  ///< both set: serve wss:// and https:// (issue 8)
+    std::string tls_key_file;
+};
+
+/// Owns the io_context, its threads and the listener.
+class Network {
+  public:
+    /// Throws std::runtime_error when the address cannot be bound (a start-up failure).
+    Network(NetConfig config, std::shared_ptr<PeerHandler> peers,
+            std::shared_ptr<HttpHandler> http);
+    ~Network();
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    /// The port actually bound.
+    std::uint16_t port() const noexcept;
+    /// A new strand on the io_context, for one room or other serial state.
+    std::shared_ptr<Executor> make_strand();
+    /// Runs the io_context on `threads` threads (this one included) until stop(); SIGINT and
+    /// SIGTERM call `on_signal` once (which is expected to call stop()).
+    void run(unsigned threads, std::function<void()> on_signal);
+    /// Stops accepting, closes every WebSocket with going_away, and ends run() once the
+    /// connections are closed (or after a short grace period). Thread-safe, idempotent.
+    void stop();
+    /// Connections open now.
+    std::size_t connection_count() const noexcept;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arbiter::server::net
