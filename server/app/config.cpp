@@ -1,0 +1,87 @@
+#include "server/app/config.hpp"
+
+#include <boost/program_options.hpp>
+#include <sstream>
+
+namespace arbiter::server::app {
+
+namespace po = boost::program_options;
+
+std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* const* argv) {
+    ServerConfig config;
+    unsigned port = config.net.port;
+    unsigned idle_seconds = static_cast<unsigned>(config.net.limits.idle_timeout.count());
+    unsigned disconnect_seconds = 60;
+    std::string sync = "full";
+    po::options_description options("arbiter-server options");
+    // clang-format off
+    options.add_options()
+        ("help,h", "print this help and exit")
+        ("version", "print the version and exit")
+        ("bind", po::value(&config.net.bind_address)->default_value(config.net.bind_address), "address to listen on")
+        ("port", po::value(&port)->default_value(port), "port for HTTP and WebSocket (0: any free port)")
+        ("db", po::value(&config.database)->default_value(config.database), "SQLite database file")
+        ("sync", po::value(&sync)->default_value(sync), "SQLite synchronous mode: full (survives power loss) or normal")
+        ("web-root", po::value(&config.web_root)->default_value(config.web_root), "folder of the browser client served at /")
+        ("threads", po::value(&config.threads)->default_value(config.threads), "network threads")
+        ("tls-cert", po::value(&config.net.tls_cert_file), "PEM certificate chain: serve https:// and wss://")
+        ("tls-key", po::value(&config.net.tls_key_file), "PEM private key for --tls-cert")
+        ("max-frame-bytes", po::value(&config.net.limits.max_frame_bytes)->default_value(config.net.limits.max_frame_bytes), "largest incoming WebSocket message")
+        ("max-queue-messages", po::value(&config.net.limits.max_queue_messages)->default_value(config.net.limits.max_queue_messages), "outgoing messages queued per connection before it is closed")
+        ("max-queue-bytes", po::value(&config.net.limits.max_queue_bytes)->default_value(config.net.limits.max_queue_bytes), "outgoing bytes queued per connection before it is closed")
+        ("max-connections", po::value(&config.net.limits.max_connections)->default_value(config.net.limits.max_connections), "connections in total")
+        ("max-connections-per-address", po::value(&config.net.limits.max_connections_per_address)->default_value(config.net.limits.max_connections_per_address), "connections from one IP address")
+        ("idle-timeout", po::value(&idle_seconds)->default_value(idle_seconds), "seconds without traffic or pong before a connection is closed")
+        ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
+        ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
+        ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim")
+        ("log-format", po::value(&config.log_format)->default_value(config.log_format), "text or json (one JSON object per line)")
+        ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
+        ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit");
+    // clang-format on
+    po::variables_map values;
+    try {
+        po::store(po::parse_command_line(argc, argv, options), values);
+        po::notify(values);
+    } catch (const po::error& error) {
+        std::ostringstream text;
+        text << "arbiter-server: " << error.what() << "\n\n" << options;
+        return ExitWith{2, text.str()};
+    }
+    if (values.count("help") != 0U) {
+        std::ostringstream text;
+        text << "Usage: arbiter-server [options]\n\n" << options;
+        return ExitWith{0, text.str()};
+    }
+    if (values.count("version") != 0U) {
+        return ExitWith{0, config.hub.server_name + "\n"};
+    }
+    const auto refuse = [](const std::string& why) {
+        return ExitWith{2, "arbiter-server: " + why + "\n"};
+    };
+    if (port > 65535) {
+        return refuse("--port must be 0..65535");
+    }
+    if (sync != "full" && sync != "normal") {
+        return refuse("--sync must be full or normal");
+    }
+    if (config.threads < 1 || config.threads > 256) {
+        return refuse("--threads must be 1..256");
+    }
+    if (config.log_format != "text" && config.log_format != "json") {
+        return refuse("--log-format must be text or json");
+    }
+    if (config.net.tls_cert_file.empty() != config.net.tls_key_file.empty()) {
+        return refuse("--tls-cert and --tls-key go together");
+    }
+    if (config.hub.messages_per_second <= 0 || config.hub.message_burst < 1) {
+        return refuse("--rate must be positive and --burst at least 1");
+    }
+    config.net.port = static_cast<std::uint16_t>(port);
+    config.net.limits.idle_timeout = std::chrono::seconds(idle_seconds);
+    config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);
+    config.synchronous_full = sync == "full";
+    return config;
+}
+
+}  // namespace arbiter::server::app

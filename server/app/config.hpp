@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// arbiter-server's command line: every listening address, path and limit is a flag.
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "server/app/hub.hpp"
+#include "server/net/server.hpp"
+
+namespace arbiter::server::app {
+
+struct ServerConfig {
+    net::NetConfig net;
+    HubConfig hub;
+    std::string database = "./arbiter.db";
+    bool synchronous_full = true;
+    std::string web_root;
+    unsigned threads = 2;
+    std::string log_format = "text";  ///< text | json
+    std::string log_level = "info";
+    std::string backup_to;  ///< --backup FILE: copy the database and exit
+};
+
+/// What the command line asks for: run with a config, or print text (help, version, an error)
+/// and exit with a code.
+struct ExitWith {
+    int code = 0;
+    std::string text;
+};
+std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* const* argv);
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,310 @@
+#include "server/app/http_api.hpp"
+
+#include <charconv>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "common/protocol/codec.hpp"
+#include "common/rules/game.hpp"
+#include "server/app/hub.hpp"
+
+namespace arbiter::server::app {
+
+namespace {
+
+net::HttpResponse text_response(unsigned status, std::string body) {
+    net::HttpResponse response;
+    response.status = status;
+    response.body = std::move(body);
+    response.body += "\n";
+    return response;
+}
+
+net::HttpResponse json_response(std::string body) {
+    net::HttpResponse response;
+    response.content_type = "application/json";
+    response.body = std::move(body);
+    return response;
+}
+
+bool valid_game_id(std::string_view id) {
+    if (id.empty() || id.size() > 32) {
+        return false;
+    }
+    for (const char c : id) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '-' || c == '_';
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string_view content_type_for(const std::filesystem::path& path) {
+    static const std::map<std::string, std::string_view> kTypes = {
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".json", "application/json"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".ico", "image/x-icon"},
+        {".woff2", "font/woff2"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".map", "application/json"}};
+    auto it = kTypes.find(path.extension().string());
+    return it == kTypes.end() ? std::string_view("application/octet-stream") : it->second;
+}
+
+}  // namespace
+
+std::optional<std::string> url_decode(std::string_view text, bool query) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '%') {
+            if (i + 2 >= text.size()) {
+                return std::nullopt;
+            }
+            unsigned value = 0;
+            const auto [end, ec] =
+                std::from_chars(text.data() + i + 1, text.data() + i + 3, value, 16);
+            if (ec != std::errc{} || end != text.data() + i + 3) {
+                return std::nullopt;
+            }
+            out.push_back(static_cast<char>(value));
+            i += 2;
+        } else if (c == '+' && query) {
+            out.push_back(' ');
+        } else {
+            out.push_back(c);
+        }
+    }
+    return out;
+}
+
+HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
+                 std::filesystem::path web_root, GaugeSource gauges)
+    : repository_(repository),
+      metrics_(metrics),
+      web_root_(std::move(web_root)),
+      gauges_(std::move(gauges)) {}
+
+net::HttpResponse HttpApi::handle(const net::HttpRequest& request) {
+    if (request.method != "GET" && request.method != "HEAD") {
+        auto response = text_response(405, "method not allowed");
+        response.headers.emplace_back("Allow", "GET, HEAD");
+        return response;
+    }
+    const std::string_view target = request.target;
+    const auto question = target.find('?');
+    const std::string_view path = target.substr(0, question);
+    const std::string_view query =
+        question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+
+    if (path == "/healthz") {
+        return health();
+    }
+    if (path == "/metrics") {
+        return metrics();
+    }
+    if (path == "/api/games") {
+        return games(query);
+    }
+    constexpr std::string_view kGamePrefix = "/api/games/";
+    if (path.starts_with(kGamePrefix)) {
+        std::string_view rest = path.substr(kGamePrefix.size());
+        constexpr std::string_view kExport = "/export";
+        const bool exporting = rest.ends_with(kExport);
+        if (exporting) {
+            rest.remove_suffix(kExport.size());
+        }
+        if (!valid_game_id(rest)) {
+            return text_response(404, "no such game");
+        }
+        return exporting ? export_game(std::string(rest)) : game(std::string(rest));
+    }
+    if (path.starts_with("/api/")) {
+        return text_response(404, "no such endpoint");
+    }
+    return static_file(path);
+}
+
+net::HttpResponse HttpApi::games(std::string_view query) {
+    storage::GameQuery filter;
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        const auto eq = pair.find('=');
+        const auto key = url_decode(pair.substr(0, eq), true);
+        const auto value = url_decode(
+            eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
+        if (!key || !value) {
+            return text_response(400, "malformed query");
+        }
+        if (*key == "status") {
+            if (*value != "waiting" && *value != "playing" && *value != "ended" &&
+                *value != "aborted") {
+                return text_response(400, "status must be waiting, playing, ended or aborted");
+            }
+            filter.status = *value;
+        } else if (*key == "variant") {
+            filter.variant = rules::parse_variant(*value);
+            if (!filter.variant) {
+                return text_response(400, "variant must be chess, xiangqi or draughts");
+            }
+        } else if (*key == "limit") {
+            std::size_t limit = 0;
+            const auto [end, ec] =
+                std::from_chars(value->data(), value->data() + value->size(), limit);
+            if (ec != std::errc{} || end != value->data() + value->size() || limit < 1 ||
+                limit > 200) {
+                return text_response(400, "limit must be a whole number from 1 to 200");
+            }
+            filter.limit = limit;
+        } else if (*key == "before") {
+            if (!valid_game_id(*value)) {
+                return text_response(400, "before must be a game id");
+            }
+            filter.before = *value;
+        } else {
+            return text_response(400, "unknown parameter: " + *key);
+        }
+    }
+    auto rows = repository_.list(filter);
+    if (!rows) {
+        return text_response(503, "storage: " + rows.error().message);
+    }
+    protocol::GamesList list;
+    for (const auto& row : *rows) {
+        list.games.push_back(summary_of(row));
+    }
+    return json_response(protocol::encode(protocol::ServerMessage{std::move(list), std::nullopt}));
+}
+
+net::HttpResponse HttpApi::game(const std::string& id) {
+    auto stored = repository_.load(id);
+    if (!stored) {
+        return text_response(503, "storage: " + stored.error().message);
+    }
+    if (!*stored) {
+        return text_response(404, "no such game");
+    }
+    return json_response(
+        protocol::encode(protocol::ServerMessage{record_of(**stored), std::nullopt}));
+}
+
+net::HttpResponse HttpApi::export_game(const std::string& id) {
+    auto stored = repository_.load(id);
+    if (!stored) {
+        return text_response(503, "storage: " + stored.error().message);
+    }
+    if (!*stored) {
+        return text_response(404, "no such game");
+    }
+    const auto& header = (*stored)->header;
+    auto game = rules::make_game(header.variant, header.initial_position);
+    if (!game) {
+        return text_response(500, "stored position does not load: " + game.error().message);
+    }
+    rules::ExportInfo info;
+    info.site = "Arbiter";
+    info.first_player = header.seats[0].name;
+    info.second_player = header.seats[1].name;
+    for (const auto& move : (*stored)->moves) {
+        if (!(*game)->play(move.move)) {
+            return text_response(500, "stored move does not replay: " + move.move);
+        }
+        if (move.clock_ms) {
+            info.clock_ms.push_back(*move.clock_ms);
+        }
+    }
+    if (info.clock_ms.size() != (*stored)->moves.size()) {
+        info.clock_ms.clear();
+    }
+    if (header.result == "1-0") {
+        info.outcome = rules::Outcome::first_wins;
+    } else if (header.result == "0-1") {
+        info.outcome = rules::Outcome::second_wins;
+    } else if (header.result == "1/2-1/2") {
+        info.outcome = rules::Outcome::draw;
+    }
+    info.termination = header.reason == "timeout"     ? "time forfeit"
+                       : header.reason == "abandoned" ? "abandoned"
+                       : header.status == "ended"     ? "normal"
+                                                      : "unterminated";
+    const std::time_t seconds = static_cast<std::time_t>(header.created_ms / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char date[16];
+    std::strftime(date, sizeof date, "%Y.%m.%d", &utc);
+    info.date = date;
+    net::HttpResponse response;
+    response.content_type = header.variant == rules::Variant::draughts
+                                ? "text/plain; charset=utf-8"
+                                : "application/x-chess-pgn; charset=utf-8";
+    response.body = (*game)->export_text(info);
+    const std::string extension = header.variant == rules::Variant::draughts ? "pdn" : "pgn";
+    response.headers.emplace_back("Content-Disposition",
+                                  "attachment; filename=\"arbiter-" + id + "." + extension + "\"");
+    return response;
+}
+
+net::HttpResponse HttpApi::health() {
+    if (repository_.writable()) {
+        return text_response(200, "ok");
+    }
+    return text_response(503, "database not writable");
+}
+
+net::HttpResponse HttpApi::metrics() {
+    net::HttpResponse response;
+    response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    response.body = metrics_.render();
+    response.body += "# TYPE arbiter_database_bytes gauge\narbiter_database_bytes " +
+                     std::to_string(repository_.size_bytes()) + "\n";
+    if (gauges_) {
+        response.body += gauges_();
+    }
+    return response;
+}
+
+net::HttpResponse HttpApi::static_file(std::string_view raw_path) {
+    auto decoded = url_decode(raw_path, false);
+    if (!decoded || decoded->empty() || decoded->front() != '/' ||
+        decoded->find('\0') != std::string::npos) {
+        return text_response(400, "bad path");
+    }
+    std::filesystem::path relative = std::filesystem::path(decoded->substr(1)).lexically_normal();
+    if (relative.empty() || relative == ".") {
+        relative = "index.html";
+    }
+    // Refuse any path that climbs out of the web root.
+    if (relative.is_absolute() || relative.begin()->string() == "..") {
+        return text_response(404, "not found");
+    }
+    std::filesystem::path file = web_root_ / relative;
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) {
+        file /= "index.html";
+    }
+    if (!std::filesystem::is_regular_file(file, ec)) {
+        return text_response(404, "not found");
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream body;
+    body << in.rdbuf();
+    net::HttpResponse response;
+    response.content_type = std::string(content_type_for(file));
+    response.body = body.str();
+    response.headers.emplace_back("Cache-Control", "no-cache");
+    return response;
+}
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Plain HTTP on the game port: the REST API over stored games, health, metrics, and the
+/// browser client's static files.
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "server/app/metrics.hpp"
+#include "server/net/peer.hpp"
+#include "server/storage/repository.hpp"
+
+namespace arbiter::server::app {
+
+class HttpApi final : public net::HttpHandler {
+  public:
+    /// Extra Prometheus lines computed at scrape time (connections, rooms, ...).
+    using GaugeSource = std::function<std::string()>;
+
+    HttpApi(storage::GameRepository& repository, Metrics& metrics, std::filesystem::path web_root,
+            GaugeSource gauges);
+
+    net::HttpResponse handle(const net::HttpRequest& request) override;
+
+  private:
+    net::HttpResponse games(std::string_view query);
+    net::HttpResponse game(const std::string& id);
+    net::HttpResponse export_game(const std::string& id);
+    net::HttpResponse health();
+    net::HttpResponse metrics();
+    net::HttpResponse static_file(std::string_view path);
+
+    storage::GameRepository& repository_;
+    Metrics& metrics_;
+    std::filesystem::path web_root_;
+    GaugeSource gauges_;
+};
+
+/// Percent-decoding of one URL component ('+' is a space in queries); nullopt when malformed.
+std::optional<std::string> url_decode(std::string_view text, bool query);
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,446 @@
+#include "server/app/hub.hpp"
+
+#include <sys/random.h>
+
+#include <algorithm>
+
+#include "common/protocol/codec.hpp"
+#include "server/app/secrets.hpp"
+
+namespace arbiter::server::app {
+
+using protocol::ErrorCode;
+using rules::Side;
+
+namespace {
+
+std::size_t index(Side side) {
+    return side == Side::first ? 0 : 1;
+}
+
+std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat) {
+    if (seat.name.empty() && seat.token_hash.empty()) {
+        return std::nullopt;
+    }
+    return protocol::PlayerInfo{seat.name, false};
+}
+
+std::optional<protocol::ClockSpec> stored_time_control(const storage::GameRow& row) {
+    if (!row.clock_initial_ms) {
+        return std::nullopt;
+    }
+    return protocol::ClockSpec{*row.clock_initial_ms, row.clock_increment_ms.value_or(0)};
+}
+
+/// The game id a request is about, for those that go to a room.
+const std::string* room_game(const protocol::ClientBody& body) {
+    return std::visit(
+        [](const auto& message) -> const std::string* {
+            if constexpr (requires { message.game; }) {
+                return &message.game;
+            } else {
+                return nullptr;
+            }
+        },
+        body);
+}
+
+bool random_bit() {
+    unsigned char byte = 0;
+    while (getrandom(&byte, 1, 0) != 1) {
+    }
+    return (byte & 1) != 0;
+}
+
+}  // namespace
+
+protocol::GameSummary summary_of(const storage::GameRow& row) {
+    return protocol::GameSummary{row.id,
+                                 row.variant,
+                                 row.status,
+                                 stored_player(row.seats[0]),
+                                 stored_player(row.seats[1]),
+                                 stored_time_control(row),
+                                 row.ply,
+                                 row.result,
+                                 row.reason,
+                                 row.created_ms};
+}
+
+protocol::Record record_of(const storage::StoredGame& game) {
+    protocol::Record record;
+    const auto& row = game.header;
+    record.game = row.id;
+    record.variant = row.variant;
+    record.status = row.status;
+    record.first = stored_player(row.seats[0]);
+    record.second = stored_player(row.seats[1]);
+    record.time_control = stored_time_control(row);
+    record.initial_position = row.initial_position;
+    record.result = row.result;
+    record.reason = row.reason;
+    record.created_ms = row.created_ms;
+    for (const auto& move : game.moves) {
+        record.moves.push_back(
+            {move.ply, move.move, move.notation, move.position, move.clock_ms, move.think_ms});
+    }
+    return record;
+}
+
+Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
+         Metrics& metrics, ExecutorFactory make_executor)
+    : config_(std::move(config)),
+      repository_(repository),
+      time_(time),
+      metrics_(metrics),
+      make_executor_(std::move(make_executor)),
+      room_context_{repository, time, *this, metrics, config_.room} {}
+
+Expected<std::size_t, std::string> Hub::restore_games() {
+    auto stored = repository_.load_unfinished();
+    if (!stored) {
+        return unexpected(stored.error().message);
+    }
+    std::size_t count = 0;
+    for (auto& game : *stored) {
+        const std::string id = game.header.id;
+        auto room = GameRoom::restore(room_context_, make_executor_(), std::move(game));
+        if (!room) {
+            return unexpected("game " + id + ": " + room.error());
+        }
+        {
+            std::lock_guard lock(rooms_mutex_);
+            rooms_[id] = *room;
+        }
+        ++count;
+    }
+    return count;
+}
+
+// ---- connections --------------------------------------------------------------------------
+
+void Hub::on_open(const std::shared_ptr<net::Peer>& peer) {
+    std::lock_guard lock(peers_mutex_);
+    PeerState state;
+    state.tokens = config_.message_burst;
+    state.refilled = time_.now();
+    peers_[peer->id()] = std::move(state);
+}
+
+void Hub::on_close(const std::shared_ptr<net::Peer>& peer) {
+    std::set<std::string> rooms;
+    {
+        std::lock_guard lock(peers_mutex_);
+        auto it = peers_.find(peer->id());
+        if (it != peers_.end()) {
+            rooms = std::move(it->second.rooms);
+            peers_.erase(it);
+        }
+    }
+    {
+        std::lock_guard lock(lobby_mutex_);
+        lobby_subscribers_.erase(peer->id());
+    }
+    for (const auto& game : rooms) {
+        std::shared_ptr<GameRoom> room;
+        {
+            std::lock_guard lock(rooms_mutex_);
+            auto it = rooms_.find(game);
+            if (it != rooms_.end()) {
+                room = it->second;
+            }
+        }
+        if (room) {
+            room->leave(peer);
+        }
+    }
+}
+
+void Hub::on_too_large(const std::shared_ptr<net::Peer>& peer) {
+    refuse(peer, ErrorCode::too_large, "the message is over the size limit", std::nullopt);
+}
+
+bool Hub::admit(const std::shared_ptr<net::Peer>& peer) {
+    bool close = false;
+    {
+        std::lock_guard lock(peers_mutex_);
+        auto it = peers_.find(peer->id());
+        if (it == peers_.end()) {
+            return false;
+        }
+        auto& state = it->second;
+        const auto now = time_.now();
+        const double seconds = std::chrono::duration<double>(now - state.refilled).count();
+        state.tokens =
+            std::min(config_.message_burst, state.tokens + seconds * config_.messages_per_second);
+        state.refilled = now;
+        if (state.tokens >= 1) {
+            state.tokens -= 1;
+            state.refused_in_row = 0;
+            return true;
+        }
+        close = ++state.refused_in_row > config_.max_refused_in_row;
+    }
+    metrics_.rate_limited();
+    if (close) {
+        peer->close(net::CloseCode::policy_violation, "message flood");
+    } else {
+        refuse(peer, ErrorCode::rate_limited, "too many messages; slow down", std::nullopt);
+    }
+    return false;
+}
+
+void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view text) {
+    if (!admit(peer)) {
+        return;
+    }
+    auto decoded = protocol::decode(text);
+    if (!decoded) {
+        refuse(peer, decoded.error().code, decoded.error().message, decoded.error().id);
+        return;
+    }
+    auto& message = *decoded;
+    std::visit(
+        [&](auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, protocol::Hello>) {
+                {
+                    std::lock_guard lock(peers_mutex_);
+                    peers_[peer->id()].name = body.name;
+                }
+                reply(peer, protocol::Welcome{config_.server_name, protocol::kProtocolVersion},
+                      message.id);
+            } else if constexpr (std::is_same_v<T, protocol::Ping>) {
+                reply(peer, protocol::Pong{}, message.id);
+            } else if constexpr (std::is_same_v<T, protocol::Create>) {
+                on_create(peer, body, message.id);
+            } else if constexpr (std::is_same_v<T, protocol::LobbySubscribe>) {
+                std::shared_ptr<const std::string> text_now;
+                {
+                    std::lock_guard lock(lobby_mutex_);
+                    lobby_subscribers_[peer->id()] = peer;
+                    text_now = lobby_text();
+                }
+                peer->send(text_now);
+            } else if constexpr (std::is_same_v<T, protocol::GamesQuery>) {
+                on_games(peer, body, message.id);
+            } else if constexpr (std::is_same_v<T, protocol::ReplayRequest>) {
+                on_replay(peer, body.game, message.id);
+            } else if constexpr (std::is_same_v<T, protocol::Unwatch>) {
+                if (auto room = find_room(body.game)) {
+                    room->leave(peer);
+                    std::lock_guard lock(peers_mutex_);
+                    peers_[peer->id()].rooms.erase(body.game);
+                }
+            } else {
+                const std::string* game = room_game(message.body);
+                auto room = game ? find_room(*game) : nullptr;
+                if (!room) {
+                    refuse(peer, ErrorCode::unknown_game, "no game with that id", message.id);
+                    return;
+                }
+                room->submit(
+                    RoomRequest{peer, message.id, std::move(body), peer_name(*peer), time_.now()});
+            }
+        },
+        message.body);
+}
+
+std::string Hub::peer_name(const net::Peer& peer) {
+    std::lock_guard lock(peers_mutex_);
+    auto it = peers_.find(peer.id());
+    return it == peers_.end() ? "Anonymous" : it->second.name;
+}
+
+void Hub::reply(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
+                const std::optional<std::string>& id) {
+    peer->send(std::make_shared<const std::string>(
+        protocol::encode(protocol::ServerMessage{std::move(body), id})));
+}
+
+void Hub::refuse(const std::shared_ptr<net::Peer>& peer, ErrorCode code, std::string message,
+                 const std::optional<std::string>& id) {
+    metrics_.refused(code);
+    peer->send(std::make_shared<const std::string>(protocol::encode_error(code, message, id)));
+}
+
+// ---- games --------------------------------------------------------------------------------
+
+void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
+                    const std::optional<std::string>& id) {
+    auto game = rules::make_game(create.variant, create.position);
+    if (!game) {
+        refuse(peer, ErrorCode::bad_request, "position: " + game.error().message, id);
+        return;
+    }
+    if ((*game)->status().over()) {
+        refuse(peer, ErrorCode::bad_request, "position: the game is already over there", id);
+        return;
+    }
+    storage::GameRow header;
+    header.id = new_game_id();
+    header.variant = create.variant;
+    header.initial_position = (*game)->initial_position();
+    header.is_private = create.is_private;
+    if (create.clock) {
+        header.clock_initial_ms = create.clock->initial_ms;
+        header.clock_increment_ms = create.clock->increment_ms;
+    }
+    header.status = "waiting";
+    header.created_ms = time_.unix_ms();
+    header.updated_ms = header.created_ms;
+    Side side = Side::first;
+    if (create.side == protocol::SidePreference::second ||
+        (create.side == protocol::SidePreference::random && random_bit())) {
+        side = Side::second;
+    }
+    std::array<std::optional<SeatSpec>, 2> seats;
+    seats[index(side)] = SeatSpec{peer_name(*peer), new_seat_token(), {peer}};
+    auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
+                                 std::move(seats), id);
+    std::lock_guard lock(rooms_mutex_);
+    rooms_[header.id] = std::move(room);
+}
+
+std::string Hub::start_rematch(const storage::GameRow& finished, std::array<SeatSpec, 2> seats) {
+    storage::GameRow header;
+    header.id = new_game_id();
+    header.variant = finished.variant;
+    header.initial_position = finished.initial_position;
+    header.is_private = finished.is_private;
+    header.clock_initial_ms = finished.clock_initial_ms;
+    header.clock_increment_ms = finished.clock_increment_ms;
+    header.status = "playing";
+    header.created_ms = time_.unix_ms();
+    header.updated_ms = header.created_ms;
+    header.rematch_of = finished.id;
+    auto game = rules::make_game(finished.variant, finished.initial_position);
+    std::array<std::optional<SeatSpec>, 2> seated = {std::move(seats[0]), std::move(seats[1])};
+    auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
+                                 std::move(seated), std::nullopt);
+    std::lock_guard lock(rooms_mutex_);
+    rooms_[header.id] = std::move(room);
+    return header.id;
+}
+
+std::shared_ptr<GameRoom> Hub::find_room(const std::string& game) {
+    std::lock_guard lock(rooms_mutex_);
+    if (auto it = rooms_.find(game); it != rooms_.end()) {
+        return it->second;
+    }
+    // Finished games leave memory when idle; bring one back for whoever asks.
+    auto stored = repository_.load(game);
+    if (!stored || !*stored) {
+        return nullptr;
+    }
+    auto room = GameRoom::restore(room_context_, make_executor_(), std::move(**stored));
+    if (!room) {
+        return nullptr;
+    }
+    rooms_[game] = *room;
+    return *room;
+}
+
+void Hub::room_idle(const std::string& game) {
+    std::lock_guard lock(rooms_mutex_);
+    rooms_.erase(game);
+}
+
+void Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) {
+    std::lock_guard lock(peers_mutex_);
+    auto it = peers_.find(peer->id());
+    if (it != peers_.end()) {
+        it->second.rooms.insert(game);
+    }
+}
+
+void Hub::on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
+                   const std::optional<std::string>& id) {
+    storage::GameQuery filter;
+    filter.status = query.status;
+    filter.variant = query.variant;
+    filter.limit = static_cast<std::size_t>(query.limit);
+    filter.before = query.before;
+    auto rows = repository_.list(filter);
+    if (!rows) {
+        refuse(peer, ErrorCode::unavailable, "storage: " + rows.error().message, id);
+        return;
+    }
+    protocol::GamesList list;
+    for (const auto& row : *rows) {
+        list.games.push_back(summary_of(row));
+    }
+    reply(peer, std::move(list), id);
+}
+
+void Hub::on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                    const std::optional<std::string>& id) {
+    auto stored = repository_.load(game);
+    if (!stored) {
+        refuse(peer, ErrorCode::unavailable, "storage: " + stored.error().message, id);
+        return;
+    }
+    if (!*stored) {
+        refuse(peer, ErrorCode::unknown_game, "no game with that id", id);
+        return;
+    }
+    reply(peer, record_of(**stored), id);
+}
+
+// ---- lobby --------------------------------------------------------------------------------
+
+std::shared_ptr<const std::string> Hub::lobby_text() const {
+    protocol::LobbyList list;
+    for (const auto& [id, summary] : open_games_) {
+        list.games.push_back(summary);
+    }
+    std::sort(list.games.begin(), list.games.end(),
+              [](const auto& a, const auto& b) { return a.created_ms > b.created_ms; });
+    if (list.games.size() > config_.lobby_size) {
+        list.games.resize(config_.lobby_size);
+    }
+    return std::make_shared<const std::string>(
+        protocol::encode(protocol::ServerMessage{std::move(list), std::nullopt}));
+}
+
+void Hub::listing_changed(const protocol::GameSummary& summary, bool is_private) {
+    std::vector<std::shared_ptr<net::Peer>> subscribers;
+    std::shared_ptr<const std::string> text;
+    {
+        std::lock_guard lock(lobby_mutex_);
+        const bool listed = open_games_.count(summary.game) != 0;
+        const bool open = !is_private && summary.status == "waiting";
+        if (!open && !listed) {
+            return;
+        }
+        if (open) {
+            open_games_[summary.game] = summary;
+        } else {
+            open_games_.erase(summary.game);
+        }
+        text = lobby_text();
+        for (auto it = lobby_subscribers_.begin(); it != lobby_subscribers_.end();) {
+            if (auto peer = it->second.lock()) {
+                subscribers.push_back(std::move(peer));
+                ++it;
+            } else {
+                it = lobby_subscribers_.erase(it);
+            }
+        }
+    }
+    for (const auto& peer : subscribers) {
+        peer->send(text);
+    }
+}
+
+std::size_t Hub::room_count() const {
+    std::lock_guard lock(rooms_mutex_);
+    return rooms_.size();
+}
+
+std::size_t Hub::connection_count() const {
+    std::lock_guard lock(peers_mutex_);
+    return peers_.size();
+}
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,110 @@
+#pragma once
+/// \file
+/// The Hub receives every WebSocket connection's messages, decodes them, answers what needs no
+/// game (hello, ping, lobby, games, replay, create) and routes the rest to the game's room.
+/// It owns the registry of rooms and the lobby of open games.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "server/app/metrics.hpp"
+#include "server/app/room.hpp"
+#include "server/net/peer.hpp"
+#include "server/net/runtime.hpp"
+#include "server/storage/repository.hpp"
+
+namespace arbiter::server::app {
+
+/// Per-connection limits the hub enforces.
+struct HubConfig {
+    double messages_per_second = 20;  ///< sustained rate per connection
+    double message_burst = 60;        ///< bucket size
+    /// Refused messages in a row (rate-limited) before the connection is closed (1008).
+    unsigned max_refused_in_row = 200;
+    std::size_t lobby_size = 100;  ///< open games listed at most
+    std::string server_name = "arbiter/0.1.0";
+    RoomConfig room;
+};
+
+class Hub final : public net::PeerHandler, public RoomHost {
+  public:
+    using ExecutorFactory = std::function<std::shared_ptr<Executor>()>;
+
+    Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
+        Metrics& metrics, ExecutorFactory make_executor);
+
+    /// Loads every unfinished game from storage; returns how many, or the first error.
+    Expected<std::size_t, std::string> restore_games();
+
+    // net::PeerHandler
+    void on_open(const std::shared_ptr<net::Peer>& peer) override;
+    void on_message(const std::shared_ptr<net::Peer>& peer, std::string_view text) override;
+    void on_too_large(const std::shared_ptr<net::Peer>& peer) override;
+    void on_close(const std::shared_ptr<net::Peer>& peer) override;
+
+    // RoomHost
+    void listing_changed(const protocol::GameSummary& summary, bool is_private) override;
+    std::string start_rematch(const storage::GameRow& finished,
+                              std::array<SeatSpec, 2> seats) override;
+    void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) override;
+    void room_idle(const std::string& game) override;
+
+    /// Rooms in memory, and connections that are players or spectators (for /metrics).
+    std::size_t room_count() const;
+    std::size_t connection_count() const;
+
+  private:
+    struct PeerState {
+        std::string name = "Anonymous";
+        double tokens = 0;
+        std::chrono::steady_clock::time_point refilled{};
+        unsigned refused_in_row = 0;
+        std::set<std::string> rooms;
+        bool lobby = false;
+    };
+
+    bool admit(const std::shared_ptr<net::Peer>& peer);
+    void reply(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
+               const std::optional<std::string>& id);
+    void refuse(const std::shared_ptr<net::Peer>& peer, protocol::ErrorCode code,
+                std::string message, const std::optional<std::string>& id);
+    void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
+                   const std::optional<std::string>& id);
+    void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
+                  const std::optional<std::string>& id);
+    void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                   const std::optional<std::string>& id);
+    /// The room of a game: in memory, or restored from storage; nullptr when unknown.
+    std::shared_ptr<GameRoom> find_room(const std::string& game);
+    std::shared_ptr<const std::string> lobby_text() const;  // under lobby_mutex_
+    std::string peer_name(const net::Peer& peer);
+
+    HubConfig config_;
+    storage::GameRepository& repository_;
+    const TimeSource& time_;
+    Metrics& metrics_;
+    ExecutorFactory make_executor_;
+    RoomContext room_context_;
+
+    mutable std::mutex rooms_mutex_;
+    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
+
+    mutable std::mutex peers_mutex_;
+    std::unordered_map<std::uint64_t, PeerState> peers_;
+
+    mutable std::mutex lobby_mutex_;
+    std::map<std::string, protocol::GameSummary> open_games_;
+    std::map<std::uint64_t, std::weak_ptr<net::Peer>> lobby_subscribers_;
+};
+
+/// A GameSummary from a stored header (connection state unknown: shown as disconnected).
+protocol::GameSummary summary_of(const storage::GameRow& row);
+/// A `record` message from a stored game.
+protocol::Record record_of(const storage::StoredGame& game);
+
+}  // namespace arbiter::server::app

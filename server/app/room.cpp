@@ -1,0 +1,308 @@
+#include "server/app/room.hpp"
+
+#include <algorithm>
+
+#include "server/app/metrics.hpp"
+#include "server/app/secrets.hpp"
+
+namespace arbiter::server::app {
+
+using protocol::ErrorCode;
+using rules::Side;
+
+namespace {
+
+std::size_t index(Side side) {
+    return side == Side::first ? 0 : 1;
+}
+
+rules::Outcome win_for(Side side) {
+    return side == Side::first ? rules::Outcome::first_wins : rules::Outcome::second_wins;
+}
+
+std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
+    if (!header.clock_initial_ms) {
+        return std::nullopt;
+    }
+    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
+}
+
+}  // namespace
+
+GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor,
+                   storage::GameRow header, std::unique_ptr<rules::Game> game)
+    : context_(context),
+      executor_(std::move(executor)),
+      id_(header.id),
+      header_(std::move(header)),
+      game_(std::move(game)) {
+    if (auto spec = time_control_of(header_)) {
+        clock_.emplace(*spec);
+        clock_history_.push_back({spec->initial_ms, spec->initial_ms});
+    } else {
+        clock_history_.push_back({0, 0});
+    }
+}
+
+std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr<Executor> executor,
+                                           storage::GameRow header,
+                                           std::unique_ptr<rules::Game> game,
+                                           std::array<std::optional<SeatSpec>, 2> seats,
+                                           std::optional<std::string> reply_id) {
+    for (std::size_t i = 0; i < 2; ++i) {
+        if (seats[i]) {
+            header.seats[i] = {seats[i]->name, token_hash(seats[i]->token)};
+        }
+    }
+    header.seq = 1;
+    header.clock_ms = {header.clock_initial_ms.value_or(0), header.clock_initial_ms.value_or(0)};
+    auto room = std::make_shared<GameRoom>(context, std::move(executor), header, std::move(game));
+    room->enqueue([room, header, seats = std::move(seats), reply_id]() mutable {
+        room->persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, std::nullopt,
+                           [room, seats = std::move(seats), reply_id]() mutable {
+                               room->on_created(std::move(seats), std::move(reply_id));
+                           });
+    });
+    return room;
+}
+
+Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
+    RoomContext& context, std::shared_ptr<Executor> executor, storage::StoredGame stored) {
+    auto game = rules::make_game(stored.header.variant, stored.header.initial_position);
+    if (!game) {
+        return unexpected("stored start position refused: " + game.error().message);
+    }
+    auto room = std::make_shared<GameRoom>(context, std::move(executor), stored.header,
+                                           std::move(game).value());
+    for (const auto& row : stored.moves) {
+        const Side mover = room->game_->turn();
+        auto played = room->game_->play(row.move);
+        if (!played) {
+            return unexpected("stored move " + std::to_string(row.ply) + " " + row.move +
+                              " refused: " + played.error().message);
+        }
+        Clocks clocks = room->clock_history_.back();
+        if (row.clock_ms) {
+            clocks[index(mover)] = *row.clock_ms;
+        }
+        room->clock_history_.push_back(clocks);
+        room->notation_.push_back(row.notation);
+    }
+    if (room->clock_) {
+        room->clock_->set(room->header_.clock_ms);
+    }
+    const bool playing = room->header_.status == "playing";
+    if (playing) {
+        // Nobody is connected after a restart: the claim window opens a full timeout from now,
+        // and the time the server was down is charged to no one (the turn starts now).
+        const auto now = context.time.now();
+        room->seats_[0].disconnected_since = now;
+        room->seats_[1].disconnected_since = now;
+    }
+    room->executor_->post([room, playing] {
+        if (playing) {
+            room->start_turn();
+            room->arm_flag_timer();
+        }
+        room->after_change();
+    });
+    return room;
+}
+
+// ---- queue --------------------------------------------------------------------------------
+
+void GameRoom::submit(RoomRequest request) {
+    auto self = shared_from_this();
+    executor_->post([self, request = std::move(request)]() mutable {
+        if (self->pending_.size() >= self->context_.config.max_pending) {
+            self->reply_error(request, ErrorCode::unavailable, "the game is busy; try again");
+            return;
+        }
+        self->pending_.push_back(
+            [self, request = std::move(request)]() mutable { self->handle(request); });
+        self->run_next();
+    });
+}
+
+void GameRoom::leave(std::shared_ptr<net::Peer> peer) {
+    auto self = shared_from_this();
+    executor_->post(
+        [self, peer = std::move(peer)] { self->enqueue([self, peer] { self->on_leave(peer); }); });
+}
+
+void GameRoom::enqueue(Task task) {
+    pending_.push_back(std::move(task));
+    run_next();
+}
+
+void GameRoom::run_next() {
+    while (!busy_ && !pending_.empty()) {
+        Task task = std::move(pending_.front());
+        pending_.pop_front();
+        task();
+    }
+}
+
+void GameRoom::persist_then(storage::GameWrite change, std::optional<RoomRequest> requester,
+                            Task apply) {
+    busy_ = true;
+    const auto started = context_.time.now();
+    auto self = shared_from_this();
+    context_.repository.write(std::move(change), [self, started, requester = std::move(requester),
+                                                  apply = std::move(apply)](
+                                                     Expected<void, storage::StorageError> done) {
+        self->executor_->post([self, started, requester, apply, done = std::move(done)] {
+            if (done) {
+                self->context_.metrics.commit_latency(
+                    std::chrono::duration_cast<std::chrono::microseconds>(
+                        self->context_.time.now() - started)
+                        .count());
+                apply();
+            } else if (requester) {
+                self->reply_error(*requester, ErrorCode::unavailable,
+                                  "storage failed, nothing was changed: " + done.error().message);
+            }
+            self->busy_ = false;
+            self->run_next();
+        });
+    });
+}
+
+// ---- requests -----------------------------------------------------------------------------
+
+void GameRoom::handle(RoomRequest& request) {
+    std::visit(
+        [&](const auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, protocol::Join>) {
+                on_join(request, body);
+            } else if constexpr (std::is_same_v<T, protocol::Resume>) {
+                on_resume(request, body);
+            } else if constexpr (std::is_same_v<T, protocol::Watch>) {
+                on_watch(request, body);
+            } else if constexpr (std::is_same_v<T, protocol::MoveRequest>) {
+                on_move(request, body);
+            } else if constexpr (std::is_same_v<T, protocol::Resign>) {
+                on_resign(request);
+            } else if constexpr (std::is_same_v<T, protocol::OfferRequest>) {
+                on_offer(request, body);
+            } else if constexpr (std::is_same_v<T, protocol::Abort>) {
+                on_abort(request);
+            } else if constexpr (std::is_same_v<T, protocol::Claim>) {
+                on_claim(request, body);
+            } else {
+                reply_error(request, ErrorCode::bad_request, "not a game request");
+            }
+        },
+        request.body);
+}
+
+void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
+                          std::optional<std::string> reply_id) {
+    const bool rematch = header_.rematch_of.has_value();
+    for (Side side : {Side::first, Side::second}) {
+        auto& seat = seats[index(side)];
+        if (!seat) {
+            continue;
+        }
+        for (const auto& peer : seat->peers) {
+            add_member(peer, side);
+            send(peer, protocol::SeatGranted{!rematch, id_, header_.variant, side, seat->token},
+                 rematch ? std::nullopt : reply_id);
+        }
+    }
+    for (const auto& member : members_) {
+        send_state(member.peer, std::nullopt);
+    }
+    context_.metrics.game_created();
+    after_change();
+    if (header_.status == "playing") {
+        start_turn();
+    }
+}
+
+void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
+    if (header_.status != "waiting") {
+        reply_error(request,
+                    header_.status == "playing" ? ErrorCode::seat_taken : ErrorCode::game_over,
+                    "this game is not open to join");
+        return;
+    }
+    if (seat_of(*request.peer)) {
+        reply_error(request, ErrorCode::forbidden, "you already hold a seat in this game");
+        return;
+    }
+    const Side side = header_.seats[0].name.empty() ? Side::first : Side::second;
+    const std::string token = new_seat_token();
+    storage::GameRow header = header_;
+    header.seats[index(side)] = {request.player_name, token_hash(token)};
+    header.status = "playing";
+    header.seq += 1;
+    header.updated_ms = context_.time.unix_ms();
+    persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
+                 [this, header, side, token, request] {
+                     header_ = header;
+                     // The seat change is not an event a client can replay: later `since`
+                     // requests from before it get a full state.
+                     history_.clear();
+                     add_member(request.peer, side);
+                     send(request.peer,
+                          protocol::SeatGranted{false, id_, header_.variant, side, token},
+                          request.id);
+                     for (const auto& member : members_) {
+                         send_state(member.peer, std::nullopt);
+                     }
+                     after_change();
+                     start_turn();
+                 });
+}
+
+void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
+    const std::string hash = token_hash(resume.token);
+    std::optional<Side> side;
+    for (Side s : {Side::first, Side::second}) {
+        if (same_hash(hash, header_.seats[index(s)].token_hash)) {
+            side = s;
+        }
+    }
+    if (!side) {
+        reply_error(request, ErrorCode::forbidden, "that token does not hold a seat in this game");
+        return;
+    }
+    const bool was_connected = seat_connected(*side);
+    add_member(request.peer, side);
+    if (!replay_since(request.peer, resume.since)) {
+        send_state(request.peer, request.id);
+    }
+    if (!was_connected) {
+        set_presence(*side, true);
+    }
+}
+
+void GameRoom::on_watch(RoomRequest& request, const protocol::Watch& watch) {
+    add_member(request.peer, std::nullopt);
+    if (!replay_since(request.peer, watch.since)) {
+        send_state(request.peer, request.id);
+    }
+    broadcast_spectators();
+}
+
+void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer) {
+    const std::array<bool, 2> connected_before = {seat_connected(Side::first),
+                                                  seat_connected(Side::second)};
+    const auto spectators_before = spectator_count();
+    std::erase_if(members_, [&](const Member& member) { return member.peer.get() == peer.get(); });
+    for (Side side : {Side::first, Side::second}) {
+        if (connected_before[index(side)] && !seat_connected(side)) {
+            set_presence(side, false);
+        }
+    }
+    if (spectator_count() != spectators_before) {
+        broadcast_spectators();
+    }
+    if (members_.empty() && (header_.status == "ended" || header_.status == "aborted")) {
+        context_.host.room_idle(id_);
+    }
+}
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,190 @@
+#pragma once
+/// \file
+/// GameRoom: the one owner of one game. Sessions post requests; the room runs them one at a time
+/// on its own executor, validates with the rules, makes every change durable through the
+/// repository, and only after the commit applies it and tells players and spectators.
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/protocol/messages.hpp"
+#include "common/rules/game.hpp"
+#include "server/app/game_clock.hpp"
+#include "server/net/peer.hpp"
+#include "server/net/runtime.hpp"
+#include "server/storage/repository.hpp"
+
+namespace arbiter::server::app {
+
+class Metrics;
+
+/// Settings shared by every room.
+struct RoomConfig {
+    std::chrono::milliseconds disconnect_timeout{60'000};  ///< before the opponent may claim
+    std::size_t event_history = 256;                       ///< events kept for `since` replays
+    std::size_t max_pending = 256;  ///< requests queued behind a commit before refusing
+};
+
+/// A request from a connection, as the hub hands it to a room.
+struct RoomRequest {
+    std::shared_ptr<net::Peer> peer;
+    std::optional<std::string> id;  ///< echoed by the direct reply
+    protocol::ClientBody body;
+    std::string player_name;  ///< from `hello`, or a default
+    std::chrono::steady_clock::time_point received;
+};
+
+/// A seat of a game about to be created (new game or rematch).
+struct SeatSpec {
+    std::string name;
+    std::string token;  ///< plain token: sent once to the seat's connections, stored hashed
+    std::vector<std::shared_ptr<net::Peer>> peers;
+};
+
+/// What rooms need from the rest of the server (the hub).
+class RoomHost {
+  public:
+    virtual ~RoomHost() = default;
+    /// A game's listing changed (created, seat taken, started, ended).
+    virtual void listing_changed(const protocol::GameSummary& summary, bool is_private) = 0;
+    /// Both players agreed to a rematch: create and seat the new game; returns its id.
+    virtual std::string start_rematch(const storage::GameRow& finished,
+                                      std::array<SeatSpec, 2> seats) = 0;
+    /// `peer` became a member of room `game` (so that its close reaches the room).
+    virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) = 0;
+    /// The game is over and nobody is in the room: the host may drop it from memory (it can be
+    /// restored from storage when someone asks for it again).
+    virtual void room_idle(const std::string& game) = 0;
+};
+
+/// Everything a room uses, shared by all rooms.
+struct RoomContext {
+    storage::GameRepository& repository;
+    const TimeSource& time;
+    RoomHost& host;
+    Metrics& metrics;
+    RoomConfig config;
+};
+
+class GameRoom : public std::enable_shared_from_this<GameRoom> {
+  public:
+    /// A new game with one or both seats filled; its first write happens at once, and on commit
+    /// each seated peer gets `created`/`joined` and a `state`.
+    static std::shared_ptr<GameRoom> create(RoomContext& context,
+                                            std::shared_ptr<Executor> executor,
+                                            storage::GameRow header,
+                                            std::unique_ptr<rules::Game> game,
+                                            std::array<std::optional<SeatSpec>, 2> seats,
+                                            std::optional<std::string> reply_id);
+    /// A stored unfinished game, after a restart. Fails when the stored moves do not replay.
+    static Expected<std::shared_ptr<GameRoom>, std::string> restore(
+        RoomContext& context, std::shared_ptr<Executor> executor, storage::StoredGame stored);
+
+    /// Queues a request; it runs on the room's executor.
+    void submit(RoomRequest request);
+    /// The peer's connection closed, or it stopped watching.
+    void leave(std::shared_ptr<net::Peer> peer);
+
+    const std::string& id() const noexcept { return id_; }
+
+    GameRoom(RoomContext& context, std::shared_ptr<Executor> executor, storage::GameRow header,
+             std::unique_ptr<rules::Game> game);
+
+  private:
+    struct Member {
+        std::shared_ptr<net::Peer> peer;
+        std::optional<rules::Side> seat;  ///< nullopt: spectator
+    };
+    struct SeatState {
+        std::optional<std::chrono::steady_clock::time_point> disconnected_since;
+    };
+    struct Offer {
+        protocol::OfferKind kind;
+        rules::Side by;
+    };
+    using Task = std::function<void()>;
+
+    // Queueing: one request at a time; a request that writes holds the queue until its commit.
+    void enqueue(Task task);
+    void run_next();
+    void persist_then(storage::GameWrite change, std::optional<RoomRequest> requester, Task apply);
+
+    void handle(RoomRequest& request);
+    void on_join(RoomRequest& request, const protocol::Join& join);
+    void on_resume(RoomRequest& request, const protocol::Resume& resume);
+    void on_watch(RoomRequest& request, const protocol::Watch& watch);
+    void on_move(RoomRequest& request, const protocol::MoveRequest& move);
+    void on_resign(RoomRequest& request);
+    void on_offer(RoomRequest& request, const protocol::OfferRequest& offer);
+    void on_abort(RoomRequest& request);
+    void on_claim(RoomRequest& request, const protocol::Claim& claim);
+    void on_leave(const std::shared_ptr<net::Peer>& peer);
+    void on_flag_timer(std::uint32_t ply);
+    void on_created(std::array<std::optional<SeatSpec>, 2> seats, std::optional<std::string> id);
+
+    // Endings and events.
+    void finish(storage::GameRow& header, rules::Outcome outcome, std::string_view reason,
+                std::string_view status = "ended");
+    void end_game(std::optional<RoomRequest> requester, rules::Outcome outcome, std::string reason,
+                  std::string status = "ended");
+    void accept_takeback(RoomRequest& request, rules::Side offered_by);
+    void accept_rematch(RoomRequest& request);
+    /// Encodes a game event once, keeps it in the history, and sends it to every member; the
+    /// requester's copy carries its request id.
+    void emit(const protocol::ServerBody& event,
+              const std::shared_ptr<net::Peer>& requester = nullptr,
+              const std::optional<std::string>& id = std::nullopt);
+    bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since);
+    void after_change();
+
+    // Views.
+    std::optional<rules::Side> seat_of(const net::Peer& peer) const;
+    bool seat_connected(rules::Side side) const;
+    std::uint32_t spectator_count() const;
+    protocol::State state_for(std::optional<rules::Side> you) const;
+    std::optional<protocol::ClockState> clock_now() const;
+    protocol::GameSummary summary() const;
+    std::vector<std::string> legal_now() const;
+    std::optional<protocol::PlayerInfo> player(rules::Side side) const;
+
+    // Sending.
+    void send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
+              std::optional<std::string> id = std::nullopt);
+    void send_state(const std::shared_ptr<net::Peer>& peer, std::optional<std::string> id);
+    void reply_error(const RoomRequest& request, protocol::ErrorCode code, std::string message);
+    void broadcast_spectators();
+    void add_member(const std::shared_ptr<net::Peer>& peer, std::optional<rules::Side> seat);
+    void set_presence(rules::Side side, bool connected);
+    void arm_flag_timer();
+    void start_turn();
+
+    RoomContext& context_;
+    std::shared_ptr<Executor> executor_;
+    std::string id_;
+    storage::GameRow header_;
+    std::shared_ptr<rules::Game> game_;
+    std::optional<GameClock> clock_;
+    std::vector<Clocks> clock_history_;  ///< remaining at the start of each ply
+    std::vector<std::string> notation_;  ///< display notation of each move
+    std::vector<Member> members_;
+    std::array<SeatState, 2> seats_;
+    std::vector<Offer> offers_;
+    /// One game event, encoded once, kept for `since` replays and idempotent move resends.
+    struct Event {
+        std::uint64_t seq = 0;
+        std::uint32_t moved_ply = 0;  ///< for a `moved` event: plies played after it; else 0
+        std::shared_ptr<const std::string> text;
+    };
+    std::deque<Event> history_;  ///< front = oldest
+    std::chrono::steady_clock::time_point turn_started_{};
+    std::deque<Task> pending_;
+    bool busy_ = false;
+    std::shared_ptr<Timer> flag_timer_;
+};
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,460 @@
+// GameRoom: moves, endings, offers, claims and clocks.
+#include <algorithm>
+
+#include "server/app/metrics.hpp"
+#include "server/app/room.hpp"
+#include "server/app/secrets.hpp"
+
+namespace arbiter::server::app {
+
+using protocol::ErrorCode;
+using protocol::OfferAction;
+using protocol::OfferKind;
+using rules::Side;
+
+namespace {
+
+std::size_t index(Side side) {
+    return side == Side::first ? 0 : 1;
+}
+
+rules::Outcome win_for(Side side) {
+    return side == Side::first ? rules::Outcome::first_wins : rules::Outcome::second_wins;
+}
+
+}  // namespace
+
+void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) {
+    const auto seat = seat_of(*request.peer);
+    if (!seat) {
+        reply_error(request, ErrorCode::forbidden,
+                    "you do not hold a seat in this game (resume with your token)");
+        return;
+    }
+    if (header_.status == "waiting") {
+        reply_error(request, ErrorCode::not_ready, "the game has not started: no opponent yet");
+        return;
+    }
+    if (move.ply < header_.ply) {
+        // A resend of a move already applied is answered like the first time, never re-applied.
+        const Side mover =
+            (header_.ply - move.ply) % 2 == 0 ? game_->turn() : rules::opponent(game_->turn());
+        if (mover == *seat && game_->moves()[move.ply] == move.move) {
+            for (const auto& event : history_) {
+                if (event.moved_ply == move.ply + 1) {
+                    request.peer->send(event.text);
+                    return;
+                }
+            }
+        }
+        reply_error(request, ErrorCode::stale_ply,
+                    "ply " + std::to_string(move.ply) + " is already played; the game is at ply " +
+                        std::to_string(header_.ply));
+        return;
+    }
+    if (header_.status != "playing") {
+        reply_error(request, ErrorCode::game_over, "the game is over");
+        return;
+    }
+    if (move.ply > header_.ply) {
+        reply_error(request, ErrorCode::stale_ply,
+                    "the game is at ply " + std::to_string(header_.ply) + ", not " +
+                        std::to_string(move.ply));
+        return;
+    }
+    if (game_->turn() != *seat) {
+        reply_error(request, ErrorCode::not_your_turn, "it is the opponent's turn");
+        return;
+    }
+    GameClock::Charge charge;
+    if (clock_) {
+        charge = clock_->charge(request.received);
+        if (charge.flagged) {
+            reply_error(request, ErrorCode::game_over, "your time ran out before the move arrived");
+            const Side opponent = rules::opponent(*seat);
+            end_game(std::nullopt,
+                     game_->can_win(opponent) ? win_for(opponent) : rules::Outcome::draw,
+                     "timeout");
+            return;
+        }
+    } else {
+        charge.think_ms = std::max<std::int64_t>(
+            0,
+            std::chrono::duration_cast<std::chrono::milliseconds>(request.received - turn_started_)
+                .count());
+    }
+    std::shared_ptr<rules::Game> next = game_->clone();
+    auto played = next->play(move.move);
+    if (!played) {
+        reply_error(request, ErrorCode::illegal_move, move.move + ": " + played.error().message);
+        return;
+    }
+    const auto status = next->status();
+    storage::GameRow header = header_;
+    header.ply += 1;
+    header.seq += 1;
+    header.updated_ms = context_.time.unix_ms();
+    Clocks clocks = clock_history_.back();
+    if (clock_) {
+        clocks[index(*seat)] = charge.remaining_ms;
+    }
+    header.clock_ms = clocks;
+    storage::MoveRow row{header.ply,
+                         played->wire,
+                         played->notation,
+                         next->position(),
+                         clock_ ? std::optional<std::int64_t>(charge.remaining_ms) : std::nullopt,
+                         std::optional<std::int64_t>(charge.think_ms),
+                         header.seq,
+                         header.updated_ms};
+    const std::uint64_t moved_seq = header.seq;
+    if (status.over()) {
+        finish(header, status.outcome, rules::to_string(status.reason));
+    }
+    persist_then(storage::GameWrite{header, std::nullopt, row}, request,
+                 [this, request, next, header, clocks, played = *played, moved_seq, status] {
+                     game_ = next;
+                     header_ = header;
+                     clock_history_.push_back(clocks);
+                     notation_.push_back(played.notation);
+                     offers_.clear();
+                     if (clock_) {
+                         clock_->set(clocks);
+                         clock_->stop();
+                     }
+                     context_.metrics.move_accepted();
+                     protocol::Moved moved{id_,           moved_seq,       header_.ply,
+                                           played.wire,   played.notation, game_->position(),
+                                           game_->turn(), legal_now(),     game_->in_check(),
+                                           clock_now()};
+                     emit(moved, request.peer, request.id);
+                     if (status.over()) {
+                         emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason,
+                                              header_.status});
+                         context_.metrics.game_ended();
+                         after_change();
+                     } else {
+                         start_turn();
+                         arm_flag_timer();
+                     }
+                 });
+}
+
+void GameRoom::on_resign(RoomRequest& request) {
+    const auto seat = seat_of(*request.peer);
+    if (!seat) {
+        reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
+        return;
+    }
+    if (header_.status == "waiting") {
+        end_game(request, rules::Outcome::ongoing, "aborted", "aborted");
+        return;
+    }
+    if (header_.status != "playing") {
+        reply_error(request, ErrorCode::game_over, "the game is over");
+        return;
+    }
+    end_game(request, win_for(rules::opponent(*seat)), "resign");
+}
+
+void GameRoom::on_abort(RoomRequest& request) {
+    if (!seat_of(*request.peer)) {
+        reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
+        return;
+    }
+    if (header_.status != "waiting" && header_.status != "playing") {
+        reply_error(request, ErrorCode::game_over, "the game is over");
+        return;
+    }
+    // Until both sides have moved, either may abort; after that only resign or a draw ends it.
+    if (header_.status == "playing" && header_.ply >= 2) {
+        reply_error(request, ErrorCode::not_allowed,
+                    "both sides have moved: the game can no longer be aborted");
+        return;
+    }
+    end_game(request, rules::Outcome::ongoing, "aborted", "aborted");
+}
+
+void GameRoom::on_claim(RoomRequest& request, const protocol::Claim& claim) {
+    const auto seat = seat_of(*request.peer);
+    if (!seat) {
+        reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
+        return;
+    }
+    if (header_.status != "playing") {
+        reply_error(request, ErrorCode::game_over, "the game is not in play");
+        return;
+    }
+    const auto& away = seats_[index(rules::opponent(*seat))].disconnected_since;
+    if (!away || seat_connected(rules::opponent(*seat))) {
+        reply_error(request, ErrorCode::not_allowed, "your opponent is connected");
+        return;
+    }
+    const auto waited = context_.time.now() - *away;
+    if (waited < context_.config.disconnect_timeout) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            context_.config.disconnect_timeout - waited);
+        reply_error(request, ErrorCode::not_allowed,
+                    "a claim opens " + std::to_string(left.count()) + " ms from now");
+        return;
+    }
+    end_game(request,
+             claim.kind == protocol::ClaimKind::win ? win_for(*seat) : rules::Outcome::draw,
+             "abandoned");
+}
+
+void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offer) {
+    const auto seat = seat_of(*request.peer);
+    if (!seat) {
+        reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
+        return;
+    }
+    const bool over = header_.status == "ended" || header_.status == "aborted";
+    if (offer.kind == OfferKind::rematch ? !over : header_.status != "playing") {
+        reply_error(request, over ? ErrorCode::game_over : ErrorCode::not_allowed,
+                    offer.kind == OfferKind::rematch ? "a rematch is offered once the game is over"
+                                                     : "the game is not in play");
+        return;
+    }
+    if (offer.kind == OfferKind::rematch && header_.rematch_next) {
+        reply_error(request, ErrorCode::not_allowed, "the rematch has already started");
+        return;
+    }
+    const Side opponent = rules::opponent(*seat);
+    const auto pending = [&](Side by) {
+        return std::find_if(offers_.begin(), offers_.end(),
+                            [&](const Offer& o) { return o.kind == offer.kind && o.by == by; });
+    };
+    auto theirs = pending(opponent);
+    if (offer.action == OfferAction::offer && theirs != offers_.end()) {
+        // Offering what the opponent already offers is accepting it.
+        protocol::OfferRequest accept = offer;
+        accept.action = OfferAction::accept;
+        on_offer(request, accept);
+        return;
+    }
+    if (offer.action == OfferAction::offer) {
+        if (pending(*seat) != offers_.end()) {
+            reply_error(request, ErrorCode::not_allowed, "you already made that offer");
+            return;
+        }
+        if (offer.kind == OfferKind::takeback && header_.ply == 0) {
+            reply_error(request, ErrorCode::not_allowed, "there is no move to take back");
+            return;
+        }
+        if (offer.kind == OfferKind::takeback && header_.ply == 1 && game_->turn() == *seat) {
+            reply_error(request, ErrorCode::not_allowed, "you have no move to take back");
+            return;
+        }
+    } else if (theirs == offers_.end()) {
+        reply_error(request, ErrorCode::no_offer,
+                    "your opponent has no pending " + std::string(protocol::to_string(offer.kind)) +
+                        " offer");
+        return;
+    }
+    if (offer.action == OfferAction::accept) {
+        switch (offer.kind) {
+            case OfferKind::draw:
+                end_game(request, rules::Outcome::draw, "agreement");
+                return;
+            case OfferKind::takeback:
+                accept_takeback(request, opponent);
+                return;
+            case OfferKind::rematch:
+                accept_rematch(request);
+                return;
+        }
+    }
+    storage::GameRow header = header_;
+    header.seq += 1;
+    const protocol::OfferEvent event{id_, header.seq, offer.kind, offer.action, *seat};
+    persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
+                 [this, header, event, request, opponent] {
+                     header_ = header;
+                     if (event.action == OfferAction::offer) {
+                         offers_.push_back({event.kind, event.by});
+                     } else {
+                         std::erase_if(offers_, [&](const Offer& o) {
+                             return o.kind == event.kind && o.by == opponent;
+                         });
+                     }
+                     emit(event, request.peer, request.id);
+                 });
+}
+
+void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
+    // Take back the offerer's last move: one ply if it is the accepter's turn, two when the
+    // accepter has replied since (both moves go).
+    const std::uint32_t plies = game_->turn() == offered_by ? 2 : 1;
+    if (plies > header_.ply) {
+        reply_error(request, ErrorCode::not_allowed, "there is no move to take back");
+        return;
+    }
+    const std::uint32_t target = header_.ply - plies;
+    auto rebuilt = rules::make_game(header_.variant, header_.initial_position);
+    if (!rebuilt) {
+        reply_error(request, ErrorCode::internal, "the start position no longer loads");
+        return;
+    }
+    std::shared_ptr<rules::Game> game = std::move(rebuilt).value();
+    for (std::uint32_t i = 0; i < target; ++i) {
+        if (!game->play(game_->moves()[i])) {
+            reply_error(request, ErrorCode::internal, "the moves no longer replay");
+            return;
+        }
+    }
+    storage::GameRow header = header_;
+    header.ply = target;
+    header.seq += 1;
+    header.clock_ms = clock_history_[target];
+    header.updated_ms = context_.time.unix_ms();
+    persist_then(
+        storage::GameWrite{header, target + 1, std::nullopt}, request,
+        [this, header, game, target, request] {
+            header_ = header;
+            game_ = game;
+            clock_history_.resize(target + 1);
+            notation_.resize(target);
+            offers_.clear();
+            if (clock_) {
+                clock_->set(clock_history_.back());
+            }
+            emit(protocol::TakenBack{id_, header_.seq, header_.ply, game_->position(),
+                                     game_->turn(), legal_now(), game_->in_check(), clock_now()},
+                 request.peer, request.id);
+            start_turn();
+            arm_flag_timer();
+        });
+}
+
+void GameRoom::accept_rematch(RoomRequest& request) {
+    std::array<SeatSpec, 2> seats;
+    for (Side side : {Side::first, Side::second}) {
+        // Seats swap: the old second player takes the first seat.
+        auto& spec = seats[index(rules::opponent(side))];
+        spec.name = header_.seats[index(side)].name;
+        spec.token = new_seat_token();
+        for (const auto& member : members_) {
+            if (member.seat == side) {
+                spec.peers.push_back(member.peer);
+            }
+        }
+    }
+    const std::string next = context_.host.start_rematch(header_, std::move(seats));
+    storage::GameRow header = header_;
+    header.seq += 1;
+    header.rematch_next = next;
+    persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
+                 [this, header, next, request] {
+                     header_ = header;
+                     offers_.clear();
+                     emit(protocol::RematchEvent{id_, header_.seq, next}, request.peer, request.id);
+                 });
+}
+
+void GameRoom::finish(storage::GameRow& header, rules::Outcome outcome, std::string_view reason,
+                      std::string_view status) {
+    header.status = std::string(status);
+    header.result = status == "aborted" ? "" : std::string(rules::result_string(outcome));
+    header.reason = std::string(reason);
+    header.seq += 1;
+    header.updated_ms = context_.time.unix_ms();
+}
+
+void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome outcome,
+                        std::string reason, std::string status) {
+    storage::GameRow header = header_;
+    if (clock_) {
+        header.clock_ms = clock_->at(context_.time.now());
+    }
+    finish(header, outcome, reason, status);
+    auto peer = requester ? requester->peer : nullptr;
+    auto id = requester ? requester->id : std::nullopt;
+    persist_then(
+        storage::GameWrite{header, std::nullopt, std::nullopt}, requester,
+        [this, header, peer, id] {
+            header_ = header;
+            offers_.clear();
+            if (clock_) {
+                clock_->set(header_.clock_ms);
+                clock_->stop();
+            }
+            if (flag_timer_) {
+                flag_timer_->cancel();
+            }
+            emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason, header_.status},
+                 peer, id);
+            context_.metrics.game_ended();
+            after_change();
+        });
+}
+
+void GameRoom::set_presence(Side side, bool connected) {
+    auto& seat = seats_[index(side)];
+    if (connected) {
+        seat.disconnected_since.reset();
+    } else {
+        seat.disconnected_since = context_.time.now();
+    }
+    if (header_.status != "playing" && header_.status != "waiting") {
+        return;
+    }
+    storage::GameRow header = header_;
+    header.seq += 1;
+    protocol::Presence event{id_, header.seq, side, connected, std::nullopt};
+    if (!connected && header_.status == "playing") {
+        event.claim_after_ms = context_.config.disconnect_timeout.count();
+    }
+    persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, std::nullopt,
+                 [this, header, event] {
+                     header_ = header;
+                     emit(event);
+                     after_change();
+                 });
+}
+
+void GameRoom::start_turn() {
+    turn_started_ = context_.time.now();
+    if (clock_ && header_.status == "playing") {
+        // Clocks start after each side's first move: the first two plies are not charged.
+        clock_->start_turn(game_->turn(), context_.time.now(), header_.ply >= 2);
+    }
+}
+
+void GameRoom::arm_flag_timer() {
+    if (flag_timer_) {
+        flag_timer_->cancel();
+        flag_timer_.reset();
+    }
+    if (!clock_ || header_.status != "playing") {
+        return;
+    }
+    const auto left = clock_->until_flag(context_.time.now());
+    if (!left) {
+        return;
+    }
+    std::weak_ptr<GameRoom> weak = weak_from_this();
+    const std::uint32_t ply = header_.ply;
+    flag_timer_ = executor_->post_after(*left + std::chrono::milliseconds(1), [weak, ply] {
+        if (auto self = weak.lock()) {
+            self->enqueue([self, ply] { self->on_flag_timer(ply); });
+        }
+    });
+}
+
+void GameRoom::on_flag_timer(std::uint32_t ply) {
+    if (header_.status != "playing" || header_.ply != ply || !clock_) {
+        return;
+    }
+    const auto charge = clock_->charge(context_.time.now());
+    if (!charge.flagged) {
+        arm_flag_timer();
+        return;
+    }
+    // FIDE 6.9: a flag fall loses, unless the opponent cannot win by any series of legal moves.
+    const Side opponent = rules::opponent(game_->turn());
+    end_game(std::nullopt, game_->can_win(opponent) ? win_for(opponent) : rules::Outcome::draw,
+             "timeout");
+}
+
+}  // namespace arbiter::server::app

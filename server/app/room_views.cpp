@@ -1,0 +1,239 @@
+// GameRoom: what members see (state, summaries, clocks) and how it reaches them.
+#include <algorithm>
+
+#include "common/protocol/codec.hpp"
+#include "server/app/metrics.hpp"
+#include "server/app/room.hpp"
+
+namespace arbiter::server::app {
+
+using protocol::ErrorCode;
+using rules::Side;
+
+namespace {
+
+std::size_t index(Side side) {
+    return side == Side::first ? 0 : 1;
+}
+
+/// `text` (an encoded JSON object) with `"id": <id>` added as its first member.
+std::string with_request_id(const std::string& text, const std::string& id) {
+    std::string out = "{\"id\":\"";
+    for (const char c : id) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (byte < 0x20) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0x0f];
+        } else {
+            out += c;
+        }
+    }
+    out += "\",";
+    out.append(text, 1);
+    return out;
+}
+
+std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
+    if (!header.clock_initial_ms) {
+        return std::nullopt;
+    }
+    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
+}
+
+}  // namespace
+
+std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
+    for (const auto& member : members_) {
+        if (member.peer.get() == &peer && member.seat) {
+            return member.seat;
+        }
+    }
+    return std::nullopt;
+}
+
+bool GameRoom::seat_connected(Side side) const {
+    return std::any_of(members_.begin(), members_.end(),
+                       [&](const Member& member) { return member.seat == side; });
+}
+
+std::uint32_t GameRoom::spectator_count() const {
+    std::vector<const net::Peer*> seen;
+    for (const auto& member : members_) {
+        if (!member.seat && std::find(seen.begin(), seen.end(), member.peer.get()) == seen.end()) {
+            seen.push_back(member.peer.get());
+        }
+    }
+    return static_cast<std::uint32_t>(seen.size());
+}
+
+std::optional<protocol::PlayerInfo> GameRoom::player(Side side) const {
+    const auto& seat = header_.seats[index(side)];
+    if (seat.name.empty() && seat.token_hash.empty()) {
+        return std::nullopt;
+    }
+    return protocol::PlayerInfo{seat.name, seat_connected(side)};
+}
+
+std::vector<std::string> GameRoom::legal_now() const {
+    if (header_.status != "playing") {
+        return {};
+    }
+    return game_->legal_moves();
+}
+
+std::optional<protocol::ClockState> GameRoom::clock_now() const {
+    if (!clock_) {
+        return std::nullopt;
+    }
+    const Clocks clocks = clock_->at(context_.time.now());
+    return protocol::ClockState{clocks[0], clocks[1],
+                                clock_->running() && header_.status == "playing"};
+}
+
+protocol::State GameRoom::state_for(std::optional<Side> you) const {
+    protocol::State state;
+    state.game = id_;
+    state.seq = header_.seq;
+    state.variant = header_.variant;
+    state.status = header_.status;
+    state.you = you;
+    state.first = player(Side::first);
+    state.second = player(Side::second);
+    state.initial_position = header_.initial_position;
+    state.position = game_->position();
+    state.moves = game_->moves();
+    state.notation = notation_;
+    state.ply = header_.ply;
+    state.turn = game_->turn();
+    state.legal = legal_now();
+    state.check = game_->in_check();
+    state.clock = clock_now();
+    state.time_control = time_control_of(header_);
+    state.result = header_.result;
+    state.reason = header_.reason;
+    for (const auto& offer : offers_) {
+        state.offers.push_back({offer.kind, offer.by});
+    }
+    state.spectators = spectator_count();
+    state.rematch = header_.rematch_next;
+    return state;
+}
+
+protocol::GameSummary GameRoom::summary() const {
+    return protocol::GameSummary{id_,
+                                 header_.variant,
+                                 header_.status,
+                                 player(Side::first),
+                                 player(Side::second),
+                                 time_control_of(header_),
+                                 header_.ply,
+                                 header_.result,
+                                 header_.reason,
+                                 header_.created_ms};
+}
+
+void GameRoom::after_change() {
+    context_.host.listing_changed(summary(), header_.is_private);
+}
+
+void GameRoom::send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
+                    std::optional<std::string> id) {
+    peer->send(std::make_shared<const std::string>(
+        protocol::encode(protocol::ServerMessage{std::move(body), std::move(id)})));
+}
+
+void GameRoom::send_state(const std::shared_ptr<net::Peer>& peer, std::optional<std::string> id) {
+    send(peer, state_for(seat_of(*peer)), std::move(id));
+}
+
+void GameRoom::reply_error(const RoomRequest& request, ErrorCode code, std::string message) {
+    context_.metrics.refused(code);
+    request.peer->send(
+        std::make_shared<const std::string>(protocol::encode_error(code, message, request.id)));
+}
+
+void GameRoom::emit(const protocol::ServerBody& event, const std::shared_ptr<net::Peer>& requester,
+                    const std::optional<std::string>& id) {
+    auto text = std::make_shared<const std::string>(
+        protocol::encode(protocol::ServerMessage{event, std::nullopt}));
+    Event entry{0, 0, text};
+    std::visit(
+        [&](const auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (requires { body.seq; }) {
+                entry.seq = body.seq;
+            }
+            if constexpr (std::is_same_v<T, protocol::Moved>) {
+                entry.moved_ply = body.ply;
+            }
+        },
+        event);
+    history_.push_back(entry);
+    while (history_.size() > context_.config.event_history) {
+        history_.pop_front();
+    }
+    std::shared_ptr<const std::string> own;
+    if (requester && id) {
+        own = std::make_shared<const std::string>(with_request_id(*text, *id));
+    }
+    std::vector<const net::Peer*> sent;
+    for (const auto& member : members_) {
+        // A connection that is a member twice (seat and spectator) gets each event once.
+        if (std::find(sent.begin(), sent.end(), member.peer.get()) != sent.end()) {
+            continue;
+        }
+        sent.push_back(member.peer.get());
+        member.peer->send(member.peer == requester && own ? own : text);
+    }
+    if (requester && std::find(sent.begin(), sent.end(), requester.get()) == sent.end()) {
+        requester->send(own ? own : text);
+    }
+}
+
+bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
+                            std::optional<std::uint64_t> since) {
+    if (!since || *since > header_.seq) {
+        return false;
+    }
+    const bool covered =
+        *since == header_.seq || (!history_.empty() && history_.front().seq <= *since + 1 &&
+                                  history_.back().seq == header_.seq);
+    if (!covered) {
+        return false;
+    }
+    for (const auto& event : history_) {
+        if (event.seq > *since) {
+            peer->send(event.text);
+        }
+    }
+    return true;
+}
+
+void GameRoom::broadcast_spectators() {
+    auto text = std::make_shared<const std::string>(protocol::encode(
+        protocol::ServerMessage{protocol::SpectatorCount{id_, spectator_count()}, std::nullopt}));
+    std::vector<const net::Peer*> sent;
+    for (const auto& member : members_) {
+        if (std::find(sent.begin(), sent.end(), member.peer.get()) == sent.end()) {
+            sent.push_back(member.peer.get());
+            member.peer->send(text);
+        }
+    }
+}
+
+void GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<Side> seat) {
+    const bool present = std::any_of(members_.begin(), members_.end(), [&](const Member& member) {
+        return member.peer.get() == peer.get() && member.seat == seat;
+    });
+    if (!present) {
+        members_.push_back({peer, seat});
+        context_.host.member_joined(peer, id_);
+    }
+}
+
+}  // namespace arbiter::server::app
