@@ -1,0 +1,138 @@
+// Resign, draw, abort, takeback, claim, rematch and flag fall, each through a real server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, Client, startGame, play } from './harness.mjs';
+
+let server;
+before(async () => (server = await startServer({ args: ['--disconnect-timeout', '1'] })));
+after(async () => assert.equal((await server.stop()).code, 0));
+
+async function pair() {
+  return [await Client.connect(server.url, 'Ana'), await Client.connect(server.url, 'Bo')];
+}
+
+test('resign: the opponent wins', async () => {
+  const [a, b] = await pair();
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  await play(game, a, b, ['e2e4']);
+  const ended = await b.ok({ type: 'resign', game });
+  assert.equal(ended.type, 'ended');
+  assert.equal(ended.result, '1-0');
+  assert.equal(ended.reason, 'resign');
+  assert.equal((await a.nextOf('ended')).result, '1-0');
+  const again = await a.request({ type: 'resign', game });
+  assert.equal(again.code, 'game_over');
+});
+
+test('draw: offer, decline, offer again, accept', async () => {
+  const [a, b] = await pair();
+  const { game } = await startGame(a, b, { variant: 'xiangqi' });
+  const offer = await a.ok({ type: 'draw', game, action: 'offer' });
+  assert.equal(offer.type, 'offer');
+  assert.equal(offer.by, 'red');
+  assert.equal((await b.nextOf('offer')).action, 'offer');
+  const noOffer = await a.request({ type: 'draw', game, action: 'accept' });
+  assert.equal(noOffer.code, 'no_offer', 'one cannot accept one\'s own offer');
+  const declined = await b.ok({ type: 'draw', game, action: 'decline' });
+  assert.equal(declined.action, 'decline');
+  await a.ok({ type: 'draw', game, action: 'offer' });
+  const ended = await b.ok({ type: 'draw', game, action: 'accept' });
+  assert.equal(ended.type, 'ended');
+  assert.equal(ended.result, '1/2-1/2');
+  assert.equal(ended.reason, 'agreement');
+});
+
+test('abort: allowed until both sides moved, refused after', async () => {
+  const [a, b] = await pair();
+  const first = await startGame(a, b, { variant: 'draughts' });
+  await play(first.game, a, b, ['21-17']);
+  const aborted = await b.ok({ type: 'abort', game: first.game });
+  assert.equal(aborted.type, 'ended');
+  assert.equal(aborted.status, 'aborted');
+
+  const second = await startGame(a, b, { variant: 'chess' });
+  await play(second.game, a, b, ['e2e4', 'e7e5']);
+  const refused = await a.request({ type: 'abort', game: second.game });
+  assert.equal(refused.code, 'not_allowed');
+});
+
+test('takeback restores the position and both clocks exactly', async () => {
+  const [a, b] = await pair();
+  const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 60000, increment_ms: 1000 } });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  const before = await a.ok({ type: 'move', game, move: 'g1f3', ply: 2 });
+  await b.nextOf('moved', (m) => m.ply === 3);
+  const offered = await a.ok({ type: 'takeback', game, action: 'offer' });
+  assert.equal(offered.kind, 'takeback');
+  await b.nextOf('offer', (m) => m.kind === 'takeback');
+  const taken = await b.ok({ type: 'takeback', game, action: 'accept' });
+  assert.equal(taken.type, 'takeback');
+  assert.equal(taken.ply, 2);
+  assert.equal(taken.turn, 'white');
+  assert.equal(taken.position, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
+  // Clocks: back to what they were before g1f3 (the first two plies are not charged).
+  assert.equal(taken.clock.white_ms, 60000);
+  assert.equal(taken.clock.black_ms, 60000);
+  assert.ok(before.clock.white_ms <= 61000);
+  const record = await a.ok({ type: 'replay', game });
+  assert.deepEqual(record.moves.map((m) => m.move), ['e2e4', 'e7e5']);
+  // The game goes on from the restored position.
+  await play(game, a, b, ['d2d4'], 2);
+});
+
+test('claim: after the opponent\'s disconnect timeout, the win can be claimed', async () => {
+  const [a, b] = await pair();
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  const early = await a.request({ type: 'claim', game, kind: 'win' });
+  assert.equal(early.code, 'not_allowed', 'no claim while the opponent is connected');
+  await b.close();
+  const presence = await a.nextOf('presence', (m) => m.connected === false);
+  assert.equal(presence.seat, 'black');
+  const tooSoon = await a.request({ type: 'claim', game, kind: 'win' });
+  assert.equal(tooSoon.code, 'not_allowed');
+  await new Promise((r) => setTimeout(r, 1100));
+  const ended = await a.ok({ type: 'claim', game, kind: 'win' });
+  assert.equal(ended.result, '1-0');
+  assert.equal(ended.reason, 'abandoned');
+});
+
+test('rematch: both agree, seats swap, new tokens', async () => {
+  const [a, b] = await pair();
+  const { game, tokenA } = await startGame(a, b, { variant: 'chess' });
+  await b.ok({ type: 'resign', game });
+  await a.nextOf('ended');
+  await a.ok({ type: 'rematch', game, action: 'offer' });
+  await b.nextOf('offer', (m) => m.kind === 'rematch');
+  await b.ok({ type: 'rematch', game, action: 'accept' });
+  const event = await a.nextOf('rematch');
+  const joinedA = await a.nextOf('joined', (m) => m.game === event.next);
+  const joinedB = await b.nextOf('joined', (m) => m.game === event.next);
+  assert.equal(joinedA.seat, 'black', 'seats swap');
+  assert.equal(joinedB.seat, 'white');
+  assert.notEqual(joinedA.token, tokenA);
+  const state = await b.nextOf('state', (m) => m.game === event.next);
+  assert.equal(state.status, 'playing');
+  assert.equal(state.players.white.name, 'Bo');
+  await play(event.next, b, a, ['d2d4', 'd7d5']);
+});
+
+test('flag fall: the side whose time runs out loses; against a bare king it is a draw', async () => {
+  const [a, b] = await pair();
+  const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 400, increment_ms: 0 } });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  const ended = await a.nextOf('ended', () => true, 5000);
+  assert.equal(ended.reason, 'timeout');
+  assert.equal(ended.result, '0-1');
+
+  const bare = await startGame(a, b, {
+    variant: 'chess',
+    position: '4k3/8/8/8/8/8/4P3/4K2Q w - - 0 1',
+    clock: { initial_ms: 400, increment_ms: 0 },
+  });
+  // Black has a bare king: when White's flag falls Black cannot win, so it is a draw.
+  await play(bare.game, a, b, ['h1h2', 'e8d7']);
+  const drawn = await a.nextOf('ended', (m) => m.game === bare.game, 5000);
+  assert.equal(drawn.reason, 'timeout');
+  assert.equal(drawn.result, '1/2-1/2');
+});

@@ -1,0 +1,70 @@
+// Two clients play a full game of each variant to a decisive end over real WebSockets while a
+// spectator sees every event, in order.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, Client, startGame, play } from './harness.mjs';
+
+let server;
+before(async () => (server = await startServer()));
+after(async () => {
+  const { code } = await server.stop();
+  assert.equal(code, 0, 'the server exits 0 on SIGTERM');
+});
+
+async function fullGame({ variant, position, moves, result, reason }) {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const watcher = await Client.connect(server.url, 'Watcher');
+  const { game, stateA } = await startGame(a, b, { variant, position });
+  assert.equal(stateA.variant, variant);
+  assert.equal(stateA.you, variant === 'xiangqi' ? 'red' : 'white');
+  const watched = await watcher.ok({ type: 'watch', game });
+  assert.equal(watched.type, 'state');
+  assert.equal(watched.you, 'spectator');
+
+  const last = await play(game, a, b, moves);
+  const endedA = await a.nextOf('ended', (m) => m.game === game);
+  assert.equal(endedA.result, result);
+  assert.equal(endedA.reason, reason);
+  assert.deepEqual(last.legal, [], 'no legal moves once the game is over');
+
+  // The spectator saw every move and the end, with strictly increasing seq.
+  const seen = [];
+  for (;;) {
+    const m = await watcher.next((x) => x.game === game && x.seq !== undefined && x.type !== 'state');
+    seen.push(m);
+    if (m.type === 'ended') break;
+  }
+  const moved = seen.filter((m) => m.type === 'moved').map((m) => m.move);
+  assert.deepEqual(moved, moves);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i].seq > seen[i - 1].seq, 'seq increases');
+
+  const replay = await watcher.ok({ type: 'replay', game });
+  assert.equal(replay.type, 'record');
+  assert.deepEqual(replay.moves.map((m) => m.move), moves);
+  assert.equal(replay.result, result);
+  for (const c of [a, b, watcher]) await c.close();
+}
+
+test('chess: fool\'s mate ends 0-1 by checkmate', () =>
+  fullGame({ variant: 'chess', moves: ['f2f3', 'e7e5', 'g2g4', 'd8h4'], result: '0-1', reason: 'checkmate' }));
+
+test('xiangqi: a chariot mate from a set position ends 1-0', () =>
+  fullGame({
+    variant: 'xiangqi',
+    position: '3k5/8R/R8/9/9/9/9/9/9/4K4 w - - 0 1',
+    moves: ['a8a10'],
+    result: '1-0',
+    reason: 'checkmate',
+  }));
+
+test('draughts: taking the last black piece ends 1-0', () =>
+  fullGame({ variant: 'draughts', position: 'W:W22:B18', moves: ['22x15'], result: '1-0', reason: 'no_moves' }));
+
+test('chess: a whole game from the start reaches mate (scholar\'s mate)', () =>
+  fullGame({
+    variant: 'chess',
+    moves: ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'],
+    result: '1-0',
+    reason: 'checkmate',
+  }));

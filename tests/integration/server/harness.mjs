@@ -1,0 +1,217 @@
+// Test harness: starts a real arbiter-server on 127.0.0.1 (ephemeral port, temporary database),
+// connects WebSocket clients, and checks every server message against the JSON Schemas.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import Ajv2020 from 'ajv/dist/2020.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '../../..');
+export const serverBinary =
+  process.env.ARBITER_SERVER ?? path.join(repoRoot, 'build/debug-asan/bin/arbiter-server');
+
+// ---- schema validation of everything the server says ------------------------------------
+let validateServer = null;
+function loadSchemas() {
+  const dir = path.join(repoRoot, 'schema/messages');
+  if (!existsSync(dir)) throw new Error(`no JSON Schemas in ${dir}`);
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  let index = null;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const schema = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    ajv.addSchema(schema, schema.$id ?? file);
+    if (file === 'server.schema.json') index = schema.$id ?? file;
+  }
+  if (!index) throw new Error('schema/messages/server.schema.json (the server index) is missing');
+  validateServer = ajv.getSchema(index);
+}
+export function checkServerMessage(message) {
+  if (!validateServer) loadSchemas();
+  if (!validateServer(message)) {
+    throw new Error(
+      `server message breaks the schema: ${JSON.stringify(message)}\n` +
+        JSON.stringify(validateServer.errors, null, 1),
+    );
+  }
+}
+
+// ---- server process -----------------------------------------------------------------------
+export async function startServer({ args = [], db = null } = {}) {
+  const dir = db ? null : mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
+  const database = db ?? path.join(dir, 'arbiter.db');
+  const proc = spawn(
+    serverBinary,
+    ['--port', '0', '--db', database, '--log-level', 'warn', '--web-root', path.join(repoRoot, 'client/web'), ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } },
+  );
+  let stderr = '';
+  proc.stderr.on('data', (chunk) => (stderr += chunk));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 30000);
+    proc.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/listening on [\d.]+:(\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${stderr}`));
+    });
+  });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    port,
+    database,
+    proc,
+    url: `ws://127.0.0.1:${port}/ws`,
+    http: `http://127.0.0.1:${port}`,
+    stderr: () => stderr,
+    /** SIGTERM and wait: the server must exit 0. */
+    async stop() {
+      proc.kill('SIGTERM');
+      const result = await exited;
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      return result;
+    },
+    /** SIGKILL: no chance to flush anything. */
+    async kill() {
+      proc.kill('SIGKILL');
+      return exited;
+    },
+    cleanup() {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- client -------------------------------------------------------------------------------
+let nextId = 1;
+export class Client {
+  static async connect(url, name = null) {
+    const client = new Client(url);
+    await client.opened;
+    if (name) await client.request({ type: 'hello', name });
+    return client;
+  }
+
+  constructor(url) {
+    this.messages = []; // every message received, in order
+    this.waiters = [];
+    this.cursor = 0; // next() scans from here
+    this.closed = null;
+    this.ws = new WebSocket(url);
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', resolve);
+      this.ws.once('error', reject);
+    });
+    this.closedPromise = new Promise((resolve) => {
+      this.ws.on('close', (code, reason) => {
+        this.closed = { code, reason: reason.toString() };
+        resolve(this.closed);
+        this.wake();
+      });
+    });
+    this.ws.on('message', (data, isBinary) => {
+      if (isBinary) throw new Error('server sent a binary frame');
+      const message = JSON.parse(data.toString());
+      checkServerMessage(message);
+      this.messages.push(message);
+      this.wake();
+    });
+  }
+
+  wake() {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  send(message) {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** The next message (after the cursor) that matches `predicate`; advances the cursor past it. */
+  async next(predicate = () => true, timeoutMs = 10000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (let i = this.cursor; i < this.messages.length; i++) {
+        if (predicate(this.messages[i])) {
+          this.cursor = i + 1;
+          return this.messages[i];
+        }
+      }
+      if (this.closed) throw new Error(`connection closed (${this.closed.code}) while waiting`);
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new Error(`timed out; received so far:\n${this.messages.map((m) => JSON.stringify(m)).join('\n')}`);
+      }
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Next message of a type (skipping others). */
+  nextOf(type, extra = () => true, timeoutMs) {
+    return this.next((m) => m.type === type && extra(m), timeoutMs);
+  }
+
+  /** Sends with a fresh id and returns the reply carrying that id (reply or error). */
+  async request(message, timeoutMs) {
+    const id = `r${nextId++}`;
+    this.send({ ...message, id });
+    const reply = await this.next((m) => m.id === id, timeoutMs);
+    return reply;
+  }
+
+  /** Like request(), but the reply must not be an error. */
+  async ok(message, timeoutMs) {
+    const reply = await this.request(message, timeoutMs);
+    if (reply.type === 'error') throw new Error(`${message.type} refused: ${reply.code}: ${reply.message}`);
+    return reply;
+  }
+
+  close() {
+    this.ws.close();
+    return this.closedPromise;
+  }
+
+  /** Messages received but not yet consumed by next(). */
+  pending() {
+    return this.messages.slice(this.cursor);
+  }
+}
+
+/** Creates a game as `a` (first seat) and joins it as `b`; returns ids, tokens, and both states. */
+export async function startGame(a, b, create) {
+  const created = await a.ok({ type: 'create', side: 'first', ...create });
+  await a.nextOf('state', (s) => s.game === created.game);
+  const joined = await b.ok({ type: 'join', game: created.game });
+  const stateA = await a.nextOf('state', (s) => s.game === created.game && s.status === 'playing');
+  const stateB = await b.nextOf('state', (s) => s.game === created.game && s.status === 'playing');
+  return { game: created.game, tokenA: created.token, tokenB: joined.token, seatA: created.seat, seatB: joined.seat, stateA, stateB };
+}
+
+/** Plays `moves` alternately starting with `first`; returns the last `moved` seen by the mover. */
+export async function play(game, first, second, moves, startPly = 0) {
+  let last = null;
+  let [mover, other] = [first, second];
+  for (let i = 0; i < moves.length; i++) {
+    last = await mover.ok({ type: 'move', game, move: moves[i], ply: startPly + i });
+    if (last.type !== 'moved') throw new Error(`expected moved, got ${JSON.stringify(last)}`);
+    await other.nextOf('moved', (m) => m.game === game && m.ply === startPly + i + 1);
+    [mover, other] = [other, mover];
+  }
+  return last;
+}

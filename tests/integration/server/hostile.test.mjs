@@ -1,0 +1,84 @@
+// Bad input gets an error with a stable code and changes nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, Client, startGame, play } from './harness.mjs';
+
+let server;
+before(async () => (server = await startServer({ args: ['--max-frame-bytes', '4096', '--rate', '50', '--burst', '50'] })));
+after(async () => assert.equal((await server.stop()).code, 0));
+
+async function unchanged(client, game, expectMoves) {
+  const state = await client.ok({ type: 'watch', game });
+  assert.deepEqual(state.moves, expectMoves);
+  return state;
+}
+
+test('malformed frames: bad_json, unknown_type, bad_request', async () => {
+  const c = await Client.connect(server.url);
+  c.send('{not json');
+  assert.equal((await c.nextOf('error')).code, 'bad_json');
+  c.send('[1,2,3]');
+  assert.equal((await c.nextOf('error')).code, 'bad_json');
+  assert.equal((await c.request({ type: 'fly' })).code, 'unknown_type');
+  assert.equal((await c.request({ type: 'create', variant: 'checkers' })).code, 'bad_request');
+  assert.equal((await c.request({ type: 'create', variant: 'chess', colour: 'white' })).code, 'bad_request');
+  assert.equal((await c.request({ type: 'move', game: 'x', move: 5, ply: 0 })).code, 'bad_request');
+  assert.equal((await c.request({ type: 'create', variant: 'chess', position: '8/8/8/8/8/8/8/8 w - - 0 1' })).code, 'bad_request');
+  assert.equal((await c.request({ type: 'join', game: 'nosuchgame' })).code, 'unknown_game');
+  const pong = await c.request({ type: 'ping' });
+  assert.equal(pong.type, 'pong', 'the connection still works after bad input');
+});
+
+test('moves: out of turn, illegal, stale, by a spectator, by a stranger, after the end', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const stranger = await Client.connect(server.url, 'Eve');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  await play(game, a, b, ['e2e4']);
+
+  assert.equal((await a.request({ type: 'move', game, move: 'd2d4', ply: 1 })).code, 'not_your_turn');
+  const illegal = await b.request({ type: 'move', game, move: 'e7e4', ply: 1 });
+  assert.equal(illegal.code, 'illegal_move');
+  assert.ok(illegal.message.length > 0, 'the message says why');
+  assert.equal((await b.request({ type: 'move', game, move: 'e7e5', ply: 5 })).code, 'stale_ply');
+  assert.equal((await b.request({ type: 'move', game, move: 'zz', ply: 1 })).code, 'illegal_move');
+  await stranger.ok({ type: 'watch', game });
+  assert.equal((await stranger.request({ type: 'move', game, move: 'e7e5', ply: 1 })).code, 'forbidden');
+  assert.equal((await stranger.request({ type: 'resign', game })).code, 'forbidden');
+  assert.equal((await stranger.request({ type: 'resume', game, token: 'f'.repeat(32) })).code, 'forbidden');
+  assert.equal((await stranger.request({ type: 'join', game })).code, 'seat_taken');
+  await unchanged(stranger, game, ['e2e4']);
+
+  await b.ok({ type: 'resign', game });
+  assert.equal((await a.request({ type: 'move', game, move: 'd2d4', ply: 1 })).code, 'game_over');
+  await unchanged(stranger, game, ['e2e4']);
+});
+
+test('a token is never shown to anyone but its seat', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const w = await Client.connect(server.url, 'W');
+  const { game, tokenA, tokenB } = await startGame(a, b, { variant: 'draughts' });
+  await w.ok({ type: 'watch', game });
+  await play(game, a, b, ['21-17', '10-14']);
+  const everything = (c) => JSON.stringify(c.messages);
+  assert.ok(!everything(b).includes(tokenA));
+  assert.ok(!everything(a).includes(tokenB));
+  assert.ok(!everything(w).includes(tokenA) && !everything(w).includes(tokenB));
+});
+
+test('a frame over the size limit is refused with too_large and the connection closed', async () => {
+  const c = await Client.connect(server.url);
+  c.send(JSON.stringify({ type: 'hello', name: 'x'.repeat(8000) }));
+  const closed = await c.closedPromise;
+  assert.equal(closed.code, 1009);
+});
+
+test('a flood is rate limited', async () => {
+  const c = await Client.connect(server.url);
+  for (let i = 0; i < 120; i++) c.send({ type: 'ping' });
+  const limited = await c.nextOf('error', (m) => m.code === 'rate_limited');
+  assert.equal(limited.code, 'rate_limited');
+  const pongs = c.messages.filter((m) => m.type === 'pong').length;
+  assert.ok(pongs <= 60, `at most the burst is answered (${pongs})`);
+});

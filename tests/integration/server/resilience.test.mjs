@@ -1,0 +1,90 @@
+// Reconnects with `since`, duplicate moves, and a SIGKILL right after acknowledged moves.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, Client, startGame, play } from './harness.mjs';
+
+test('resume with since replays exactly the missed events', async () => {
+  const server = await startServer();
+  try {
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game, tokenB } = await startGame(a, b, { variant: 'chess' });
+    const last = await play(game, a, b, ['e2e4', 'e7e5']);
+    const seenSeq = last.seq;
+    await b.close();
+    await a.nextOf('presence', (m) => m.connected === false);
+    await a.ok({ type: 'move', game, move: 'g1f3', ply: 2 });
+    await a.ok({ type: 'draw', game, action: 'offer' });
+
+    const b2 = await Client.connect(server.url, 'Bo');
+    b2.send({ type: 'resume', game, token: tokenB, since: seenSeq });
+    const replayed = [];
+    for (;;) {
+      const m = await b2.next((x) => x.game === game && x.seq !== undefined);
+      replayed.push(m);
+      if (m.type === 'offer') break;
+    }
+    assert.deepEqual(replayed.map((m) => m.type), ['presence', 'moved', 'offer']);
+    assert.equal(replayed[1].move, 'g1f3');
+    assert.deepEqual(replayed.map((m) => m.seq), [seenSeq + 1, seenSeq + 2, seenSeq + 3]);
+    assert.ok(!b2.pending().some((m) => m.type === 'state'), 'no full state when events suffice');
+    // The opponent is told of the return.
+    assert.equal((await a.nextOf('presence', (m) => m.connected === true)).seat, 'black');
+
+    // A since older than the kept history, or no since, gives a full state.
+    const b3 = await Client.connect(server.url, 'Bo');
+    const full = await b3.ok({ type: 'resume', game, token: tokenB });
+    assert.equal(full.type, 'state');
+    assert.equal(full.you, 'black');
+    assert.deepEqual(full.moves, ['e2e4', 'e7e5', 'g1f3']);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a duplicate move is applied once and answered like the first time', async () => {
+  const server = await startServer();
+  try {
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game } = await startGame(a, b, { variant: 'draughts' });
+    const first = await a.ok({ type: 'move', game, move: '22-18', ply: 0 });
+    const again = await a.request({ type: 'move', game, move: '22-18', ply: 0 });
+    assert.equal(again.type, 'moved');
+    assert.equal(again.seq, first.seq);
+    assert.equal(again.ply, 1);
+    const record = await a.ok({ type: 'replay', game });
+    assert.deepEqual(record.moves.map((m) => m.move), ['22-18']);
+    const stale = await a.request({ type: 'move', game, move: '21-17', ply: 0 });
+    assert.equal(stale.code, 'stale_ply', 'a different move at a played ply is stale');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('SIGKILL right after acknowledged moves loses none of them; the game goes on', async () => {
+  const server = await startServer();
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game, tokenA, tokenB } = await startGame(a, b, { variant: 'xiangqi', clock: { initial_ms: 600000, increment_ms: 0 } });
+  const moves = ['h3e3', 'h10g8', 'h1g3', 'i10h10'];
+  await play(game, a, b, moves.slice(0, 3));
+  // The last move is acknowledged to its mover; kill at once.
+  await b.ok({ type: 'move', game, move: moves[3], ply: 3 });
+  await server.kill();
+
+  const again = await startServer({ db: server.database });
+  try {
+    const a2 = await Client.connect(again.url, 'Ana');
+    const b2 = await Client.connect(again.url, 'Bo');
+    const stateA = await a2.ok({ type: 'resume', game, token: tokenA });
+    assert.deepEqual(stateA.moves, moves);
+    assert.equal(stateA.status, 'playing');
+    assert.equal(stateA.turn, 'red');
+    await b2.ok({ type: 'resume', game, token: tokenB });
+    await play(game, a2, b2, ['b1c3', 'b10c8'], 4);
+  } finally {
+    await again.stop();
+    server.cleanup();
+  }
+});
