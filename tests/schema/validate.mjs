@@ -2,13 +2,17 @@
 // Validates Arbiter protocol messages against the JSON Schemas in schema/messages/.
 //
 //   node validate.mjs [--schemas DIR] [--direction client|server] [--expect-invalid] [FILE...]
+//   node validate.mjs --markdown schema/protocol.md
 //
 // Always compiles every *.schema.json (a schema that does not compile is a failure). Each FILE is
 // JSON lines: one message per line, blank lines ignored. With --direction, every message must
 // match client.schema.json or server.schema.json; a failure names FILE:LINE, the message, and
 // the errors of the schema of its "type" (clearer than the errors of the whole oneOf).
 // --expect-invalid turns the check around: every line must be refused (the decoder's refusal
-// cases). Exit status: 0 all good, 1 a failure, 2 bad usage.
+// cases). --markdown checks the examples of the prose contract: every inline `{"type":...}` code
+// span and every ```json block with a "type", against the direction of the section it is in
+// ("## Client to server" or "## Server to client"). Exit status: 0 all good, 1 a failure, 2 bad
+// usage.
 
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -20,7 +24,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 function usage(message) {
   console.error(`validate.mjs: ${message}`);
   console.error(
-    "usage: node validate.mjs [--schemas DIR] [--direction client|server] [--expect-invalid] [FILE...]",
+    "usage: node validate.mjs [--schemas DIR] [--direction client|server] [--expect-invalid] [FILE...]\n" +
+      "       node validate.mjs [--schemas DIR] --markdown FILE.md",
   );
   process.exit(2);
 }
@@ -29,12 +34,13 @@ function parseArguments(argv) {
   const options = {
     schemas: resolve(here, "../../schema/messages"),
     direction: null,
+    markdown: null,
     expectInvalid: false,
     files: [],
   };
   for (let i = 0; i < argv.length; ++i) {
     const argument = argv[i];
-    if (argument === "--schemas" || argument === "--direction") {
+    if (argument === "--schemas" || argument === "--direction" || argument === "--markdown") {
       if (i + 1 >= argv.length) usage(`${argument} needs a value`);
       options[argument.slice(2)] = argv[++i];
     } else if (argument === "--expect-invalid") {
@@ -96,6 +102,73 @@ function paramsText(params) {
   return ` ${JSON.stringify(params)}`;
 }
 
+// The JSON examples of a Markdown file, each with its line and the direction of its section.
+function markdownExamples(file) {
+  const examples = [];
+  let direction = null;
+  let block = null;
+  readFileSync(file, "utf8")
+    .split("\n")
+    .forEach((line, index) => {
+      const number = index + 1;
+      if (block !== null) {
+        if (line.startsWith("```")) {
+          const text = block.lines.join("\n");
+          if (/"type"\s*:/.test(text)) examples.push({ text, line: block.line, direction });
+          block = null;
+        } else {
+          block.lines.push(line);
+        }
+        return;
+      }
+      if (line.startsWith("```json")) {
+        block = { line: number + 1, lines: [] };
+        return;
+      }
+      const heading = /^## (.*)/.exec(line);
+      if (heading) {
+        direction = { "Client to server": "client", "Server to client": "server" }[heading[1].trim()] ?? null;
+        return;
+      }
+      for (const match of line.matchAll(/`(\{"type":[^`]*\})`/g)) {
+        examples.push({ text: match[1], line: number, direction });
+      }
+    });
+  return examples.filter((example) => example.direction !== null);
+}
+
+function checkMarkdown(file, validators) {
+  let failures = 0;
+  const examples = markdownExamples(file);
+  for (const example of examples) {
+    const where = `${file}:${example.line}`;
+    let message;
+    try {
+      message = JSON.parse(example.text);
+    } catch (error) {
+      console.error(`${where}: example is not JSON (${error.message}): ${clip(example.text)}`);
+      ++failures;
+      continue;
+    }
+    const type = message.type;
+    const validate = validators.get(`${example.direction}.${type}.schema.json`);
+    if (!validate) {
+      console.error(`${where}: no ${example.direction} message has type ${JSON.stringify(type)}`);
+      ++failures;
+    } else if (!validate(message)) {
+      console.error(`${where}: example refused by ${example.direction}.${type}.schema.json: ${clip(example.text)}`);
+      console.error(describe(validate.errors));
+      ++failures;
+    }
+  }
+  console.log(`${file}: ${examples.length - failures} of ${examples.length} examples valid`);
+  if (examples.length === 0) {
+    console.error(`${file}: no examples found`);
+    ++failures;
+  }
+  return failures;
+}
+
 function checkFile(file, direction, expectInvalid, validators) {
   const index = validators.get(`${direction}.schema.json`);
   if (!index) throw new Error(`no ${direction}.schema.json`);
@@ -143,6 +216,7 @@ function main() {
   const { validators, failures: schemaFailures, count } = loadSchemas(options.schemas);
   let failures = schemaFailures;
   console.log(`compiled ${count - schemaFailures} of ${count} schemas in ${options.schemas}`);
+  if (options.markdown !== null) failures += checkMarkdown(options.markdown, validators);
   for (const file of options.files) {
     const result = checkFile(file, options.direction, options.expectInvalid, validators);
     failures += result.failures;

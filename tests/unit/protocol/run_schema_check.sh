@@ -1,7 +1,8 @@
 #!/bin/sh
 # CTest driver of the protocol schema check: prints every sample message with protocol_samples and
-# validates it with tests/schema/validate.mjs (ajv). Skips (exit 77, CTest SKIP_RETURN_CODE) only
-# when node is not installed; installs the validator's locked dependencies when they are missing.
+# validates it with tests/schema/validate.mjs (ajv), as well as the examples of schema/protocol.md.
+# Skips (exit 77, CTest SKIP_RETURN_CODE) only when node is not installed; installs the
+# validator's locked dependencies (npm ci) when they are missing.
 #
 #   run_schema_check.sh PROTOCOL_SAMPLES SCHEMA_TEST_DIR WORK_DIR
 set -u
@@ -43,4 +44,5 @@ validate() {
 validate --direction server "$work_dir/samples-server.jsonl"
 validate --direction client "$work_dir/samples-client.jsonl"
 validate --direction client --expect-invalid "$work_dir/samples-client-invalid.jsonl"
+validate --markdown "$schema_test_dir/../../schema/protocol.md"
 exit $status
