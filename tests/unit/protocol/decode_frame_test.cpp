@@ -116,6 +116,12 @@ TEST(ProtocolDecodeFrame, UnknownFieldIsReportedBeforeOtherErrors) {
     expect_bad_request(R"({"type":"move","gmae":"g1"})", "\"gmae\"");
 }
 
+TEST(ProtocolDecodeFrame, ARepeatedKeyTakesItsLastValue) {
+    // As JSON.parse does, so that the schemas (checked in JavaScript) and decode() agree.
+    EXPECT_EQ(accepted_body<Join>(R"({"type":"join","game":"first","game":"last"})").game, "last");
+    expect_bad_request(R"({"type":"join","game":"ok","game":7})", "\"game\"");
+}
+
 TEST(ProtocolDecodeFrame, HugeUnknownFieldNameIsClippedInTheMessage) {
     const std::string name(10000, 'k');
     const ProtocolError error = refused(frame("ping", "\"" + name + "\":1"));
