@@ -30,12 +30,14 @@ inline constexpr std::array<Direction, 4> kDirections = {
     Direction::up_left, Direction::up_right, Direction::down_left, Direction::down_right};
 
 /// Bitboard with only `index` (0-31) set.
-constexpr Bitboard bit(int index) noexcept { return Bitboard{1} << index; }
+constexpr Bitboard bit(int index) noexcept {
+    return Bitboard{1} << index;
+}
 
-inline constexpr Bitboard kEvenRows = 0x0F0F0F0Fu;  ///< rows 0, 2, 4, 6 (files b d f h)
-inline constexpr Bitboard kOddRows = 0xF0F0F0F0u;   ///< rows 1, 3, 5, 7 (files a c e g)
-inline constexpr Bitboard kFileA = 0x10101010u;     ///< 5, 13, 21, 29
-inline constexpr Bitboard kFileH = 0x08080808u;     ///< 4, 12, 20, 28
+inline constexpr Bitboard kEvenRows = 0x0F0F0F0Fu;       ///< rows 0, 2, 4, 6 (files b d f h)
+inline constexpr Bitboard kOddRows = 0xF0F0F0F0u;        ///< rows 1, 3, 5, 7 (files a c e g)
+inline constexpr Bitboard kFileA = 0x10101010u;          ///< 5, 13, 21, 29
+inline constexpr Bitboard kFileH = 0x08080808u;          ///< 4, 12, 20, 28
 inline constexpr Bitboard kWhiteCrownRow = 0x0000000Fu;  ///< squares 1-4
 inline constexpr Bitboard kBlackCrownRow = 0xF0000000u;  ///< squares 29-32
 /// The long a1-h8 diagonal: 4, 8, 11, 15, 18, 22, 25, 29.

@@ -51,7 +51,7 @@ std::string tag(std::string_view name, std::string_view value) {
 }
 
 class DraughtsGame final : public Game {
-public:
+  public:
     explicit DraughtsGame(const Position& start)
         : initial_(start), current_(start), clock_(DrawClock::start(start)) {
         history_.push_back(start);
@@ -179,7 +179,7 @@ public:
         return counts;
     }
 
-private:
+  private:
     Position initial_;
     Position current_;
     DrawClock clock_;

@@ -74,8 +74,8 @@ DrawClock DrawClock::next(const Position& before, const Move& move,
     // a crowning) or leaving the ending starts again.
     clock.ending = classify_ending(after);
     clock.material = material_key(after);
-    const bool same_ending = clock.ending != Ending::none && clock.ending == ending &&
-                             clock.material == material;
+    const bool same_ending =
+        clock.ending != Ending::none && clock.ending == ending && clock.material == material;
     clock.ending_plies = same_ending ? ending_plies + 1 : 0;
     return clock;
 }

@@ -15,7 +15,7 @@ constexpr std::array<Direction, 2> forward(Side side) noexcept {
 /// Depth-first search of every capture sequence of one piece, keeping only the sequences that
 /// take the most pieces (the majority rule) and one entry per (start, end, captured set).
 class CaptureSearch {
-public:
+  public:
     CaptureSearch(const Position& position, MoveList& list) noexcept
         : opponents_(position.pieces(opponent(position.turn))), list_(list) {
         empty_base_ = position.empty();
@@ -37,7 +37,7 @@ public:
     /// The most pieces any recorded sequence takes (0 when none).
     int best() const noexcept { return best_; }
 
-private:
+  private:
     // Captured pieces stay on the board until the move ends: they are never in empty_, so they
     // block both the landing and the path of a king, and `captured` stops a second jump.
     bool jumpable(int square, Bitboard captured) const noexcept {
@@ -172,7 +172,8 @@ int count_quiet(const Position& position) noexcept {
     const Bitboard empty = position.empty();
     const Bitboard men = own & ~position.kings;
     const auto ahead = forward(position.turn);
-    int count = std::popcount(step(men, ahead[0]) & empty) + std::popcount(step(men, ahead[1]) & empty);
+    int count =
+        std::popcount(step(men, ahead[0]) & empty) + std::popcount(step(men, ahead[1]) & empty);
     if (const Bitboard kings = own & position.kings; kings != 0) {
         for (Bitboard rest = kings; rest != 0; rest &= rest - 1) {
             const Bitboard king = rest & (~rest + 1);

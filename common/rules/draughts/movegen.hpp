@@ -52,7 +52,7 @@ struct Move {
 
 /// A fixed-capacity list of moves, filled by generate_moves().
 class MoveList {
-public:
+  public:
     /// Far above any position reachable in play (a king's fan of landings is at most 13 moves).
     static constexpr std::size_t kCapacity = 512;
 
@@ -70,7 +70,7 @@ public:
     const Move* begin() const noexcept { return moves_.data(); }
     const Move* end() const noexcept { return moves_.data() + size_; }
 
-private:
+  private:
     std::array<Move, kCapacity> moves_;
     std::size_t size_ = 0;
 };

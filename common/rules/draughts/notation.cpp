@@ -101,7 +101,9 @@ std::optional<Bitboard> path_captures(const std::vector<int>& squares, const Pos
     return captured;
 }
 
-std::string square_text(int index) { return std::to_string(index + 1); }
+std::string square_text(int index) {
+    return std::to_string(index + 1);
+}
 
 }  // namespace
 
@@ -143,8 +145,8 @@ Expected<Move, RulesError> parse_move(std::string_view text, const Position& pos
         return unexpected(move_error(text, "a plain move names only its start and end"));
     }
     if ((position.pieces(position.turn) & bit(from)) == 0) {
-        return unexpected(move_error(text, "no piece of the side to move on square " +
-                                               square_text(from)));
+        return unexpected(
+            move_error(text, "no piece of the side to move on square " + square_text(from)));
     }
     if (!legal.empty() && legal[0].is_capture() != capture_written) {
         return unexpected(move_error(
@@ -168,8 +170,7 @@ Expected<Move, RulesError> parse_move(std::string_view text, const Position& pos
         for (const Move* move : candidates) {
             list += (list.empty() ? "" : ", ") + full_text(*move);
         }
-        return unexpected(
-            move_error(text, "ambiguous: give the landing squares, one of " + list));
+        return unexpected(move_error(text, "ambiguous: give the landing squares, one of " + list));
     }
     const auto captured = path_captures(squares, position);
     if (captured) {

@@ -37,8 +37,8 @@ Expected<ColourField, RulesError> parse_field(std::string_view fen, std::string_
         std::string_view token = list.substr(0, comma);
         list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
         if (token.empty() && comma != std::string_view::npos) {
-            return unexpected(fen_error(fen, "an empty square in the list of " +
-                                                 std::string(1, colour)));
+            return unexpected(
+                fen_error(fen, "an empty square in the list of " + std::string(1, colour)));
         }
         const bool king = !token.empty() && token.front() == 'K';
         if (king) {
@@ -53,13 +53,13 @@ Expected<ColourField, RulesError> parse_field(std::string_view fen, std::string_
             first = parse_square(token.substr(0, dash));
             last = parse_square(token.substr(dash + 1));
             if (first != 0 && last != 0 && first >= last) {
-                return unexpected(fen_error(fen, "range '" + std::string(token) +
-                                                     "' must run from low to high"));
+                return unexpected(
+                    fen_error(fen, "range '" + std::string(token) + "' must run from low to high"));
             }
         }
         if (first == 0 || last == 0) {
-            return unexpected(fen_error(fen, "'" + std::string(token) +
-                                                 "' is not a square from 1 to 32"));
+            return unexpected(
+                fen_error(fen, "'" + std::string(token) + "' is not a square from 1 to 32"));
         }
         for (int square = first; square <= last; ++square) {
             const Bitboard b = bit(square - 1);
@@ -120,8 +120,8 @@ Expected<Position, RulesError> parse_fen(std::string_view text) {
     }
     if (position.white & position.black) {
         const int square = std::countr_zero(position.white & position.black) + 1;
-        return unexpected(fen_error(text, "square " + std::to_string(square) +
-                                              " holds both a white and a black piece"));
+        return unexpected(fen_error(
+            text, "square " + std::to_string(square) + " holds both a white and a black piece"));
     }
     // A man whose move ends on the far row is crowned at once (CBD official rules), so a man can
     // never stand on its own crowning row.
@@ -144,8 +144,8 @@ Expected<Position, RulesError> parse_fen(std::string_view text) {
 
 std::string to_fen(const Position& position) {
     std::string fen = position.turn == Side::first ? "W" : "B";
-    const std::array<std::pair<char, Bitboard>, 2> fields = {
-        std::pair{'W', position.white}, std::pair{'B', position.black}};
+    const std::array<std::pair<char, Bitboard>, 2> fields = {std::pair{'W', position.white},
+                                                             std::pair{'B', position.black}};
     for (const auto& [letter, pieces] : fields) {
         fen += ':';
         fen += letter;
