@@ -32,11 +32,15 @@ struct ColourField {
 Expected<ColourField, RulesError> parse_field(std::string_view fen, std::string_view list,
                                               char colour) {
     ColourField field;
-    while (!list.empty()) {
+    if (list.empty()) {
+        return field;  // a colour with no pieces left
+    }
+    for (bool more = true; more;) {
         const auto comma = list.find(',');
         std::string_view token = list.substr(0, comma);
-        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-        if (token.empty() && comma != std::string_view::npos) {
+        more = comma != std::string_view::npos;
+        list = more ? list.substr(comma + 1) : std::string_view{};
+        if (token.empty()) {
             return unexpected(
                 fen_error(fen, "an empty square in the list of " + std::string(1, colour)));
         }

@@ -58,6 +58,10 @@ TEST(DraughtsFen, RefusesMalformedText) {
     expect_refused("W:W21:W22", "appears twice");
     expect_refused("W:X21:B1", "starts with W or B");
     expect_refused("W:W21,,22:B1", "empty square");
+    expect_refused("W:W21,:B1", "empty square");
+    expect_refused("W:W21:B1,", "empty square");
+    expect_refused("W:W21:BK", "not a square");
+    expect_refused("W:W21:B 1", "not a square");
     expect_refused("W:W2a:B1", "not a square");
     expect_refused("w:W21:B1", "side to move");
 }
