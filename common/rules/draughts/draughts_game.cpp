@@ -8,7 +8,6 @@
 // king a side can still win if the opponent runs out of moves, so no material is "insufficient"
 // in draughts.
 #include <algorithm>
-#include <bit>
 
 #include "common/rules/draughts/draw_rules.hpp"
 #include "common/rules/draughts/movegen.hpp"
@@ -127,6 +126,8 @@ class DraughtsGame final : public Game {
     bool in_check() const override { return false; }
     bool can_win(Side side) const override { return current_.pieces(side) != 0; }
 
+    // PDN 3.0 tags in the usual order, [GameType "26"] and [FEN] for a non-standard start.
+    // ExportInfo's termination and clocks have no PDN 3.0 tag and are left out.
     std::string export_text(const ExportInfo& info) const override {
         std::string text;
         text += tag("Event", info.event);

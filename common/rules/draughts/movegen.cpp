@@ -17,9 +17,9 @@ constexpr std::array<Direction, 2> forward(Side side) noexcept {
 class CaptureSearch {
   public:
     CaptureSearch(const Position& position, MoveList& list) noexcept
-        : opponents_(position.pieces(opponent(position.turn))), list_(list) {
-        empty_base_ = position.empty();
-    }
+        : opponents_(position.pieces(opponent(position.turn))),
+          empty_base_(position.empty()),
+          list_(list) {}
 
     /// Searches from the piece on `from`; `king` selects flying-king captures.
     void search_piece(int from, bool king) noexcept {
@@ -34,16 +34,13 @@ class CaptureSearch {
         }
     }
 
-    /// The most pieces any recorded sequence takes (0 when none).
-    int best() const noexcept { return best_; }
-
   private:
     // Captured pieces stay on the board until the move ends: they are never in empty_, so they
     // block both the landing and the path of a king, and `captured` stops a second jump.
     bool jumpable(int square, Bitboard captured) const noexcept {
         return square >= 0 && (opponents_ & ~captured & bit(square)) != 0;
     }
-    bool free(int square) const noexcept { return square >= 0 && (empty_ & bit(square)) != 0; }
+    bool is_empty(int square) const noexcept { return square >= 0 && (empty_ & bit(square)) != 0; }
 
     void man_step(int square, Bitboard captured, int depth, std::uint64_t path) noexcept {
         bool extended = false;
@@ -54,7 +51,7 @@ class CaptureSearch {
                 continue;
             }
             const int landing = neighbour(victim, direction);
-            if (!free(landing)) {
+            if (!is_empty(landing)) {
                 continue;
             }
             extended = true;
@@ -70,7 +67,7 @@ class CaptureSearch {
         bool extended = false;
         for (Direction direction : kDirections) {
             int victim = neighbour(square, direction);
-            while (free(victim)) {
+            while (is_empty(victim)) {
                 victim = neighbour(victim, direction);
             }
             if (!jumpable(victim, captured)) {
@@ -78,7 +75,7 @@ class CaptureSearch {
             }
             // A flying king may land on any empty square beyond the piece it takes; the majority
             // rule then keeps only the landings from which the sequence goes on the longest.
-            for (int landing = neighbour(victim, direction); free(landing);
+            for (int landing = neighbour(victim, direction); is_empty(landing);
                  landing = neighbour(landing, direction)) {
                 extended = true;
                 king_step(landing, captured | bit(victim), depth + 1, extend(path, depth, square));
@@ -119,7 +116,7 @@ class CaptureSearch {
     }
 
     Bitboard opponents_;
-    Bitboard empty_base_ = 0;
+    Bitboard empty_base_;
     Bitboard empty_ = 0;
     std::uint8_t from_ = 0;
     int best_ = 0;
