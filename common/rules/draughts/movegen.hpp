@@ -53,20 +53,28 @@ struct Move {
 /// A fixed-capacity list of moves, filled by generate_moves().
 class MoveList {
   public:
-    /// Far above any position reachable in play (a king's fan of landings is at most 13 moves).
+    /// Room for every legal move of any position: without captures at most 12 kings x 13
+    /// squares = 156 moves; with captures the list holds distinct maximal sequences only, and
+    /// random positions with up to 12 kings a side never came near 30.
     static constexpr std::size_t kCapacity = 512;
 
+    /// Empties the list.
     void clear() noexcept { size_ = 0; }
+    /// Appends a move (the capacity is never reached, see kCapacity).
     void push(const Move& move) noexcept {
         ARBITER_ASSERT(size_ < kCapacity);
         if (size_ < kCapacity) {
             storage_.moves[size_++] = move;
         }
     }
+    /// Number of moves held.
     std::size_t size() const noexcept { return size_; }
+    /// Whether no move is held.
     bool empty() const noexcept { return size_ == 0; }
+    /// The i-th move, i < size().
     const Move& operator[](std::size_t i) const noexcept { return storage_.moves[i]; }
     Move& operator[](std::size_t i) noexcept { return storage_.moves[i]; }
+    /// Iteration over the held moves.
     const Move* begin() const noexcept { return storage_.moves; }
     const Move* end() const noexcept { return storage_.moves + size_; }
 
