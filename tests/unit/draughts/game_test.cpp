@@ -100,5 +100,34 @@ TEST(DraughtsGame, LongGamesWrapMovetext) {
     EXPECT_NE(pdn.find("6. 23-32 6-1 *\n"), std::string::npos) << pdn;
 }
 
+TEST(DraughtsGame, RandomPlayoutsKeepNotationAndFenConsistent) {
+    // Fixed-seed playouts: every listed move reads back as itself, every position re-parses to
+    // a game with the same legal moves, and a game only ends with a decided status.
+    std::uint32_t seed = 12345;
+    const auto next_random = [&seed] {
+        seed = seed * 1664525u + 1013904223u;
+        return seed >> 8;
+    };
+    for (int playout = 0; playout < 60; ++playout) {
+        const auto game = game_from("startpos");
+        while (!game->status().over() && game->ply() < 300) {
+            const auto moves = game->legal_moves();
+            ASSERT_FALSE(moves.empty());
+            for (const auto& move : moves) {
+                ASSERT_EQ(game->to_wire(move).value_or("refused"), move) << game->position();
+            }
+            const auto copy = game_from(game->position());
+            ASSERT_NE(copy, nullptr);
+            EXPECT_EQ(testing::sorted_moves(*copy), testing::sorted_moves(*game));
+            const auto& chosen = moves[next_random() % moves.size()];
+            const auto played = game->play(chosen);
+            ASSERT_TRUE(played.has_value()) << chosen << ": " << played.error().message;
+            EXPECT_EQ(played->wire, chosen);
+        }
+        EXPECT_TRUE(game->status().over()) << game->position();
+        EXPECT_TRUE(game->legal_moves().empty());
+    }
+}
+
 }  // namespace
 }  // namespace arbiter::rules::draughts

@@ -17,6 +17,16 @@ TEST(DraughtsNotation, AmbiguousMovesAreListedWithTheirFullPath) {
     EXPECT_EQ(testing::sorted_moves(*game), (Moves{"13x22x11x2", "13x26x16x2"}));
 }
 
+TEST(DraughtsNotation, DivideKeysAmbiguousMovesByTheirFullPath) {
+    const auto divide = game_from(kAmbiguous)->divide(1);
+    ASSERT_EQ(divide.size(), 2U);
+    EXPECT_NE(divide[0].first, divide[1].first);
+    for (const auto& [move, count] : divide) {
+        EXPECT_EQ(count, 1U);
+        EXPECT_TRUE(move == "13x22x11x2" || move == "13x26x16x2") << move;
+    }
+}
+
 TEST(DraughtsNotation, AmbiguousShortFormIsRefusedWithTheCandidates) {
     const auto game = game_from(kAmbiguous);
     const auto refused = game->play("13x2");
