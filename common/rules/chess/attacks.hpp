@@ -126,7 +126,7 @@ struct SliderTables {
     std::array<Bitboard, 5248> bishop_attacks;
 };
 
-/// Builds the tables; finds the magic numbers with a fixed-seed search (deterministic).
+/// Fills the tables from the embedded magic numbers.
 void build_slider_tables(SliderTables& tables);
 
 inline const SliderTables& slider_tables() {
