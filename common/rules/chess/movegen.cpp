@@ -41,7 +41,6 @@ KingSafety king_safety(const Position& pos) noexcept {
     return safety;
 }
 
-template <Color Us>
 void add_promotions(MoveList& list, Square from, Square to) noexcept {
     list.push(Move(from, to, MoveKind::promotion, queen));
     list.push(Move(from, to, MoveKind::promotion, rook));
@@ -66,15 +65,15 @@ void pawn_moves(const Position& pos, Bitboard pawns, Bitboard allowed, MoveList&
 
     for (Bitboard b = single_ok & last_rank; b;) {
         const Square to = pop_lsb(b);
-        add_promotions<Us>(list, to - up, to);
+        add_promotions(list, to - up, to);
     }
     for (Bitboard b = left & last_rank; b;) {
         const Square to = pop_lsb(b);
-        add_promotions<Us>(list, to - up + 1, to);
+        add_promotions(list, to - up + 1, to);
     }
     for (Bitboard b = right & last_rank; b;) {
         const Square to = pop_lsb(b);
-        add_promotions<Us>(list, to - up - 1, to);
+        add_promotions(list, to - up - 1, to);
     }
     for (single_ok &= ~last_rank; single_ok;) {
         const Square to = pop_lsb(single_ok);
