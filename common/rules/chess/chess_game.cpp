@@ -106,6 +106,8 @@ class ChessGame final : public Game {
         return write_pgn(pgn, info, outcome, termination);
     }
 
+    // perft and divide count the bare move tree, without draw adjudication, as the reference
+    // tables do; they work even once the game is over.
     std::uint64_t perft(int depth) const override { return chess::perft(current(), depth); }
 
     std::vector<std::pair<std::string, std::uint64_t>> divide(int depth) const override {

@@ -24,7 +24,8 @@ inline constexpr std::string_view start_fen =
 class Position {
   public:
     /// Parses and strictly validates a FEN (see fen.cpp for every rule it enforces).
-    /// Empty text or "startpos" is the standard start.
+    /// Empty text or "startpos" is the standard start. Surrounding whitespace is ignored; fields
+    /// are separated by single spaces; four fields (no clocks) mean clocks "0 1".
     static Expected<Position, RulesError> from_fen(std::string_view fen);
     /// The position as a six-field FEN.
     std::string fen() const;

@@ -25,6 +25,7 @@ TEST(ChessStatus, CheckmateEndsTheGameAndRefusesFurtherMoves) {
     const auto refused = game->play("e1f2");
     ASSERT_FALSE(refused.has_value());
     EXPECT_NE(refused.error().message.find("over"), std::string::npos);
+    EXPECT_FALSE(game->to_wire("Kf2").has_value());
     EXPECT_EQ(game->ply(), 4U);
 }
 
