@@ -1,7 +1,5 @@
 #include "common/rules/chess/pgn.hpp"
 
-#include <cstdio>
-
 namespace arbiter::rules::chess {
 
 namespace {
@@ -25,13 +23,15 @@ std::string tag(std::string_view name, std::string_view value) {
     return "[" + std::string(name) + " \"" + escaped + "\"]\n";
 }
 
+std::string two_digits(std::int64_t value) {
+    return {static_cast<char>('0' + value / 10), static_cast<char>('0' + value % 10)};
+}
+
+/// "{[%clk h:mm:ss]}" (the lichess/chess.com clock comment), whole seconds rounded down.
 std::string clock_comment(std::int64_t ms) {
     const std::int64_t seconds = ms > 0 ? ms / 1000 : 0;
-    char text[48];
-    std::snprintf(text, sizeof text, "{[%%clk %lld:%02lld:%02lld]}",
-                  static_cast<long long>(seconds / 3600), static_cast<long long>(seconds / 60 % 60),
-                  static_cast<long long>(seconds % 60));
-    return text;
+    return "{[%clk " + std::to_string(seconds / 3600) + ":" + two_digits(seconds / 60 % 60) + ":" +
+           two_digits(seconds % 60) + "]}";
 }
 
 class Wrapper {
