@@ -15,7 +15,9 @@ namespace {
 
 constexpr std::string_view kLetters = " kabnrcp";
 
-RulesError error(std::string message) { return RulesError{"invalid FEN: " + std::move(message)}; }
+RulesError error(std::string message) {
+    return RulesError{"invalid FEN: " + std::move(message)};
+}
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
     std::vector<std::string_view> parts;
@@ -53,8 +55,8 @@ Kind kind_from_letter(char letter) {
     }
 }
 
-constexpr std::array<const char*, 8> kKindNames = {"",        "general", "advisor", "elephant",
-                                                   "horse",   "chariot", "cannon",  "soldier"};
+constexpr std::array<const char*, 8> kKindNames = {"",      "general", "advisor", "elephant",
+                                                   "horse", "chariot", "cannon",  "soldier"};
 constexpr std::array<int, 8> kMaxCount = {0, 1, 2, 2, 2, 2, 2, 5};
 
 std::string point_name(Square square) {
@@ -71,7 +73,8 @@ bool reachable(Color color, Kind kind, Square square) {
         case Kind::general:
             return file >= 3 && file <= 5 && rank <= 2;
         case Kind::advisor:  // d1 f1 e2 d3 f3
-            return (rank == 1 && file == 4) || ((rank == 0 || rank == 2) && (file == 3 || file == 5));
+            return (rank == 1 && file == 4) ||
+                   ((rank == 0 || rank == 2) && (file == 3 || file == 5));
         case Kind::elephant:  // c1 g1 a3 e3 i3 c5 g5
             return ((rank == 0 || rank == 4) && (file == 2 || file == 6)) ||
                    (rank == 2 && (file == 0 || file == 4 || file == 8));
@@ -87,10 +90,10 @@ bool reachable(Color color, Kind kind, Square square) {
 
 /// Builds a Position from FEN text, with access to its internals.
 class FenParser {
-public:
+  public:
     static Expected<Position, RulesError> parse(std::string_view fen);
 
-private:
+  private:
     static Expected<void, RulesError> parse_board(std::string_view board, Position& position);
     static Expected<void, RulesError> parse_counters(const std::vector<std::string_view>& fields,
                                                      Position& position);
@@ -125,8 +128,8 @@ Expected<void, RulesError> FenParser::parse_board(std::string_view board, Positi
             const bool upper = c >= 'A' && c <= 'Z';
             const Kind kind = kind_from_letter(upper ? static_cast<char>(c - 'A' + 'a') : c);
             if (kind == Kind::none) {
-                return unexpected(error(where + " has an unknown piece letter '" +
-                                        std::string(1, c) + "'"));
+                return unexpected(
+                    error(where + " has an unknown piece letter '" + std::string(1, c) + "'"));
             }
             if (file >= 9) {
                 return unexpected(error(where + " has more than 9 points"));
@@ -136,8 +139,8 @@ Expected<void, RulesError> FenParser::parse_board(std::string_view board, Positi
             const char* side = color == Color::red ? "red" : "black";
             if (!reachable(color, kind, square)) {
                 return unexpected(error(std::string("a ") + side + " " +
-                                        kKindNames[static_cast<int>(kind)] + " can never stand on " +
-                                        point_name(square)));
+                                        kKindNames[static_cast<int>(kind)] +
+                                        " can never stand on " + point_name(square)));
             }
             int& count = counts[static_cast<int>(color)][static_cast<int>(kind)];
             if (++count > kMaxCount[static_cast<int>(kind)]) {
@@ -158,8 +161,8 @@ Expected<void, RulesError> FenParser::parse_board(std::string_view board, Positi
     }
     for (Color color : {Color::red, Color::black}) {
         if (counts[static_cast<int>(color)][static_cast<int>(Kind::general)] != 1) {
-            return unexpected(error(std::string(color == Color::red ? "red" : "black") +
-                                    " has no general"));
+            return unexpected(
+                error(std::string(color == Color::red ? "red" : "black") + " has no general"));
         }
     }
     return {};
@@ -168,7 +171,8 @@ Expected<void, RulesError> FenParser::parse_board(std::string_view board, Positi
 Expected<void, RulesError> FenParser::parse_counters(const std::vector<std::string_view>& fields,
                                                      Position& position) {
     if (fields.size() >= 4 && (fields[2] != "-" || fields[3] != "-")) {
-        return unexpected(error("xiangqi has no castling or en passant: fields 3 and 4 must be '-'"));
+        return unexpected(
+            error("xiangqi has no castling or en passant: fields 3 and 4 must be '-'"));
     }
     if (fields.size() < 6) {
         return {};
@@ -179,8 +183,9 @@ Expected<void, RulesError> FenParser::parse_counters(const std::vector<std::stri
     };
     if (!number(fields[4], position.plies_since_capture_) || position.plies_since_capture_ < 0 ||
         position.plies_since_capture_ > 1000) {
-        return unexpected(error("the halfmove counter must be a whole number from 0 to 1000, not '" +
-                                std::string(fields[4]) + "'"));
+        return unexpected(
+            error("the halfmove counter must be a whole number from 0 to 1000, not '" +
+                  std::string(fields[4]) + "'"));
     }
     if (!number(fields[5], position.fullmove_) || position.fullmove_ < 1 ||
         position.fullmove_ > 100000) {

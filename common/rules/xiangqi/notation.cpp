@@ -12,13 +12,15 @@ constexpr std::string_view kWxfLetters = " KAEHRCP";
 constexpr std::string_view kSanLetters = " KAEHRCP";
 
 // Files as the mover counts them: red from its right (file i = 1), black from its right (a = 1).
-int own_file(Color color, int file) { return color == Color::red ? 9 - file : file + 1; }
+int own_file(Color color, int file) {
+    return color == Color::red ? 9 - file : file + 1;
+}
 
 // Which of several same-kind pieces on one file moves (WXF and Chinese agree on the cases).
 struct Designation {
     enum class Form { file, tandem, indexed } form = Form::file;
-    int index = 0;  ///< place from the front, 0-based
-    int count = 1;  ///< same-kind pieces of the mover on the file
+    int index = 0;               ///< place from the front, 0-based
+    int count = 1;               ///< same-kind pieces of the mover on the file
     bool several_files = false;  ///< soldiers tandem on two files or more
 };
 
@@ -46,8 +48,8 @@ Designation designate(const Position& position, Square from) {
             ++designation.index;
         }
     }
-    const auto tandem_files = std::count_if(per_file.begin(), per_file.end(),
-                                            [](int count) { return count >= 2; });
+    const auto tandem_files =
+        std::count_if(per_file.begin(), per_file.end(), [](int count) { return count >= 2; });
     const bool soldier = kind_of(piece) == Kind::soldier;
     designation.several_files = soldier && tandem_files >= 2;
     designation.form = soldier && (designation.count >= 3 || tandem_files >= 2)
@@ -60,25 +62,27 @@ Designation designate(const Position& position, Square from) {
 std::pair<int, int> movement(Color color, Move move) {
     const int from_rank = rank_of(move.from());
     const int to_rank = rank_of(move.to());
-    const int direction = to_rank == from_rank ? 0 : ((to_rank > from_rank) == (color == Color::red) ? 1 : -1);
+    const int direction =
+        to_rank == from_rank ? 0 : ((to_rank > from_rank) == (color == Color::red) ? 1 : -1);
     const bool along_file = file_of(move.from()) == file_of(move.to());
-    const int number = along_file ? std::abs(to_rank - from_rank) : own_file(color, file_of(move.to()));
+    const int number =
+        along_file ? std::abs(to_rank - from_rank) : own_file(color, file_of(move.to()));
     return {direction, number};
 }
 
 std::string_view chinese_piece(Piece piece) {
-    static constexpr std::array<std::string_view, 8> kRed = {"", "帅", "仕", "相",
+    static constexpr std::array<std::string_view, 8> kRed = {"",   "帅", "仕", "相",
                                                              "马", "车", "炮", "兵"};
-    static constexpr std::array<std::string_view, 8> kBlack = {"", "将", "士", "象",
+    static constexpr std::array<std::string_view, 8> kBlack = {"",   "将", "士", "象",
                                                                "马", "车", "炮", "卒"};
     const auto kind = static_cast<std::size_t>(kind_of(piece));
     return color_of(piece) == Color::red ? kRed[kind] : kBlack[kind];
 }
 
 std::string_view chinese_number(Color color, int number) {
-    static constexpr std::array<std::string_view, 10> kRed = {"", "一", "二", "三", "四",
+    static constexpr std::array<std::string_view, 10> kRed = {"",   "一", "二", "三", "四",
                                                               "五", "六", "七", "八", "九"};
-    static constexpr std::array<std::string_view, 10> kBlack = {"", "１", "２", "３", "４",
+    static constexpr std::array<std::string_view, 10> kBlack = {"",   "１", "２", "３", "４",
                                                                 "５", "６", "７", "８", "９"};
     const auto index = static_cast<std::size_t>(number);
     return color == Color::red ? kRed[index] : kBlack[index];
@@ -125,7 +129,9 @@ std::string normalise_wxf(std::string_view text) {
 
 }  // namespace
 
-std::string wire_notation(Move move) { return square_name(move.from()) + square_name(move.to()); }
+std::string wire_notation(Move move) {
+    return square_name(move.from()) + square_name(move.to());
+}
 
 Expected<Move, RulesError> parse_wire(std::string_view text) {
     std::array<Square, 2> squares{};

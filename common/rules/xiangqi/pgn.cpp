@@ -17,14 +17,16 @@ std::string tag(std::string_view name, std::string_view value) {
     return "[" + std::string(name) + " \"" + escaped + "\"]\n";
 }
 
-std::string or_unknown(const std::string& value) { return value.empty() ? "?" : value; }
+std::string or_unknown(const std::string& value) {
+    return value.empty() ? "?" : value;
+}
 
 std::string clock_comment(std::int64_t milliseconds) {
     const std::int64_t seconds = milliseconds < 0 ? 0 : milliseconds / 1000;
     char text[48];
     std::snprintf(text, sizeof text, " { [%%clk %lld:%02lld:%02lld] }",
-                  static_cast<long long>(seconds / 3600),
-                  static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
+                  static_cast<long long>(seconds / 3600), static_cast<long long>(seconds / 60 % 60),
+                  static_cast<long long>(seconds % 60));
     return text;
 }
 

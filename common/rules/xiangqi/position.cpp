@@ -10,14 +10,16 @@ constexpr std::array<int, 4> kOrthogonal = {16, -16, 1, -1};
 constexpr std::array<int, 4> kDiagonal = {17, 15, -15, -17};
 // For each orthogonal leg step, the two horse destinations beyond it (the leg is the first,
 // orthogonal point of the horse's move: "hobbling the horse's leg").
-constexpr std::array<std::array<int, 2>, 4> kHorseTargets = {{{33, 31}, {-33, -31}, {18, -14},
-                                                             {-18, 14}}};
+constexpr std::array<std::array<int, 2>, 4> kHorseTargets = {
+    {{33, 31}, {-33, -31}, {18, -14}, {-18, 14}}};
 // For each diagonal neighbour of a general, the two points from which a horse attacks the
 // general through that neighbour (the attacking horse's leg is the diagonal neighbour).
-constexpr std::array<std::array<int, 2>, 4> kHorseAttackers = {{{18, 33}, {14, 31}, {-14, -31},
-                                                               {-18, -33}}};
+constexpr std::array<std::array<int, 2>, 4> kHorseAttackers = {
+    {{18, 33}, {14, 31}, {-14, -31}, {-18, -33}}};
 
-constexpr int forward(Color color) noexcept { return color == Color::red ? 16 : -16; }
+constexpr int forward(Color color) noexcept {
+    return color == Color::red ? 16 : -16;
+}
 
 constexpr bool crossed_river(Color color, Square square) noexcept {
     return color == Color::red ? rank_of(square) >= 5 : rank_of(square) <= 4;

@@ -42,8 +42,12 @@ inline constexpr Piece kOffBoard = 16;
 constexpr Piece make_piece(Color color, Kind kind) noexcept {
     return static_cast<Piece>((static_cast<int>(color) << 3) | static_cast<int>(kind));
 }
-constexpr Kind kind_of(Piece piece) noexcept { return static_cast<Kind>(piece & 7); }
-constexpr Color color_of(Piece piece) noexcept { return static_cast<Color>((piece >> 3) & 1); }
+constexpr Kind kind_of(Piece piece) noexcept {
+    return static_cast<Kind>(piece & 7);
+}
+constexpr Color color_of(Piece piece) noexcept {
+    return static_cast<Color>((piece >> 3) & 1);
+}
 
 /// A point: index (rank + 2) * 16 + file + 2 into a 16x14 mailbox whose two-cell padding
 /// stops horse and elephant jumps at the edge. Files 0-8 are a-i from red's left, ranks 0-9 are
@@ -54,8 +58,12 @@ inline constexpr int kBoardCells = 256;
 constexpr Square make_square(int file, int rank) noexcept {
     return static_cast<Square>((rank + 2) * 16 + file + 2);
 }
-constexpr int file_of(Square square) noexcept { return (square & 15) - 2; }
-constexpr int rank_of(Square square) noexcept { return (square >> 4) - 2; }
+constexpr int file_of(Square square) noexcept {
+    return (square & 15) - 2;
+}
+constexpr int rank_of(Square square) noexcept {
+    return (square >> 4) - 2;
+}
 
 /// A move in 16 bits: from-square in the low byte, to-square in the high byte. 0 is "no move".
 struct Move {
@@ -96,7 +104,7 @@ inline constexpr std::string_view kStartFen =
 /// A xiangqi position. Each piece has a stable identity (0-15 red, 16-31 black) kept through its
 /// moves, which the perpetual-chase rule uses to tell "the same piece".
 class Position {
-public:
+  public:
     /// Parses a xiangqi FEN strictly (see fen.cpp for every check); "" or "startpos" = start.
     static Expected<Position, RulesError> from_fen(std::string_view fen);
     /// The position as FEN: uppercase red, `w` for red to move, halfmove = plies since capture.
@@ -137,7 +145,7 @@ public:
     /// Leaf count of the legal-move tree, bulk-counted at the last ply.
     std::uint64_t perft(int depth) noexcept;
 
-private:
+  private:
     void put(Square square, Piece piece, int id) noexcept;
     void generate_pseudo(MoveList& list) const noexcept;
     bool move_is_safe(Move move) const noexcept;

@@ -17,8 +17,8 @@ namespace arbiter::rules::xiangqi {
 
 /// What one ply contributes to the repetition judgement.
 struct PlyRecord {
-    bool gave_check = false;     ///< the move left the opponent in check
-    std::uint32_t chased = 0;    ///< bit i: the move chased the opponent piece with identity i
+    bool gave_check = false;   ///< the move left the opponent in check
+    std::uint32_t chased = 0;  ///< bit i: the move chased the opponent piece with identity i
 };
 
 /// The opponent pieces (bits by identity) that playing the legal `move` in `before` chases.

@@ -15,11 +15,15 @@ namespace {
 // Project ruling: 120 plies (60 full moves) without a capture draw; soldier moves do not reset.
 constexpr int kMoveLimitPlies = 120;
 
-Side side_of(Color color) { return color == Color::red ? Side::first : Side::second; }
-Color color_of_side(Side side) { return side == Side::first ? Color::red : Color::black; }
+Side side_of(Color color) {
+    return color == Color::red ? Side::first : Side::second;
+}
+Color color_of_side(Side side) {
+    return side == Side::first ? Color::red : Color::black;
+}
 
 class XiangqiGame final : public Game {
-public:
+  public:
     explicit XiangqiGame(const Position& start)
         : start_(start), current_(start), hashes_{start.hash()} {
         update_status();
@@ -113,7 +117,7 @@ public:
         return out;
     }
 
-private:
+  private:
     void update_status() {
         MoveList list;
         current_.legal_moves(list);
@@ -122,8 +126,7 @@ private:
             // Xiangqi: the side with no legal move loses, whether in check or not.
             status_ = Status{mover == Color::red ? Outcome::second_wins : Outcome::first_wins,
                              current_.in_check() ? Reason::checkmate : Reason::stalemate};
-        } else if (auto repetition =
-                       judge_repetition(hashes_, records_, start_.side_to_move())) {
+        } else if (auto repetition = judge_repetition(hashes_, records_, start_.side_to_move())) {
             status_ = *repetition;
         } else if (current_.plies_since_capture() >= kMoveLimitPlies) {
             status_ = Status{Outcome::draw, Reason::move_limit};
