@@ -54,13 +54,13 @@ bool Position::general_attacked(Color color) const noexcept {
     const Piece soldier = make_piece(enemy, Kind::soldier);
     const Piece enemy_general = make_piece(enemy, Kind::general);
     const Piece horse = make_piece(enemy, Kind::horse);
-    // A soldier attacks forward and, once across the river, sideways; it never attacks from
-    // behind, i.e. from the side of its own general's palace.
-    const int soldier_behind = forward(color);
+    // An enemy soldier attacks forward and, once across the river (always so next to this
+    // general), sideways; it never attacks backward, i.e. from this general's own side.
+    const int toward_own_side = -forward(color);
     for (int direction : kOrthogonal) {
         int square = general + direction;
         Piece piece = board_[square];
-        if (piece == soldier && direction != -soldier_behind) {
+        if (piece == soldier && direction != toward_own_side) {
             return true;
         }
         while (piece == kEmpty) {
@@ -210,23 +210,22 @@ void Position::generate_pseudo(MoveList& list) const noexcept {
 }
 
 bool Position::move_is_safe(Move move) const noexcept {
-    // Play the move on a scratch copy of the two cells and look from the general outward.
-    auto& self = const_cast<Position&>(*this);  // NOLINT: restored before returning
+    // Play the move on the board, look from the general outward, and restore the two cells.
     const Square from = move.from();
     const Square to = move.to();
     const Piece moved = board_[from];
     const Piece captured = board_[to];
     const int us = static_cast<int>(side_);
     const Square general = generals_[us];
-    self.board_[to] = moved;
-    self.board_[from] = kEmpty;
+    board_[to] = moved;
+    board_[from] = kEmpty;
     if (from == general) {
-        self.generals_[us] = to;
+        generals_[us] = to;
     }
     const bool safe = !general_attacked(side_);
-    self.generals_[us] = general;
-    self.board_[from] = moved;
-    self.board_[to] = captured;
+    generals_[us] = general;
+    board_[from] = moved;
+    board_[to] = captured;
     return safe;
 }
 

@@ -150,10 +150,12 @@ class Position {
     void generate_pseudo(MoveList& list) const noexcept;
     bool move_is_safe(Move move) const noexcept;
 
-    std::array<Piece, kBoardCells> board_{};
+    // The legality probe (move_is_safe) plays a move on these two and restores them before
+    // returning, so that legal_moves() can stay const without copying the position.
+    mutable std::array<Piece, kBoardCells> board_{};
     std::array<std::uint8_t, kBoardCells> ids_{};
     std::array<Square, 32> squares_{};
-    std::array<Square, 2> generals_{};
+    mutable std::array<Square, 2> generals_{};
     Color side_ = Color::red;
     int plies_since_capture_ = 0;
     int fullmove_ = 1;
