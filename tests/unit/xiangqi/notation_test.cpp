@@ -108,6 +108,11 @@ TEST(XiangqiNotation, ToWireAcceptsWireAndWxfSpellings) {
     EXPECT_EQ((*tandem)->to_wire("R++1").value_or(""), "a5a6");
     EXPECT_EQ((*tandem)->to_wire("-R+1").value_or(""), "a1a2");
     EXPECT_FALSE((*tandem)->to_wire("R9+1")) << "two chariots on file 9: ambiguous";
+    auto pawns = make_game(Variant::xiangqi, fen_of({"K d1", "P e6", "P e7", "P e8", "k f10"}));
+    ASSERT_TRUE(pawns);
+    EXPECT_EQ((*pawns)->to_wire("25.6").value_or(""), "e7d7");
+    EXPECT_EQ((*pawns)->to_wire("35=4").value_or(""), "e6f6");
+    EXPECT_FALSE((*pawns)->to_wire("P5.6")) << "three soldiers on file 5: ambiguous";
 }
 
 TEST(XiangqiNotation, WxfRoundTripsOverEveryLegalMoveOfTheReferencePositions) {
