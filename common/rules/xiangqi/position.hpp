@@ -17,6 +17,7 @@ namespace arbiter::rules::xiangqi {
 /// Red moves first (Side::first), black second.
 enum class Color : std::uint8_t { red = 0, black = 1 };
 
+/// The opponent colour.
 constexpr Color other(Color color) noexcept {
     return color == Color::red ? Color::black : Color::red;
 }
@@ -36,15 +37,20 @@ enum class Kind : std::uint8_t {
 /// A board cell: bits 0-2 the Kind, bit 3 set for black, value 16 for the padding around the
 /// board, 0 for an empty point.
 using Piece = std::uint8_t;
+/// An empty point.
 inline constexpr Piece kEmpty = 0;
+/// A padding cell outside the board.
 inline constexpr Piece kOffBoard = 16;
 
+/// The cell value of a piece.
 constexpr Piece make_piece(Color color, Kind kind) noexcept {
     return static_cast<Piece>((static_cast<int>(color) << 3) | static_cast<int>(kind));
 }
+/// The kind of a piece (Kind::none for an empty cell).
 constexpr Kind kind_of(Piece piece) noexcept {
     return static_cast<Kind>(piece & 7);
 }
+/// The colour of a piece (meaningless for empty and padding cells).
 constexpr Color color_of(Piece piece) noexcept {
     return static_cast<Color>((piece >> 3) & 1);
 }
@@ -53,14 +59,18 @@ constexpr Color color_of(Piece piece) noexcept {
 /// stops horse and elephant jumps at the edge. Files 0-8 are a-i from red's left, ranks 0-9 are
 /// 1-10 from red's side.
 using Square = std::uint8_t;
+/// Cells of the mailbox, padding included.
 inline constexpr int kBoardCells = 256;
 
+/// The cell of file 0-8 and rank 0-9.
 constexpr Square make_square(int file, int rank) noexcept {
     return static_cast<Square>((rank + 2) * 16 + file + 2);
 }
+/// File 0-8 (a-i) of an on-board cell.
 constexpr int file_of(Square square) noexcept {
     return (square & 15) - 2;
 }
+/// Rank 0-9 (1-10) of an on-board cell.
 constexpr int rank_of(Square square) noexcept {
     return (square >> 4) - 2;
 }
@@ -72,6 +82,7 @@ struct Move {
     constexpr Move() = default;
     constexpr Move(Square from, Square to) noexcept
         : bits(static_cast<std::uint16_t>(from | (to << 8))) {}
+    /// Origin and destination.
     constexpr Square from() const noexcept { return static_cast<Square>(bits & 0xFF); }
     constexpr Square to() const noexcept { return static_cast<Square>(bits >> 8); }
     friend constexpr bool operator==(Move, Move) = default;
@@ -84,6 +95,7 @@ struct MoveList {
     std::array<Move, 128> moves;
     int size = 0;
 
+    /// Appends a move; the capacity is never exceeded (see above).
     void push(Move move) noexcept { moves[static_cast<std::size_t>(size++)] = move; }
     const Move* begin() const noexcept { return moves.data(); }
     const Move* end() const noexcept { return moves.data() + size; }
@@ -110,14 +122,19 @@ class Position {
     /// The position as FEN: uppercase red, `w` for red to move, halfmove = plies since capture.
     std::string fen() const;
 
+    /// The side to move.
     Color side_to_move() const noexcept { return side_; }
+    /// The cell value at `square` (kOffBoard on padding).
     Piece at(Square square) const noexcept { return board_[square]; }
+    /// Where `color`'s general stands.
     Square general(Color color) const noexcept { return generals_[static_cast<int>(color)]; }
     /// The identity (0-31) of the piece on an occupied square.
     int id_at(Square square) const noexcept { return ids_[square]; }
     /// The square of piece `id`, 0 once captured.
     Square square_of(int id) const noexcept { return squares_[static_cast<std::size_t>(id)]; }
+    /// Plies since the last capture (the FEN halfmove field).
     int plies_since_capture() const noexcept { return plies_since_capture_; }
+    /// The FEN fullmove number.
     int fullmove() const noexcept { return fullmove_; }
     /// Zobrist key of placement and side to move (not the counters): equal keys = same position
     /// for the repetition rule.
@@ -125,6 +142,7 @@ class Position {
 
     /// Whether `color`'s general is attacked (by any piece, or by the facing general).
     bool general_attacked(Color color) const noexcept;
+    /// Whether the side to move is in check.
     bool in_check() const noexcept { return general_attacked(side_); }
     /// Whether `color` has a piece able to cross the river (chariot, horse, cannon, soldier).
     bool has_attacking_material(Color color) const noexcept;
@@ -138,6 +156,7 @@ class Position {
 
     /// Plays a legal move; returns what unmake() needs.
     Undo make(Move move) noexcept;
+    /// Takes back `move`, given what make() returned for it.
     void unmake(Move move, const Undo& undo) noexcept;
     /// The same position with the other side to move (for threat analysis; never for play).
     Position with_side_to_move(Color color) const noexcept;
