@@ -78,6 +78,21 @@ TEST(XiangqiStatus, PerpetualCheckLoses) {
     EXPECT_TRUE(game->legal_moves().empty());
 }
 
+TEST(XiangqiStatus, MutualPerpetualCheckDraws) {
+    // Red's cannon i9 aims along rank 9 at the general on d9, black's cannon f10 down the f-file
+    // at the general on f3; both lines cross on f9. The red horse (h8 <-> f9) and the black
+    // advisor (f8 <-> e9) each block the check they face and uncover or make their own.
+    auto game = game_from(fen_of({"K f3", "C i9", "N h8", "k d9", "c f10", "a f8"}));
+    ASSERT_TRUE(game);
+    EXPECT_TRUE(game->in_check());
+    for (const std::string& move : cycle({"h8f9", "f8e9", "f9h8", "e9f8"}, 2)) {
+        ASSERT_FALSE(game->status().over()) << move;
+        ASSERT_TRUE(game->play(move)) << move;
+        EXPECT_TRUE(game->in_check()) << move << " gives check";
+    }
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::repetition}));
+}
+
 TEST(XiangqiStatus, PerpetualChaseOfAnUnprotectedHorseLoses) {
     auto game = game_from(fen_of({"K d1", "R h2", "n i10", "k e10"}));
     ASSERT_TRUE(game);
