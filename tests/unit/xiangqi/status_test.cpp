@@ -100,6 +100,15 @@ TEST(XiangqiStatus, PerpetualChaseOfAnUnprotectedHorseLoses) {
     EXPECT_EQ(game->status(), (Status{Outcome::second_wins, Reason::perpetual_chase}));
 }
 
+TEST(XiangqiStatus, PerpetualChaseOfAChariotByAHorseLoses) {
+    // The horse hunts the chariot between i10 and i9; the chariot's counter-attack on the horse
+    // at g9 is no chase, as the red chariot on g1 protects it.
+    auto game = game_from(fen_of({"K e1", "R g1", "N h7", "k d10", "r i10"}));
+    ASSERT_TRUE(game);
+    play_all(*game, cycle({"h7g9", "i10i9", "g9h7", "i9i10"}, 2));
+    EXPECT_EQ(game->status(), (Status{Outcome::second_wins, Reason::perpetual_chase}));
+}
+
 TEST(XiangqiStatus, AttackingAProtectedPieceIsNoChase) {
     // The black chariot on h10 protects the horse on i10 and on h8; when the horse steps aside
     // the two chariots face each other, which offers an exchange rather than chasing.
@@ -160,6 +169,25 @@ TEST(XiangqiRepetition, HorseAttackOnAChariotChasesEvenWhenProtected) {
     auto lone_cannon = Position::from_fen(fen_of({"K e1", "N c3", "c d6", "k f10"}));
     ASSERT_TRUE(lone_cannon);
     EXPECT_NE(chased_pieces(*lone_cannon, move), 0U);
+}
+
+TEST(XiangqiRepetition, ChaseCountsOnlyThreatsTheMoveMakesByPiecesThatMayNotChaseFreely) {
+    auto position = Position::from_fen(fen_of({"K e1", "R a5", "P c6", "n a8", "n c8", "k d10"}));
+    ASSERT_TRUE(position);
+    const std::uint32_t horse_a8 = 1U << position->id_at(make_square(0, 7));
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("e1f1")), 0U)
+        << "the chariot's threat on a8 only persists";
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("a5a6")), horse_a8)
+        << "the chariot moves and keeps threatening a8";
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("a5b5")), 0U);
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("c6c7")), 0U) << "soldiers chase freely";
+    auto soldier = Position::from_fen(fen_of({"K e1", "R b5", "p a7", "k d10"}));
+    ASSERT_TRUE(soldier);
+    EXPECT_EQ(chased_pieces(*soldier, *parse_wire("b5a5")), 0U)
+        << "a soldier on its own side of the river may be attacked freely";
+    auto crossed = Position::from_fen(fen_of({"K e1", "R b2", "p a3", "k d10"}));
+    ASSERT_TRUE(crossed);
+    EXPECT_NE(chased_pieces(*crossed, *parse_wire("b2b3")), 0U) << "a crossed soldier may not";
 }
 
 TEST(XiangqiStatus, MoveLimitAfter120PliesWithoutCapture) {
