@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
+#include <utility>
 
 namespace arbiter::rules::xiangqi {
 
 namespace {
 
-constexpr std::string_view kWxfLetters = " KAEHRCP";
-constexpr std::string_view kSanLetters = " KAEHRCP";
+// Piece letters by Kind, shared by WXF and Fairy-Stockfish's SAN (E elephant, H horse).
+constexpr std::string_view kLetters = " KAEHRCP";
 
 // Files as the mover counts them: red from its right (file i = 1), black from its right (a = 1).
 int own_file(Color color, int file) {
@@ -161,7 +163,7 @@ Expected<Move, RulesError> parse_wire(std::string_view text) {
 std::string wxf_notation(const Position& position, Move move) {
     const Piece piece = position.at(move.from());
     const Color color = color_of(piece);
-    const char letter = kWxfLetters[static_cast<std::size_t>(kind_of(piece))];
+    const char letter = kLetters[static_cast<std::size_t>(kind_of(piece))];
     const Designation designation = designate(position, move.from());
     std::string text;
     switch (designation.form) {
@@ -235,7 +237,7 @@ Expected<std::vector<std::string>, RulesError> chinese_notation(
 
 std::string san_notation(const Position& position, Move move) {
     const Piece piece = position.at(move.from());
-    std::string text(1, kSanLetters[static_cast<std::size_t>(kind_of(piece))]);
+    std::string text(1, kLetters[static_cast<std::size_t>(kind_of(piece))]);
     // Disambiguate as Fairy-Stockfish does: by file, else rank, else square, among the other
     // pieces of the same kind with a legal move to the same point.
     MoveList list;
