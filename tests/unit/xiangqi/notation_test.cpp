@@ -169,6 +169,16 @@ TEST(XiangqiPgn, ExportsLikePychessWithSanMovetext) {
         << pgn;
 }
 
+TEST(XiangqiPgn, SanDisambiguatesByRankOnOneFile) {
+    auto game = make_game(Variant::xiangqi, fen_of({"K e1", "R a1", "R a5", "k d10"}));
+    ASSERT_TRUE(game);
+    for (const char* move : {"a1a3", "d10d9", "a5a4"}) {
+        ASSERT_TRUE((*game)->play(move)) << move;
+    }
+    const std::string pgn = (*game)->export_text(ExportInfo{});
+    EXPECT_NE(pgn.find("\n1. R1a3 Kd9 2. R5a4 *\n"), std::string::npos) << pgn;
+}
+
 TEST(XiangqiPgn, NonStandardStartCarriesFenAndTheResult) {
     const std::string fen = fen_of({"K d1", "R a9", "R b8", "k e10"}, 'b');
     auto game = make_game(Variant::xiangqi, fen);
