@@ -30,7 +30,9 @@ bool protected_after(const Position& position, Move capture) {
 }
 
 // The captures `color` could legally make in `position` that count as chasing (AXF/WXF core):
-// - attacks by the general or by soldiers never count ("the general and soldiers may chase");
+// - attacks by the general, or by a soldier that has not crossed the river, never count (issue 3:
+//   "the general and soldiers that have not crossed the river may chase freely"); a soldier
+//   across the river chases like any other piece;
 // - an attack on the general is check, not chase; an attack on a soldier that has not crossed
 //   the river is allowed;
 // - two pieces of the same kind attacking each other offer an exchange, which is no chase;
@@ -49,7 +51,9 @@ std::vector<Threat> threats(const Position& position, Color color) {
         }
         const Kind attacker_kind = kind_of(view.at(move.from()));
         const Kind victim_kind = kind_of(victim);
-        if (attacker_kind == Kind::general || attacker_kind == Kind::soldier ||
+        const bool free_soldier = attacker_kind == Kind::soldier &&
+                                  !crossed_river(color_of(view.at(move.from())), move.from());
+        if (attacker_kind == Kind::general || free_soldier ||
             victim_kind == Kind::general ||
             (victim_kind == Kind::soldier && !crossed_river(color_of(victim), move.to()))) {
             continue;

@@ -171,7 +171,7 @@ TEST(XiangqiRepetition, HorseAttackOnAChariotChasesEvenWhenProtected) {
     EXPECT_NE(chased_pieces(*lone_cannon, move), 0U);
 }
 
-TEST(XiangqiRepetition, ChaseCountsOnlyThreatsTheMoveMakesByPiecesThatMayNotChaseFreely) {
+TEST(XiangqiRepetition, ChaseCountsOnlyThreatsMadeByPiecesThatMayNotChaseFreely) {
     auto position = Position::from_fen(fen_of({"K e1", "R a5", "P c6", "n a8", "n c8", "k d10"}));
     ASSERT_TRUE(position);
     const std::uint32_t horse_a8 = 1U << position->id_at(make_square(0, 7));
@@ -180,7 +180,12 @@ TEST(XiangqiRepetition, ChaseCountsOnlyThreatsTheMoveMakesByPiecesThatMayNotChas
     EXPECT_EQ(chased_pieces(*position, *parse_wire("a5a6")), horse_a8)
         << "the chariot moves and keeps threatening a8";
     EXPECT_EQ(chased_pieces(*position, *parse_wire("a5b5")), 0U);
-    EXPECT_EQ(chased_pieces(*position, *parse_wire("c6c7")), 0U) << "soldiers chase freely";
+    EXPECT_NE(chased_pieces(*position, *parse_wire("c6c7")), 0U)
+        << "a soldier across the river chases like any other piece";
+    auto home = Position::from_fen(fen_of({"K e1", "P c4", "n c6", "k d10"}));
+    ASSERT_TRUE(home);
+    EXPECT_EQ(chased_pieces(*home, *parse_wire("c4c5")), 0U)
+        << "a soldier that has not crossed the river chases freely";
     auto soldier = Position::from_fen(fen_of({"K e1", "R b5", "p a7", "k d10"}));
     ASSERT_TRUE(soldier);
     EXPECT_EQ(chased_pieces(*soldier, *parse_wire("b5a5")), 0U)
