@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,8 @@ struct Settings {
     int games = 64;
     std::uint32_t moves = 100;
     std::filesystem::path dir = std::filesystem::temp_directory_path();
+    std::optional<Synchronous> only_synchronous;  ///< --sync full|normal: just this one
+    std::optional<std::size_t> only_batch;        ///< --batch N: just this max_batch
 };
 
 struct Outcome {
@@ -138,8 +141,17 @@ Settings parse(int argc, char** argv) {
             settings.moves = static_cast<std::uint32_t>(std::max(1, std::atoi(value)));
         } else if (flag == "--dir") {
             settings.dir = value;
+        } else if (flag == "--sync" &&
+                   (std::string_view(value) == "full" || std::string_view(value) == "normal")) {
+            settings.only_synchronous =
+                std::string_view(value) == "full" ? Synchronous::full : Synchronous::normal;
+        } else if (flag == "--batch" && std::atoi(value) > 0) {
+            settings.only_batch = static_cast<std::size_t>(std::atoi(value));
         } else {
-            std::fprintf(stderr, "usage: %s [--games N] [--moves N] [--dir PATH]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--games N] [--moves N] [--dir PATH] [--sync full|normal] "
+                         "[--batch N]\n",
+                         argv[0]);
             std::exit(2);
         }
     }
@@ -154,12 +166,22 @@ int main(int argc, char** argv) {
                 settings.games, settings.moves, settings.dir.c_str());
     std::printf("%-12s %-26s %12s %10s %8s\n", "synchronous", "commits", "writes/s", "batches",
                 "failed");
-    for (const Synchronous synchronous : {Synchronous::full, Synchronous::normal}) {
-        for (const std::size_t max_batch : {std::size_t{512}, std::size_t{1}}) {
+    std::vector<Synchronous> synchronous_modes{Synchronous::full, Synchronous::normal};
+    if (settings.only_synchronous) {
+        synchronous_modes = {*settings.only_synchronous};
+    }
+    std::vector<std::size_t> batch_caps{512, 1};
+    if (settings.only_batch) {
+        batch_caps = {*settings.only_batch};
+    }
+    for (const Synchronous synchronous : synchronous_modes) {
+        for (const std::size_t max_batch : batch_caps) {
             const Outcome outcome = measure(settings, synchronous, max_batch);
+            const std::string commits =
+                max_batch == 1 ? "one transaction per write"
+                               : "grouped (batch <= " + std::to_string(max_batch) + ")";
             std::printf("%-12s %-26s %12.0f %10llu %8llu\n",
-                        synchronous == Synchronous::full ? "FULL" : "NORMAL",
-                        max_batch == 1 ? "one transaction per write" : "grouped (batch <= 512)",
+                        synchronous == Synchronous::full ? "FULL" : "NORMAL", commits.c_str(),
                         outcome.writes_per_second, static_cast<unsigned long long>(outcome.batches),
                         static_cast<unsigned long long>(outcome.failed));
         }

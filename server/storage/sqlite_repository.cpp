@@ -43,6 +43,13 @@ Expected<sqlite::Connection, StorageError> open_connection(const std::string& pa
     if (auto keys = connection->exec("PRAGMA foreign_keys = ON"); !keys) {
         return unexpected(keys.error());
     }
+    // Statement journals in memory with small chunks. With the default (a 64 KiB buffer that
+    // spills to a temporary file) every statement of a batch malloc'd and freed 64 KiB, which
+    // glibc returned to the kernel and faulted back in each time: measured 5x fewer grouped
+    // writes/s (arbiter-storage-bench).
+    if (auto temp = connection->exec("PRAGMA temp_store = MEMORY"); !temp) {
+        return unexpected(temp.error());
+    }
     return connection;
 }
 
