@@ -243,7 +243,7 @@ StorageError Connection::last_error(std::string_view doing) const {
     return make_error(doing, handle_, sqlite3_extended_errcode(handle_));
 }
 
-// --- Transaction and Savepoint -----------------------------------------------------------------
+// --- Transaction -----------------------------------------------------------------
 
 Expected<Transaction, StorageError> Transaction::begin(Connection& connection,
                                                        TransactionKind kind) {
@@ -272,33 +272,6 @@ Expected<void, StorageError> Transaction::commit() {
         connection_ = nullptr;
     }
     return committed;
-}
-
-Expected<Savepoint, StorageError> Savepoint::begin(Connection& connection) {
-    auto begun = connection.exec("SAVEPOINT arbiter_write");
-    if (!begun) {
-        return unexpected(begun.error());
-    }
-    return Savepoint(connection);
-}
-
-Savepoint::Savepoint(Savepoint&& other) noexcept
-    : connection_(std::exchange(other.connection_, nullptr)) {}
-
-Savepoint::~Savepoint() {
-    if (connection_ != nullptr && connection_->in_transaction()) {
-        (void)connection_->exec("ROLLBACK TO arbiter_write");
-        (void)connection_->exec("RELEASE arbiter_write");
-    }
-}
-
-Expected<void, StorageError> Savepoint::release() {
-    ARBITER_ASSERT(connection_ != nullptr);
-    auto released = connection_->exec("RELEASE arbiter_write");
-    if (released) {
-        connection_ = nullptr;
-    }
-    return released;
 }
 
 // --- online backup -----------------------------------------------------------------------------

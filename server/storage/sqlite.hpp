@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Small RAII wrappers over the SQLite C API: a Connection, a prepared Statement with bind/step/
-/// column helpers, and a Transaction and a Savepoint that roll back unless committed. Every value
+/// column helpers, and a Transaction that rolls back unless committed. Every value
 /// reaches SQL through a bound parameter; exec() is only for constant SQL (pragmas, migrations).
 /// Failures come back as StorageError values carrying SQLite's own message.
 
@@ -113,25 +113,6 @@ class Transaction {
 
   private:
     explicit Transaction(Connection& connection) noexcept : connection_(&connection) {}
-
-    Connection* connection_ = nullptr;
-};
-
-/// SAVEPOINT … RELEASE inside an open transaction; rolled back to on destruction unless released.
-class Savepoint {
-  public:
-    static Expected<Savepoint, StorageError> begin(Connection& connection);
-
-    Savepoint(Savepoint&& other) noexcept;
-    Savepoint& operator=(Savepoint&&) = delete;
-    Savepoint(const Savepoint&) = delete;
-    Savepoint& operator=(const Savepoint&) = delete;
-    ~Savepoint();
-
-    Expected<void, StorageError> release();
-
-  private:
-    explicit Savepoint(Connection& connection) noexcept : connection_(&connection) {}
 
     Connection* connection_ = nullptr;
 };

@@ -5,9 +5,9 @@
 /// Writes: one writer thread with its own connection takes everything queued (up to
 /// SqliteOptions::max_batch writes), applies it in ONE transaction (BEGIN IMMEDIATE … COMMIT),
 /// and only then runs each write's callback, in submission order. One fsync thus acknowledges a
-/// whole batch of moves from many games. Each write runs inside its own savepoint, so a write
-/// that fails (a different move at an occupied ply, a CHECK) is rolled back alone and the rest of
-/// its batch commits. If the batch transaction itself is lost (SQLite rolled it back on
+/// whole batch of moves from many games. If one write fails (a different move at an occupied
+/// ply, a CHECK), the batch is rolled back and replayed without it, so only that write fails. If
+/// the failure cannot be pinned on one write (SQLite rolled the transaction back itself on
 /// SQLITE_FULL or an I/O error, or COMMIT failed), the batch is retried one write per
 /// transaction, so every callback still reports its own write's fate.
 ///
@@ -56,6 +56,7 @@ struct WriterStats {
     std::uint64_t batches = 0;        ///< batches taken from the queue
     std::uint64_t committed = 0;      ///< writes whose callback got ok
     std::uint64_t failed = 0;         ///< writes whose callback got an error
+    std::uint64_t replayed = 0;       ///< passes rolled back to drop a faulty write
     std::uint64_t retried_alone = 0;  ///< batches that fell back to one write per transaction
     std::size_t queued = 0;           ///< writes waiting now
 };

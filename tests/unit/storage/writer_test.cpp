@@ -32,8 +32,8 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
     ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
 
     // Writes queued from inside a callback wait while the writer finishes running callbacks,
-    // so all four land in the same batch.
-    std::promise<Result> results[4];
+    // so all five land in the same batch. Two of them conflict with earlier ones.
+    std::promise<Result> results[5];
     repository->write(header_only(make_game("trigger", 2)), [&](Result) {
         repository->write(with_move(game, make_move(1, "e2e4")),
                           [&](Result r) { results[0].set_value(r); });
@@ -43,15 +43,19 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
                           [&](Result r) { results[2].set_value(r); });
         repository->write(with_move(make_game("other", 3), make_move(1, "c2c4")),
                           [&](Result r) { results[3].set_value(r); });
+        repository->write(with_move(game, make_move(2, "c7c5")),
+                          [&](Result r) { results[4].set_value(r); });
     });
     EXPECT_TRUE(results[0].get_future().get());
     EXPECT_FALSE(results[1].get_future().get());
     EXPECT_TRUE(results[2].get_future().get());
     EXPECT_TRUE(results[3].get_future().get());
+    EXPECT_FALSE(results[4].get_future().get());
     repository->flush();
     const WriterStats after = repository->stats();
-    EXPECT_EQ(after.batches, 3U);  // the header, the trigger, then the four together
-    EXPECT_EQ(after.failed, 1U);
+    EXPECT_EQ(after.batches, 3U);  // the header, the trigger, then the five together
+    EXPECT_EQ(after.failed, 2U);
+    EXPECT_EQ(after.replayed, 2U);  // rolled back once per faulty write, then committed
     EXPECT_EQ(after.retried_alone, 0U);
 
     auto loaded = repository->load("g");
