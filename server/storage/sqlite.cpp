@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <thread>
@@ -11,8 +12,14 @@ namespace arbiter::server::storage::sqlite {
 
 namespace {
 
+// `doing` is often SQL text (a statement, a whole migration): keep messages to one readable line.
 StorageError make_error(std::string_view doing, sqlite3* connection, int code) {
-    std::string message(doing);
+    constexpr std::size_t max_doing = 120;
+    std::string message(doing.substr(0, std::min(doing.size(), doing.find('\n'))));
+    if (message.size() > max_doing) {
+        message.resize(max_doing - 3);
+        message += "...";
+    }
     message += ": ";
     message += connection != nullptr ? sqlite3_errmsg(connection) : sqlite3_errstr(code);
     message += " (sqlite code " + std::to_string(code) + ")";

@@ -370,6 +370,9 @@ Expected<void, StorageError> SqliteRepository::backup(const std::string& path) {
             return unexpected(prefixed("backup to " + path, copied.error()));
         }
     }
+    // A -wal left beside `path` by an older database there would be replayed onto the copy.
+    std::filesystem::remove(path + "-wal", ignored);
+    std::filesystem::remove(path + "-shm", ignored);
     std::error_code renamed;
     std::filesystem::rename(partial, path, renamed);
     if (renamed) {

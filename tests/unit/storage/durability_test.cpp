@@ -42,7 +42,7 @@ std::string integrity_of(const std::string& path) {
     for (std::uint32_t ply = 1; ply <= moves_to_queue; ++ply) {
         (*repository)
             ->write(with_move(game, make_move(ply, "m" + std::to_string(ply))),
-                    [&, ply](Result result) {
+                    [&, ply](const Result& result) {
                         if (!result) {
                             ::_exit(3);
                         }
@@ -119,7 +119,7 @@ TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
     std::thread writer([&] {
         for (int i = 0; !stop; ++i) {
             repository->write(header_only(make_game("during" + std::to_string(i), 100000 + i)),
-                              [&](Result result) { written_during += result ? 1 : 0; });
+                              [&](const Result& result) { written_during += result ? 1 : 0; });
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
     });
@@ -150,6 +150,22 @@ TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
         ASSERT_TRUE(original && original->has_value()) << row.id;
         EXPECT_EQ((*original)->header.created_ms, row.created_ms);
     }
+}
+
+TEST(StorageBackup, NewBackupReplacesAnOlderCopy) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    const std::string copy_path = database.sibling(".backup");
+    ASSERT_TRUE(testing::write_and_wait(*repository, header_only(make_game("first", 1))));
+    ASSERT_TRUE(repository->backup(copy_path));
+    ASSERT_TRUE(testing::write_and_wait(*repository, header_only(make_game("second", 2))));
+    ASSERT_TRUE(repository->backup(copy_path));
+    EXPECT_FALSE(std::filesystem::exists(copy_path + ".partial"));
+    auto copy = testing::open_or_die(copy_path);
+    ASSERT_NE(copy, nullptr);
+    EXPECT_TRUE(copy->load("first")->has_value());
+    EXPECT_TRUE(copy->load("second")->has_value());
 }
 
 TEST(StorageBackup, BackupOntoTheLiveDatabaseIsRefused) {

@@ -34,17 +34,17 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
     // Writes queued from inside a callback wait while the writer finishes running callbacks,
     // so all five land in the same batch. Two of them conflict with earlier ones.
     std::promise<Result> results[5];
-    repository->write(header_only(make_game("trigger", 2)), [&](Result) {
+    repository->write(header_only(make_game("trigger", 2)), [&](const Result&) {
         repository->write(with_move(game, make_move(1, "e2e4")),
-                          [&](Result r) { results[0].set_value(r); });
+                          [&](const Result& r) { results[0].set_value(r); });
         repository->write(with_move(game, make_move(1, "d2d4")),
-                          [&](Result r) { results[1].set_value(r); });
+                          [&](const Result& r) { results[1].set_value(r); });
         repository->write(with_move(game, make_move(2, "e7e5")),
-                          [&](Result r) { results[2].set_value(r); });
+                          [&](const Result& r) { results[2].set_value(r); });
         repository->write(with_move(make_game("other", 3), make_move(1, "c2c4")),
-                          [&](Result r) { results[3].set_value(r); });
+                          [&](const Result& r) { results[3].set_value(r); });
         repository->write(with_move(game, make_move(2, "c7c5")),
-                          [&](Result r) { results[4].set_value(r); });
+                          [&](const Result& r) { results[4].set_value(r); });
     });
     EXPECT_TRUE(results[0].get_future().get());
     EXPECT_FALSE(results[1].get_future().get());
@@ -69,20 +69,20 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
 TEST(StorageWriter, WriteThatFillsTheDiskFailsAloneAfterTheBatchIsRetried) {
     TempDatabase database;
     SqliteOptions options = fast_options();
-    options.max_size_bytes = 256 * 1024;
+    options.max_size_bytes = std::uint64_t{256} * 1024;
     auto repository = testing::open_or_die(database.path(), options);
     ASSERT_NE(repository, nullptr);
     ASSERT_TRUE(write_and_wait(*repository, header_only(make_game("g0", 1))));
 
     GameRow huge = make_game("huge", 2);
-    huge.initial_position = std::string(1024 * 1024, 'x');
+    huge.initial_position = std::string(std::size_t{1024} * 1024, 'x');
     std::promise<Result> results[3];
-    repository->write(header_only(make_game("trigger", 0)), [&](Result) {
+    repository->write(header_only(make_game("trigger", 0)), [&](const Result&) {
         repository->write(header_only(make_game("small1", 3)),
-                          [&](Result r) { results[0].set_value(r); });
-        repository->write(header_only(huge), [&](Result r) { results[1].set_value(r); });
+                          [&](const Result& r) { results[0].set_value(r); });
+        repository->write(header_only(huge), [&](const Result& r) { results[1].set_value(r); });
         repository->write(header_only(make_game("small2", 4)),
-                          [&](Result r) { results[2].set_value(r); });
+                          [&](const Result& r) { results[2].set_value(r); });
     });
     EXPECT_TRUE(results[0].get_future().get());
     const Result full = results[1].get_future().get();
@@ -111,12 +111,13 @@ TEST(StorageWriter, ManyThreadsCommitEverythingWithCallbacksOnceInOrder) {
     std::atomic<int> failures{0};
 
     std::vector<std::thread> threads;
+    threads.reserve(thread_count);
     for (int t = 0; t < thread_count; ++t) {
         threads.emplace_back([&, t] {
             const GameRow game = make_game("thread" + std::to_string(t), t);
             for (std::uint32_t ply = 1; ply <= writes_per_thread; ++ply) {
                 repository->write(with_move(game, make_move(ply, "m" + std::to_string(ply))),
-                                  [&, t, ply](Result result) {
+                                  [&, t, ply](const Result& result) {
                                       failures += result ? 0 : 1;
                                       std::lock_guard lock(seen_mutex);
                                       seen[t].push_back(ply);
@@ -155,7 +156,7 @@ TEST(StorageWriter, FlushWaitsForEveryEarlierCallback) {
     std::atomic<int> done{0};
     for (int i = 0; i < 300; ++i) {
         repository->write(header_only(make_game("g" + std::to_string(i), i)),
-                          [&](Result result) { done += result ? 1 : 0; });
+                          [&](const Result& result) { done += result ? 1 : 0; });
     }
     repository->flush();
     EXPECT_EQ(done.load(), 300);
@@ -172,7 +173,7 @@ TEST(StorageWriter, DestructorCommitsTheQueueAndRunsItsCallbacks) {
         ASSERT_NE(repository, nullptr);
         for (int i = 0; i < 100; ++i) {
             repository->write(header_only(make_game("g" + std::to_string(i), i)),
-                              [&](Result result) { done += result ? 1 : 0; });
+                              [&](const Result& result) { done += result ? 1 : 0; });
         }
     }
     EXPECT_EQ(done.load(), 100);
