@@ -81,7 +81,7 @@ class ClosedLoop {
   private:
     void submit(int game, std::uint32_t ply) {
         repository_.write(move_write(game, ply),
-                          [this, game, ply](arbiter::Expected<void, StorageError>) {
+                          [this, game, ply](const arbiter::Expected<void, StorageError>&) {
                               if (ply < settings_.moves) {
                                   submit(game, ply + 1);
                                   return;
