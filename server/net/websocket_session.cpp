@@ -245,6 +245,9 @@ class WebsocketSession final : public Connection,
         if (close_started_ || finished_) {
             return;
         }
+        if (!opened_) {
+            return close_socket();  // still in the handshake: there is no close frame to send
+        }
         close_started_ = true;
         arm_close_deadline();
         ws_.async_close(reason, [self = shared_from_this()](error_code ec) {
@@ -294,8 +297,8 @@ class WebsocketSession final : public Connection,
         if (close_deadline_) {
             close_deadline_->cancel();
         }
+        ticket_.reset();  // the slot is free from on_close on, even while a stuck write drains
         notify_close();
-        ticket_.reset();  // the slot is free now, even while a stuck write drains
     }
 
     void notify_close() {

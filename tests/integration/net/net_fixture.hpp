@@ -68,6 +68,14 @@ class TestHttp final : public HttpHandler {
     HttpResponse handle(const HttpRequest& request) override;
 };
 
+/// 127.0.0.1 on a free port (the tests never target an address outside 127.0.0.0/8).
+inline NetConfig local_config() {
+    NetConfig config;
+    config.bind_address = "127.0.0.1";
+    config.port = 0;
+    return config;
+}
+
 class NetTest : public ::testing::Test {
   protected:
     /// Starts the server; call once per test, after adjusting config_.
@@ -77,7 +85,7 @@ class NetTest : public ::testing::Test {
     bool stop_and_join();
     std::uint16_t port() const { return network_->port(); }
 
-    NetConfig config_{.bind_address = "127.0.0.1", .port = 0};
+    NetConfig config_ = local_config();
     std::shared_ptr<RecordingPeers> peers_ = std::make_shared<RecordingPeers>();
     std::shared_ptr<TestHttp> http_ = std::make_shared<TestHttp>();
     std::unique_ptr<Network> network_;

@@ -36,6 +36,7 @@ TEST_F(NetWebsocket, EventsComeInOrderAndCloseOnce) {
         ASSERT_EQ(client.read_text(), "two");
         ASSERT_TRUE(client.close());
         EXPECT_EQ(client.read_close(), 1000);
+        EXPECT_TRUE(client.wait_eof());
     }
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
     EXPECT_EQ(peers_->events(0), (Events{"open", "message:one", "message:two", "close"}));
@@ -61,6 +62,8 @@ TEST_F(NetWebsocket, PeerCloseSendsQueuedFramesFirst) {
     ASSERT_TRUE(client.send_text("close"));
     EXPECT_EQ(client.read_text(), "bye");
     EXPECT_EQ(client.read_close(), 1000);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
     const auto peer = peers_->peer(0);
     EXPECT_FALSE(peer->send(std::make_shared<const std::string>("too late")));
@@ -99,6 +102,7 @@ TEST_F(NetWebsocket, OversizeFrameIsClosedWith1009) {
     ASSERT_EQ(client.status(), 101);
     ASSERT_TRUE(client.send_text(std::string(1001, 'a')));
     EXPECT_EQ(client.read_close(), 1009);
+    EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
     EXPECT_EQ(peers_->events(0), (Events{"open", "too_large", "close"}));
     EXPECT_EQ(network_->stats().too_large_closes, 1u);
@@ -111,6 +115,7 @@ TEST_F(NetWebsocket, BinaryFrameIsRefusedWith1003) {
     ASSERT_TRUE(client.send_frame(0x2, "binary"));
     EXPECT_EQ(client.read_close(), 1003);
     ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
     EXPECT_EQ(peers_->events(0), (Events{"open", "close"}));
     EXPECT_EQ(network_->stats().binary_closes, 1u);
@@ -122,6 +127,7 @@ TEST_F(NetWebsocket, HandlerExceptionClosesWith1011) {
     ASSERT_TRUE(client.send_text("throw"));
     EXPECT_EQ(client.read_close(), 1011);
     ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
     EXPECT_EQ(network_->stats().handler_errors, 1u);
     // Other connections are unaffected.
@@ -139,6 +145,8 @@ TEST_F(NetWebsocket, QueueOverTheByteBoundClosesWith1013) {
     WsClient client(port());
     ASSERT_TRUE(client.send_text("flood 100 4096"));
     EXPECT_EQ(client.read_close(), 1013);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
     EXPECT_EQ(peers_->flood_accepted(), 16u);  // 16 * 4096 bytes fill 64 KiB exactly
     const auto stats = network_->stats();
@@ -178,6 +186,8 @@ TEST_F(NetWebsocket, SlowConsumerIsClosedAndMemoryStaysBounded) {
     EXPECT_LE(network_->stats().peak_queue_bytes, kQueueBytes);
     // Now the client reads: what was in flight, then the close frame.
     EXPECT_EQ(client.read_close(std::chrono::seconds(20)), 1013);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
 }
 
@@ -195,6 +205,7 @@ TEST_F(NetWebsocket, PerAddressCapRefusesTheNextConnection) {
     // A slot freed is a slot again.
     ASSERT_TRUE(first.close());
     ASSERT_TRUE(first.read_close());
+    EXPECT_TRUE(first.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return network_->connection_count() == 1; }));
     WsClient fourth(port());
     EXPECT_EQ(fourth.status(), 101);
@@ -224,6 +235,8 @@ TEST_F(NetWebsocket, StopClosesClientsWith1001AndRunReturns) {
     EXPECT_EQ(second.read_close(), 1001);
     first.close();
     second.close();
+    EXPECT_TRUE(first.wait_eof());
+    EXPECT_TRUE(second.wait_eof());
     stopper.join();
     EXPECT_TRUE(stopped);
     EXPECT_EQ(peers_->closes(), 2u);

@@ -284,7 +284,9 @@ bool WsClient::wait_eof(std::chrono::milliseconds timeout) {
     const auto deadline = Clock::now() + timeout;
     while (Clock::now() < deadline) {
         if (socket_.read_some(4096, std::chrono::milliseconds(remaining_ms(deadline))).empty()) {
-            return Clock::now() < deadline;
+            const bool eof = Clock::now() < deadline;
+            socket_.close();
+            return eof;
         }
     }
     return false;

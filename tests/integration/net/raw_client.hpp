@@ -76,7 +76,8 @@ class WsClient {
         std::chrono::milliseconds timeout = std::chrono::seconds(10));
     /// Sends a close frame (code 1000).
     bool close();
-    /// True once the server has closed the TCP connection (EOF within `timeout`).
+    /// Waits for the server to end the TCP connection after the close handshake (RFC 6455
+    /// section 7.1.1: the server closes first), then closes this side; true on EOF in time.
     bool wait_eof(std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
   private:
