@@ -132,13 +132,14 @@ HttpResponse TestHttp::handle(const HttpRequest& request) {
     return {404, "text/plain; charset=utf-8", "not found\n", {}};
 }
 
-void NetTest::start(unsigned threads) {
+void NetTest::start(unsigned threads, std::function<void()> on_signal) {
     config_.log = [this](std::string_view line) {
         std::lock_guard lock(logged_mutex_);
         logged_.emplace_back(line);
     };
     network_ = std::make_unique<Network>(config_, peers_, http_);
-    runner_ = std::thread([this, threads] { network_->run(threads, {}); });
+    runner_ = std::thread(
+        [this, threads, on_signal = std::move(on_signal)] { network_->run(threads, on_signal); });
 }
 
 bool NetTest::stop_and_join() {

@@ -79,7 +79,7 @@ inline NetConfig local_config() {
 class NetTest : public ::testing::Test {
   protected:
     /// Starts the server; call once per test, after adjusting config_.
-    void start(unsigned threads = 2);
+    void start(unsigned threads = 2, std::function<void()> on_signal = {});
     void TearDown() override;
     /// Stops the server and waits for run() to return; false if it did not within 10 s.
     bool stop_and_join();

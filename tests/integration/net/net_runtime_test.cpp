@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <future>
 
 #include "net_fixture.hpp"
+#include "raw_client.hpp"
 
 namespace arbiter::test {
 namespace {
@@ -95,6 +99,20 @@ TEST_F(NetRuntime, TaskExceptionIsContained) {
     std::lock_guard lock(logged_mutex_);
     ASSERT_EQ(logged_.size(), 1u);
     EXPECT_NE(logged_[0].find("room bug"), std::string::npos);
+}
+
+TEST_F(NetRuntime, SigtermCallsOnSignalOnceAndItsStopEndsRun) {
+    std::atomic<int> signals{0};
+    start(2, [&] {
+        ++signals;
+        network_->stop();
+    });
+    // A request answered means run() is running, and it registers the signals before that.
+    ASSERT_EQ(http_request(port(), "GET", "/hello")->status, 200);
+    ASSERT_EQ(::kill(::getpid(), SIGTERM), 0);
+    auto joined = std::async(std::launch::async, [this] { runner_.join(); });
+    ASSERT_EQ(joined.wait_for(10s), std::future_status::ready);
+    EXPECT_EQ(signals, 1);
 }
 
 TEST_F(NetRuntime, StopIsIdempotentAndRunReturns) {
