@@ -86,7 +86,7 @@ class WebsocketSession final : public Connection,
         ws_.read_message_max(state_->limits().max_frame_bytes);
         ws_.auto_fragment(false);
         ws_.text(true);
-        // async_accept reads nothing more from the request: it can go out of scope after.
+        // The handler owns the upgrade request: beast reads it while it builds the 101 response.
         auto shared_request =
             std::make_shared<http::request<http::string_body>>(std::move(request));
         asio::dispatch(ws_.get_executor(), [self = shared_from_this(), shared_request] {
