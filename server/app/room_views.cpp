@@ -94,6 +94,15 @@ std::optional<protocol::ClockState> GameRoom::clock_now() const {
                                 clock_->running() && header_.status == "playing"};
 }
 
+std::optional<protocol::ClockState> GameRoom::clock_reading() const {
+    if (!clock_) {
+        return std::nullopt;
+    }
+    const Clocks& clocks = clock_->stored();
+    return protocol::ClockState{clocks[0], clocks[1],
+                                clock_->running() && header_.status == "playing"};
+}
+
 protocol::State GameRoom::state_for(std::optional<Side> you) const {
     protocol::State state;
     state.game = id_;

@@ -77,6 +77,7 @@ export async function startServer({ args = [], db = null } = {}) {
     async stop() {
       proc.kill('SIGTERM');
       const result = await exited;
+      if (result.code !== 0) console.error(`server exited with ${result.code}:\n${stderr}`);
       if (dir) rmSync(dir, { recursive: true, force: true });
       return result;
     },
