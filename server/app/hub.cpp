@@ -444,6 +444,9 @@ void Hub::close() {
         std::lock_guard lock(rooms_mutex_);
         rooms.swap(rooms_);
     }
+    for (auto& [id, room] : rooms) {
+        room->detach();
+    }
     std::lock_guard lock(lobby_mutex_);
     lobby_subscribers_.clear();
     open_games_.clear();

@@ -75,8 +75,13 @@ int main(int argc, char** argv) {
         spdlog::info("signal received: closing connections");
         network->stop();
     });
+    // Teardown order matters: rooms hold strands of the io_context, and the storage writer may
+    // hold the last reference to a room in a finished callback. Drop the rooms, then the writer
+    // (which joins its thread), and only then the io_context.
     (*repository)->flush();
     hub->close();
+    (*repository).reset();
+    network.reset();
     spdlog::info("stopped");
     return 0;
 }

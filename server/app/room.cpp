@@ -131,6 +131,16 @@ void GameRoom::leave(std::shared_ptr<net::Peer> peer) {
         [self, peer = std::move(peer)] { self->enqueue([self, peer] { self->on_leave(peer); }); });
 }
 
+void GameRoom::detach() {
+    pending_.clear();
+    members_.clear();
+    history_.clear();
+    if (flag_timer_) {
+        flag_timer_->cancel();
+        flag_timer_.reset();
+    }
+}
+
 void GameRoom::enqueue(Task task) {
     pending_.push_back(std::move(task));
     run_next();

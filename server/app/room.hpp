@@ -96,6 +96,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     const std::string& id() const noexcept { return id_; }
 
+    /// Drops queued work, members and timers, so that nothing the room holds keeps it (or the
+    /// network) alive. Only for shutdown, once no thread runs the room's executor any more.
+    void detach();
+
     GameRoom(RoomContext& context, std::shared_ptr<Executor> executor, storage::GameRow header,
              std::unique_ptr<rules::Game> game);
 
