@@ -88,6 +88,13 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
     std::shared_ptr<rules::Game> next = game_->clone();
     auto played = next->play(move.move);
     if (!played) {
+        // Display notation (SAN, WXF, PDN) is accepted too: the rules resolve it to the wire
+        // form, so thin clients need no notation code of their own.
+        if (auto wire = game_->to_wire(move.move); wire && *wire != move.move) {
+            played = next->play(*wire);
+        }
+    }
+    if (!played) {
         reply_error(request, ErrorCode::illegal_move, move.move + ": " + played.error().message);
         return;
     }

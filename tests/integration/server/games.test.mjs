@@ -68,3 +68,19 @@ test('chess: a whole game from the start reaches mate (scholar\'s mate)', () =>
     result: '1-0',
     reason: 'checkmate',
   }));
+
+test('display notation is accepted and answered in wire notation', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  const moved = await a.ok({ type: 'move', game, move: 'Nf3', ply: 0 });
+  assert.equal(moved.move, 'g1f3');
+  assert.equal(moved.notation, 'Nf3');
+  const x = await startGame(a, b, { variant: 'xiangqi' });
+  const wxf = await a.ok({ type: 'move', game: x.game, move: 'C2.5', ply: 0 });
+  assert.equal(wxf.move, 'h3e3');
+  const refused = await b.request({ type: 'move', game, move: 'Nf6+', ply: 0 });
+  assert.equal(refused.code, 'stale_ply');
+  const illegal = await b.request({ type: 'move', game, move: 'Qxh7', ply: 1 });
+  assert.equal(illegal.code, 'illegal_move');
+});
