@@ -1,14 +1,18 @@
 # The two set-up commands: `make run` (build Release, start the server) and `make test` (build
 # the sanitizer Debug preset, run every test). Both install their Debian packages first.
 
-.PHONY: run test deps test-deps build release perft format clean
+.PHONY: run test deps test-deps build release web perft format clean
 
-run: deps release
-	./build/release/bin/arbiter-perft chess startpos 5
-	./build/release/bin/arbiter-perft xiangqi startpos 4
-	./build/release/bin/arbiter-perft draughts startpos 8
+# The server on 127.0.0.1:8080 with ./arbiter.db, serving the browser client at /.
+run: deps release web
+	./build/release/bin/arbiter-server --bind 127.0.0.1 --port 8080 --db ./arbiter.db \
+		--web-root client/web/dist
 
-test: test-deps
+# The browser client, bundled into client/web/dist (needs Node only at build time).
+web: deps
+	./client/web/build.sh
+
+test: test-deps web
 	cmake --preset debug-asan
 	cmake --build --preset debug-asan
 	ctest --preset debug-asan
@@ -22,6 +26,11 @@ test-deps:
 release: deps
 	cmake --preset release
 	cmake --build --preset release
+
+perft: release
+	./build/release/bin/arbiter-perft chess startpos 6
+	./build/release/bin/arbiter-perft xiangqi startpos 5
+	./build/release/bin/arbiter-perft draughts startpos 10
 
 format:
 	git ls-files '*.cpp' '*.hpp' | xargs clang-format -i

@@ -10,7 +10,7 @@ packages=(
     libgtest-dev googletest libbenchmark-dev
 )
 case "${1:-}" in
-    --test) packages+=(clang libclang-rt-14-dev python3) ;;
+    --test) packages+=(clang libclang-rt-14-dev python3 chromium fonts-noto-cjk) ;;
     "") ;;
     *) echo "usage: $0 [--test]" >&2; exit 2 ;;
 esac
@@ -19,6 +19,11 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# Node.js builds the browser client and runs the JavaScript tests. Any node >= 18 with npm will
+# do (some machines carry a newer one than Debian's): install Debian's only when none is there.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    missing+=(nodejs npm)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""

@@ -84,3 +84,21 @@ test('display notation is accepted and answered in wire notation', async () => {
   const illegal = await b.request({ type: 'move', game, move: 'Qxh7', ply: 1 });
   assert.equal(illegal.code, 'illegal_move');
 });
+
+test('lobby: open public games appear live and leave when joined; private ones never show', async () => {
+  const watcher = await Client.connect(server.url, 'Lobbyist');
+  watcher.send({ type: 'lobby' });
+  await watcher.nextOf('lobby');
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const open = await a.ok({ type: 'create', variant: 'draughts', side: 'first' });
+  const listed = await watcher.nextOf('lobby', (m) => m.games.some((g) => g.game === open.game));
+  assert.equal(listed.games.find((g) => g.game === open.game).variant, 'draughts');
+  const hidden = await a.ok({ type: 'create', variant: 'chess', private: true });
+  await b.ok({ type: 'join', game: open.game });
+  const after = await watcher.nextOf('lobby', (m) => !m.games.some((g) => g.game === open.game));
+  assert.ok(!after.games.some((g) => g.game === hidden.game), 'private games are not listed');
+  // A private game can still be joined by its id.
+  const joined = await b.ok({ type: 'join', game: hidden.game });
+  assert.equal(joined.type, 'joined');
+});
