@@ -173,9 +173,26 @@ export function seatTitle(seat: string): string {
   return seat.charAt(0).toUpperCase() + seat.slice(1);
 }
 
+// How each end reason reads after "wins by" / "Draw by".
+const REASONS: Record<string, string> = {
+  checkmate: 'checkmate',
+  stalemate: 'stalemate',
+  resign: 'resignation',
+  timeout: 'timeout',
+  agreement: 'agreement',
+  repetition: 'repetition',
+  fifty_moves: 'the fifty-move rule',
+  insufficient_material: 'insufficient material',
+  no_moves: 'leaving no moves',
+  perpetual_check: 'the perpetual check rule',
+  perpetual_chase: 'the perpetual chase rule',
+  move_limit: 'the move limit',
+  abandoned: 'abandonment',
+};
+
 /** "White wins by checkmate" / "Draw by agreement" / "Game aborted". */
 export function describeResult(variant: Variant, result: string | null, reason: string | null, status?: string): string {
-  const why = (reason ?? '').replace(/_/g, ' ');
+  const why = reason ? REASONS[reason] ?? reason.replace(/_/g, ' ') : '';
   if (status === 'aborted' || reason === 'aborted') return 'Game aborted';
   if (result === '1-0') return `${seatTitle(variant.seats[0])} wins${why ? ' by ' + why : ''}`;
   if (result === '0-1') return `${seatTitle(variant.seats[1])} wins${why ? ' by ' + why : ''}`;
