@@ -77,6 +77,12 @@ export class Board {
     this.element.dataset.position = view.position;
   }
 
+  /** Freezes the board as it stands (a move is on its way to the server). */
+  lock(): void {
+    this.closePicker();
+    this.ground.set({ movable: { color: undefined, dests: new Map() } });
+  }
+
   orientation(): Color {
     return this.ground.state.orientation as Color;
   }

@@ -86,8 +86,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (!model) return;
     say('');
     app.conn.send({ type: 'move', game: gameId, move, ply: model.ply, id: `g${++requestCounter}-move` });
-    // Until the server answers, nothing else may be dragged.
-    board?.set({ ...boardView(), legal: [], movable: 'none', position: model.position });
+    // Until the server answers, nothing else may be dragged; the dropped piece stays put.
+    board?.lock();
   }
 
   moveForm.addEventListener('submit', (event) => {

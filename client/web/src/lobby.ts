@@ -2,7 +2,7 @@
 // finished ones.
 import { fill, formatClock, h } from './dom';
 import type { App } from './main';
-import { saveSeat, type Message } from './net';
+import { loadSeat, saveSeat, type Message } from './net';
 import { seatTitle, VARIANTS, variantOf, type VariantName } from './variants';
 
 const CLOCKS: [string, string][] = [
@@ -116,8 +116,12 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     const rows = games.map((game) => {
       const variant = variantOf(game.variant);
       const open = variant.seats.find((s) => !game.players?.[s]);
-      const joinButton = h('button', { type: 'button', class: 'primary', 'data-game': game.game }, `Join as ${seatTitle(open ?? '')}`);
-      joinButton.addEventListener('click', () => join(game.game));
+      // A game this browser created (its seat token is stored) is opened, not joined.
+      const mine = loadSeat(game.game);
+      const joinButton = mine
+        ? h('a', { href: `#/game/${game.game}`, class: 'button' }, 'Open (yours)')
+        : h('button', { type: 'button', class: 'primary', 'data-game': game.game }, `Join as ${seatTitle(open ?? '')}`);
+      if (!mine) joinButton.addEventListener('click', () => join(game.game));
       return h(
         'li',
         { 'data-game': game.game },
