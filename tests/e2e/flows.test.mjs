@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   boardPosition,
+  closePages,
   createGame,
   drag,
   joinByLink,
@@ -51,7 +52,10 @@ async function pieceAt(page, square) {
     const y = Math.round((white ? 7 - rank : rank) * size);
     for (const piece of board.querySelectorAll('piece:not(.ghost)')) {
       const m = /translate\(([-\d.]+)px, ?([-\d.]+)px\)/.exec(piece.style.transform);
-      if (m && Math.abs(Number(m[1]) - x) < 2 && Math.abs(Number(m[2]) - y) < 2) return piece.className;
+      if (m && Math.abs(Number(m[1]) - x) < 2 && Math.abs(Number(m[2]) - y) < 2) {
+        const role = [...piece.classList].find((c) => c.endsWith('-piece'));
+        return `${role} ${piece.classList.contains('white') ? 'white' : 'black'}`;
+      }
     }
     return null;
   }, square);
@@ -79,6 +83,7 @@ test('an illegal drop is refused and the piece goes back; a legal one is played'
   await first.press('#move-input', 'Enter');
   await waitForPly(second, 1);
   assert.equal(await pieceAt(second, 'e4'), 'p-piece white');
+  await closePages(first, second);
 });
 
 test('a promotion asks which piece and plays the one picked', async () => {
@@ -92,6 +97,7 @@ test('a promotion asks which piece and plays the one picked', async () => {
   await waitForPly(second, 1);
   assert.equal(await pieceAt(second, 'e8'), 'n-piece white');
   assert.match(await second.textContent('#moves'), /e8=N/);
+  await closePages(first, second);
 });
 
 test('a dropped connection reconnects by itself, says so, and the game goes on', async () => {
@@ -107,6 +113,7 @@ test('a dropped connection reconnects by itself, says so, and the game goes on',
   await drag(second, 'd7', 'd5');
   await waitForPly(first, 2);
   assert.equal(await boardPosition(first), await boardPosition(second));
+  await closePages(first, second);
 });
 
 test('draw offer declined, then accepted; resignation and its message', async () => {
@@ -130,6 +137,7 @@ test('draw offer declined, then accepted; resignation and its message', async ()
   await next.second.click('#resign'); // the second press confirms
   await next.first.waitForSelector('.game-page[data-status="ended"]');
   assert.equal(await statusText(next.first), 'White wins by resignation');
+  await closePages(first, second, next.first, next.second);
 });
 
 test('a finished game replays: first, next, previous, last, slider, keys, and a click on a move', async () => {
@@ -179,6 +187,7 @@ test('a finished game replays: first, next, previous, last, slider, keys, and a 
   await viewer.goto(`${server.url}/#/`);
   await viewer.waitForSelector(`#finished-games li[data-game="${game}"] a`);
   assert.deepEqual(viewer.errors, []);
+  await closePages(first, second, viewer);
 });
 
 test('a phone-sized screen shows the whole board', async () => {
@@ -188,4 +197,5 @@ test('a phone-sized screen shows the whole board', async () => {
   assert.ok(box.x >= 0 && box.x + box.width <= 390, `board fits the width: ${JSON.stringify(box)}`);
   await screenshotBoard(phone, 'xiangqi-phone');
   assert.ok(game);
+  await closePages(phone);
 });

@@ -85,6 +85,11 @@ export async function newPlayer(browser, server, name, viewport = { width: 1100,
   return page;
 }
 
+/** Closes the players' contexts (open pages keep sockets and timers busy). */
+export async function closePages(...pages) {
+  for (const page of pages) await page.context().close();
+}
+
 /** Creates a game from the lobby form; returns its id once the game page shows. */
 export async function createGame(page, { variant, side = 'first', clock = '300000+3000', position = '' }) {
   await page.selectOption('#create-variant', variant);
@@ -174,12 +179,23 @@ export async function boardPosition(page) {
   return page.getAttribute('.board', 'data-position');
 }
 
-/** The pieces chessgroundx shows: "e2:p-piece white" sorted, for comparing boards. */
+/** The pieces chessgroundx shows ("p-piece white@translate(..)"), sorted, to compare boards. */
 export async function piecesOnBoard(page) {
   return page.evaluate(() =>
     [...document.querySelectorAll('.board cg-board piece:not(.ghost)')]
-      .map((p) => `${p.className}@${p.style.transform}`)
+      .map((p) => {
+        const role = [...p.classList].find((c) => c.endsWith('-piece'));
+        const color = p.classList.contains('white') ? 'white' : 'black';
+        return `${role} ${color}@${p.style.transform}`;
+      })
       .sort(),
+  );
+}
+
+/** The move list as text: "1. f3 e5 2. g4 Qh4#". */
+export async function moveListText(page) {
+  return page.$$eval('#moves .move-row', (rows) =>
+    rows.map((row) => [...row.children].map((cell) => cell.textContent.trim()).join(' ')).join(' '),
   );
 }
 

@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import {
   boardPosition,
   clickClick,
+  closePages,
   createGame,
   drag,
   joinByLink,
   launchBrowser,
+  moveListText,
   newPlayer,
   piecesOnBoard,
   screenshotBoard,
@@ -82,11 +84,12 @@ test('chess: fool\'s mate by drag and click-click, watched live; a reload resume
   await drag(second, 'd8', 'h4');
   await waitForPly(spectator, 4);
   await sameEnd([first, second, spectator], /^Black wins by checkmate$/);
-  assert.equal((await spectator.textContent('#moves')).replace(/\s+/g, ' ').trim(), '1. f3 e5 2. g4 Qh4#');
+  assert.equal(await moveListText(spectator), '1. f3 e5 2. g4 Qh4#');
   assert.equal(await spectator.$('#resign'), null, 'a watcher has no controls');
   await screenshotBoard(spectator, 'chess-spectator');
   await screenshotBoard(second, 'chess-black');
   assert.ok(game);
+  await closePages(first, second, spectator);
 });
 
 test('xiangqi: red mates with a rook from a given position, watched live', async () => {
@@ -97,16 +100,18 @@ test('xiangqi: red mates with a rook from a given position, watched live', async
   await sameEnd([first, second, spectator], /^Red wins by checkmate$/);
   await screenshotBoard(spectator, 'xiangqi-spectator');
   await screenshotBoard(second, 'xiangqi-black');
+  await closePages(first, second, spectator);
 });
 
 test('xiangqi: the standard start position is drawn with every piece', async () => {
-  const { first, second } = await threePages('xiangqi');
+  const { first, second, spectator } = await threePages('xiangqi');
   const pieces = await piecesOnBoard(first);
   assert.equal(pieces.length, 32);
   await drag(first, 'h3', 'e3');
   await waitForPly(second, 1);
   await screenshotBoard(second, 'xiangqi-start-black');
   await screenshotBoard(first, 'xiangqi-start-red');
+  await closePages(first, second, spectator);
 });
 
 test('draughts: white captures the last black man, watched live', async () => {
@@ -115,13 +120,15 @@ test('draughts: white captures the last black man, watched live', async () => {
   await waitForPly(spectator, 1);
   await sameEnd([first, second, spectator], /^White wins\b/);
   await screenshotBoard(spectator, 'draughts-spectator');
+  await closePages(first, second, spectator);
 });
 
 test('draughts: the standard start position shows 12 men a side on dark squares', async () => {
-  const { first, second } = await threePages('draughts');
+  const { first, second, spectator } = await threePages('draughts');
   assert.equal((await piecesOnBoard(first)).length, 24);
   await clickClick(first, '22', '18');
   await waitForPly(second, 1);
   await screenshotBoard(first, 'draughts-start-white');
   await screenshotBoard(second, 'draughts-start-black');
+  await closePages(first, second, spectator);
 });
