@@ -148,7 +148,23 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     fill(list, ...(rows.length ? rows : [h('li', { class: 'empty' }, empty)]));
   }
 
+  // Lobby updates can come in bursts; the stored lists are asked for at most every 2 s so a busy
+  // server's rate limit is never reached from here.
+  let lastRefresh = 0;
+  let refreshQueued = false;
   async function refreshStored(): Promise<void> {
+    const wait = lastRefresh + 2000 - Date.now();
+    if (wait > 0) {
+      if (!refreshQueued) {
+        refreshQueued = true;
+        setTimeout(() => {
+          refreshQueued = false;
+          void refreshStored();
+        }, wait);
+      }
+      return;
+    }
+    lastRefresh = Date.now();
     const [live, done] = await Promise.all([
       app.conn.request({ type: 'games', status: 'playing', limit: 20 }),
       app.conn.request({ type: 'games', status: 'ended', limit: 20 }),
