@@ -13,6 +13,7 @@ import {
   newPlayer,
   piecesOnBoard,
   screenshotBoard,
+  squareCenter as squareCenterOf,
   startServer,
   statusText,
   waitForPly,
@@ -97,6 +98,24 @@ test('a promotion asks which piece and plays the one picked', async () => {
   await waitForPly(second, 1);
   assert.equal(await pieceAt(second, 'e8'), 'n-piece white');
   assert.match(await second.textContent('#moves'), /e8=N/);
+  await closePages(first, second);
+});
+
+test('a draughts capture that runs round to its own square is offered on selecting the piece', async () => {
+  const { first, second } = await twoPlayers('draughts', 'W:W22,K31:B9,10,17,18,K4');
+  const { x, y } = await squareCenterOf(first, '22');
+  await first.mouse.click(x, y);
+  await first.waitForSelector('.picker .pick[data-move]');
+  const choices = await first.$$eval('.picker .pick[data-move]', (b) => b.map((x) => x.dataset.move));
+  assert.equal(choices.length, 1);
+  assert.match(choices[0], /^22x/);
+  assert.match(choices[0], /x22$/);
+  await screenshotBoard(first, 'draughts-round-capture-picker');
+  await first.click('.picker .pick[data-move]');
+  await waitForPly(second, 1);
+  // All four black men are gone; the two kings remain with the capturing man back on 22.
+  assert.equal((await piecesOnBoard(second)).length, 3);
+  await screenshotBoard(second, 'draughts-kings');
   await closePages(first, second);
 });
 

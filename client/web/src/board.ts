@@ -44,6 +44,7 @@ export class Board {
       draggable: { enabled: true, showGhost: true },
       drawable: { enabled: true },
       highlight: { lastMove: true, check: true },
+      events: { select: (key) => this.afterSelect(key) },
     });
   }
 
@@ -109,9 +110,24 @@ export class Board {
     }
   }
 
-  private openPicker(candidates: string[]): void {
+  /**
+   * A draughts capture can run round and end where it started ("22x22"): no drop can say that,
+   * so selecting the piece offers it.
+   */
+  private afterSelect(key: Key): void {
+    const view = this.view;
+    if (!view || view.movable === 'none') return;
+    const circular = view.legal.filter((move) => {
+      const squares = this.variant.squares(move);
+      return !!squares && squares[0] === key && squares[1] === key;
+    });
+    if (circular.length) this.openPicker(circular, 'Capture round and back to this square?');
+  }
+
+  private openPicker(candidates: string[], heading?: string): void {
+    this.closePicker();
     const chess = this.variant.name === 'chess';
-    const title = chess ? 'Promote to' : 'Which capture path?';
+    const title = heading ?? (chess ? 'Promote to' : 'Which capture path?');
     const buttons = candidates.map((move) => {
       const label = chess ? PROMOTION_NAMES[move.slice(-1)] ?? move : move;
       const button = h('button', { type: 'button', class: 'pick', 'data-move': move }, label);
