@@ -39,6 +39,7 @@ enum class ErrorCode : std::uint8_t {
     unavailable,    ///< the server cannot take this now (storage failed, shutting down)
     internal,       ///< a bug on the server; the request changed nothing
 };
+/// The wire name of an error code: "bad_json", "not_your_turn", ...
 std::string_view to_string(ErrorCode code) noexcept;
 
 /// A game clock: Fischer increment.
@@ -55,7 +56,9 @@ enum class SidePreference : std::uint8_t { first, second, random };
 enum class OfferAction : std::uint8_t { offer, accept, decline };
 /// The three things a player can offer; also the client message type names.
 enum class OfferKind : std::uint8_t { draw, takeback, rematch };
+/// "draw", "takeback", "rematch".
 std::string_view to_string(OfferKind kind) noexcept;
+/// "offer", "accept", "decline".
 std::string_view to_string(OfferAction action) noexcept;
 
 /// claim.kind
@@ -199,7 +202,8 @@ struct State {
 struct Moved {
     std::string game;
     std::uint64_t seq = 0;
-    std::uint32_t ply = 0;  ///< plies played after this move
+    rules::Variant variant = rules::Variant::chess;  ///< not on the wire: names the seats
+    std::uint32_t ply = 0;                           ///< plies played after this move
     std::string move;
     std::string notation;
     std::string position;
@@ -219,6 +223,7 @@ struct Ended {
 struct OfferEvent {
     std::string game;
     std::uint64_t seq = 0;
+    rules::Variant variant = rules::Variant::chess;  ///< not on the wire: names the seats
     OfferKind kind = OfferKind::draw;
     OfferAction action = OfferAction::offer;  ///< what happened
     rules::Side by = rules::Side::first;      ///< who did it
@@ -227,7 +232,8 @@ struct OfferEvent {
 struct TakenBack {
     std::string game;
     std::uint64_t seq = 0;
-    std::uint32_t ply = 0;  ///< plies played after the takeback
+    rules::Variant variant = rules::Variant::chess;  ///< not on the wire: names the seats
+    std::uint32_t ply = 0;                           ///< plies played after the takeback
     std::string position;
     rules::Side turn = rules::Side::first;
     std::vector<std::string> legal;
@@ -237,6 +243,7 @@ struct TakenBack {
 struct Presence {
     std::string game;
     std::uint64_t seq = 0;
+    rules::Variant variant = rules::Variant::chess;  ///< not on the wire: names the seats
     rules::Side seat = rules::Side::first;
     bool connected = false;
     std::optional<std::int64_t> claim_after_ms;  ///< set on a disconnect: when a claim opens

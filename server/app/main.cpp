@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     storage::SqliteOptions storage_options;
-    storage_options.synchronous_full = config.synchronous_full;
+    storage_options.synchronous =
+        config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
     auto repository = storage::SqliteRepository::open(config.database, storage_options);
     if (!repository) {
         spdlog::error("cannot open database {}: {}", config.database, repository.error().message);

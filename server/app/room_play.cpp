@@ -123,10 +123,10 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                          clock_->stop();
                      }
                      context_.metrics.move_accepted();
-                     protocol::Moved moved{id_,           moved_seq,       header_.ply,
-                                           played.wire,   played.notation, game_->position(),
-                                           game_->turn(), legal_now(),     game_->in_check(),
-                                           clock_now()};
+                     protocol::Moved moved{
+                         id_,         moved_seq,         header_.variant,   header_.ply,
+                         played.wire, played.notation,   game_->position(), game_->turn(),
+                         legal_now(), game_->in_check(), clock_now()};
                      emit(moved, request.peer, request.id);
                      if (status.over()) {
                          emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason,
@@ -267,7 +267,8 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
     }
     storage::GameRow header = header_;
     header.seq += 1;
-    const protocol::OfferEvent event{id_, header.seq, offer.kind, offer.action, *seat};
+    const protocol::OfferEvent event{id_,        header.seq,   header.variant,
+                                     offer.kind, offer.action, *seat};
     persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
                  [this, header, event, request, opponent] {
                      header_ = header;
@@ -308,23 +309,23 @@ void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
     header.seq += 1;
     header.clock_ms = clock_history_[target];
     header.updated_ms = context_.time.unix_ms();
-    persist_then(
-        storage::GameWrite{header, target + 1, std::nullopt}, request,
-        [this, header, game, target, request] {
-            header_ = header;
-            game_ = game;
-            clock_history_.resize(target + 1);
-            notation_.resize(target);
-            offers_.clear();
-            if (clock_) {
-                clock_->set(clock_history_.back());
-            }
-            emit(protocol::TakenBack{id_, header_.seq, header_.ply, game_->position(),
-                                     game_->turn(), legal_now(), game_->in_check(), clock_now()},
-                 request.peer, request.id);
-            start_turn();
-            arm_flag_timer();
-        });
+    persist_then(storage::GameWrite{header, target + 1, std::nullopt}, request,
+                 [this, header, game, target, request] {
+                     header_ = header;
+                     game_ = game;
+                     clock_history_.resize(target + 1);
+                     notation_.resize(target);
+                     offers_.clear();
+                     if (clock_) {
+                         clock_->set(clock_history_.back());
+                     }
+                     emit(protocol::TakenBack{id_, header_.seq, header_.variant, header_.ply,
+                                              game_->position(), game_->turn(), legal_now(),
+                                              game_->in_check(), clock_now()},
+                          request.peer, request.id);
+                     start_turn();
+                     arm_flag_timer();
+                 });
 }
 
 void GameRoom::accept_rematch(RoomRequest& request) {
@@ -401,7 +402,7 @@ void GameRoom::set_presence(Side side, bool connected) {
     }
     storage::GameRow header = header_;
     header.seq += 1;
-    protocol::Presence event{id_, header.seq, side, connected, std::nullopt};
+    protocol::Presence event{id_, header.seq, header.variant, side, connected, std::nullopt};
     if (!connected && header_.status == "playing") {
         event.claim_after_ms = context_.config.disconnect_timeout.count();
     }

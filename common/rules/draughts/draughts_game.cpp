@@ -1,10 +1,205 @@
+// The Brazilian draughts Game: the shared face over the bitboard rules core.
+//
+// Wire notation and display notation are both PDN (see notation.hpp). Status, in this order:
+// the side to move with no legal move (no pieces, or all blocked) loses (Reason::no_moves);
+// the same placement with the same side to move for the third time is a draw (CBD art. 98,
+// Reason::repetition, applied automatically); the move limits of draw_rules.hpp draw with
+// Reason::move_limit. can_win(side) is true while the side has any piece: with a single man or
+// king a side can still win if the opponent runs out of moves, so no material is "insufficient"
+// in draughts.
+#include <algorithm>
+
+#include "common/rules/draughts/draw_rules.hpp"
+#include "common/rules/draughts/movegen.hpp"
+#include "common/rules/draughts/notation.hpp"
+#include "common/rules/draughts/position.hpp"
 #include "common/rules/variants.hpp"
 
 namespace arbiter::rules::draughts {
 
-// Placeholder until the draughts rules land (their own issue); refuses every position.
-Expected<std::unique_ptr<Game>, RulesError> make_game(std::string_view /*position*/) {
-    return unexpected(RulesError{"draughts is not implemented yet"});
+namespace {
+
+/// Threefold repetition (CBD art. 98).
+constexpr int kRepetitionsForDraw = 3;
+
+/// PDN results for draughts (PDN 3.0 and lidraughts): two points per game, "2-0", "0-2",
+/// "1-1", and "*" for a game in progress.
+std::string_view pdn_result(Outcome outcome) noexcept {
+    switch (outcome) {
+        case Outcome::first_wins:
+            return "2-0";
+        case Outcome::second_wins:
+            return "0-2";
+        case Outcome::draw:
+            return "1-1";
+        case Outcome::ongoing:
+            break;
+    }
+    return "*";
+}
+
+std::string tag(std::string_view name, std::string_view value) {
+    std::string line = "[" + std::string(name) + " \"";
+    for (char c : value) {
+        if (c == '"' || c == '\\') {
+            line += '\\';
+        }
+        line += c;
+    }
+    return line + "\"]\n";
+}
+
+class DraughtsGame final : public Game {
+  public:
+    explicit DraughtsGame(const Position& start)
+        : initial_(start), current_(start), clock_(DrawClock::start(start)) {
+        history_.push_back(start);
+        generate_moves(current_, legal_);
+    }
+
+    Variant variant() const noexcept override { return Variant::draughts; }
+    std::unique_ptr<Game> clone() const override { return std::make_unique<DraughtsGame>(*this); }
+
+    std::string initial_position() const override { return to_fen(initial_); }
+    std::string position() const override { return to_fen(current_); }
+    Side turn() const noexcept override { return current_.turn; }
+    std::size_t ply() const noexcept override { return moves_.size(); }
+    const std::vector<std::string>& moves() const noexcept override { return moves_; }
+
+    std::vector<std::string> legal_moves() const override {
+        std::vector<std::string> texts;
+        if (status().over()) {
+            return texts;
+        }
+        texts.reserve(legal_.size());
+        for (const Move& move : legal_) {
+            texts.push_back(canonical_text(move, legal_));
+        }
+        return texts;
+    }
+
+    Expected<PlayedMove, RulesError> play(std::string_view text) override {
+        if (status().over()) {
+            return unexpected(RulesError{std::string(text) + ": the game is over"});
+        }
+        auto move = parse_move(text, current_, legal_);
+        if (!move) {
+            return unexpected(move.error());
+        }
+        PlayedMove played{canonical_text(*move, legal_), {}, move->is_capture()};
+        played.notation = played.wire;
+        const Position next = apply_move(current_, *move);
+        clock_ = clock_.next(current_, *move, next);
+        current_ = next;
+        history_.push_back(next);
+        moves_.push_back(played.wire);
+        generate_moves(current_, legal_);
+        return played;
+    }
+
+    Expected<std::string, RulesError> to_wire(std::string_view text) const override {
+        if (status().over()) {
+            return unexpected(RulesError{std::string(text) + ": the game is over"});
+        }
+        auto move = parse_move(text, current_, legal_);
+        if (!move) {
+            return unexpected(move.error());
+        }
+        return canonical_text(*move, legal_);
+    }
+
+    Status status() const override {
+        if (legal_.empty()) {
+            // The side to move with no piece or no legal move loses (CBD rules).
+            return {current_.turn == Side::first ? Outcome::second_wins : Outcome::first_wins,
+                    Reason::no_moves};
+        }
+        if (std::count(history_.begin(), history_.end(), current_) >= kRepetitionsForDraw) {
+            return {Outcome::draw, Reason::repetition};
+        }
+        if (clock_.limit_reached()) {
+            return {Outcome::draw, Reason::move_limit};
+        }
+        return {};
+    }
+
+    bool in_check() const override { return false; }
+    bool can_win(Side side) const override { return current_.pieces(side) != 0; }
+
+    // PDN 3.0 tags in the usual order, [GameType "26"] and [FEN] for a non-standard start.
+    // ExportInfo's termination and clocks have no PDN 3.0 tag and are left out.
+    std::string export_text(const ExportInfo& info) const override {
+        std::string text;
+        text += tag("Event", info.event);
+        text += tag("Site", info.site.empty() ? "?" : info.site);
+        text += tag("Date", info.date.empty() ? "????.??.??" : info.date);
+        text += tag("Round", "-");
+        text += tag("White", info.first_player.empty() ? "?" : info.first_player);
+        text += tag("Black", info.second_player.empty() ? "?" : info.second_player);
+        text += tag("Result", pdn_result(info.outcome));
+        text += tag("GameType", "26");  // PDN 3.0 game type 26: Brazilian draughts
+        if (initial_ != start_position()) {
+            text += tag("FEN", to_fen(initial_));
+        }
+        text += '\n';
+        std::string line;
+        const auto emit = [&](const std::string& token) {
+            if (!line.empty() && line.size() + 1 + token.size() > 79) {
+                text += line + '\n';
+                line.clear();
+            }
+            line += (line.empty() ? "" : " ") + token;
+        };
+        const bool black_first = initial_.turn == Side::second;
+        for (std::size_t i = 0; i < moves_.size(); ++i) {
+            const std::size_t ply = i + (black_first ? 1 : 0);
+            const std::string number = std::to_string(ply / 2 + 1);
+            if (ply % 2 == 0) {
+                emit(number + ". " + moves_[i]);
+            } else if (i == 0) {
+                emit(number + "... " + moves_[i]);
+            } else {
+                emit(moves_[i]);
+            }
+        }
+        emit(std::string(pdn_result(info.outcome)));
+        return text + line + '\n';
+    }
+
+    std::uint64_t perft(int depth) const override { return draughts::perft(current_, depth); }
+
+    std::vector<std::pair<std::string, std::uint64_t>> divide(int depth) const override {
+        std::vector<std::pair<std::string, std::uint64_t>> counts;
+        if (depth <= 0) {
+            return counts;
+        }
+        for (const Move& move : legal_) {
+            counts.emplace_back(canonical_text(move, legal_),
+                                draughts::perft(apply_move(current_, move), depth - 1));
+        }
+        return counts;
+    }
+
+  private:
+    Position initial_;
+    Position current_;
+    DrawClock clock_;
+    std::vector<Position> history_;  ///< every position so far, the start included
+    std::vector<std::string> moves_;
+    MoveList legal_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Game>, RulesError> make_game(std::string_view position) {
+    if (position.empty() || position == "startpos") {
+        return std::unique_ptr<Game>(std::make_unique<DraughtsGame>(start_position()));
+    }
+    auto parsed = parse_fen(position);
+    if (!parsed) {
+        return unexpected(parsed.error());
+    }
+    return std::unique_ptr<Game>(std::make_unique<DraughtsGame>(*parsed));
 }
 
 }  // namespace arbiter::rules::draughts

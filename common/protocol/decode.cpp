@@ -1,0 +1,233 @@
+// decode(): one strict reader for every client message. The shape of each message is the
+// "Client to server" section of schema/protocol.md; the schemas in schema/messages/client.*.json
+// say the same thing and a test keeps the two in step.
+
+#include <array>
+#include <limits>
+
+#include "common/protocol/codec.hpp"
+#include "common/protocol/field_reader.hpp"
+
+namespace arbiter::protocol {
+
+namespace {
+
+using Json = nlohmann::json;
+using detail::FieldReader;
+using detail::kGameIdRule;
+using detail::kTokenRule;
+using detail::TextRule;
+
+constexpr TextRule kIdRule{0, 64, detail::Charset::any};
+constexpr TextRule kNameRule{1, 32, detail::Charset::printable};
+constexpr TextRule kMoveRule{1, 64, detail::Charset::printable};
+constexpr TextRule kPositionRule{0, 256, detail::Charset::printable};
+
+constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // 24 h
+constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;     // 1 h
+constexpr std::uint64_t kMaxPly = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kMaxSeq = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kMaxLimit = 200;
+
+std::optional<rules::Variant> read_variant(FieldReader& in, bool required) {
+    const std::initializer_list<std::pair<std::string_view, rules::Variant>> variants = {
+        {"chess", rules::Variant::chess},
+        {"xiangqi", rules::Variant::xiangqi},
+        {"draughts", rules::Variant::draughts}};
+    if (required) {
+        return in.choice("variant", variants);
+    }
+    return in.optional_choice("variant", variants);
+}
+
+std::optional<ClockSpec> read_clock(FieldReader& in) {
+    const Json* object = in.optional_object("clock", true);
+    if (object == nullptr) {
+        return std::nullopt;
+    }
+    FieldReader clock_in(*object, "clock.");
+    ClockSpec clock;
+    clock.initial_ms = static_cast<std::int64_t>(clock_in.integer("initial_ms", 1, kMaxInitialMs));
+    clock.increment_ms =
+        static_cast<std::int64_t>(clock_in.integer("increment_ms", 0, kMaxIncrementMs));
+    if (auto error = clock_in.finish()) {
+        in.fail(std::move(*error));
+    }
+    return clock;
+}
+
+OfferAction read_action(FieldReader& in) {
+    return in.choice<OfferAction>("action", {{"offer", OfferAction::offer},
+                                             {"accept", OfferAction::accept},
+                                             {"decline", OfferAction::decline}});
+}
+
+ClientBody read_hello(FieldReader& in) {
+    return Hello{in.text("name", kNameRule)};
+}
+
+ClientBody read_create(FieldReader& in) {
+    Create create;
+    create.variant = read_variant(in, true).value_or(rules::Variant::chess);
+    create.side = in.optional_choice<SidePreference>("side", {{"first", SidePreference::first},
+                                                              {"second", SidePreference::second},
+                                                              {"random", SidePreference::random}})
+                      .value_or(SidePreference::random);
+    create.clock = read_clock(in);
+    create.is_private = in.optional_boolean("private").value_or(false);
+    create.position = in.optional_text("position", kPositionRule).value_or(std::string{});
+    return create;
+}
+
+ClientBody read_join(FieldReader& in) {
+    return Join{in.text("game", kGameIdRule)};
+}
+
+ClientBody read_resume(FieldReader& in) {
+    Resume resume;
+    resume.game = in.text("game", kGameIdRule);
+    resume.token = in.text("token", kTokenRule);
+    resume.since = in.optional_integer("since", 0, kMaxSeq);
+    return resume;
+}
+
+ClientBody read_watch(FieldReader& in) {
+    Watch watch;
+    watch.game = in.text("game", kGameIdRule);
+    watch.since = in.optional_integer("since", 0, kMaxSeq);
+    return watch;
+}
+
+ClientBody read_unwatch(FieldReader& in) {
+    return Unwatch{in.text("game", kGameIdRule)};
+}
+
+ClientBody read_move(FieldReader& in) {
+    MoveRequest move;
+    move.game = in.text("game", kGameIdRule);
+    move.move = in.text("move", kMoveRule);
+    move.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxPly));
+    return move;
+}
+
+ClientBody read_resign(FieldReader& in) {
+    return Resign{in.text("game", kGameIdRule)};
+}
+
+template <OfferKind Kind>
+ClientBody read_offer(FieldReader& in) {
+    OfferRequest offer;
+    offer.game = in.text("game", kGameIdRule);
+    offer.kind = Kind;
+    offer.action = read_action(in);
+    return offer;
+}
+
+ClientBody read_abort(FieldReader& in) {
+    return Abort{in.text("game", kGameIdRule)};
+}
+
+ClientBody read_claim(FieldReader& in) {
+    Claim claim;
+    claim.game = in.text("game", kGameIdRule);
+    claim.kind = in.choice<ClaimKind>("kind", {{"win", ClaimKind::win}, {"draw", ClaimKind::draw}});
+    return claim;
+}
+
+ClientBody read_lobby(FieldReader& /*in*/) {
+    return LobbySubscribe{};
+}
+
+ClientBody read_games(FieldReader& in) {
+    GamesQuery query;
+    query.status = in.optional_choice<std::string>("status", {{"waiting", "waiting"},
+                                                              {"playing", "playing"},
+                                                              {"ended", "ended"},
+                                                              {"aborted", "aborted"}});
+    query.variant = read_variant(in, false);
+    query.limit = static_cast<int>(in.optional_integer("limit", 1, kMaxLimit).value_or(50));
+    query.before = in.optional_text("before", kGameIdRule);
+    return query;
+}
+
+ClientBody read_replay(FieldReader& in) {
+    return ReplayRequest{in.text("game", kGameIdRule)};
+}
+
+ClientBody read_ping(FieldReader& /*in*/) {
+    return Ping{};
+}
+
+struct MessageType {
+    std::string_view name;
+    ClientBody (*read)(FieldReader&);
+};
+
+constexpr std::array<MessageType, 17> kMessageTypes = {{
+    {"hello", read_hello},
+    {"create", read_create},
+    {"join", read_join},
+    {"resume", read_resume},
+    {"watch", read_watch},
+    {"unwatch", read_unwatch},
+    {"move", read_move},
+    {"resign", read_resign},
+    {"draw", read_offer<OfferKind::draw>},
+    {"takeback", read_offer<OfferKind::takeback>},
+    {"rematch", read_offer<OfferKind::rematch>},
+    {"abort", read_abort},
+    {"claim", read_claim},
+    {"lobby", read_lobby},
+    {"games", read_games},
+    {"replay", read_replay},
+    {"ping", read_ping},
+}};
+
+ProtocolError refuse(ErrorCode code, std::string message, std::optional<std::string> id = {}) {
+    return ProtocolError{code, std::move(message), std::move(id)};
+}
+
+}  // namespace
+
+Expected<ClientMessage, ProtocolError> decode(std::string_view text) {
+    // No exceptions: a parse failure (including invalid UTF-8) yields a discarded value.
+    const Json json = Json::parse(text.begin(), text.end(), nullptr, false);
+    if (json.is_discarded()) {
+        return unexpected(refuse(ErrorCode::bad_json, "the frame is not valid JSON"));
+    }
+    if (!json.is_object()) {
+        return unexpected(refuse(ErrorCode::bad_json, "a message must be a JSON object"));
+    }
+
+    // The id is read before anything else so that every later error can echo it.
+    FieldReader in(json);
+    in.allow({"type", "id"});
+    std::optional<std::string> id = in.optional_text("id", kIdRule);
+    if (in.failed()) {
+        return unexpected(refuse(ErrorCode::bad_request, in.error().value_or("")));
+    }
+
+    const auto type_field = json.find("type");
+    if (type_field == json.end()) {
+        return unexpected(refuse(ErrorCode::bad_request, "missing field \"type\"", id));
+    }
+    const auto* type = type_field->get_ptr<const Json::string_t*>();
+    if (type == nullptr) {
+        return unexpected(refuse(ErrorCode::bad_request, "field \"type\": must be a string", id));
+    }
+
+    for (const MessageType& candidate : kMessageTypes) {
+        if (candidate.name != *type) {
+            continue;
+        }
+        ClientBody body = candidate.read(in);
+        if (auto error = in.finish()) {
+            return unexpected(refuse(ErrorCode::bad_request, std::move(*error), id));
+        }
+        return ClientMessage{std::move(id), std::move(body)};
+    }
+    return unexpected(refuse(ErrorCode::unknown_type,
+                             "unknown message type \"" + detail::clip(*type) + "\"", id));
+}
+
+}  // namespace arbiter::protocol

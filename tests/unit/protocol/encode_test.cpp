@@ -1,0 +1,338 @@
+// encode(): each server message parsed back with nlohmann, field by field.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "common/protocol/codec.hpp"
+
+namespace arbiter::protocol::test {
+namespace {
+
+using Json = nlohmann::json;
+using rules::Side;
+using rules::Variant;
+
+Json round_trip(const ServerMessage& message) {
+    const std::string text = encode(message);
+    EXPECT_EQ(text.find('\n'), std::string::npos) << "not one line: " << text;
+    Json json = Json::parse(text, nullptr, false);
+    EXPECT_FALSE(json.is_discarded()) << text;
+    EXPECT_TRUE(json.is_object()) << text;
+    return json;
+}
+
+Json round_trip(ServerBody body) {
+    return round_trip(ServerMessage{std::move(body), {}});
+}
+
+TEST(ProtocolEncode, WelcomeAndPong) {
+    const Json welcome = round_trip(Welcome{"arbiter/0.1.0", kProtocolVersion});
+    EXPECT_EQ(welcome, (Json{{"type", "welcome"}, {"server", "arbiter/0.1.0"}, {"protocol", 1}}));
+    EXPECT_EQ(round_trip(Pong{}), (Json{{"type", "pong"}}));
+}
+
+TEST(ProtocolEncode, TypeComesFirst) {
+    EXPECT_EQ(encode(ServerMessage{Pong{}, "p"}), R"({"type":"pong","id":"p"})");
+    EXPECT_EQ(encode(ServerMessage{SpectatorCount{"g", 2}, {}}),
+              R"({"type":"spectators","game":"g","count":2})");
+}
+
+TEST(ProtocolEncode, IdIsAddedOnlyWhenSet) {
+    EXPECT_EQ(round_trip(ServerMessage{Pong{}, "req-9"})["id"], "req-9");
+    EXPECT_FALSE(round_trip(ServerMessage{Pong{}, std::nullopt}).contains("id"));
+}
+
+TEST(ProtocolEncode, CreatedAndJoinedNameTheSeatOfTheVariant) {
+    const Json created = round_trip(SeatGranted{true, "g1", Variant::xiangqi, Side::first, "tok"});
+    EXPECT_EQ(created, (Json{{"type", "created"},
+                             {"game", "g1"},
+                             {"seat", "red"},
+                             {"token", "tok"},
+                             {"variant", "xiangqi"}}));
+    const Json joined = round_trip(SeatGranted{false, "g1", Variant::chess, Side::second, "t2"});
+    EXPECT_EQ(joined["type"], "joined");
+    EXPECT_EQ(joined["seat"], "black");
+    EXPECT_EQ(round_trip(SeatGranted{false, "g", Variant::draughts, Side::first, "t"})["seat"],
+              "white");
+}
+
+State sample_state() {
+    State state;
+    state.game = "g1";
+    state.seq = 7;
+    state.variant = Variant::chess;
+    state.status = "playing";
+    state.you = Side::second;
+    state.first = PlayerInfo{"Ana", true};
+    state.second = PlayerInfo{"Bo", false};
+    state.initial_position = "startpos-fen";
+    state.position = "now-fen";
+    state.moves = {"e2e4"};
+    state.notation = {"e4"};
+    state.ply = 1;
+    state.turn = Side::second;
+    state.legal = {"e7e5", "c7c5"};
+    state.check = false;
+    state.clock = ClockState{299000, 300000, true};
+    state.time_control = ClockSpec{300000, 2000};
+    state.offers = {OpenOffer{OfferKind::draw, Side::first}};
+    state.spectators = 3;
+    return state;
+}
+
+TEST(ProtocolEncode, StateCarriesEveryField) {
+    const Json state = round_trip(sample_state());
+    EXPECT_EQ(state["type"], "state");
+    EXPECT_EQ(state["game"], "g1");
+    EXPECT_EQ(state["seq"], 7);
+    EXPECT_EQ(state["variant"], "chess");
+    EXPECT_EQ(state["status"], "playing");
+    EXPECT_EQ(state["you"], "black");
+    EXPECT_EQ(state["players"], (Json{{"white", {{"name", "Ana"}, {"connected", true}}},
+                                      {"black", {{"name", "Bo"}, {"connected", false}}}}));
+    EXPECT_EQ(state["initial_position"], "startpos-fen");
+    EXPECT_EQ(state["position"], "now-fen");
+    EXPECT_EQ(state["moves"], Json::array({"e2e4"}));
+    EXPECT_EQ(state["notation"], Json::array({"e4"}));
+    EXPECT_EQ(state["ply"], 1);
+    EXPECT_EQ(state["turn"], "black");
+    EXPECT_EQ(state["legal"], Json::array({"e7e5", "c7c5"}));
+    EXPECT_EQ(state["check"], false);
+    EXPECT_EQ(state["clock"],
+              (Json{{"white_ms", 299000}, {"black_ms", 300000}, {"running", true}}));
+    EXPECT_EQ(state["time_control"], (Json{{"initial_ms", 300000}, {"increment_ms", 2000}}));
+    EXPECT_TRUE(state["result"].is_null());
+    EXPECT_TRUE(state["reason"].is_null());
+    EXPECT_EQ(state["offers"], Json::array({{{"kind", "draw"}, {"by", "white"}}}));
+    EXPECT_EQ(state["spectators"], 3);
+    EXPECT_TRUE(state["rematch"].is_null());
+    EXPECT_EQ(state.size(), 22U) << state.dump();
+}
+
+TEST(ProtocolEncode, StateOfAWaitingXiangqiGameForASpectator) {
+    State waiting;
+    waiting.game = "x1";
+    waiting.variant = Variant::xiangqi;
+    waiting.status = "waiting";
+    waiting.first = PlayerInfo{"Li", true};
+    const Json state = round_trip(waiting);
+    EXPECT_EQ(state["you"], "spectator");
+    EXPECT_EQ(state["turn"], "red");
+    EXPECT_EQ(state["players"],
+              (Json{{"red", {{"name", "Li"}, {"connected", true}}}, {"black", nullptr}}));
+    EXPECT_TRUE(state["clock"].is_null());
+    EXPECT_TRUE(state["time_control"].is_null());
+    EXPECT_EQ(state["offers"], Json::array());
+    EXPECT_EQ(state["moves"], Json::array());
+}
+
+TEST(ProtocolEncode, StateOfAnEndedGameWithARematch) {
+    State ended = sample_state();
+    ended.status = "ended";
+    ended.result = "0-1";
+    ended.reason = "resign";
+    ended.rematch = "g2";
+    ended.variant = Variant::xiangqi;
+    const Json state = round_trip(ended);
+    EXPECT_EQ(state["result"], "0-1");
+    EXPECT_EQ(state["reason"], "resign");
+    EXPECT_EQ(state["rematch"], "g2");
+    EXPECT_EQ(state["clock"], (Json{{"red_ms", 299000}, {"black_ms", 300000}, {"running", true}}));
+    EXPECT_EQ(state["offers"][0]["by"], "red");
+}
+
+TEST(ProtocolEncode, Moved) {
+    Moved moved{"g1",
+                8,
+                Variant::draughts,
+                3,
+                "22x15",
+                "22x15",
+                "W:W15:B1",
+                Side::second,
+                {"10-14"},
+                false,
+                ClockState{1000, 2000, false}};
+    const Json json = round_trip(moved);
+    EXPECT_EQ(json,
+              (Json{{"type", "moved"},
+                    {"game", "g1"},
+                    {"seq", 8},
+                    {"ply", 3},
+                    {"move", "22x15"},
+                    {"notation", "22x15"},
+                    {"position", "W:W15:B1"},
+                    {"turn", "black"},
+                    {"legal", {"10-14"}},
+                    {"check", false},
+                    {"clock", {{"white_ms", 1000}, {"black_ms", 2000}, {"running", false}}}}));
+    moved.clock.reset();
+    EXPECT_TRUE(round_trip(moved)["clock"].is_null());
+}
+
+TEST(ProtocolEncode, EndedWritesNullForTheResultOfAnAbortedGame) {
+    EXPECT_EQ(round_trip(Ended{"g1", 9, "1/2-1/2", "agreement", "ended"}),
+              (Json{{"type", "ended"},
+                    {"game", "g1"},
+                    {"seq", 9},
+                    {"result", "1/2-1/2"},
+                    {"reason", "agreement"},
+                    {"status", "ended"}}));
+    const Json aborted = round_trip(Ended{"g1", 2, "", "aborted", "aborted"});
+    EXPECT_TRUE(aborted["result"].is_null());
+    EXPECT_EQ(aborted["status"], "aborted");
+}
+
+TEST(ProtocolEncode, OfferNamesKindActionAndSeat) {
+    const Json offer = round_trip(OfferEvent{"g1", 10, Variant::xiangqi, OfferKind::takeback,
+                                             OfferAction::decline, Side::first});
+    EXPECT_EQ(offer, (Json{{"type", "offer"},
+                           {"game", "g1"},
+                           {"seq", 10},
+                           {"kind", "takeback"},
+                           {"action", "decline"},
+                           {"by", "red"}}));
+}
+
+TEST(ProtocolEncode, TakenBack) {
+    const Json json = round_trip(TakenBack{
+        "g1", 11, Variant::chess, 2, "fen", Side::first, {"e2e4"}, true, ClockState{5, 6, true}});
+    EXPECT_EQ(json["type"], "takeback");
+    EXPECT_EQ(json["seq"], 11);
+    EXPECT_EQ(json["ply"], 2);
+    EXPECT_EQ(json["position"], "fen");
+    EXPECT_EQ(json["turn"], "white");
+    EXPECT_EQ(json["legal"], Json::array({"e2e4"}));
+    EXPECT_EQ(json["check"], true);
+    EXPECT_EQ(json["clock"]["white_ms"], 5);
+    EXPECT_EQ(json.size(), 9U);
+}
+
+TEST(ProtocolEncode, PresenceWithAndWithoutClaimDelay) {
+    const Json gone = round_trip(Presence{"g1", 12, Variant::xiangqi, Side::second, false, 60000});
+    EXPECT_EQ(gone, (Json{{"type", "presence"},
+                          {"game", "g1"},
+                          {"seq", 12},
+                          {"seat", "black"},
+                          {"connected", false},
+                          {"claim_after_ms", 60000}}));
+    const Json back = round_trip(Presence{"g1", 13, Variant::xiangqi, Side::first, true, {}});
+    EXPECT_EQ(back["seat"], "red");
+    EXPECT_TRUE(back["claim_after_ms"].is_null());
+}
+
+TEST(ProtocolEncode, RematchAndSpectators) {
+    EXPECT_EQ(round_trip(RematchEvent{"g1", 14, "g2"}),
+              (Json{{"type", "rematch"}, {"game", "g1"}, {"seq", 14}, {"next", "g2"}}));
+    EXPECT_EQ(round_trip(SpectatorCount{"g1", 4}),
+              (Json{{"type", "spectators"}, {"game", "g1"}, {"count", 4}}));
+}
+
+GameSummary sample_summary() {
+    return GameSummary{"g5",         Variant::xiangqi,    "waiting", PlayerInfo{"Li", true},
+                       std::nullopt, ClockSpec{60000, 0}, 0,         "",
+                       "",           1700000000000};
+}
+
+TEST(ProtocolEncode, LobbyAndGamesListSummaries) {
+    const Json expected_summary = {
+        {"game", "g5"},
+        {"variant", "xiangqi"},
+        {"status", "waiting"},
+        {"players", {{"red", {{"name", "Li"}, {"connected", true}}}, {"black", nullptr}}},
+        {"time_control", {{"initial_ms", 60000}, {"increment_ms", 0}}},
+        {"ply", 0},
+        {"result", nullptr},
+        {"reason", nullptr},
+        {"created_ms", 1700000000000}};
+    const Json lobby = round_trip(LobbyList{{sample_summary()}});
+    EXPECT_EQ(lobby["type"], "lobby");
+    EXPECT_EQ(lobby["games"], Json::array({expected_summary}));
+    const Json games = round_trip(GamesList{});
+    EXPECT_EQ(games, (Json{{"type", "games"}, {"games", Json::array()}}));
+}
+
+TEST(ProtocolEncode, RecordListsEveryMove) {
+    Record record{"g1",
+                  Variant::chess,
+                  "ended",
+                  PlayerInfo{"Ana", false},
+                  PlayerInfo{"Bo", true},
+                  std::nullopt,
+                  "start",
+                  {},
+                  "1-0",
+                  "checkmate",
+                  1700000000000};
+    record.moves = {RecordMove{1, "e2e4", "e4", "fen1", 299000, 1000},
+                    RecordMove{2, "e7e5", "e5", "fen2", std::nullopt, std::nullopt}};
+    const Json json = round_trip(record);
+    EXPECT_EQ(json["type"], "record");
+    EXPECT_EQ(json["variant"], "chess");
+    EXPECT_EQ(json["status"], "ended");
+    EXPECT_EQ(json["players"]["black"]["name"], "Bo");
+    EXPECT_TRUE(json["time_control"].is_null());
+    EXPECT_EQ(json["initial_position"], "start");
+    EXPECT_EQ(json["moves"][0], (Json{{"ply", 1},
+                                      {"move", "e2e4"},
+                                      {"notation", "e4"},
+                                      {"position", "fen1"},
+                                      {"clock_ms", 299000},
+                                      {"think_ms", 1000}}));
+    EXPECT_TRUE(json["moves"][1]["clock_ms"].is_null());
+    EXPECT_TRUE(json["moves"][1]["think_ms"].is_null());
+    EXPECT_EQ(json["result"], "1-0");
+    EXPECT_EQ(json["reason"], "checkmate");
+    EXPECT_EQ(json["created_ms"], 1700000000000);
+}
+
+TEST(ProtocolEncode, ErrorWithAndWithoutId) {
+    EXPECT_EQ(
+        round_trip(ServerMessage{ErrorMessage{ErrorCode::stale_ply, "ply is 4"}, "m1"}),
+        (Json{{"type", "error"}, {"code", "stale_ply"}, {"message", "ply is 4"}, {"id", "m1"}}));
+    EXPECT_EQ(Json::parse(encode_error(ErrorCode::not_your_turn, "wait", std::nullopt)),
+              (Json{{"type", "error"}, {"code", "not_your_turn"}, {"message", "wait"}}));
+    EXPECT_EQ(Json::parse(encode_error(ErrorCode::bad_json, "x", "r"))["id"], "r");
+}
+
+TEST(ProtocolEncode, InvalidUtf8IsReplacedNotThrown) {
+    State state = sample_state();
+    state.first = PlayerInfo{"bad\xFF\xC3", true};
+    const Json json = round_trip(state);
+    EXPECT_EQ(json["players"]["white"]["name"], "bad\xEF\xBF\xBD\xEF\xBF\xBD");
+    EXPECT_NO_THROW(encode_error(ErrorCode::internal, "\x80", std::string("\xFE")));
+}
+
+TEST(ProtocolEncode, ControlCharactersAreEscaped) {
+    const std::string text = encode_error(ErrorCode::illegal_move, "line1\nline2\t\x01", {});
+    EXPECT_EQ(text.find('\n'), std::string::npos);
+    EXPECT_EQ(Json::parse(text)["message"], "line1\nline2\t\x01");
+}
+
+TEST(ProtocolNames, ErrorCodesAreDistinctSnakeCase) {
+    std::set<std::string_view> names;
+    for (int code = 0; code <= static_cast<int>(ErrorCode::internal); ++code) {
+        const std::string_view name = to_string(static_cast<ErrorCode>(code));
+        EXPECT_FALSE(name.empty());
+        EXPECT_EQ(name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_"), std::string_view::npos);
+        names.insert(name);
+    }
+    EXPECT_EQ(names.size(), static_cast<std::size_t>(ErrorCode::internal) + 1);
+    EXPECT_EQ(to_string(ErrorCode::not_your_turn), "not_your_turn");
+    EXPECT_EQ(to_string(ErrorCode::too_large), "too_large");
+}
+
+TEST(ProtocolNames, OfferKindsAndActions) {
+    EXPECT_EQ(to_string(OfferKind::draw), "draw");
+    EXPECT_EQ(to_string(OfferKind::takeback), "takeback");
+    EXPECT_EQ(to_string(OfferKind::rematch), "rematch");
+    EXPECT_EQ(to_string(OfferAction::offer), "offer");
+    EXPECT_EQ(to_string(OfferAction::accept), "accept");
+    EXPECT_EQ(to_string(OfferAction::decline), "decline");
+}
+
+}  // namespace
+}  // namespace arbiter::protocol::test
