@@ -62,6 +62,17 @@ async function pieceAt(page, square) {
   }, square);
 }
 
+/** pieceAt once any move animation has settled (polls for up to 3 s). */
+async function settledPieceAt(page, square, expected) {
+  let seen = null;
+  for (let attempt = 0; attempt < 30; attempt++) {
+    seen = await pieceAt(page, square);
+    if (seen === expected) break;
+    await page.waitForTimeout(100);
+  }
+  assert.equal(seen, expected, `${expected} on ${square}`);
+}
+
 test('an illegal drop is refused and the piece goes back; a legal one is played', async () => {
   const { first, second } = await twoPlayers('chess');
   const before = await piecesOnBoard(first);
@@ -83,7 +94,7 @@ test('an illegal drop is refused and the piece goes back; a legal one is played'
   await first.fill('#move-input', 'e2e4');
   await first.press('#move-input', 'Enter');
   await waitForPly(second, 1);
-  assert.equal(await pieceAt(second, 'e4'), 'p-piece white');
+  await settledPieceAt(second, 'e4', 'p-piece white');
   await closePages(first, second);
 });
 
@@ -96,7 +107,7 @@ test('a promotion asks which piece and plays the one picked', async () => {
   await screenshotBoard(first, 'chess-promotion-picker');
   await first.click('.picker .pick[data-move="e7e8n"]');
   await waitForPly(second, 1);
-  assert.equal(await pieceAt(second, 'e8'), 'n-piece white');
+  await settledPieceAt(second, 'e8', 'n-piece white');
   assert.match(await second.textContent('#moves'), /e8=N/);
   await closePages(first, second);
 });

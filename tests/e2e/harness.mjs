@@ -2,7 +2,7 @@
 // the built client as its web root) and Debian's Chromium driven headless by playwright-core.
 // Every player is its own browser context (own localStorage, so own seat tokens).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,9 @@ export const outputDir = path.join(here, 'output');
 mkdirSync(outputDir, { recursive: true });
 
 export async function startServer(extraArgs = []) {
+  if (!existsSync(serverBinary)) {
+    throw new Error(`no arbiter-server at ${serverBinary}: build it, or set ARBITER_SERVER`);
+  }
   const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-e2e-'));
   const proc = spawn(
     serverBinary,
@@ -37,6 +40,10 @@ export async function startServer(extraArgs = []) {
         clearTimeout(timer);
         resolve(Number(match[1]));
       }
+    });
+    proc.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
     });
     proc.on('exit', (code) => {
       clearTimeout(timer);
@@ -181,6 +188,7 @@ export async function boardPosition(page) {
 
 /** The pieces chessgroundx shows ("p-piece white@translate(..)"), sorted, to compare boards. */
 export async function piecesOnBoard(page) {
+  await page.waitForTimeout(300); // let a move animation (150 ms) finish
   return page.evaluate(() =>
     [...document.querySelectorAll('.board cg-board piece:not(.ghost)')]
       .map((p) => {
