@@ -23,6 +23,10 @@ namespace arbiter::server::app {
 
 class Metrics;
 
+/// `text` (an encoded server message, a JSON object) with `"id": <id>` as its first member: the
+/// requester's copy of a broadcast event.
+std::string with_request_id(const std::string& text, const std::string& id);
+
 /// Settings shared by every room.
 struct RoomConfig {
     std::chrono::milliseconds disconnect_timeout{60'000};  ///< before the opponent may claim

@@ -42,7 +42,9 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         if (mover == *seat && game_->moves()[move.ply] == move.move) {
             for (const auto& event : history_) {
                 if (event.moved_ply == move.ply + 1) {
-                    request.peer->send(event.text);
+                    request.peer->send(request.id ? std::make_shared<const std::string>(
+                                                        with_request_id(*event.text, *request.id))
+                                                  : event.text);
                     return;
                 }
             }
@@ -438,7 +440,8 @@ void GameRoom::arm_flag_timer() {
     const std::uint32_t ply = header_.ply;
     flag_timer_ = executor_->post_after(*left + std::chrono::milliseconds(1), [weak, ply] {
         if (auto self = weak.lock()) {
-            self->enqueue([self, ply] { self->on_flag_timer(ply); });
+            GameRoom* room = self.get();
+            room->enqueue([room, ply] { room->on_flag_timer(ply); });
         }
     });
 }

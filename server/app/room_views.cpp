@@ -16,7 +16,15 @@ std::size_t index(Side side) {
     return side == Side::first ? 0 : 1;
 }
 
-/// `text` (an encoded JSON object) with `"id": <id>` added as its first member.
+std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
+    if (!header.clock_initial_ms) {
+        return std::nullopt;
+    }
+    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
+}
+
+}  // namespace
+
 std::string with_request_id(const std::string& text, const std::string& id) {
     std::string out = "{\"id\":\"";
     for (const char c : id) {
@@ -37,15 +45,6 @@ std::string with_request_id(const std::string& text, const std::string& id) {
     out.append(text, 1);
     return out;
 }
-
-std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
-    if (!header.clock_initial_ms) {
-        return std::nullopt;
-    }
-    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
-}
-
-}  // namespace
 
 std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
     for (const auto& member : members_) {
