@@ -15,10 +15,10 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
   const slider = h('input', { type: 'range', id: 'replay-slider', min: '0', max: '0', value: '0', 'aria-label': 'Move' });
   const counter = h('span', { id: 'replay-ply' });
   const buttons = {
-    first: h('button', { type: 'button', id: 'replay-first', 'aria-label': 'First' }, '⏮'),
+    first: h('button', { type: 'button', id: 'replay-first', 'aria-label': 'First' }, '⇤'),
     prev: h('button', { type: 'button', id: 'replay-prev', 'aria-label': 'Previous' }, '◀'),
     next: h('button', { type: 'button', id: 'replay-next', 'aria-label': 'Next' }, '▶'),
-    last: h('button', { type: 'button', id: 'replay-last', 'aria-label': 'Last' }, '⏭'),
+    last: h('button', { type: 'button', id: 'replay-last', 'aria-label': 'Last' }, '⇥'),
   };
   const flip = h('button', { type: 'button', id: 'flip' }, '⇅ Flip');
   fill(
