@@ -26,7 +26,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   const result = await server?.stop();
-  assert.equal(result?.code, 0, `server exit: ${JSON.stringify(result)}\n${server?.stderr()}`);
+  assert.equal(result?.code, 0, `arbiter-server must exit 0 on SIGTERM: ${JSON.stringify(result)}\n${server?.stderrDigest()}`);
 });
 
 async function twoPlayers(variant) {

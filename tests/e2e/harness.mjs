@@ -53,6 +53,9 @@ export async function startServer(extraArgs = []) {
   return {
     url: `http://127.0.0.1:${port}`,
     stderr: () => stderr,
+    /** The start of stderr and any sanitizer summary: enough to say why an exit was not clean. */
+    stderrDigest: () =>
+      [stderr.split('\n').slice(0, 30).join('\n'), ...stderr.split('\n').filter((l) => l.includes('SUMMARY:'))].join('\n'),
     async stop() {
       proc.kill('SIGTERM');
       const result = await exited;
