@@ -1,0 +1,239 @@
+// The board: chessgroundx draws all three games (8x8 chess, 9x10 xiangqi on a drawn grid with
+// river and palaces, 8x8 draughts with discs); this wrapper feeds it the server's position and
+// legal moves, and turns a drag or click-click into one wire move, asking the player with a
+// picker when several legal moves share the same two squares (promotions, draughts paths).
+import { Chessground } from 'chessgroundx';
+import type { Api } from 'chessgroundx/api';
+import type { Key } from 'chessgroundx/types';
+import { h } from './dom';
+import { draughtsSquare, type Color, type Variant } from './variants';
+
+export interface BoardView {
+  position: string;
+  orientation: Color;
+  /** Wire moves the player may make now; empty when it is not their move. */
+  legal: string[];
+  /** Whose pieces may move ("none" for spectators, replays, and the opponent's turn). */
+  movable: Color | 'none';
+  turn: Color;
+  lastMove: string | null;
+  check: boolean;
+}
+
+const PROMOTION_NAMES: Record<string, string> = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight' };
+
+export class Board {
+  readonly element: HTMLElement;
+  private ground: Api;
+  private view: BoardView | null = null;
+  private picker: HTMLElement | null = null;
+
+  constructor(
+    private variant: Variant,
+    private onMove: (move: string) => void,
+  ) {
+    const cg = h('div', { class: `cg-wrap ${variant.name}` });
+    this.element = h('div', { class: `board board-${variant.name}` }, cg);
+    this.element.dataset.variant = variant.name;
+    this.ground = Chessground(cg, {
+      dimensions: { width: variant.width, height: variant.height },
+      coordinates: variant.name !== 'draughts',
+      animation: { enabled: true, duration: 150 },
+      movable: { free: false, showDests: true, events: { after: (o, d) => this.afterDrop(o, d) } },
+      premovable: { enabled: false },
+      draggable: { enabled: true, showGhost: true },
+      drawable: { enabled: true },
+      highlight: { lastMove: true, check: true },
+      events: { select: (key) => this.afterSelect(key) },
+    });
+  }
+
+  /** Redraws from the server's view of the game. */
+  set(view: BoardView): void {
+    this.closePicker();
+    this.view = view;
+    const dests = new Map<Key, Key[]>();
+    if (view.movable !== 'none') {
+      for (const move of view.legal) {
+        const squares = this.variant.squares(move);
+        if (!squares) continue;
+        const list = dests.get(squares[0]) ?? [];
+        if (!list.includes(squares[1])) list.push(squares[1]);
+        dests.set(squares[0], list);
+      }
+    }
+    const last = view.lastMove ? this.variant.squares(view.lastMove) : null;
+    this.ground.set({
+      fen: this.variant.boardFen(view.position),
+      orientation: view.orientation,
+      turnColor: view.turn,
+      check: view.check ? view.turn : false,
+      lastMove: last ?? undefined,
+      movable: {
+        color: view.movable === 'none' ? undefined : view.movable,
+        dests,
+      },
+    });
+    if (!last) this.ground.set({ lastMove: undefined });
+    this.element.dataset.position = view.position;
+  }
+
+  /** Freezes the board as it stands (a move is on its way to the server). */
+  lock(): void {
+    this.closePicker();
+    this.ground.set({ movable: { color: undefined, dests: new Map() } });
+  }
+
+  orientation(): Color {
+    return this.ground.state.orientation as Color;
+  }
+
+  flip(): void {
+    this.ground.toggleOrientation();
+    if (this.view) this.view.orientation = this.orientation();
+  }
+
+  /** A piece was dropped on one of its server-given destinations: pick the wire move. */
+  private afterDrop(orig: Key, dest: Key): void {
+    const view = this.view;
+    if (!view) return;
+    const candidates = view.legal.filter((move) => {
+      const squares = this.variant.squares(move);
+      return !!squares && squares[0] === orig && squares[1] === dest;
+    });
+    if (candidates.length === 1) {
+      this.onMove(candidates[0]);
+    } else if (candidates.length > 1) {
+      this.openPicker(candidates);
+    } else {
+      this.set(view); // cannot happen with server dests; put the piece back
+    }
+  }
+
+  /**
+   * A draughts capture can run round and end where it started ("22x22"): no drop can say that,
+   * so selecting the piece offers it.
+   */
+  private afterSelect(key: Key): void {
+    const view = this.view;
+    if (!view || view.movable === 'none') return;
+    const circular = view.legal.filter((move) => {
+      const squares = this.variant.squares(move);
+      return !!squares && squares[0] === key && squares[1] === key;
+    });
+    if (circular.length) this.openPicker(circular, 'Capture round and back to this square?');
+  }
+
+  private openPicker(candidates: string[], heading?: string): void {
+    this.closePicker();
+    const chess = this.variant.name === 'chess';
+    const title = heading ?? (chess ? 'Promote to' : 'Which capture path?');
+    const buttons = candidates.map((move) => {
+      const label = chess ? PROMOTION_NAMES[move.slice(-1)] ?? move : move;
+      const button = h('button', { type: 'button', class: 'pick', 'data-move': move }, label);
+      if (chess) {
+        const colour = this.view?.movable === 'black' ? 'black' : 'white';
+        const role = move.slice(-1);
+        button.prepend(h('span', { class: `cg-wrap chess pick-piece` }, h('piece', { class: `${role}-piece ${colour}` })));
+      }
+      button.addEventListener('click', () => {
+        this.closePicker();
+        this.onMove(move);
+      });
+      return button;
+    });
+    const cancel = h('button', { type: 'button', class: 'pick cancel' }, 'Cancel');
+    cancel.addEventListener('click', () => this.view && this.set(this.view));
+    this.picker = h('div', { class: 'picker', role: 'dialog', 'aria-label': title }, h('p', {}, title), ...buttons, cancel);
+    this.picker.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.view) this.set(this.view);
+    });
+    this.element.append(this.picker);
+    buttons[0]?.focus();
+  }
+
+  private closePicker(): void {
+    this.picker?.remove();
+    this.picker = null;
+  }
+
+  destroy(): void {
+    this.ground.destroy();
+  }
+}
+
+// ---- board backgrounds drawn once as SVG data URIs ------------------------------------------
+
+function svgUrl(svg: string): string {
+  return `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
+}
+
+/** The xiangqi board: 9x10 intersections, the river, the two palaces, point marks. */
+function xiangqiBoard(): string {
+  const line = (x1: number, y1: number, x2: number, y2: number) =>
+    `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+  const lines: string[] = [];
+  for (let y = 0.5; y <= 9.5; y++) lines.push(line(0.5, y, 8.5, y));
+  for (let x = 0.5; x <= 8.5; x++) {
+    if (x === 0.5 || x === 8.5) lines.push(line(x, 0.5, x, 9.5));
+    else lines.push(line(x, 0.5, x, 4.5), line(x, 5.5, x, 9.5));
+  }
+  // Palaces: the diagonals of the 3x3 squares at the middle files of each side.
+  lines.push(line(3.5, 0.5, 5.5, 2.5), line(5.5, 0.5, 3.5, 2.5));
+  lines.push(line(3.5, 7.5, 5.5, 9.5), line(5.5, 7.5, 3.5, 9.5));
+  // Point marks where cannons and soldiers start.
+  const marks: string[] = [];
+  const mark = (x: number, y: number) => {
+    const d = 0.08;
+    const l = 0.18;
+    for (const sx of [-1, 1]) {
+      if ((sx < 0 && x === 0.5) || (sx > 0 && x === 8.5)) continue;
+      for (const sy of [-1, 1]) {
+        const px = x + sx * d;
+        const py = y + sy * d;
+        marks.push(`<polyline points="${px + sx * l},${py} ${px},${py} ${px},${py + sy * l}"/>`);
+      }
+    }
+  };
+  for (const y of [2.5, 7.5]) for (const x of [1.5, 7.5]) mark(x, y);
+  for (const y of [3.5, 6.5]) for (const x of [0.5, 2.5, 4.5, 6.5, 8.5]) mark(x, y);
+  const river =
+    `<g font-size="0.55" fill="#6b3e1f" font-family="'Noto Serif CJK SC','Noto Sans CJK SC',serif" text-anchor="middle" dominant-baseline="central">` +
+    `<text x="2" y="5">楚</text><text x="3" y="5">河</text><text x="6" y="5">漢</text><text x="7" y="5">界</text></g>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 10" preserveAspectRatio="none">` +
+    `<rect width="9" height="10" fill="#e8c48a"/>` +
+    `<g stroke="#5a3412" stroke-width="0.035" fill="none">${lines.join('')}${marks.join('')}` +
+    `<rect x="0.42" y="0.42" width="8.16" height="9.16" stroke-width="0.06"/></g>${river}</svg>`
+  );
+}
+
+/** The draughts board with the PDN square numbers 1..32 on the dark squares. */
+function draughtsBoard(orientation: Color): string {
+  const cells: string[] = [];
+  for (let rank = 0; rank < 8; rank++) {
+    for (let file = 0; file < 8; file++) {
+      const dark = (rank + file) % 2 === 0; // a1 is dark
+      const x = orientation === 'white' ? file : 7 - file;
+      const y = orientation === 'white' ? 7 - rank : rank;
+      cells.push(`<rect x="${x}" y="${y}" width="1" height="1" fill="${dark ? '#8b5a2b' : '#f1dcb4'}"/>`);
+    }
+  }
+  for (let n = 1; n <= 32; n++) {
+    const [file, rank] = draughtsSquare(n);
+    const x = orientation === 'white' ? file : 7 - file;
+    const y = orientation === 'white' ? 7 - rank : rank;
+    cells.push(`<text x="${x + 0.06}" y="${y + 0.2}" font-size="0.18" fill="#f6e7c8" font-family="sans-serif">${n}</text>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8" shape-rendering="crispEdges">${cells.join('')}</svg>`;
+}
+
+/** Installs the generated board backgrounds (once). */
+export function installBoardStyles(): void {
+  if (document.getElementById('board-backgrounds')) return;
+  const css =
+    `.cg-wrap.xiangqi cg-board { background-image: ${svgUrl(xiangqiBoard())}; }\n` +
+    `.cg-wrap.draughts.orientation-white cg-board { background-image: ${svgUrl(draughtsBoard('white'))}; }\n` +
+    `.cg-wrap.draughts.orientation-black cg-board { background-image: ${svgUrl(draughtsBoard('black'))}; }\n`;
+  document.head.append(h('style', { id: 'board-backgrounds' }, css));
+}

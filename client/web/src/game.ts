@@ -1,0 +1,341 @@
+// Play / watch one game (#/game/<id>). A seat token for the game in localStorage makes this page a
+// player (resume); without one it watches, and offers to join while a seat is open.
+import { Board } from './board';
+import { fill, formatClock, h } from './dom';
+import { applyEvent, fromState, remainingMs, type GameModel } from './model';
+import { renderMoves } from './movelist';
+import { forgetSeat, loadSeat, saveSeat, type Message } from './net';
+import { colorOf, describeResult, seatTitle, variantOf, type Variant } from './variants';
+import type { App } from './main';
+import { renderControls } from './controls';
+
+export interface GameContext {
+  app: App;
+  model: GameModel;
+  variant: Variant;
+  /** The seat this page plays, or null when watching. */
+  seat: string | null;
+  act(message: Message): void;
+  say(text: string, kind?: 'info' | 'error'): void;
+  rerender(): void;
+}
+
+export function gameView(app: App, root: HTMLElement, gameId: string): () => void {
+  let model: GameModel | null = null;
+  let variant: Variant | null = null;
+  let board: Board | null = null;
+  let seat: string | null = loadSeat(gameId)?.seat ?? null;
+  let flipped = false;
+  let requestCounter = 0;
+  let pendingRematch: string | null = null;
+
+  const title = h('h2', { class: 'game-title' }, 'Loading game…');
+  const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' });
+  const message = h('p', { class: 'message', id: 'message', role: 'alert' });
+  const topBar = h('div', { class: 'player-bar top' });
+  const bottomBar = h('div', { class: 'player-bar bottom' });
+  const boardSlot = h('div', { class: 'board-slot' });
+  const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' });
+  const controls = h('div', { class: 'controls', id: 'controls' });
+  const extra = h('div', { class: 'extra' });
+  const moveInput = h('input', {
+    id: 'move-input',
+    list: 'legal-moves',
+    autocomplete: 'off',
+    placeholder: 'type a move',
+    'aria-label': 'Type a move in wire notation',
+  });
+  const legalList = h('datalist', { id: 'legal-moves' });
+  const moveForm = h(
+    'form',
+    { class: 'move-form' },
+    moveInput,
+    legalList,
+    h('button', { type: 'submit' }, 'Play'),
+  );
+  const flip = h('button', { type: 'button', id: 'flip', title: 'Flip the board' }, '⇅ Flip');
+  fill(
+    root,
+    h(
+      'section',
+      { class: 'game-page' },
+      h('div', { class: 'board-column' }, topBar, boardSlot, bottomBar),
+      h(
+        'aside',
+        { class: 'side-column' },
+        title,
+        status,
+        message,
+        controls,
+        moveForm,
+        h('div', { class: 'moves-box' }, moves),
+        h('div', { class: 'row' }, flip),
+        extra,
+      ),
+    ),
+  );
+
+  const say = (text: string, kind: 'info' | 'error' = 'info') => {
+    message.textContent = text;
+    message.className = `message ${kind}`;
+  };
+
+  const act = (msg: Message) => app.conn.send({ ...msg, game: gameId, id: `g${++requestCounter}-${msg.type}` });
+
+  function sendMove(move: string): void {
+    if (!model) return;
+    say('');
+    app.conn.send({ type: 'move', game: gameId, move, ply: model.ply, id: `g${++requestCounter}-move` });
+    // Until the server answers, nothing else may be dragged; the dropped piece stays put.
+    board?.lock();
+  }
+
+  moveForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = moveInput.value.trim();
+    if (!model || !text) return;
+    if (!myTurn()) say('It is not your move.', 'error');
+    else if (!model.legal.includes(text)) say(`${text} is not a legal move here.`, 'error');
+    else {
+      moveInput.value = '';
+      sendMove(text);
+    }
+  });
+  flip.addEventListener('click', () => {
+    flipped = !flipped;
+    render();
+  });
+
+  const myTurn = () => !!model && !!seat && model.status === 'playing' && model.turn === seat;
+
+  function orientation() {
+    const base = variant && seat ? colorOf(variant, seat) : 'white';
+    return flipped ? (base === 'white' ? 'black' : 'white') : base;
+  }
+
+  function boardView() {
+    const m = model!;
+    const v = variant!;
+    return {
+      position: m.position,
+      orientation: orientation() as 'white' | 'black',
+      legal: myTurn() ? m.legal : [],
+      movable: myTurn() ? colorOf(v, seat!) : ('none' as const),
+      turn: colorOf(v, m.turn),
+      lastMove: m.moves.length ? m.moves[m.moves.length - 1] : null,
+      check: m.check,
+    };
+  }
+
+  function playerBar(bar: HTMLElement, who: string): void {
+    const m = model!;
+    const player = m.players[who];
+    const ms = remainingMs(m, who);
+    const ticking = !!m.clock?.running && m.status === 'playing' && m.turn === who;
+    fill(
+      bar,
+      h('span', { class: `seat-dot ${who}`, 'aria-hidden': 'true' }),
+      h(
+        'span',
+        { class: 'player-name' },
+        player ? player.name : `(open seat)`,
+        h('small', {}, ` ${seatTitle(who)}${who === seat ? ' · you' : ''}`),
+      ),
+      player && !player.connected
+        ? h('span', { class: 'offline', title: 'disconnected' }, 'offline')
+        : null,
+      ms === null
+        ? null
+        : h(
+            'span',
+            {
+              class: `clock${ticking ? ' running' : ''}${ms < 20000 ? ' low' : ''}`,
+              'data-seat': who,
+              'aria-label': `${seatTitle(who)} clock`,
+            },
+            formatClock(ms),
+          ),
+    );
+    bar.dataset.seat = who;
+  }
+
+  function statusText(): string {
+    const m = model!;
+    if (m.status === 'waiting') return 'Waiting for an opponent.';
+    if (m.status === 'ended' || m.status === 'aborted') return describeResult(variant!, m.result, m.reason, m.status);
+    const mover = seatTitle(m.turn);
+    const check = m.check && m.variant !== 'draughts' ? ' — check!' : '';
+    if (!seat) return `${mover} to move${check}`;
+    return (m.turn === seat ? 'Your move' : `${mover} to move`) + check;
+  }
+
+  function render(): void {
+    if (!model || !variant) return;
+    const m = model;
+    title.textContent = `${variant.title} · ${m.game}`;
+    status.textContent = statusText();
+    root.querySelector('.game-page')!.setAttribute('data-status', m.status);
+    const bottom = orientation() === 'white' ? variant.seats[0] : variant.seats[1];
+    const top = bottom === variant.seats[0] ? variant.seats[1] : variant.seats[0];
+    playerBar(topBar, top);
+    playerBar(bottomBar, bottom);
+    board!.set(boardView());
+    renderMoves(moves, m.notation, variant.firstToMove(m.initial_position), m.ply);
+    fill(legalList, ...(myTurn() ? m.legal.map((move) => h('option', { value: move })) : []));
+    moveForm.hidden = !seat || m.status !== 'playing';
+    renderControls(controls, { app, model: m, variant, seat, act, say, rerender: render });
+    renderExtra();
+  }
+
+  function renderExtra(): void {
+    const m = model!;
+    const link = `${location.origin}${location.pathname}#/game/${m.game}`;
+    const parts: HTMLElement[] = [];
+    if (m.status === 'waiting') {
+      const copy = h('button', { type: 'button', id: 'copy-invite' }, 'Copy');
+      copy.addEventListener('click', () => {
+        navigator.clipboard?.writeText(link).then(
+          () => say('Invite link copied.'),
+          () => say('Copy the link by hand.'),
+        );
+      });
+      parts.push(h('p', { class: 'invite' }, 'Invite link: ', h('a', { href: link, id: 'invite-link' }, link), ' ', copy));
+      const open = variant!.seats.find((s) => !m.players[s]);
+      if (!seat && open) {
+        const join = h('button', { type: 'button', id: 'join', class: 'primary' }, `Join as ${seatTitle(open)}`);
+        join.addEventListener('click', () => {
+          app.conn.send({ type: 'unwatch', game: gameId });
+          app.conn.send({ type: 'join', game: gameId, id: `g${++requestCounter}-join` });
+        });
+        parts.push(join);
+      }
+    }
+    parts.push(h('p', { class: 'spectators', id: 'spectators' }, `Spectators: ${m.spectators}`));
+    if (m.rematch) {
+      parts.push(h('p', {}, h('a', { href: `#/game/${m.rematch}`, id: 'rematch-link' }, 'Go to the rematch')));
+    }
+    if (m.status === 'ended' || m.status === 'aborted') {
+      parts.push(
+        h(
+          'p',
+          {},
+          h('a', { href: `#/replay/${m.game}` }, 'Replay this game'),
+          ' · ',
+          h('a', { href: `/api/games/${m.game}/export`, download: `${m.game}.txt` }, 'Export'),
+        ),
+      );
+    }
+    fill(extra, ...parts);
+  }
+
+  function subscribe(): void {
+    const grant = loadSeat(gameId);
+    const since = model ? model.seq : undefined;
+    if (grant) app.conn.send({ type: 'resume', game: gameId, token: grant.token, since, id: `g${++requestCounter}-resume` });
+    else app.conn.send({ type: 'watch', game: gameId, since, id: `g${++requestCounter}-watch` });
+  }
+
+  function onMessage(msg: Message): void {
+    if (msg.type === 'error') {
+      const id: string = msg.id ?? '';
+      if (!id.startsWith('g')) return;
+      if (id.endsWith('-resume')) {
+        // The token no longer holds a seat here (another browser, a wiped database): watch.
+        forgetSeat(gameId);
+        seat = null;
+        subscribe();
+        return;
+      }
+      if (msg.code === 'unknown_game') {
+        title.textContent = 'No such game';
+        say(`There is no game “${gameId}” on this server.`, 'error');
+        return;
+      }
+      say(msg.message || msg.code, 'error');
+      if (id.endsWith('-move') && model) render(); // the dragged piece goes back
+      return;
+    }
+    if ((msg.type === 'created' || msg.type === 'joined') && msg.game) {
+      saveSeat(msg.game, { seat: msg.seat, token: msg.token });
+      if (msg.game === gameId) {
+        seat = msg.seat;
+        say(`You play ${seatTitle(msg.seat)}.`);
+      } else if (msg.game === pendingRematch || msg.game === model?.rematch) {
+        app.navigate(`#/game/${msg.game}`);
+      }
+      return;
+    }
+    if (msg.game !== gameId) return;
+    if (msg.type === 'state') {
+      if (model && msg.seq < model.seq) return;
+      const next = fromState(msg);
+      if (seat && next.you === 'spectator') next.you = seat; // a late spectator copy
+      if (next.you !== 'spectator') seat = next.you;
+      if (model) next.claimAt = model.claimAt;
+      model = next;
+      if (!variant) {
+        variant = variantOf(model.variant);
+        board = new Board(variant, sendMove);
+        fill(boardSlot, board.element);
+        boardSlot.parentElement!.classList.add(variant.name);
+      }
+      render();
+      return;
+    }
+    if (msg.type === 'spectators') {
+      if (model) {
+        model.spectators = msg.count;
+        renderExtra();
+      }
+      return;
+    }
+    if (!model || !applyEvent(model, msg)) return;
+    if (msg.type === 'ended') say(describeResult(variant!, model.result, model.reason, model.status));
+    if (msg.type === 'offer') describeOffer(msg);
+    if (msg.type === 'takeback') say('A move was taken back.');
+    if (msg.type === 'presence' && msg.seat !== seat) {
+      say(`${seatTitle(msg.seat)} ${msg.connected ? 'is back' : 'disconnected'}.`);
+    }
+    if (msg.type === 'rematch' && seat) {
+      pendingRematch = msg.next;
+      if (loadSeat(msg.next)) app.navigate(`#/game/${msg.next}`);
+    }
+    if (msg.type === 'rematch' && !seat) say('The players start a rematch: follow it with the link below.');
+    render();
+  }
+
+  function describeOffer(msg: Message): void {
+    const who = msg.by === seat ? 'You' : seatTitle(msg.by);
+    const what = msg.kind === 'takeback' ? 'a takeback' : msg.kind === 'rematch' ? 'a rematch' : 'a draw';
+    const verbs: Record<string, string> = { offer: 'offer', accept: 'accepted', decline: 'declined' };
+    const verb = msg.action === 'offer' ? (who === 'You' ? 'offer' : 'offers') : verbs[msg.action] ?? msg.action;
+    say(`${who} ${verb} ${what}.`);
+  }
+
+  const offMessage = app.conn.on(onMessage);
+  const offOpen = app.conn.onOpen(subscribe);
+  const timer = window.setInterval(() => {
+    if (!model || !variant || !model.clock) return;
+    for (const bar of [topBar, bottomBar]) {
+      const who = bar.dataset.seat!;
+      const clock = bar.querySelector('.clock');
+      const ms = remainingMs(model, who);
+      if (clock && ms !== null) {
+        clock.textContent = formatClock(ms);
+        clock.classList.toggle('low', ms < 20000);
+      }
+    }
+  }, 100);
+  const claimTimer = window.setInterval(() => {
+    if (model && Object.keys(model.claimAt).length) renderControls(controls, { app, model, variant: variant!, seat, act, say, rerender: render });
+  }, 1000);
+
+  return () => {
+    offMessage();
+    offOpen();
+    clearInterval(timer);
+    clearInterval(claimTimer);
+    if (!seat) app.conn.send({ type: 'unwatch', game: gameId });
+    board?.destroy();
+  };
+}

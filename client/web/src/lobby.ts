@@ -1,0 +1,196 @@
+// The lobby (#/): create a game, join an open one live, watch games being played, replay
+// finished ones.
+import { fill, formatClock, h } from './dom';
+import type { App } from './main';
+import { loadSeat, saveSeat, type Message } from './net';
+import { seatTitle, VARIANTS, variantOf, type VariantName } from './variants';
+
+const CLOCKS: [string, string][] = [
+  ['', 'No clock'],
+  ['60000+0', '1 + 0'],
+  ['180000+2000', '3 + 2'],
+  ['300000+3000', '5 + 3'],
+  ['600000+5000', '10 + 5'],
+  ['900000+10000', '15 + 10'],
+  ['1800000+0', '30 + 0'],
+];
+
+function timeControl(tc: { initial_ms: number; increment_ms: number } | null): string {
+  if (!tc) return 'no clock';
+  return `${formatClock(tc.initial_ms)} + ${tc.increment_ms / 1000}s`;
+}
+
+function names(game: Message): string {
+  const variant = variantOf(game.variant);
+  return variant.seats.map((s) => game.players?.[s]?.name ?? '—').join(' vs ');
+}
+
+export function lobbyView(app: App, root: HTMLElement): () => void {
+  const variantSelect = h(
+    'select',
+    { id: 'create-variant', name: 'variant' },
+    ...Object.values(VARIANTS).map((v) => h('option', { value: v.name }, v.title)),
+  );
+  const sideSelect = h('select', { id: 'create-side', name: 'side' });
+  const clockSelect = h('select', { id: 'create-clock', name: 'clock' }, ...CLOCKS.map(([v, l]) => h('option', { value: v }, l)));
+  clockSelect.value = '300000+3000';
+  const privateBox = h('input', { type: 'checkbox', id: 'create-private', name: 'private' });
+  const positionInput = h('input', { id: 'create-position', name: 'position', autocomplete: 'off', spellcheck: 'false' });
+  const createError = h('p', { class: 'message error', id: 'create-error', role: 'alert' });
+  const refreshSides = () => {
+    const v = VARIANTS[variantSelect.value as VariantName];
+    const keep = sideSelect.value || 'random';
+    fill(
+      sideSelect,
+      h('option', { value: 'first' }, seatTitle(v.seats[0])),
+      h('option', { value: 'second' }, seatTitle(v.seats[1])),
+      h('option', { value: 'random' }, 'Random'),
+    );
+    sideSelect.value = keep;
+    positionInput.placeholder = v.example;
+  };
+  variantSelect.addEventListener('change', refreshSides);
+  refreshSides();
+
+  const form = h(
+    'form',
+    { class: 'create-form', id: 'create-form' },
+    h('h2', {}, 'New game'),
+    h('label', {}, 'Game ', variantSelect),
+    h('label', {}, 'Play as ', sideSelect),
+    h('label', {}, 'Time ', clockSelect),
+    h('label', { class: 'check' }, privateBox, ' Private (only people with the link)'),
+    h(
+      'details',
+      {},
+      h('summary', {}, 'Advanced'),
+      h('label', {}, 'Start position (FEN / PDN FEN) ', positionInput),
+    ),
+    h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, 'Create game'),
+    createError,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    createError.textContent = '';
+    const request: Message = { type: 'create', variant: variantSelect.value, side: sideSelect.value };
+    if (clockSelect.value) {
+      const [initial, increment] = clockSelect.value.split('+').map(Number);
+      request.clock = { initial_ms: initial, increment_ms: increment };
+    }
+    if (privateBox.checked) request.private = true;
+    if (positionInput.value.trim()) request.position = positionInput.value.trim();
+    const reply = await app.conn.request(request);
+    if (reply.type === 'error') {
+      createError.textContent = reply.message || reply.code;
+      return;
+    }
+    saveSeat(reply.game, { seat: reply.seat, token: reply.token });
+    app.navigate(`#/game/${reply.game}`);
+  });
+
+  const openList = h('ul', { class: 'game-list', id: 'open-games' });
+  const liveList = h('ul', { class: 'game-list', id: 'live-games' });
+  const doneList = h('ul', { class: 'game-list', id: 'finished-games' });
+  const listError = h('p', { class: 'message error', role: 'alert' });
+  fill(
+    root,
+    h(
+      'section',
+      { class: 'lobby' },
+      form,
+      h('div', { class: 'lists' }, h('h2', {}, 'Open games'), openList, listError, h('h2', {}, 'Being played'), liveList, h('h2', {}, 'Finished'), doneList),
+    ),
+  );
+
+  async function join(game: string): Promise<void> {
+    const reply = await app.conn.request({ type: 'join', game });
+    if (reply.type === 'error') {
+      listError.textContent = reply.message || reply.code;
+      return;
+    }
+    saveSeat(reply.game, { seat: reply.seat, token: reply.token });
+    app.navigate(`#/game/${reply.game}`);
+  }
+
+  function renderOpen(games: Message[]): void {
+    const rows = games.map((game) => {
+      const variant = variantOf(game.variant);
+      const open = variant.seats.find((s) => !game.players?.[s]);
+      // A game this browser created (its seat token is stored) is opened, not joined.
+      const mine = loadSeat(game.game);
+      const joinButton = mine
+        ? h('a', { href: `#/game/${game.game}`, class: 'button' }, 'Open (yours)')
+        : h('button', { type: 'button', class: 'primary', 'data-game': game.game }, `Join as ${seatTitle(open ?? '')}`);
+      if (!mine) joinButton.addEventListener('click', () => join(game.game));
+      return h(
+        'li',
+        { 'data-game': game.game },
+        h('span', { class: 'variant' }, variant.title),
+        h('span', {}, names(game)),
+        h('span', { class: 'tc' }, timeControl(game.time_control)),
+        joinButton,
+      );
+    });
+    fill(openList, ...(rows.length ? rows : [h('li', { class: 'empty' }, 'No open games — create one.')]));
+  }
+
+  function renderList(list: HTMLElement, games: Message[], action: (game: Message) => HTMLElement, empty: string): void {
+    const rows = games.map((game) =>
+      h(
+        'li',
+        { 'data-game': game.game },
+        h('span', { class: 'variant' }, variantOf(game.variant).title),
+        h('span', {}, names(game)),
+        h('span', { class: 'tc' }, game.result ?? `${game.ply} plies`),
+        action(game),
+      ),
+    );
+    fill(list, ...(rows.length ? rows : [h('li', { class: 'empty' }, empty)]));
+  }
+
+  // Lobby updates can come in bursts; the stored lists are asked for at most every 2 s so a busy
+  // server's rate limit is never reached from here.
+  let lastRefresh = 0;
+  let refreshQueued = false;
+  async function refreshStored(): Promise<void> {
+    const wait = lastRefresh + 2000 - Date.now();
+    if (wait > 0) {
+      if (!refreshQueued) {
+        refreshQueued = true;
+        setTimeout(() => {
+          refreshQueued = false;
+          void refreshStored();
+        }, wait);
+      }
+      return;
+    }
+    lastRefresh = Date.now();
+    const [live, done] = await Promise.all([
+      app.conn.request({ type: 'games', status: 'playing', limit: 20 }),
+      app.conn.request({ type: 'games', status: 'ended', limit: 20 }),
+    ]);
+    if (live.type === 'games') {
+      renderList(liveList, live.games, (g) => h('a', { href: `#/game/${g.game}`, class: 'button' }, 'Watch'), 'Nobody is playing right now.');
+    }
+    if (done.type === 'games') {
+      renderList(doneList, done.games, (g) => h('a', { href: `#/replay/${g.game}`, class: 'button' }, 'Replay'), 'No finished games yet.');
+    }
+  }
+
+  const off = app.conn.on((msg) => {
+    if (msg.type === 'lobby') {
+      renderOpen(msg.games ?? []);
+      void refreshStored();
+    }
+  });
+  const offOpen = app.conn.onOpen(() => {
+    app.conn.send({ type: 'lobby' });
+    void refreshStored();
+  });
+  const timer = window.setInterval(() => app.conn.isOpen() && void refreshStored(), 10000);
+  return () => {
+    off();
+    offOpen();
+    clearInterval(timer);
+  };
+}

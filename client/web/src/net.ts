@@ -1,0 +1,161 @@
+// The one WebSocket to the server: request/reply by "id", a stream of server events, and
+// reconnection with exponential backoff. Views register an `onOpen` hook to re-subscribe
+// (resume / watch with `since`, lobby) every time the socket (re)opens.
+
+export type Message = { type: string; [field: string]: any };
+type Listener = (message: Message) => void;
+type StatusListener = (status: ConnectionStatus) => void;
+
+export interface ConnectionStatus {
+  state: 'connecting' | 'open' | 'closed';
+  /** Seconds until the next attempt while closed. */
+  retryIn?: number;
+  /** True once a dropped connection came back. */
+  reconnected?: boolean;
+}
+
+const MIN_DELAY_MS = 500;
+const MAX_DELAY_MS = 10000;
+
+export class Connection {
+  private ws: WebSocket | null = null;
+  private listeners = new Set<Listener>();
+  private statusListeners = new Set<StatusListener>();
+  private openHooks = new Set<() => void>();
+  private pending = new Map<string, (reply: Message) => void>();
+  private nextId = 1;
+  private delay = MIN_DELAY_MS;
+  private everOpened = false;
+  private queue: string[] = [];
+  status: ConnectionStatus = { state: 'connecting' };
+
+  constructor(private url: string, private name: () => string) {
+    this.open();
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    this.status = status;
+    for (const listener of this.statusListeners) listener(status);
+  }
+
+  private open(): void {
+    this.setStatus({ state: 'connecting' });
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      const reconnected = this.everOpened;
+      this.everOpened = true;
+      this.delay = MIN_DELAY_MS;
+      ws.send(JSON.stringify({ type: 'hello', name: this.name() }));
+      for (const text of this.queue.splice(0)) ws.send(text);
+      this.setStatus({ state: 'open', reconnected });
+      for (const hook of this.openHooks) hook();
+    };
+    ws.onmessage = (event) => {
+      let message: Message;
+      try {
+        message = JSON.parse(String(event.data));
+      } catch {
+        return;
+      }
+      if (typeof message.id === 'string' && this.pending.has(message.id)) {
+        const resolve = this.pending.get(message.id)!;
+        this.pending.delete(message.id);
+        resolve(message);
+      }
+      for (const listener of this.listeners) listener(message);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      // Requests in flight will never be answered on this socket.
+      for (const [id, resolve] of this.pending) {
+        resolve({ type: 'error', code: 'disconnected', message: 'the connection was lost', id });
+      }
+      this.pending.clear();
+      const wait = this.delay;
+      this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
+      const started = Date.now();
+      const tick = () => {
+        const left = Math.max(0, Math.ceil((wait - (Date.now() - started)) / 1000));
+        if (this.ws) return;
+        this.setStatus({ state: 'closed', retryIn: left });
+        if (Date.now() - started >= wait) this.open();
+        else setTimeout(tick, Math.min(1000, wait));
+      };
+      tick();
+    };
+  }
+
+  /** Sends now if open, else queues until the next open (hello always goes first). */
+  send(message: Message): void {
+    const text = JSON.stringify(message);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    else this.queue.push(text);
+  }
+
+  /** Sends with a fresh id; resolves with the reply or error that echoes it. */
+  request(message: Message): Promise<Message> {
+    const id = `c${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.send({ ...message, id });
+    });
+  }
+
+  /** Says hello again (the player changed their name). */
+  rename(): void {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: 'hello', name: this.name() }));
+    }
+  }
+
+  isOpen(): boolean {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Drops the socket as if the network failed (used by the reconnect test hook). */
+  drop(): void {
+    this.ws?.close();
+  }
+
+  on(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onStatus(listener: StatusListener): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Runs `hook` now if open and after every (re)open; returns the remover. */
+  onOpen(hook: () => void): () => void {
+    this.openHooks.add(hook);
+    if (this.isOpen()) hook();
+    return () => this.openHooks.delete(hook);
+  }
+}
+
+/** Seat tokens per game id, kept in the browser's storage. */
+export interface SeatGrant {
+  seat: string;
+  token: string;
+}
+
+export function loadSeat(game: string): SeatGrant | null {
+  try {
+    const text = localStorage.getItem(`arbiter.seat.${game}`);
+    return text ? (JSON.parse(text) as SeatGrant) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(game: string, grant: SeatGrant): void {
+  localStorage.setItem(`arbiter.seat.${game}`, JSON.stringify(grant));
+}
+
+export function forgetSeat(game: string): void {
+  localStorage.removeItem(`arbiter.seat.${game}`);
+}

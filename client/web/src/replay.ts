@@ -1,0 +1,113 @@
+// Replay a stored game (#/replay/<id>): first / previous / next / last, a slider, the arrow keys,
+// and a click on any move. Positions come from the server's record; nothing is recomputed.
+import { Board } from './board';
+import { fill, h } from './dom';
+import type { App } from './main';
+import { renderMoves } from './movelist';
+import type { Message } from './net';
+import { colorOf, describeResult, seatTitle, variantOf } from './variants';
+
+export function replayView(app: App, root: HTMLElement, gameId: string): () => void {
+  const title = h('h2', {}, 'Loading replay…');
+  const info = h('p', { class: 'status', id: 'status' });
+  const boardSlot = h('div', { class: 'board-slot' });
+  const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' });
+  const slider = h('input', { type: 'range', id: 'replay-slider', min: '0', max: '0', value: '0', 'aria-label': 'Move' });
+  const counter = h('span', { id: 'replay-ply' });
+  const buttons = {
+    first: h('button', { type: 'button', id: 'replay-first', 'aria-label': 'First' }, '⇤'),
+    prev: h('button', { type: 'button', id: 'replay-prev', 'aria-label': 'Previous' }, '◀'),
+    next: h('button', { type: 'button', id: 'replay-next', 'aria-label': 'Next' }, '▶'),
+    last: h('button', { type: 'button', id: 'replay-last', 'aria-label': 'Last' }, '⇥'),
+  };
+  const flip = h('button', { type: 'button', id: 'flip' }, '⇅ Flip');
+  fill(
+    root,
+    h(
+      'section',
+      { class: 'game-page replay-page' },
+      h('div', { class: 'board-column' }, boardSlot, h('div', { class: 'replay-bar' }, buttons.first, buttons.prev, slider, buttons.next, buttons.last, counter)),
+      h('aside', { class: 'side-column' }, title, info, h('div', { class: 'moves-box' }, moves), h('div', { class: 'row' }, flip), h('p', {}, h('a', { href: `/api/games/${gameId}/export` }, 'Export'))),
+    ),
+  );
+
+  let record: Message | null = null;
+  let board: Board | null = null;
+  let ply = 0;
+
+  function show(target: number): void {
+    if (!record || !board) return;
+    const v = variantOf(record.variant);
+    ply = Math.max(0, Math.min(record.moves.length, target));
+    const position = ply === 0 ? record.initial_position : record.moves[ply - 1].position;
+    const firstMoves = v.firstToMove(position);
+    board.set({
+      position,
+      orientation: board.orientation(),
+      legal: [],
+      movable: 'none',
+      turn: firstMoves ? 'white' : 'black',
+      lastMove: ply ? record.moves[ply - 1].move : null,
+      check: false,
+    });
+    slider.value = String(ply);
+    counter.textContent = `${ply} / ${record.moves.length}`;
+    renderMoves(moves, record.moves.map((m: Message) => m.notation ?? m.move), v.firstToMove(record.initial_position), ply, show);
+  }
+
+  buttons.first.addEventListener('click', () => show(0));
+  buttons.prev.addEventListener('click', () => show(ply - 1));
+  buttons.next.addEventListener('click', () => show(ply + 1));
+  buttons.last.addEventListener('click', () => show(Infinity));
+  slider.addEventListener('input', () => show(Number(slider.value)));
+  flip.addEventListener('click', () => {
+    board?.flip();
+    show(ply);
+  });
+  const onKey = (event: KeyboardEvent) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== 'range') return;
+    const moves: Record<string, () => void> = {
+      ArrowLeft: () => show(ply - 1),
+      ArrowRight: () => show(ply + 1),
+      Home: () => show(0),
+      End: () => show(Infinity),
+    };
+    if (moves[event.key]) {
+      event.preventDefault();
+      moves[event.key]();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+
+  const offOpen = app.conn.onOpen(async () => {
+    const reply = await app.conn.request({ type: 'replay', game: gameId });
+    if (reply.type === 'error') {
+      if (reply.code === 'disconnected') return;
+      title.textContent = 'No replay';
+      info.textContent = reply.message || reply.code;
+      return;
+    }
+    if (reply.type !== 'record') return;
+    const firstLoad = !record;
+    record = reply;
+    const v = variantOf(reply.variant);
+    title.textContent = `${v.title} · ${reply.game}`;
+    const players = v.seats.map((s) => `${seatTitle(s)}: ${reply.players?.[s]?.name ?? '—'}`).join(' · ');
+    const outcome = reply.result || reply.status === 'aborted' ? describeResult(v, reply.result, reply.reason, reply.status) : 'In progress';
+    info.textContent = `${players} — ${outcome}`;
+    slider.max = String(reply.moves.length);
+    if (!board) {
+      board = new Board(v, () => undefined);
+      fill(boardSlot, board.element);
+      boardSlot.parentElement!.classList.add(v.name);
+      board.set({ position: reply.initial_position, orientation: colorOf(v, v.seats[0]), legal: [], movable: 'none', turn: 'white', lastMove: null, check: false });
+    }
+    show(firstLoad ? reply.moves.length : ply);
+  });
+
+  return () => {
+    offOpen();
+    document.removeEventListener('keydown', onKey);
+    board?.destroy();
+  };
+}

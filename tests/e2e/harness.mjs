@@ -1,0 +1,221 @@
+// End-to-end harness: a real arbiter-server on 127.0.0.1 (ephemeral port, temporary database,
+// the built client as its web root) and Debian's Chromium driven headless by playwright-core.
+// Every player is its own browser context (own localStorage, so own seat tokens).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '../..');
+export const serverBinary =
+  process.env.ARBITER_SERVER ?? path.join(repoRoot, 'build/debug-asan/bin/arbiter-server');
+export const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const webRoot = process.env.ARBITER_WEB_ROOT ?? path.join(repoRoot, 'client/web/dist');
+export const outputDir = path.join(here, 'output');
+mkdirSync(outputDir, { recursive: true });
+
+export async function startServer(extraArgs = []) {
+  if (!existsSync(serverBinary)) {
+    throw new Error(`no arbiter-server at ${serverBinary}: build it, or set ARBITER_SERVER`);
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-e2e-'));
+  const proc = spawn(
+    serverBinary,
+    ['--bind', '127.0.0.1', '--port', '0', '--db', path.join(dir, 'e2e.db'), '--web-root', webRoot, '--log-level', 'warn', ...extraArgs],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  proc.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`arbiter-server did not start:\n${stderr}`)), 30000);
+    proc.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/arbiter-server listening on [\d.]+:(\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    proc.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`arbiter-server exited with ${code} before listening:\n${stderr}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stderr: () => stderr,
+    /** The start of stderr and any sanitizer summary: enough to say why an exit was not clean. */
+    stderrDigest: () =>
+      [stderr.split('\n').slice(0, 30).join('\n'), ...stderr.split('\n').filter((l) => l.includes('SUMMARY:'))].join('\n'),
+    async stop() {
+      proc.kill('SIGTERM');
+      const result = await exited;
+      rmSync(dir, { recursive: true, force: true });
+      return result;
+    },
+  };
+}
+
+export async function launchBrowser() {
+  // launch() gives every run a fresh temporary user-data-dir; contexts isolate storage.
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A page in a fresh context (its own storage), failing loudly on page errors. */
+export async function newPlayer(browser, server, name, viewport = { width: 1100, height: 860 }) {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((n) => localStorage.setItem('arbiter.name', n), name);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(error.message));
+  await page.goto(`${server.url}/#/`);
+  await page.waitForSelector('#create-form');
+  return page;
+}
+
+/** Closes the players' contexts (open pages keep sockets and timers busy). */
+export async function closePages(...pages) {
+  for (const page of pages) await page.context().close();
+}
+
+/** Creates a game from the lobby form; returns its id once the game page shows. */
+export async function createGame(page, { variant, side = 'first', clock = '300000+3000', position = '' }) {
+  await page.selectOption('#create-variant', variant);
+  await page.selectOption('#create-side', side);
+  await page.selectOption('#create-clock', clock);
+  if (position) {
+    await page.click('details summary');
+    await page.fill('#create-position', position);
+  }
+  await page.click('#create-submit');
+  await page.waitForURL(/#\/game\//);
+  await page.waitForSelector('.game-page[data-status="waiting"]');
+  return page.url().split('#/game/')[1];
+}
+
+/** Opens the invite link and takes the open seat. */
+export async function joinByLink(page, server, game) {
+  await page.goto(`${server.url}/#/game/${game}`);
+  await page.click('#join');
+  await page.waitForSelector('.game-page[data-status="playing"]');
+}
+
+export async function watch(page, server, game) {
+  await page.goto(`${server.url}/#/game/${game}`);
+  await page.waitForSelector('.game-page[data-status]');
+}
+
+/** Board geometry of a wire square ("e2", "h10", or a draughts number) in page pixels. */
+export async function squareCenter(page, square) {
+  return page.evaluate((sq) => {
+    const wrap = document.querySelector('.board .cg-wrap');
+    const variant = document.querySelector('.board').dataset.variant;
+    const [width, height] = variant === 'xiangqi' ? [9, 10] : [8, 8];
+    let file;
+    let rank;
+    if (variant === 'draughts') {
+      const n = Number(sq);
+      const row = Math.floor((n - 1) / 4);
+      file = 2 * ((n - 1) % 4) + (row % 2 === 0 ? 1 : 0);
+      rank = 7 - row;
+    } else {
+      file = sq.charCodeAt(0) - 97;
+      rank = Number(sq.slice(1)) - 1;
+    }
+    const white = wrap.classList.contains('orientation-white');
+    const box = wrap.querySelector('cg-board').getBoundingClientRect();
+    const col = white ? file : width - 1 - file;
+    const row = white ? height - 1 - rank : rank;
+    return { x: box.left + ((col + 0.5) * box.width) / width, y: box.top + ((row + 0.5) * box.height) / height };
+  }, String(square));
+}
+
+export async function drag(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+export async function clickClick(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.click(a.x, a.y);
+  await page.mouse.click(b.x, b.y);
+}
+
+/** Waits until the page's move list holds `count` moves. */
+export async function waitForPly(page, count) {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('#moves .move:not(.empty)').length === n,
+    count,
+    { timeout: 15000 },
+  );
+}
+
+/** Waits until it is this page's move (so the board accepts a drag). */
+export async function waitMyTurn(page) {
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent.startsWith('Your move'), null, {
+    timeout: 15000,
+  });
+}
+
+export async function boardPosition(page) {
+  return page.getAttribute('.board', 'data-position');
+}
+
+/** The pieces chessgroundx shows ("p-piece white@translate(..)"), sorted, to compare boards. */
+export async function piecesOnBoard(page) {
+  await page.waitForTimeout(300); // let a move animation (150 ms) finish
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.board cg-board piece:not(.ghost)')]
+      .map((p) => {
+        const role = [...p.classList].find((c) => c.endsWith('-piece'));
+        const color = p.classList.contains('white') ? 'white' : 'black';
+        return `${role} ${color}@${p.style.transform}`;
+      })
+      .sort(),
+  );
+}
+
+/** The move list as text: "1. f3 e5 2. g4 Qh4#". */
+export async function moveListText(page) {
+  return page.$$eval('#moves .move-row', (rows) =>
+    rows.map((row) => [...row.children].map((cell) => cell.textContent.trim()).join(' ')).join(' '),
+  );
+}
+
+export async function statusText(page) {
+  return (await page.textContent('#status')).trim();
+}
+
+export async function screenshotBoard(page, name) {
+  const file = path.join(outputDir, `${name}.png`);
+  await page.locator('.board-column').screenshot({ path: file });
+  return file;
+}
