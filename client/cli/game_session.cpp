@@ -111,7 +111,14 @@ class GameSession {
                 return false;
             }
             (void)socket_.send(requests::resume(game(), token_, since));
+            if (move_in_flight_ && !first) {
+                // protocol.md: re-sending the move of that ply is answered like the first time
+                // and never applied twice, so a move whose answer was lost is simply sent again.
+                (void)socket_.send(requests::move(game(), last_move_, *move_in_flight_,
+                                                  "m" + std::to_string(*move_in_flight_)));
+            }
         }
+        resyncing_ = false;
         return true;
     }
 
@@ -158,8 +165,12 @@ class GameSession {
         if (message.value("game", "") != game() && type != "spectators") {
             return std::nullopt;
         }
-        const Applied applied = apply(view_, message);
+        const Applied applied = apply_message(view_, message);
         if (applied == Applied::gap) {
+            if (resyncing_) {
+                return std::nullopt;  // one request catches up; its answer is on its way
+            }
+            resyncing_ = true;
             const std::string request = spectator() ? requests::watch(game(), view_.seq)
                                                     : requests::resume(game(), token_, view_.seq);
             (void)socket_.send(request);
@@ -168,6 +179,7 @@ class GameSession {
         if (applied != Applied::changed) {
             return std::nullopt;
         }
+        resyncing_ = false;
         if (type == "moved" || type == "takeback" || type == "state") {
             move_in_flight_.reset();
         }
@@ -304,6 +316,7 @@ class GameSession {
         const std::string move = pending_moves_.front();
         pending_moves_.pop_front();
         move_in_flight_ = view_.ply;
+        last_move_ = move;
         (void)socket_.send(
             requests::move(game(), move, view_.ply, "m" + std::to_string(view_.ply)));
     }
@@ -317,8 +330,10 @@ class GameSession {
     std::string game_;
     std::string token_;
     bool flip_ = false;
+    bool resyncing_ = false;
     std::deque<std::string> pending_moves_;
-    std::optional<std::uint64_t> move_in_flight_;
+    std::optional<std::uint64_t> move_in_flight_;  ///< the ply of a move sent, not yet answered
+    std::string last_move_;
     Clock::time_point last_update_ = Clock::now();
     Clock::time_point last_tick_ = Clock::now();
 };

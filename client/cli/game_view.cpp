@@ -90,6 +90,9 @@ void read_state(GameView& view, const json& message) {
 
 void apply_event(GameView& view, const std::string& type, const json& message) {
     if (type == "moved") {
+        if (view.status == "waiting") {
+            view.status = "playing";  // a spectator of a waiting game learns of the join here
+        }
         read_position(view, message);
         view.ply = number_of(message, "ply");
         view.moves.push_back(text_of(message, "move"));
@@ -136,7 +139,7 @@ std::vector<std::string> seats_of(const std::string& variant) {
     return {"white", "black"};
 }
 
-Applied apply(GameView& view, const json& message) {
+Applied apply_message(GameView& view, const json& message) {
     const std::string type = text_of(message, "type");
     if (type == "state") {
         read_state(view, message);

@@ -51,7 +51,7 @@ struct GameView {
     bool have_state = false;
 };
 
-/// What apply() did with a message.
+/// What apply_message() did with a message.
 enum class Applied {
     changed,    ///< the view changed: redraw
     duplicate,  ///< an event already seen (seq <= last): ignored
@@ -63,7 +63,7 @@ enum class Applied {
 std::vector<std::string> seats_of(const std::string& variant);
 
 /// Updates `view` from one server message.
-Applied apply(GameView& view, const nlohmann::json& message);
+Applied apply_message(GameView& view, const nlohmann::json& message);
 
 /// A line of text for an event or error worth telling ("Black offers a draw", "error
 /// (illegal_move): ..."); empty when the redrawn board says it all.

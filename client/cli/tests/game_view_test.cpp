@@ -33,7 +33,7 @@ json moved(std::uint64_t seq) {
 
 TEST(CliGameView, StateFillsTheView) {
     GameView view;
-    EXPECT_EQ(apply(view, chess_state()), Applied::changed);
+    EXPECT_EQ(apply_message(view, chess_state()), Applied::changed);
     EXPECT_EQ(view.seq, 3u);
     EXPECT_EQ(view.you, "black");
     EXPECT_EQ(view.players["white"].name, "Ana");
@@ -47,8 +47,8 @@ TEST(CliGameView, StateFillsTheView) {
 
 TEST(CliGameView, NextEventIsAppliedAndClearsTheDrawOffer) {
     GameView view;
-    (void)apply(view, chess_state());
-    EXPECT_EQ(apply(view, moved(4)), Applied::changed);
+    (void)apply_message(view, chess_state());
+    EXPECT_EQ(apply_message(view, moved(4)), Applied::changed);
     EXPECT_EQ(view.seq, 4u);
     EXPECT_EQ(view.ply, 3u);
     EXPECT_EQ(view.moves.back(), "g1f3");
@@ -59,24 +59,24 @@ TEST(CliGameView, NextEventIsAppliedAndClearsTheDrawOffer) {
 
 TEST(CliGameView, OldEventsAreDuplicatesAndSkippedOnesAGap) {
     GameView view;
-    (void)apply(view, chess_state());
-    EXPECT_EQ(apply(view, moved(3)), Applied::duplicate);
-    EXPECT_EQ(apply(view, moved(6)), Applied::gap);
+    (void)apply_message(view, chess_state());
+    EXPECT_EQ(apply_message(view, moved(3)), Applied::duplicate);
+    EXPECT_EQ(apply_message(view, moved(6)), Applied::gap);
     EXPECT_EQ(view.moves.size(), 2u);
     EXPECT_EQ(view.seq, 3u);
 }
 
 TEST(CliGameView, EventsOfAnotherGameAreNotApplied) {
     GameView view;
-    (void)apply(view, chess_state());
+    (void)apply_message(view, chess_state());
     json other = moved(4);
     other["game"] = "g2";
-    EXPECT_EQ(apply(view, other), Applied::other);
+    EXPECT_EQ(apply_message(view, other), Applied::other);
 }
 
 TEST(CliGameView, TakebackTruncatesTheMovesAndEndedStopsTheClock) {
     GameView view;
-    (void)apply(view, chess_state());
+    (void)apply_message(view, chess_state());
     json takeback = {{"type", "takeback"},
                      {"game", "g1"},
                      {"seq", 4},
@@ -86,22 +86,22 @@ TEST(CliGameView, TakebackTruncatesTheMovesAndEndedStopsTheClock) {
                      {"legal", json::array()},
                      {"check", false},
                      {"clock", nullptr}};
-    EXPECT_EQ(apply(view, takeback), Applied::changed);
+    EXPECT_EQ(apply_message(view, takeback), Applied::changed);
     EXPECT_EQ(view.moves, (std::vector<std::string>{"e2e4"}));
     EXPECT_FALSE(view.clock);
     json ended = {{"type", "ended"}, {"game", "g1"},       {"seq", 5},
                   {"result", "0-1"}, {"reason", "resign"}, {"status", "ended"}};
-    EXPECT_EQ(apply(view, ended), Applied::changed);
+    EXPECT_EQ(apply_message(view, ended), Applied::changed);
     EXPECT_EQ(view.status, "ended");
     EXPECT_EQ(describe(view, ended), "Game over: 0-1 (resign)");
 }
 
 TEST(CliGameView, OfferAcceptedOrDeclinedIsNoLongerOpen) {
     GameView view;
-    (void)apply(view, chess_state());
+    (void)apply_message(view, chess_state());
     json answer = {{"type", "offer"}, {"game", "g1"},        {"seq", 4},
                    {"kind", "draw"},  {"action", "decline"}, {"by", "black"}};
-    EXPECT_EQ(apply(view, answer), Applied::changed);
+    EXPECT_EQ(apply_message(view, answer), Applied::changed);
     EXPECT_TRUE(view.offers.empty());
     EXPECT_EQ(describe(view, answer), "Black declines the draw");
 }
@@ -113,7 +113,7 @@ TEST(CliGameView, ErrorsAreDescribedWithTheirCode) {
 
 TEST(CliGameView, ScreenShowsOpponentOnTopAndTheClocks) {
     GameView view;
-    (void)apply(view, chess_state());
+    (void)apply_message(view, chess_state());
     const std::string screen = render_screen(view, {false, false, false}, false, 1000);
     const auto white = screen.find("White  Ana  4:57");
     const auto black = screen.find("Black  Bo  4:59");
