@@ -17,7 +17,11 @@ std::string text_of(const json& message, const char* key) {
 
 std::uint64_t number_of(const json& message, const char* key) {
     auto found = message.find(key);
-    return found != message.end() && found->is_number_unsigned() ? found->get<std::uint64_t>() : 0;
+    // Integers parsed from text are unsigned when non-negative; built ones may be signed.
+    if (found == message.end() || !found->is_number_integer() || found->get<std::int64_t>() < 0) {
+        return 0;
+    }
+    return found->get<std::uint64_t>();
 }
 
 std::vector<std::string> strings_of(const json& message, const char* key) {

@@ -144,7 +144,9 @@ def main():
 
 def run_game(args, port, workdir, position, first_moves, second_moves, result, reason):
     url = f"ws://127.0.0.1:{port}/ws"
+    # Each player is a different user with a token store of their own.
     env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(workdir, "config"), NO_COLOR="1")
+    env_second = dict(env, XDG_CONFIG_HOME=os.path.join(workdir, "config-second"))
     cli = [args.cli, "--server", url, "--json"]
     create = cli + ["--name", "Ana", "create", args.variant, "--side", "first"]
     if position:
@@ -158,7 +160,7 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
 
     spectator = Process("spectator", cli + ["watch", game], env)
     spectator.wait_for(is_type("state", game=game), "state for the spectator")
-    second = Process("second", cli + ["--name", "Bo", "join", game], env, second_moves)
+    second = Process("second", cli + ["--name", "Bo", "join", game], env_second, second_moves)
     second.wait_for(is_type("joined", game=game), "joined")
 
     if interrupted:
@@ -168,7 +170,8 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
         tokens_path = os.path.join(workdir, "config", "arbiter", "tokens.json")
         check(os.stat(tokens_path).st_mode & 0o777 == 0o600, "tokens.json is 0600")
         tokens = json.load(open(tokens_path))
-        check(tokens[url][game]["token"] == created["token"], "the token was stored")
+        check(tokens.get(url, {}).get(game, {}).get("token") == created["token"],
+              f"the token was stored: {tokens}")
         first = Process("resumed", cli + ["resume", game], env, first_moves[1:])
         state = first.wait_for(is_type("state", game=game), "state after resume")
         check(state["you"] == "white" and state["ply"] >= 1, "resume took the seat back", first)
