@@ -128,6 +128,10 @@ void Hub::on_open(const std::shared_ptr<net::Peer>& peer) {
 }
 
 void Hub::on_close(const std::shared_ptr<net::Peer>& peer) {
+    if (closed_) {
+        // The network is being torn down: its executors no longer run what is posted to them.
+        return;
+    }
     std::set<std::string> rooms;
     {
         std::lock_guard lock(peers_mutex_);
@@ -431,6 +435,18 @@ void Hub::listing_changed(const protocol::GameSummary& summary, bool is_private)
     for (const auto& peer : subscribers) {
         peer->send(text);
     }
+}
+
+void Hub::close() {
+    closed_ = true;
+    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms;
+    {
+        std::lock_guard lock(rooms_mutex_);
+        rooms.swap(rooms_);
+    }
+    std::lock_guard lock(lobby_mutex_);
+    lobby_subscribers_.clear();
+    open_games_.clear();
 }
 
 std::size_t Hub::room_count() const {

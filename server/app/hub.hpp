@@ -4,6 +4,7 @@
 /// game (hello, ping, lobby, games, replay, create) and routes the rest to the game's room.
 /// It owns the registry of rooms and the lobby of open games.
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,6 +55,10 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) override;
     void room_idle(const std::string& game) override;
 
+    /// Drops every room and subscription, after the network has stopped: rooms hold their
+    /// members' connections, and those hold the network's state, which holds this hub.
+    void close();
+
     /// Rooms in memory, and connections that are players or spectators (for /metrics).
     std::size_t room_count() const;
     std::size_t connection_count() const;
@@ -91,6 +96,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     ExecutorFactory make_executor_;
     RoomContext room_context_;
 
+    std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
     mutable std::mutex rooms_mutex_;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
 

@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
         network->stop();
     });
     (*repository)->flush();
+    hub->close();
     spdlog::info("stopped");
     return 0;
 }

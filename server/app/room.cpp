@@ -16,10 +16,6 @@ std::size_t index(Side side) {
     return side == Side::first ? 0 : 1;
 }
 
-rules::Outcome win_for(Side side) {
-    return side == Side::first ? rules::Outcome::first_wins : rules::Outcome::second_wins;
-}
-
 std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
     if (!header.clock_initial_ms) {
         return std::nullopt;
@@ -57,11 +53,16 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
     header.seq = 1;
     header.clock_ms = {header.clock_initial_ms.value_or(0), header.clock_initial_ms.value_or(0)};
     auto room = std::make_shared<GameRoom>(context, std::move(executor), header, std::move(game));
-    room->enqueue([room, header, seats = std::move(seats), reply_id]() mutable {
-        room->persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, std::nullopt,
-                           [room, seats = std::move(seats), reply_id]() mutable {
-                               room->on_created(std::move(seats), std::move(reply_id));
-                           });
+    // Tasks kept in the room's own queue capture `this`, never a shared_ptr to the room: the
+    // queue belongs to the room, and a self-reference would keep a room alive forever.
+    room->executor_->post([room, header, seats = std::move(seats), reply_id]() mutable {
+        GameRoom* self = room.get();
+        self->enqueue([self, header, seats = std::move(seats), reply_id]() mutable {
+            self->persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, std::nullopt,
+                               [self, seats = std::move(seats), reply_id]() mutable {
+                                   self->on_created(std::move(seats), std::move(reply_id));
+                               });
+        });
     });
     return room;
 }

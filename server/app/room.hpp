@@ -23,6 +23,10 @@ namespace arbiter::server::app {
 
 class Metrics;
 
+/// `text` (an encoded server message, a JSON object) with `"id": <id>` as its first member: the
+/// requester's copy of a broadcast event.
+std::string with_request_id(const std::string& text, const std::string& id);
+
 /// Settings shared by every room.
 struct RoomConfig {
     std::chrono::milliseconds disconnect_timeout{60'000};  ///< before the opponent may claim
@@ -148,6 +152,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::uint32_t spectator_count() const;
     protocol::State state_for(std::optional<rules::Side> you) const;
     std::optional<protocol::ClockState> clock_now() const;
+    /// The clocks as stored at the start of the turn that just began (events carry these).
+    std::optional<protocol::ClockState> clock_reading() const;
     protocol::GameSummary summary() const;
     std::vector<std::string> legal_now() const;
     std::optional<protocol::PlayerInfo> player(rules::Side side) const;

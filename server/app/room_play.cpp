@@ -42,7 +42,9 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         if (mover == *seat && game_->moves()[move.ply] == move.move) {
             for (const auto& event : history_) {
                 if (event.moved_ply == move.ply + 1) {
-                    request.peer->send(event.text);
+                    request.peer->send(request.id ? std::make_shared<const std::string>(
+                                                        with_request_id(*event.text, *request.id))
+                                                  : event.text);
                     return;
                 }
             }
@@ -122,11 +124,14 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                          clock_->set(clocks);
                          clock_->stop();
                      }
+                     if (!status.over()) {
+                         start_turn();
+                     }
                      context_.metrics.move_accepted();
                      protocol::Moved moved{
                          id_,         moved_seq,         header_.variant,   header_.ply,
                          played.wire, played.notation,   game_->position(), game_->turn(),
-                         legal_now(), game_->in_check(), clock_now()};
+                         legal_now(), game_->in_check(), clock_reading()};
                      emit(moved, request.peer, request.id);
                      if (status.over()) {
                          emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason,
@@ -134,7 +139,6 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                          context_.metrics.game_ended();
                          after_change();
                      } else {
-                         start_turn();
                          arm_flag_timer();
                      }
                  });
@@ -319,11 +323,11 @@ void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
                      if (clock_) {
                          clock_->set(clock_history_.back());
                      }
+                     start_turn();
                      emit(protocol::TakenBack{id_, header_.seq, header_.variant, header_.ply,
                                               game_->position(), game_->turn(), legal_now(),
-                                              game_->in_check(), clock_now()},
+                                              game_->in_check(), clock_reading()},
                           request.peer, request.id);
-                     start_turn();
                      arm_flag_timer();
                  });
 }
@@ -438,7 +442,8 @@ void GameRoom::arm_flag_timer() {
     const std::uint32_t ply = header_.ply;
     flag_timer_ = executor_->post_after(*left + std::chrono::milliseconds(1), [weak, ply] {
         if (auto self = weak.lock()) {
-            self->enqueue([self, ply] { self->on_flag_timer(ply); });
+            GameRoom* room = self.get();
+            room->enqueue([room, ply] { room->on_flag_timer(ply); });
         }
     });
 }

@@ -16,7 +16,15 @@ std::size_t index(Side side) {
     return side == Side::first ? 0 : 1;
 }
 
-/// `text` (an encoded JSON object) with `"id": <id>` added as its first member.
+std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
+    if (!header.clock_initial_ms) {
+        return std::nullopt;
+    }
+    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
+}
+
+}  // namespace
+
 std::string with_request_id(const std::string& text, const std::string& id) {
     std::string out = "{\"id\":\"";
     for (const char c : id) {
@@ -37,15 +45,6 @@ std::string with_request_id(const std::string& text, const std::string& id) {
     out.append(text, 1);
     return out;
 }
-
-std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
-    if (!header.clock_initial_ms) {
-        return std::nullopt;
-    }
-    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
-}
-
-}  // namespace
 
 std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
     for (const auto& member : members_) {
@@ -91,6 +90,15 @@ std::optional<protocol::ClockState> GameRoom::clock_now() const {
         return std::nullopt;
     }
     const Clocks clocks = clock_->at(context_.time.now());
+    return protocol::ClockState{clocks[0], clocks[1],
+                                clock_->running() && header_.status == "playing"};
+}
+
+std::optional<protocol::ClockState> GameRoom::clock_reading() const {
+    if (!clock_) {
+        return std::nullopt;
+    }
+    const Clocks& clocks = clock_->stored();
     return protocol::ClockState{clocks[0], clocks[1],
                                 clock_->running() && header_.status == "playing"};
 }

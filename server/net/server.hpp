@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
@@ -33,6 +34,20 @@ struct NetConfig {
     NetLimits limits;
     std::string tls_cert_file;  ///< both set: serve wss:// and https:// (issue 8)
     std::string tls_key_file;
+    /// Where the network layer reports errors (one line each); empty: standard error.
+    std::function<void(std::string_view)> log;
+};
+
+/// What the bounds did since start: every refusal and forced close is counted (STYLE: a bound
+/// hit gives a close code and a metric).
+struct NetStats {
+    std::uint64_t slow_consumer_closes = 0;  ///< closed with try_again_later (queue bound hit)
+    std::uint64_t too_large_closes = 0;      ///< closed with too_big (frame over max_frame_bytes)
+    std::uint64_t binary_closes = 0;         ///< closed because a binary frame arrived
+    std::uint64_t rejected_per_address = 0;  ///< refused: max_connections_per_address reached
+    std::uint64_t rejected_total = 0;        ///< refused: max_connections reached
+    std::uint64_t handler_errors = 0;        ///< exceptions caught from handlers
+    std::size_t peak_queue_bytes = 0;        ///< the largest outgoing queue seen, in bytes
 };
 
 /// Owns the io_context, its threads and the listener.
@@ -57,6 +72,8 @@ class Network {
     void stop();
     /// Connections open now.
     std::size_t connection_count() const noexcept;
+    /// The counters so far (each read atomically; the set is not one snapshot).
+    NetStats stats() const noexcept;
 
   private:
     struct Impl;

@@ -1,10 +1,160 @@
+// The xiangqi Game adaptor: wire moves in, status decided by the whole history (checkmate and
+// stalemate lose, the repetition ruling, 120 plies without capture, no attacking material).
+#include <memory>
+
 #include "common/rules/variants.hpp"
+#include "common/rules/xiangqi/notation.hpp"
+#include "common/rules/xiangqi/pgn.hpp"
+#include "common/rules/xiangqi/position.hpp"
+#include "common/rules/xiangqi/repetition.hpp"
 
 namespace arbiter::rules::xiangqi {
 
-// Placeholder until the xiangqi rules land (their own issue); refuses every position.
-Expected<std::unique_ptr<Game>, RulesError> make_game(std::string_view /*position*/) {
-    return unexpected(RulesError{"xiangqi is not implemented yet"});
+namespace {
+
+// Project ruling: 120 plies (60 full moves) without a capture draw; soldier moves do not reset.
+constexpr int kMoveLimitPlies = 120;
+
+Side side_of(Color color) {
+    return color == Color::red ? Side::first : Side::second;
+}
+Color color_of_side(Side side) {
+    return side == Side::first ? Color::red : Color::black;
+}
+
+class XiangqiGame final : public Game {
+  public:
+    explicit XiangqiGame(const Position& start)
+        : start_(start), current_(start), hashes_{start.hash()} {
+        update_status();
+    }
+
+    Variant variant() const noexcept override { return Variant::xiangqi; }
+    std::unique_ptr<Game> clone() const override { return std::make_unique<XiangqiGame>(*this); }
+    std::string initial_position() const override { return start_.fen(); }
+    std::string position() const override { return current_.fen(); }
+    Side turn() const noexcept override { return side_of(current_.side_to_move()); }
+    std::size_t ply() const noexcept override { return moves_.size(); }
+    const std::vector<std::string>& moves() const noexcept override { return moves_; }
+
+    std::vector<std::string> legal_moves() const override {
+        std::vector<std::string> out;
+        if (status_.over()) {
+            return out;
+        }
+        MoveList list;
+        current_.legal_moves(list);
+        for (Move move : list) {
+            out.push_back(wire_notation(move));
+        }
+        return out;
+    }
+
+    Expected<PlayedMove, RulesError> play(std::string_view text) override {
+        if (status_.over()) {
+            return unexpected(RulesError{"the game is over"});
+        }
+        auto move = parse_wire(text);
+        if (!move) {
+            return unexpected(RulesError{"'" + std::string(text) +
+                                         "' is not a wire move (files a-i, ranks 1-10: h3e3)"});
+        }
+        if (!current_.is_legal(*move)) {
+            return unexpected(RulesError{std::string(text) + ": not a legal move here"});
+        }
+        PlayedMove played{wire_notation(*move), wxf_notation(current_, *move),
+                          current_.at(move->to()) != kEmpty};
+        records_.push_back(record_ply(current_, *move));
+        san_.push_back(san_notation(current_, *move));
+        current_.make(*move);
+        hashes_.push_back(current_.hash());
+        moves_.push_back(played.wire);
+        update_status();
+        return played;
+    }
+
+    Expected<std::string, RulesError> to_wire(std::string_view text) const override {
+        if (status_.over()) {
+            return unexpected(RulesError{"the game is over"});
+        }
+        auto move = parse_move(current_, text);
+        if (!move) {
+            return unexpected(move.error());
+        }
+        return wire_notation(*move);
+    }
+
+    Status status() const override { return status_; }
+    bool in_check() const override { return current_.in_check(); }
+    // A side without chariot, horse, cannon or soldier cannot cross the river, so it can never
+    // attack the enemy general: it cannot win.
+    bool can_win(Side side) const override {
+        return current_.has_attacking_material(color_of_side(side));
+    }
+
+    std::string export_text(const ExportInfo& info) const override {
+        return export_pgn(info, PgnGame{start_, san_, status_});
+    }
+
+    std::uint64_t perft(int depth) const override {
+        Position position = current_;
+        return position.perft(depth);
+    }
+
+    std::vector<std::pair<std::string, std::uint64_t>> divide(int depth) const override {
+        std::vector<std::pair<std::string, std::uint64_t>> out;
+        if (depth <= 0) {
+            return out;
+        }
+        Position position = current_;
+        MoveList list;
+        position.legal_moves(list);
+        for (Move move : list) {
+            const Undo undo = position.make(move);
+            out.emplace_back(wire_notation(move), position.perft(depth - 1));
+            position.unmake(move, undo);
+        }
+        return out;
+    }
+
+  private:
+    void update_status() {
+        MoveList list;
+        current_.legal_moves(list);
+        const Color mover = current_.side_to_move();
+        if (list.size == 0) {
+            // Xiangqi: the side with no legal move loses, whether in check or not.
+            status_ = Status{mover == Color::red ? Outcome::second_wins : Outcome::first_wins,
+                             current_.in_check() ? Reason::checkmate : Reason::stalemate};
+        } else if (auto repetition = judge_repetition(hashes_, records_, start_.side_to_move())) {
+            status_ = *repetition;
+        } else if (current_.plies_since_capture() >= kMoveLimitPlies) {
+            status_ = Status{Outcome::draw, Reason::move_limit};
+        } else if (!current_.has_attacking_material(Color::red) &&
+                   !current_.has_attacking_material(Color::black)) {
+            status_ = Status{Outcome::draw, Reason::insufficient_material};
+        } else {
+            status_ = Status{};
+        }
+    }
+
+    Position start_;
+    Position current_;
+    std::vector<std::string> moves_;
+    std::vector<std::string> san_;
+    std::vector<std::uint64_t> hashes_;
+    std::vector<PlyRecord> records_;
+    Status status_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Game>, RulesError> make_game(std::string_view position) {
+    auto start = Position::from_fen(position);
+    if (!start) {
+        return unexpected(start.error());
+    }
+    return std::unique_ptr<Game>(std::make_unique<XiangqiGame>(*start));
 }
 
 }  // namespace arbiter::rules::xiangqi

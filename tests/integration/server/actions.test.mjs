@@ -69,7 +69,7 @@ test('takeback restores the position and both clocks exactly', async () => {
   assert.equal(taken.type, 'takeback');
   assert.equal(taken.ply, 2);
   assert.equal(taken.turn, 'white');
-  assert.equal(taken.position, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
+  assert.equal(taken.position, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2');
   // Clocks: back to what they were before g1f3 (the first two plies are not charged).
   assert.equal(taken.clock.white_ms, 60000);
   assert.equal(taken.clock.black_ms, 60000);

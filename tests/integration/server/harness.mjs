@@ -77,6 +77,7 @@ export async function startServer({ args = [], db = null } = {}) {
     async stop() {
       proc.kill('SIGTERM');
       const result = await exited;
+      if (result.code !== 0) console.error(`server exited with ${result.code}:\n${stderr}`);
       if (dir) rmSync(dir, { recursive: true, force: true });
       return result;
     },
@@ -103,8 +104,8 @@ export class Client {
 
   constructor(url) {
     this.messages = []; // every message received, in order
+    this.unread = []; // received and not yet taken by next()
     this.waiters = [];
-    this.cursor = 0; // next() scans from here
     this.closed = null;
     this.ws = new WebSocket(url);
     this.opened = new Promise((resolve, reject) => {
@@ -123,6 +124,7 @@ export class Client {
       const message = JSON.parse(data.toString());
       checkServerMessage(message);
       this.messages.push(message);
+      this.unread.push(message);
       this.wake();
     });
   }
@@ -137,16 +139,12 @@ export class Client {
     this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
-  /** The next message (after the cursor) that matches `predicate`; advances the cursor past it. */
+  /** Takes the oldest unread message that matches `predicate` (others stay unread). */
   async next(predicate = () => true, timeoutMs = 10000) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      for (let i = this.cursor; i < this.messages.length; i++) {
-        if (predicate(this.messages[i])) {
-          this.cursor = i + 1;
-          return this.messages[i];
-        }
-      }
+      const i = this.unread.findIndex(predicate);
+      if (i >= 0) return this.unread.splice(i, 1)[0];
       if (this.closed) throw new Error(`connection closed (${this.closed.code}) while waiting`);
       const left = deadline - Date.now();
       if (left <= 0) {
@@ -187,9 +185,9 @@ export class Client {
     return this.closedPromise;
   }
 
-  /** Messages received but not yet consumed by next(). */
+  /** Messages received but not yet taken by next(). */
   pending() {
-    return this.messages.slice(this.cursor);
+    return [...this.unread];
   }
 }
 

@@ -1,0 +1,32 @@
+#pragma once
+/// \file
+/// Move notation: UCI (the wire form, "e2e4", "e7e8q", castling "e1g1") and SAN (the display
+/// form, "Nbd7", "exd8=Q+", "O-O").
+
+#include <string>
+#include <string_view>
+
+#include "common/core/expected.hpp"
+#include "common/rules/chess/movegen.hpp"
+#include "common/rules/game.hpp"
+
+namespace arbiter::rules::chess {
+
+/// "e2e4", "e7e8q".
+std::string to_uci(Move move);
+/// "a1".."h8".
+std::string square_text(Square square);
+
+/// The legal move written in strict UCI: four lowercase coordinates and, for a promotion only, a
+/// lowercase piece letter (q r b n). Uppercase promotion letters are refused so that each move
+/// has exactly one wire form.
+Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text);
+
+/// The SAN of a legal move, with the minimal disambiguation and "+" or "#".
+std::string to_san(const Position& position, Move move);
+
+/// The legal move written in SAN. Tolerated: a missing or wrong "+"/"#", trailing "!"/"?"
+/// annotations, "0-0" for "O-O", a promotion without "=" ("e8Q"), and over-disambiguation.
+Expected<Move, RulesError> parse_san(const Position& position, std::string_view text);
+
+}  // namespace arbiter::rules::chess

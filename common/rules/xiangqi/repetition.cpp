@@ -1,0 +1,142 @@
+#include "common/rules/xiangqi/repetition.hpp"
+
+#include <array>
+
+namespace arbiter::rules::xiangqi {
+
+namespace {
+
+struct Threat {
+    int victim = 0;
+    int attacker = 0;
+};
+
+bool crossed_river(Color color, Square square) {
+    return color == Color::red ? rank_of(square) >= 5 : rank_of(square) <= 4;
+}
+
+// Whether the victim's side can legally take back on the square of `capture` once it is played.
+bool protected_after(const Position& position, Move capture) {
+    Position after = position;
+    after.make(capture);
+    MoveList replies;
+    after.legal_moves(replies);
+    for (Move reply : replies) {
+        if (reply.to() == capture.to()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The captures `color` could legally make in `position` that count as chasing (AXF/WXF core):
+// - attacks by the general, or by a soldier that has not crossed the river, never count (issue 3:
+//   "the general and soldiers that have not crossed the river may chase freely"); a soldier
+//   across the river chases like any other piece;
+// - an attack on the general is check, not chase; an attack on a soldier that has not crossed
+//   the river is allowed;
+// - two pieces of the same kind attacking each other offer an exchange, which is no chase;
+// - a horse or cannon attacking a chariot chases it even when it is protected (the chariot is
+//   worth more); any other attack chases only an unprotected piece, i.e. one that its side
+//   cannot legally recapture after the capture.
+std::vector<Threat> threats(const Position& position, Color color) {
+    const Position view = position.with_side_to_move(color);
+    MoveList list;
+    view.legal_moves(list);
+    std::vector<Threat> found;
+    for (Move move : list) {
+        const Piece victim = view.at(move.to());
+        if (victim == kEmpty) {
+            continue;
+        }
+        const Kind attacker_kind = kind_of(view.at(move.from()));
+        const Kind victim_kind = kind_of(victim);
+        const bool free_soldier = attacker_kind == Kind::soldier &&
+                                  !crossed_river(color_of(view.at(move.from())), move.from());
+        if (attacker_kind == Kind::general || free_soldier ||
+            victim_kind == Kind::general ||
+            (victim_kind == Kind::soldier && !crossed_river(color_of(victim), move.to()))) {
+            continue;
+        }
+        if (victim_kind == attacker_kind && view.attacks(move.to(), move.from())) {
+            continue;
+        }
+        const bool outranks = victim_kind == Kind::chariot &&
+                              (attacker_kind == Kind::horse || attacker_kind == Kind::cannon);
+        if (outranks || !protected_after(view, move)) {
+            found.push_back({view.id_at(move.to()), view.id_at(move.from())});
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+std::uint32_t chased_pieces(const Position& before, Move move) {
+    const Color mover = before.side_to_move();
+    const int moved_id = before.id_at(move.from());
+    const auto old_threats = threats(before, mover);
+    Position after = before;
+    after.make(move);
+    std::uint32_t chased = 0;
+    // A move chases a piece it newly threatens, or one that the moving piece keeps threatening
+    // (a chariot following its victim along a line); a threat that merely persists while another
+    // piece moves is not created by this move.
+    for (const Threat& threat : threats(after, mover)) {
+        bool existed = false;
+        for (const Threat& old : old_threats) {
+            existed = existed || old.victim == threat.victim;
+        }
+        if (!existed || threat.attacker == moved_id) {
+            chased |= 1U << threat.victim;
+        }
+    }
+    return chased;
+}
+
+PlyRecord record_ply(const Position& before, Move move) {
+    Position after = before;
+    after.make(move);
+    return PlyRecord{after.in_check(), chased_pieces(before, move)};
+}
+
+std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
+                                       const std::vector<PlyRecord>& plies, Color first_mover) {
+    const std::size_t now = hashes.size() - 1;
+    int occurrences = 0;
+    std::size_t first = now;
+    for (std::size_t k = 0; k <= now; ++k) {
+        if (hashes[k] == hashes[now]) {
+            ++occurrences;
+            first = std::min(first, k);
+        }
+    }
+    if (occurrences < 3) {
+        return std::nullopt;
+    }
+    std::array<bool, 2> always_checked = {true, true};
+    std::array<std::uint32_t, 2> always_chased = {~0U, ~0U};
+    for (std::size_t ply = first; ply < now; ++ply) {
+        const Color mover = ply % 2 == 0 ? first_mover : other(first_mover);
+        const auto side = static_cast<std::size_t>(mover);
+        always_checked[side] = always_checked[side] && plies[ply].gave_check;
+        always_chased[side] &= plies[ply].chased;
+    }
+    auto loss_of = [](std::size_t side, Reason reason) {
+        return Status{side == 0 ? Outcome::second_wins : Outcome::first_wins, reason};
+    };
+    // Perpetual check loses; if both sides checked throughout, the game is drawn.
+    if (always_checked[0] != always_checked[1]) {
+        return loss_of(always_checked[0] ? 0 : 1, Reason::perpetual_check);
+    }
+    if (!always_checked[0]) {
+        const bool red_chased = always_chased[0] != 0;
+        const bool black_chased = always_chased[1] != 0;
+        if (red_chased != black_chased) {
+            return loss_of(red_chased ? 0 : 1, Reason::perpetual_chase);
+        }
+    }
+    return Status{Outcome::draw, Reason::repetition};
+}
+
+}  // namespace arbiter::rules::xiangqi

@@ -1,0 +1,205 @@
+// One HTTP/1.1 connection: reads requests with bounded headers, body and time, answers them via
+// the HttpHandler (keep-alive), and hands WebSocket upgrades on /ws to a WebSocket session.
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+
+#include "server/net/sessions.hpp"
+
+namespace arbiter::server::net::detail {
+
+namespace {
+
+namespace http = beast::http;
+
+// Requests carry small JSON bodies and short targets; 8 KiB of headers is what nginx allows.
+constexpr std::uint32_t kHeaderLimit = 8 * 1024;
+// An idle keep-alive buffer above this is released (issue 9: small memory per connection).
+constexpr std::size_t kKeepBufferBytes = 4 * 1024;
+
+bool is_websocket_path(std::string_view target) {
+    return target == "/ws" || target.starts_with("/ws?");
+}
+
+class HttpSession final : public Connection, public std::enable_shared_from_this<HttpSession> {
+  public:
+    HttpSession(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+                std::optional<ConnectionTicket> ticket)
+        : stream_(std::move(socket)),
+          state_(std::move(state)),
+          remote_(std::move(remote)),
+          ticket_(std::move(ticket)) {}
+
+    void run() {
+        if (ticket_) {
+            state_->track(ticket_->id(), weak_from_this());
+        }
+        asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+    }
+
+    void shut_down(bool force) override {
+        asio::post(stream_.get_executor(), [self = shared_from_this(), force] {
+            self->closing_ = true;
+            // An idle keep-alive connection closes now; one writing a response closes after it.
+            if (force || !self->writing_) {
+                self->stream_.close();
+            }
+        });
+    }
+
+  private:
+    void read() {
+        parser_.emplace();
+        parser_->header_limit(kHeaderLimit);
+        parser_->body_limit(state_->limits().max_http_body_bytes);
+        stream_.expires_after(state_->limits().handshake_timeout);
+        http::async_read(
+            stream_, buffer_, *parser_,
+            [self = shared_from_this()](error_code ec, std::size_t) { self->on_read(ec); });
+    }
+
+    void on_read(error_code ec) {
+        if (ec == http::error::end_of_stream || closing_) {
+            return close_gracefully();
+        }
+        if (ec) {
+            if (ec == http::error::body_limit || ec == http::error::header_limit) {
+                return reply_error(http::status::payload_too_large);
+            }
+            if (ec != beast::error::timeout && ec != asio::error::operation_aborted &&
+                ec != asio::error::connection_reset) {
+                // Malformed requests are hostile input, not server faults: answer and close.
+                return reply_error(http::status::bad_request);
+            }
+            return;
+        }
+        auto request = parser_->release();
+        parser_.reset();
+        if (buffer_.size() == 0 && buffer_.capacity() > kKeepBufferBytes) {
+            buffer_.shrink_to_fit();
+        }
+        if (!ticket_) {
+            return reply_error(http::status::service_unavailable);
+        }
+        if (beast::websocket::is_upgrade(request)) {
+            if (!is_websocket_path(request.target())) {
+                return reply_error(http::status::not_found);
+            }
+            // The WebSocket session keeps its own timeouts (beast's websocket timeout option).
+            stream_.expires_never();
+            start_websocket_session(stream_.release_socket(), std::move(request), state_,
+                                    std::move(remote_), std::move(*ticket_));
+            return;
+        }
+        answer(request);
+    }
+
+    void answer(const http::request<http::string_body>& request) {
+        HttpRequest plain;
+        plain.method = std::string(request.method_string());
+        plain.target = std::string(request.target());
+        plain.remote_address = remote_.address;
+        plain.loopback = remote_.loopback;
+        plain.body = request.body();
+        HttpResponse reply;
+        try {
+            reply = state_->http().handle(plain);
+        } catch (const std::exception& e) {
+            // STYLE errors rule 4: an exception never leaves a handler; the client gets a 500.
+            state_->counters.handler_errors.fetch_add(1);
+            state_->log(std::string("http handler threw: ") + e.what());
+            reply = HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}};
+        } catch (...) {
+            state_->counters.handler_errors.fetch_add(1);
+            state_->log("http handler threw a non-exception");
+            reply = HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}};
+        }
+        auto& response =
+            response_.emplace(static_cast<http::status>(reply.status), request.version());
+        for (const auto& [name, value] : reply.headers) {
+            response.set(name, value);
+        }
+        response.set(http::field::server, "arbiter");
+        response.set(http::field::content_type, reply.content_type);
+        response.keep_alive(request.keep_alive() && !closing_);
+        const auto length = reply.body.size();
+        if (request.method() != http::verb::head) {
+            response.body() = std::move(reply.body);
+        }
+        // HEAD: the length the GET would have, and no body (RFC 9110 section 9.3.2).
+        response.content_length(length);
+        write();
+    }
+
+    void reply_error(http::status status) {
+        auto& response = response_.emplace(status, 11);
+        response.set(http::field::server, "arbiter");
+        response.set(http::field::content_type, "text/plain; charset=utf-8");
+        response.body() = std::string(http::obsolete_reason(status)) + "\n";
+        response.keep_alive(false);
+        response.prepare_payload();
+        write();
+    }
+
+    void write() {
+        writing_ = true;
+        stream_.expires_after(state_->limits().handshake_timeout);
+        http::async_write(
+            stream_, *response_,
+            [self = shared_from_this()](error_code ec, std::size_t) { self->on_write(ec); });
+    }
+
+    void on_write(error_code ec) {
+        writing_ = false;
+        const bool keep_alive = response_->keep_alive();
+        response_.reset();
+        if (ec) {
+            return;
+        }
+        if (!keep_alive || closing_) {
+            return close_gracefully();
+        }
+        read();
+    }
+
+    void close_gracefully() {
+        error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.close();
+    }
+
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::shared_ptr<SharedState> state_;
+    RemoteInfo remote_;
+    std::optional<ConnectionTicket> ticket_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::optional<http::response<http::string_body>> response_;
+    bool writing_ = false;
+    bool closing_ = false;
+};
+
+}  // namespace
+
+void start_http_session(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+                        std::optional<ConnectionTicket> ticket) {
+    std::make_shared<HttpSession>(std::move(socket), std::move(state), std::move(remote),
+                                  std::move(ticket))
+        ->run();
+}
+
+}  // namespace arbiter::server::net::detail

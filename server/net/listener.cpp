@@ -1,0 +1,122 @@
+#include "server/net/listener.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <utility>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+
+#include "server/net/sessions.hpp"
+
+namespace arbiter::server::net::detail {
+
+namespace {
+
+// Running out of descriptors or memory is transient: stop accepting briefly instead of spinning.
+bool is_resource_exhaustion(const error_code& ec) {
+    return ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
+           ec == asio::error::no_memory || ec == boost::system::errc::too_many_files_open_in_system;
+}
+
+RemoteInfo describe(const tcp::socket& socket) {
+    error_code ec;
+    const auto endpoint = socket.remote_endpoint(ec);
+    if (ec) {
+        return {"unknown", false};
+    }
+    auto address = endpoint.address();
+    // An IPv4 client on a dual-stack socket: count it (and check loopback) as IPv4.
+    if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+        address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
+    }
+    return {address.to_string(), address.is_loopback()};
+}
+
+}  // namespace
+
+Listener::Listener(asio::io_context& ioc, const std::string& address, std::uint16_t port,
+                   std::shared_ptr<SharedState> state)
+    : ioc_(ioc),
+      strand_(asio::make_strand(ioc)),
+      acceptor_(strand_),
+      backoff_(strand_),
+      state_(std::move(state)) {
+    auto fail = [&](const char* what, const error_code& ec) {
+        throw std::runtime_error("cannot listen on " + address + ":" + std::to_string(port) + ": " +
+                                 what + ": " + ec.message());
+    };
+    error_code ec;
+    const auto ip = asio::ip::make_address(address, ec);
+    if (ec) {
+        fail("bad address", ec);
+    }
+    const tcp::endpoint endpoint(ip, port);
+    if (acceptor_.open(endpoint.protocol(), ec); ec) {
+        fail("open", ec);
+    }
+    if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec); ec) {
+        fail("set_option", ec);
+    }
+    if (acceptor_.bind(endpoint, ec); ec) {
+        fail("bind", ec);
+    }
+    if (acceptor_.listen(asio::socket_base::max_listen_connections, ec); ec) {
+        fail("listen", ec);
+    }
+    port_ = acceptor_.local_endpoint().port();
+}
+
+void Listener::start() {
+    asio::dispatch(strand_, [self = shared_from_this()] { self->accept(); });
+}
+
+void Listener::stop() {
+    asio::post(strand_, [self = shared_from_this()] {
+        self->stopped_ = true;
+        error_code ignored;
+        self->acceptor_.close(ignored);
+        self->backoff_.cancel();
+    });
+}
+
+void Listener::accept() {
+    if (stopped_) {
+        return;
+    }
+    acceptor_.async_accept(asio::make_strand(ioc_),
+                           [self = shared_from_this()](error_code ec, tcp::socket socket) {
+                               self->on_accept(ec, std::move(socket));
+                           });
+}
+
+void Listener::on_accept(error_code ec, tcp::socket socket) {
+    if (stopped_) {
+        return;
+    }
+    if (ec) {
+        // The accept loop never dies: log, back off when out of descriptors, and go on.
+        state_->log("accept: " + ec.message());
+        if (is_resource_exhaustion(ec)) {
+            backoff_.expires_after(std::chrono::milliseconds(100));
+            backoff_.async_wait([self = shared_from_this()](error_code) { self->accept(); });
+            return;
+        }
+        return accept();
+    }
+    admit(std::move(socket));
+    accept();
+}
+
+void Listener::admit(tcp::socket socket) {
+    try {
+        auto remote = describe(socket);
+        auto ticket = state_->admit(remote.address);
+        start_http_session(std::move(socket), state_, std::move(remote), std::move(ticket));
+    } catch (const std::exception& e) {
+        // Out of memory for one session must not end the accept loop.
+        state_->log(std::string("starting a session: ") + e.what());
+    }
+}
+
+}  // namespace arbiter::server::net::detail

@@ -1,0 +1,41 @@
+#pragma once
+// Internal to server/net: accepts TCP connections and hands each to an HTTP session on its own
+// strand (STYLE, Beast advanced server: async_accept(make_strand(ioc), ...)).
+
+#include <memory>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "server/net/asio.hpp"
+#include "server/net/shared_state.hpp"
+
+namespace arbiter::server::net::detail {
+
+class Listener : public std::enable_shared_from_this<Listener> {
+  public:
+    /// Binds and listens; throws std::runtime_error when the address cannot be bound.
+    Listener(asio::io_context& ioc, const std::string& address, std::uint16_t port,
+             std::shared_ptr<SharedState> state);
+
+    std::uint16_t port() const noexcept { return port_; }
+    void start();
+    /// Stops accepting (thread-safe).
+    void stop();
+
+  private:
+    void accept();
+    void on_accept(error_code ec, tcp::socket socket);
+    void admit(tcp::socket socket);
+
+    asio::io_context& ioc_;
+    asio::strand<asio::io_context::executor_type> strand_;
+    tcp::acceptor acceptor_;
+    asio::steady_timer backoff_;
+    std::shared_ptr<SharedState> state_;
+    std::uint16_t port_ = 0;
+    bool stopped_ = false;
+};
+
+}  // namespace arbiter::server::net::detail

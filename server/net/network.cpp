@@ -1,0 +1,181 @@
+// Network: the io_context, its threads, the listener, signals, and the drain on stop() (Seastar's
+// gate idea: stop taking work, let what is in flight finish for a bounded time, then end).
+
+#include <chrono>
+#include <csignal>
+#include <exception>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "server/net/asio.hpp"
+#include "server/net/listener.hpp"
+#include "server/net/server.hpp"
+#include "server/net/shared_state.hpp"
+#include "server/net/strand_executor.hpp"
+
+namespace arbiter::server::net {
+
+namespace {
+
+using namespace detail;
+using Clock = std::chrono::steady_clock;
+
+// Issue 5 / the brief: queued frames get at most this long to flush on shutdown.
+constexpr std::chrono::milliseconds kGracePeriod{2000};
+// After the forced close, pending handlers (and on_close calls) get this long to run.
+constexpr std::chrono::milliseconds kForcedCloseWait{500};
+constexpr std::chrono::milliseconds kDrainPoll{10};
+
+}  // namespace
+
+struct Network::Impl {
+    Impl(NetConfig config_in, std::shared_ptr<PeerHandler> peers, std::shared_ptr<HttpHandler> http)
+        : config(std::move(config_in)),
+          state(std::make_shared<SharedState>(config.limits, std::move(peers), std::move(http),
+                                              config.log)),
+          control(asio::make_strand(ioc)),
+          drain_timer(control) {
+        listener = std::make_shared<Listener>(ioc, config.bind_address, config.port, state);
+        listener->start();
+    }
+
+    // On `control`. Graceful first: sessions close with going_away after their queued frames.
+    void begin_drain() {
+        listener->stop();
+        if (signals) {
+            error_code ignored;
+            signals->cancel(ignored);
+        }
+        state->shut_down_all(false);
+        drain_deadline = Clock::now() + kGracePeriod;
+        poll_drain();
+    }
+
+    void poll_drain() {
+        if (state->open_count() == 0 || (forced && Clock::now() >= drain_deadline)) {
+            guard.reset();
+            ioc.stop();
+            return;
+        }
+        if (!forced && Clock::now() >= drain_deadline) {
+            forced = true;
+            state->shut_down_all(true);
+            drain_deadline = Clock::now() + kForcedCloseWait;
+        }
+        drain_timer.expires_after(kDrainPoll);
+        drain_timer.async_wait([this](error_code ec) {
+            if (!ec) {
+                poll_drain();
+            }
+        });
+    }
+
+    void on_signal(error_code ec, int signal_number) {
+        if (ec) {
+            return;
+        }
+        state->log("signal " + std::to_string(signal_number) + ": shutting down");
+        if (!signal_callback) {
+            return request_stop();
+        }
+        try {
+            signal_callback();
+        } catch (const std::exception& e) {
+            state->log(std::string("signal callback threw: ") + e.what());
+            request_stop();
+        }
+    }
+
+    void request_stop() {
+        if (stop_requested.exchange(true)) {
+            return;
+        }
+        asio::post(control, [this] { begin_drain(); });
+    }
+
+    void run_loop() {
+        for (;;) {
+            try {
+                ioc.run();
+                return;
+            } catch (const std::exception& e) {
+                // Handlers catch their own exceptions; this is a last line of defence.
+                state->log(std::string("io_context: ") + e.what());
+            }
+        }
+    }
+
+    NetConfig config;
+    asio::io_context ioc;  // declared before its users: destroyed after them
+    std::shared_ptr<SharedState> state;
+    asio::strand<asio::io_context::executor_type> control;
+    asio::steady_timer drain_timer;
+    std::shared_ptr<Listener> listener;
+    std::optional<asio::signal_set> signals;
+    std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;
+    std::function<void()> signal_callback;
+    std::atomic<bool> stop_requested{false};
+    Clock::time_point drain_deadline;
+    bool forced = false;
+};
+
+Network::Network(NetConfig config, std::shared_ptr<PeerHandler> peers,
+                 std::shared_ptr<HttpHandler> http)
+    : impl_(std::make_unique<Impl>(std::move(config), std::move(peers), std::move(http))) {}
+
+Network::~Network() {
+    // run() has returned (its caller joined it); what is still open is closed as the io_context
+    // destroys its handlers, and WebSocket sessions still owe their on_close.
+    impl_->stop_requested.store(true);
+    impl_->ioc.stop();
+    impl_->signals.reset();
+}
+
+std::uint16_t Network::port() const noexcept {
+    return impl_->listener->port();
+}
+
+std::shared_ptr<Executor> Network::make_strand() {
+    return make_strand_executor(impl_->ioc, impl_->state);
+}
+
+void Network::run(unsigned threads, std::function<void()> on_signal) {
+    auto& impl = *impl_;
+    impl.signal_callback = std::move(on_signal);
+    impl.guard.emplace(impl.ioc.get_executor());
+    impl.signals.emplace(impl.control, SIGINT, SIGTERM);
+    impl.signals->async_wait(
+        [&impl](error_code ec, int signal_number) { impl.on_signal(ec, signal_number); });
+    std::vector<std::thread> pool;
+    pool.reserve(threads > 1 ? threads - 1 : 0);
+    for (unsigned i = 1; i < threads; ++i) {
+        pool.emplace_back([&impl] { impl.run_loop(); });
+    }
+    impl.run_loop();
+    for (auto& thread : pool) {
+        thread.join();
+    }
+}
+
+void Network::stop() {
+    impl_->request_stop();
+}
+
+std::size_t Network::connection_count() const noexcept {
+    return impl_->state->open_count();
+}
+
+NetStats Network::stats() const noexcept {
+    return impl_->state->stats();
+}
+
+}  // namespace arbiter::server::net

@@ -1,0 +1,28 @@
+#pragma once
+// Internal to server/net: how the listener starts an HTTP session and how an HTTP session hands
+// its socket to a WebSocket session. The session classes live wholly in their .cpp files so that
+// websocket::stream is instantiated in one TU only (compile time on a 2-core machine).
+
+#include <memory>
+#include <optional>
+
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include "server/net/asio.hpp"
+#include "server/net/shared_state.hpp"
+
+namespace arbiter::server::net::detail {
+
+/// Serves HTTP/1.1 on `socket`. Without a ticket (a cap was reached) every request is answered
+/// 503 and the connection closes.
+void start_http_session(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+                        std::optional<ConnectionTicket> ticket);
+
+/// Completes the WebSocket handshake for `request` and runs the connection until it closes.
+void start_websocket_session(tcp::socket socket,
+                             beast::http::request<beast::http::string_body> request,
+                             std::shared_ptr<SharedState> state, RemoteInfo remote,
+                             ConnectionTicket ticket);
+
+}  // namespace arbiter::server::net::detail

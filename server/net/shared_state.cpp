@@ -1,0 +1,111 @@
+#include "server/net/shared_state.hpp"
+
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+namespace arbiter::server::net::detail {
+
+ConnectionTicket::ConnectionTicket(std::shared_ptr<SharedState> state, std::uint64_t id,
+                                   std::string address)
+    : state_(std::move(state)), id_(id), address_(std::move(address)) {}
+
+ConnectionTicket::ConnectionTicket(ConnectionTicket&& other) noexcept
+    : state_(std::move(other.state_)), id_(other.id_), address_(std::move(other.address_)) {}
+
+ConnectionTicket::~ConnectionTicket() {
+    if (state_) {
+        state_->release(id_, address_);
+    }
+}
+
+SharedState::SharedState(NetLimits limits, std::shared_ptr<PeerHandler> peers,
+                         std::shared_ptr<HttpHandler> http,
+                         std::function<void(std::string_view)> log)
+    : limits_(limits), peers_(std::move(peers)), http_(std::move(http)), log_(std::move(log)) {}
+
+void SharedState::log(std::string_view line) const {
+    if (log_) {
+        try {
+            log_(line);
+            return;
+        } catch (...) {
+            // A failing logger must not take a network thread down; fall back to stderr.
+        }
+    }
+    std::fprintf(stderr, "arbiter net: %.*s\n", static_cast<int>(line.size()), line.data());
+}
+
+std::optional<ConnectionTicket> SharedState::admit(const std::string& address) {
+    {
+        std::lock_guard lock(mutex_);
+        if (open_.load() >= limits_.max_connections) {
+            counters.rejected_total.fetch_add(1);
+            return std::nullopt;
+        }
+        auto& count = per_address_[address];
+        if (count >= limits_.max_connections_per_address) {
+            if (count == 0) {
+                per_address_.erase(address);
+            }
+            counters.rejected_per_address.fetch_add(1);
+            return std::nullopt;
+        }
+        ++count;
+        open_.fetch_add(1);
+    }
+    return ConnectionTicket(shared_from_this(), next_id(), address);
+}
+
+void SharedState::release(std::uint64_t id, const std::string& address) noexcept {
+    std::lock_guard lock(mutex_);
+    connections_.erase(id);
+    if (auto it = per_address_.find(address); it != per_address_.end() && --it->second == 0) {
+        per_address_.erase(it);
+    }
+    open_.fetch_sub(1);
+}
+
+void SharedState::track(std::uint64_t id, std::weak_ptr<Connection> connection) {
+    std::lock_guard lock(mutex_);
+    connections_[id] = std::move(connection);
+}
+
+void SharedState::shut_down_all(bool force) {
+    std::vector<std::shared_ptr<Connection>> open;
+    {
+        std::lock_guard lock(mutex_);
+        open.reserve(connections_.size());
+        for (const auto& [id, weak] : connections_) {
+            if (auto connection = weak.lock()) {
+                open.push_back(std::move(connection));
+            }
+        }
+    }
+    // Outside the lock: shut_down posts to the session's strand, whose handlers may release
+    // tickets (which lock mutex_).
+    for (const auto& connection : open) {
+        connection->shut_down(force);
+    }
+}
+
+void SharedState::note_queue_bytes(std::size_t bytes) noexcept {
+    auto peak = counters.peak_queue_bytes.load(std::memory_order_relaxed);
+    while (bytes > peak && !counters.peak_queue_bytes.compare_exchange_weak(
+                               peak, bytes, std::memory_order_relaxed)) {
+    }
+}
+
+NetStats SharedState::stats() const noexcept {
+    NetStats stats;
+    stats.slow_consumer_closes = counters.slow_consumer_closes.load();
+    stats.too_large_closes = counters.too_large_closes.load();
+    stats.binary_closes = counters.binary_closes.load();
+    stats.rejected_per_address = counters.rejected_per_address.load();
+    stats.rejected_total = counters.rejected_total.load();
+    stats.handler_errors = counters.handler_errors.load();
+    stats.peak_queue_bytes = counters.peak_queue_bytes.load();
+    return stats;
+}
+
+}  // namespace arbiter::server::net::detail

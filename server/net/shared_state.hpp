@@ -1,0 +1,110 @@
+#pragma once
+// Internal to server/net: what every connection shares — the limits, the handlers, the counters,
+// the connection caps and the registry that stop() walks. Plain C++: no Asio or Beast here.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "server/net/server.hpp"
+
+namespace arbiter::server::net::detail {
+
+/// Something stop() can close: an HTTP or a WebSocket session.
+class Connection {
+  public:
+    virtual ~Connection() = default;
+    /// Graceful: WebSockets close with going_away after their queued frames, idle HTTP
+    /// connections close. Forced: the socket closes at once. Thread-safe.
+    virtual void shut_down(bool force) = 0;
+};
+
+/// Where a connection comes from.
+struct RemoteInfo {
+    std::string address;
+    bool loopback = false;
+};
+
+class SharedState;
+
+/// One connection's slot under max_connections and max_connections_per_address; gives the slot
+/// back (and leaves the registry) when destroyed or reset.
+class ConnectionTicket {
+  public:
+    ConnectionTicket(std::shared_ptr<SharedState> state, std::uint64_t id, std::string address);
+    ConnectionTicket(ConnectionTicket&& other) noexcept;
+    ConnectionTicket& operator=(ConnectionTicket&&) = delete;
+    ConnectionTicket(const ConnectionTicket&) = delete;
+    ConnectionTicket& operator=(const ConnectionTicket&) = delete;
+    ~ConnectionTicket();
+
+    std::uint64_t id() const noexcept { return id_; }
+
+  private:
+    std::shared_ptr<SharedState> state_;
+    std::uint64_t id_;
+    std::string address_;
+};
+
+/// Counters behind NetStats.
+struct Counters {
+    std::atomic<std::uint64_t> slow_consumer_closes{0};
+    std::atomic<std::uint64_t> too_large_closes{0};
+    std::atomic<std::uint64_t> binary_closes{0};
+    std::atomic<std::uint64_t> rejected_per_address{0};
+    std::atomic<std::uint64_t> rejected_total{0};
+    std::atomic<std::uint64_t> handler_errors{0};
+    std::atomic<std::size_t> peak_queue_bytes{0};
+};
+
+class SharedState : public std::enable_shared_from_this<SharedState> {
+  public:
+    SharedState(NetLimits limits, std::shared_ptr<PeerHandler> peers,
+                std::shared_ptr<HttpHandler> http, std::function<void(std::string_view)> log);
+
+    const NetLimits& limits() const noexcept { return limits_; }
+    PeerHandler& peers() const noexcept { return *peers_; }
+    HttpHandler& http() const noexcept { return *http_; }
+    void log(std::string_view line) const;
+
+    /// A slot for a new connection from `address`, or nothing (counted) when a cap is reached.
+    std::optional<ConnectionTicket> admit(const std::string& address);
+    /// Unique per process, never reused (Peer::id).
+    std::uint64_t next_id() noexcept { return next_id_.fetch_add(1) + 1; }
+
+    /// Makes `connection` the one stop() closes for `id` (replaces an earlier one: the HTTP
+    /// session hands its ticket to the WebSocket session it upgrades to).
+    void track(std::uint64_t id, std::weak_ptr<Connection> connection);
+    /// Closes every tracked connection.
+    void shut_down_all(bool force);
+    /// Connections holding a slot now.
+    std::size_t open_count() const noexcept { return open_.load(); }
+
+    /// Records an outgoing queue size for NetStats::peak_queue_bytes.
+    void note_queue_bytes(std::size_t bytes) noexcept;
+    NetStats stats() const noexcept;
+
+    Counters counters;
+
+  private:
+    friend class ConnectionTicket;
+    void release(std::uint64_t id, const std::string& address) noexcept;
+
+    const NetLimits limits_;
+    const std::shared_ptr<PeerHandler> peers_;
+    const std::shared_ptr<HttpHandler> http_;
+    const std::function<void(std::string_view)> log_;
+    std::atomic<std::uint64_t> next_id_{0};
+    std::atomic<std::size_t> open_{0};
+    mutable std::mutex mutex_;
+    std::unordered_map<std::string, std::size_t> per_address_;
+    std::unordered_map<std::uint64_t, std::weak_ptr<Connection>> connections_;
+};
+
+}  // namespace arbiter::server::net::detail

@@ -1,0 +1,375 @@
+// One WebSocket connection: the only TU that instantiates websocket::stream. Text frames only,
+// one write in flight, an outgoing queue bounded by count and bytes (STYLE: chat-multi's unbounded
+// queue is what we leave), and PeerHandler calls on the connection's strand in order.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/websocket/stream.hpp>
+
+#include "server/net/sessions.hpp"
+
+namespace arbiter::server::net::detail {
+
+namespace {
+
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+
+// A read buffer above this is released after each message, so an idle connection holds none
+// (issue 9: 10,000 connections at 16 KB each).
+constexpr std::size_t kKeepBufferBytes = 1024;
+// How long a close handshake may take before the socket is simply closed: a peer that does not
+// read would otherwise keep its connection (and the frame in flight) forever.
+constexpr std::chrono::seconds kCloseDeadline{5};
+
+class WebsocketSession;
+
+// The Peer the game logic holds. It only points at the session, so the socket and its buffers
+// go away when the connection ends even if the game logic keeps the Peer a little longer.
+class PeerHandle final : public Peer {
+  public:
+    PeerHandle(std::uint64_t id, std::string address, std::weak_ptr<WebsocketSession> session)
+        : id_(id), address_(std::move(address)), session_(std::move(session)) {}
+    std::uint64_t id() const noexcept override { return id_; }
+    const std::string& address() const noexcept override { return address_; }
+    bool send(std::shared_ptr<const std::string> text) override;
+    void close(CloseCode code, std::string_view reason) override;
+
+  private:
+    const std::uint64_t id_;
+    const std::string address_;
+    const std::weak_ptr<WebsocketSession> session_;
+};
+
+class WebsocketSession final : public Connection,
+                               public std::enable_shared_from_this<WebsocketSession> {
+  public:
+    WebsocketSession(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+                     ConnectionTicket ticket)
+        : ws_(std::move(socket)),
+          state_(std::move(state)),
+          remote_(std::move(remote)),
+          ticket_(std::move(ticket)) {}
+
+    ~WebsocketSession() override {
+        // The io_context was stopped before this connection finished (stop()'s grace period
+        // ran out): on_close is still owed exactly once.
+        if (opened_ && !finished_) {
+            notify_close();
+        }
+    }
+
+    void run(http::request<http::string_body> request) {
+        state_->track(ticket_->id(), weak_from_this());
+        peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, weak_from_this());
+        auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+        timeouts.handshake_timeout = state_->limits().handshake_timeout;
+        timeouts.idle_timeout = state_->limits().idle_timeout;
+        timeouts.keep_alive_pings = true;
+        ws_.set_option(timeouts);
+        ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+            response.set(http::field::server, "arbiter");
+        }));
+        // permessage-deflate stays off (the default): its zlib state costs ~100 KB a connection.
+        ws_.read_message_max(state_->limits().max_frame_bytes);
+        ws_.auto_fragment(false);
+        ws_.text(true);
+        // The handler owns the upgrade request: beast reads it while it builds the 101 response.
+        auto shared_request =
+            std::make_shared<http::request<http::string_body>>(std::move(request));
+        asio::dispatch(ws_.get_executor(), [self = shared_from_this(), shared_request] {
+            self->ws_.async_accept(*shared_request,
+                                   [self, shared_request](error_code ec) { self->on_accept(ec); });
+        });
+    }
+
+    // Any thread. The counters cover frames posted but not yet on the strand too, so the
+    // bound holds for everything this connection keeps in memory.
+    bool send(std::shared_ptr<const std::string> text) {
+        if (!text || closing_.load()) {
+            return false;
+        }
+        const auto& limits = state_->limits();
+        const auto size = text->size();
+        const auto messages = queued_messages_.fetch_add(1) + 1;
+        const auto bytes = queued_bytes_.fetch_add(size) + size;
+        if (messages > limits.max_queue_messages || bytes > limits.max_queue_bytes) {
+            unqueue(size);
+            if (!closing_.exchange(true)) {
+                state_->counters.slow_consumer_closes.fetch_add(1);
+                asio::post(ws_.get_executor(), [self = shared_from_this()] {
+                    self->drop_queue();
+                    self->start_close({websocket::close_code::try_again_later, "slow consumer"});
+                });
+            }
+            return false;
+        }
+        state_->note_queue_bytes(bytes);
+        asio::post(ws_.get_executor(),
+                   [self = shared_from_this(), text = std::move(text)] { self->enqueue(text); });
+        return true;
+    }
+
+    // Any thread: the close frame goes after the frames already queued.
+    void close(CloseCode code, std::string_view reason) {
+        if (closing_.exchange(true)) {
+            return;
+        }
+        // RFC 6455 section 5.5: a control frame's payload is at most 125 bytes (2 for the code).
+        websocket::close_reason close_reason(static_cast<std::uint16_t>(code));
+        close_reason.reason = std::string(reason.substr(0, 123));
+        asio::post(ws_.get_executor(), [self = shared_from_this(), close_reason] {
+            self->close_after_queue(close_reason);
+        });
+    }
+
+    void shut_down(bool force) override {
+        if (!force) {
+            return close(CloseCode::going_away, "server shutting down");
+        }
+        closing_.store(true);
+        asio::post(ws_.get_executor(), [self = shared_from_this()] { self->close_socket(); });
+    }
+
+  private:
+    void on_accept(error_code ec) {
+        if (ec) {
+            return;  // a failed handshake: no on_open, so no on_close
+        }
+        opened_ = true;
+        guarded("on_open", [&] { state_->peers().on_open(peer_); });
+        read();
+    }
+
+    void read() {
+        ws_.async_read(buffer_, [self = shared_from_this()](error_code ec, std::size_t) {
+            self->on_read(ec);
+        });
+    }
+
+    void on_read(error_code ec) {
+        if (ec) {
+            if (ec == websocket::error::message_too_big) {
+                // beast has already sent close 1009 and closed the socket.
+                state_->counters.too_large_closes.fetch_add(1);
+                guarded("on_too_large", [&] { state_->peers().on_too_large(peer_); });
+            }
+            return finish();
+        }
+        if (!ws_.got_text()) {
+            // The protocol is UTF-8 JSON text (issue 5): binary data is refused with 1003.
+            state_->counters.binary_closes.fetch_add(1);
+            closing_.store(true);
+            drop_queue();
+            start_close({websocket::close_code::unknown_data, "text frames only"});
+        } else if (!close_requested_) {
+            const std::string_view text(static_cast<const char*>(buffer_.data().data()),
+                                        buffer_.size());
+            guarded("on_message", [&] { state_->peers().on_message(peer_, text); });
+        }
+        // After a close is requested, frames are read only to reach the peer's close frame.
+        buffer_.consume(buffer_.size());
+        if (buffer_.capacity() > kKeepBufferBytes) {
+            buffer_.shrink_to_fit();
+        }
+        read();
+    }
+
+    void enqueue(std::shared_ptr<const std::string> text) {
+        if (finished_ || close_started_) {
+            return unqueue(text->size());
+        }
+        queue_.push_back(std::move(text));
+        if (!writing_) {
+            write_next();
+        }
+    }
+
+    void write_next() {
+        if (queue_head_ == queue_.size()) {
+            queue_.clear();
+            queue_head_ = 0;
+            if (queue_.capacity() > 16) {
+                queue_.shrink_to_fit();
+            }
+            if (close_requested_) {
+                start_close(pending_close_);
+            }
+            return;
+        }
+        writing_ = true;
+        const auto& text = *queue_[queue_head_];
+        ws_.async_write(
+            asio::buffer(text.data(), text.size()),
+            [self = shared_from_this()](error_code ec, std::size_t) { self->on_write(ec); });
+    }
+
+    void on_write(error_code ec) {
+        writing_ = false;
+        unqueue(queue_[queue_head_]->size());
+        queue_[queue_head_].reset();
+        ++queue_head_;
+        if (ec) {
+            return drop_queue();  // the read side sees the same failure and finishes
+        }
+        write_next();
+    }
+
+    void close_after_queue(const websocket::close_reason& reason) {
+        if (close_requested_ || finished_) {
+            return;
+        }
+        close_requested_ = true;
+        pending_close_ = reason;
+        arm_close_deadline();
+        if (!writing_ && queue_head_ == queue_.size()) {
+            start_close(reason);
+        }
+    }
+
+    // Sends the close frame now (beast waits for the write in flight, if any).
+    void start_close(const websocket::close_reason& reason) {
+        close_requested_ = true;
+        if (close_started_ || finished_) {
+            return;
+        }
+        if (!opened_) {
+            return close_socket();  // still in the handshake: there is no close frame to send
+        }
+        close_started_ = true;
+        arm_close_deadline();
+        ws_.async_close(reason, [self = shared_from_this()](error_code ec) {
+            if (ec) {
+                self->close_socket();
+            }
+        });
+    }
+
+    void arm_close_deadline() {
+        if (close_deadline_) {
+            return;
+        }
+        close_deadline_ = std::make_unique<asio::steady_timer>(ws_.get_executor());
+        close_deadline_->expires_after(kCloseDeadline);
+        close_deadline_->async_wait([self = shared_from_this()](error_code ec) {
+            if (!ec) {
+                self->close_socket();
+            }
+        });
+    }
+
+    // Ends every pending operation with operation_aborted; the read handler then finishes.
+    void close_socket() { beast::get_lowest_layer(ws_).close(); }
+
+    void drop_queue() {
+        // The frame in flight (if any) stays: beast still reads its buffer.
+        const auto keep = writing_ ? queue_head_ + 1 : queue_head_;
+        for (auto i = keep; i < queue_.size(); ++i) {
+            unqueue(queue_[i]->size());
+        }
+        queue_.resize(keep);
+    }
+
+    void unqueue(std::size_t bytes) noexcept {
+        queued_messages_.fetch_sub(1);
+        queued_bytes_.fetch_sub(bytes);
+    }
+
+    void finish() {
+        if (finished_) {
+            return;
+        }
+        finished_ = true;
+        closing_.store(true);
+        drop_queue();
+        if (close_deadline_) {
+            close_deadline_->cancel();
+        }
+        ticket_.reset();  // the slot is free from on_close on, even while a stuck write drains
+        notify_close();
+    }
+
+    void notify_close() {
+        finished_ = true;
+        try {
+            state_->peers().on_close(peer_);
+        } catch (const std::exception& e) {
+            state_->counters.handler_errors.fetch_add(1);
+            state_->log(std::string("on_close threw: ") + e.what());
+        } catch (...) {
+            state_->counters.handler_errors.fetch_add(1);
+            state_->log("on_close threw a non-exception");
+        }
+    }
+
+    // STYLE errors rule 4: one try/catch at the dispatch boundary; a handler bug closes 1011.
+    template <class Call>
+    void guarded(const char* what, Call&& call) {
+        try {
+            call();
+            return;
+        } catch (const std::exception& e) {
+            state_->log(std::string(what) + " threw: " + e.what());
+        } catch (...) {
+            state_->log(std::string(what) + " threw a non-exception");
+        }
+        state_->counters.handler_errors.fetch_add(1);
+        closing_.store(true);
+        drop_queue();
+        start_close({websocket::close_code::internal_error, "internal error"});
+    }
+
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buffer_;
+    std::shared_ptr<SharedState> state_;
+    RemoteInfo remote_;
+    std::optional<ConnectionTicket> ticket_;
+    std::shared_ptr<PeerHandle> peer_;
+    std::vector<std::shared_ptr<const std::string>> queue_;  // [queue_head_] is in flight
+    std::size_t queue_head_ = 0;
+    std::unique_ptr<asio::steady_timer> close_deadline_;  // only while closing: idle costs none
+    websocket::close_reason pending_close_;
+    std::atomic<std::size_t> queued_messages_{0};
+    std::atomic<std::size_t> queued_bytes_{0};
+    std::atomic<bool> closing_{false};  // no more frames accepted
+    bool opened_ = false;
+    bool writing_ = false;
+    bool close_requested_ = false;
+    bool close_started_ = false;
+    bool finished_ = false;
+};
+
+bool PeerHandle::send(std::shared_ptr<const std::string> text) {
+    auto session = session_.lock();
+    return session && session->send(std::move(text));
+}
+
+void PeerHandle::close(CloseCode code, std::string_view reason) {
+    if (auto session = session_.lock()) {
+        session->close(code, reason);
+    }
+}
+
+}  // namespace
+
+void start_websocket_session(tcp::socket socket, http::request<http::string_body> request,
+                             std::shared_ptr<SharedState> state, RemoteInfo remote,
+                             ConnectionTicket ticket) {
+    std::make_shared<WebsocketSession>(std::move(socket), std::move(state), std::move(remote),
+                                       std::move(ticket))
+        ->run(std::move(request));
+}
+
+}  // namespace arbiter::server::net::detail

@@ -1,0 +1,348 @@
+#include "server/storage/game_rows.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace arbiter::server::storage::detail {
+
+namespace {
+
+// The column order shared by the upsert (parameters ?1…?21) and by every SELECT of a header.
+constexpr std::string_view game_columns =
+    "id, variant, initial_position, is_private, clock_initial_ms, clock_increment_ms, status, "
+    "result, reason, first_name, first_token_hash, second_name, second_token_hash, "
+    "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next";
+
+// created_ms is kept from the first write: it orders the game list and is the key of `before`
+// paging, so a later header must not move a game to another page.
+constexpr std::string_view upsert_game_sql =
+    "INSERT INTO games (id, variant, initial_position, is_private, clock_initial_ms, "
+    "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
+    "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
+    "rematch_of, rematch_next) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
+    "?19, ?20, ?21) "
+    "ON CONFLICT (id) DO UPDATE SET variant = excluded.variant, "
+    "initial_position = excluded.initial_position, is_private = excluded.is_private, "
+    "clock_initial_ms = excluded.clock_initial_ms, "
+    "clock_increment_ms = excluded.clock_increment_ms, status = excluded.status, "
+    "result = excluded.result, reason = excluded.reason, first_name = excluded.first_name, "
+    "first_token_hash = excluded.first_token_hash, second_name = excluded.second_name, "
+    "second_token_hash = excluded.second_token_hash, first_clock_ms = excluded.first_clock_ms, "
+    "second_clock_ms = excluded.second_clock_ms, seq = excluded.seq, ply = excluded.ply, "
+    "updated_ms = excluded.updated_ms, rematch_of = excluded.rematch_of, "
+    "rematch_next = excluded.rematch_next";
+
+constexpr std::string_view move_columns =
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms";
+
+void bind_optional_text(sqlite::Statement& statement, int index,
+                        const std::optional<std::string>& text) {
+    if (text) {
+        statement.bind(index, std::string_view(*text));
+    } else {
+        statement.bind_null(index);
+    }
+}
+
+void bind_game(sqlite::Statement& statement, const GameRow& game) {
+    statement.bind(1, std::string_view(game.id))
+        .bind(2, rules::to_string(game.variant))
+        .bind(3, std::string_view(game.initial_position))
+        .bind(4, std::int64_t{game.is_private ? 1 : 0})
+        .bind(5, game.clock_initial_ms)
+        .bind(6, game.clock_increment_ms)
+        .bind(7, std::string_view(game.status))
+        .bind(8, std::string_view(game.result))
+        .bind(9, std::string_view(game.reason))
+        .bind(10, std::string_view(game.seats[0].name))
+        .bind(11, std::string_view(game.seats[0].token_hash))
+        .bind(12, std::string_view(game.seats[1].name))
+        .bind(13, std::string_view(game.seats[1].token_hash))
+        .bind(14, game.clock_ms[0])
+        .bind(15, game.clock_ms[1])
+        // A seq beyond INT64_MAX wraps negative and is refused by the CHECK (seq >= 0).
+        .bind(16, static_cast<std::int64_t>(game.seq))
+        .bind(17, std::int64_t{game.ply})
+        .bind(18, game.created_ms)
+        .bind(19, game.updated_ms);
+    bind_optional_text(statement, 20, game.rematch_of);
+    bind_optional_text(statement, 21, game.rematch_next);
+}
+
+std::optional<std::string> column_optional_text(const sqlite::Statement& statement, int index) {
+    if (statement.column_is_null(index)) {
+        return std::nullopt;
+    }
+    return statement.column_text(index);
+}
+
+Expected<GameRow, StorageError> read_game(const sqlite::Statement& row) {
+    GameRow game;
+    game.id = row.column_text(0);
+    const std::string variant = row.column_text(1);
+    const auto parsed = rules::parse_variant(variant);
+    if (!parsed) {
+        return unexpected(
+            StorageError{"game " + game.id + " has an unknown variant '" + variant + "'"});
+    }
+    game.variant = *parsed;
+    game.initial_position = row.column_text(2);
+    game.is_private = row.column_int64(3) != 0;
+    game.clock_initial_ms = row.column_optional_int64(4);
+    game.clock_increment_ms = row.column_optional_int64(5);
+    game.status = row.column_text(6);
+    game.result = row.column_text(7);
+    game.reason = row.column_text(8);
+    game.seats[0] = SeatRow{row.column_text(9), row.column_text(10)};
+    game.seats[1] = SeatRow{row.column_text(11), row.column_text(12)};
+    game.clock_ms = {row.column_int64(13), row.column_int64(14)};
+    game.seq = static_cast<std::uint64_t>(row.column_int64(15));
+    game.ply = static_cast<std::uint32_t>(row.column_int64(16));
+    game.created_ms = row.column_int64(17);
+    game.updated_ms = row.column_int64(18);
+    game.rematch_of = column_optional_text(row, 19);
+    game.rematch_next = column_optional_text(row, 20);
+    return game;
+}
+
+MoveRow read_move(const sqlite::Statement& row) {
+    MoveRow move;
+    move.ply = static_cast<std::uint32_t>(row.column_int64(0));
+    move.move = row.column_text(1);
+    move.notation = row.column_text(2);
+    move.position = row.column_text(3);
+    move.clock_ms = row.column_optional_int64(4);
+    move.think_ms = row.column_optional_int64(5);
+    move.seq = static_cast<std::uint64_t>(row.column_int64(6));
+    move.played_ms = row.column_int64(7);
+    return move;
+}
+
+Expected<std::vector<MoveRow>, StorageError> load_moves(sqlite::Statement& select_moves,
+                                                        const std::string& game_id) {
+    std::vector<MoveRow> moves;
+    select_moves.reset();
+    select_moves.bind(1, std::string_view(game_id));
+    for (;;) {
+        auto row = select_moves.step();
+        if (!row) {
+            return unexpected(std::move(row).error());
+        }
+        if (!*row) {
+            break;
+        }
+        moves.push_back(read_move(select_moves));
+    }
+    select_moves.reset();
+    return moves;
+}
+
+Expected<sqlite::Statement, StorageError> prepare_select_moves(sqlite::Connection& connection) {
+    return connection.prepare("SELECT " + std::string(move_columns) +
+                              " FROM moves WHERE game_id = ?1 ORDER BY ply");
+}
+
+// Steps a header query to the end, collecting the rows.
+Expected<std::vector<GameRow>, StorageError> collect_games(sqlite::Statement& select) {
+    std::vector<GameRow> games;
+    for (;;) {
+        auto row = select.step();
+        if (!row) {
+            return unexpected(std::move(row).error());
+        }
+        if (!*row) {
+            return games;
+        }
+        auto game = read_game(select);
+        if (!game) {
+            return unexpected(std::move(game).error());
+        }
+        games.push_back(std::move(game).value());
+    }
+}
+
+}  // namespace
+
+// --- writes ------------------------------------------------------------------------------------
+
+Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connection& connection) {
+    WriteStatements statements;
+    statements.connection_ = &connection;
+    std::pair<sqlite::Statement*, std::string> sources[] = {
+        {&statements.upsert_game_, std::string(upsert_game_sql)},
+        {&statements.delete_moves_from_, "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2"},
+        {&statements.insert_move_,
+         "INSERT INTO moves (game_id, " + std::string(move_columns) +
+             ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (game_id, ply) DO NOTHING"},
+        {&statements.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
+    };
+    for (auto& [target, sql] : sources) {
+        auto prepared = connection.prepare(sql, true);
+        if (!prepared) {
+            return unexpected(std::move(prepared).error());
+        }
+        *target = std::move(prepared).value();
+    }
+    return statements;
+}
+
+Expected<void, StorageError> WriteStatements::apply(const GameWrite& change) {
+    upsert_game_.reset();
+    bind_game(upsert_game_, change.header);
+    if (auto upserted = upsert_game_.run(); !upserted) {
+        return upserted;
+    }
+    if (change.truncate_from_ply) {
+        delete_moves_from_.reset();
+        delete_moves_from_.bind(1, std::string_view(change.header.id))
+            .bind(2, std::int64_t{*change.truncate_from_ply});
+        if (auto truncated = delete_moves_from_.run(); !truncated) {
+            return truncated;
+        }
+    }
+    if (change.append) {
+        return append(change.header.id, *change.append);
+    }
+    return {};
+}
+
+Expected<void, StorageError> WriteStatements::append(const std::string& game_id,
+                                                     const MoveRow& move) {
+    insert_move_.reset();
+    insert_move_.bind(1, std::string_view(game_id))
+        .bind(2, std::int64_t{move.ply})
+        .bind(3, std::string_view(move.move))
+        .bind(4, std::string_view(move.notation))
+        .bind(5, std::string_view(move.position))
+        .bind(6, move.clock_ms)
+        .bind(7, move.think_ms)
+        .bind(8, static_cast<std::int64_t>(move.seq))
+        .bind(9, move.played_ms);
+    if (auto inserted = insert_move_.run(); !inserted) {
+        return inserted;
+    }
+    if (connection_->changes() == 1) {
+        return {};
+    }
+    // The ply is taken. The same move again is a resend of an acknowledged move (idempotent);
+    // another move would silently rewrite history, so it is refused.
+    select_move_.reset();
+    select_move_.bind(1, std::string_view(game_id)).bind(2, std::int64_t{move.ply});
+    auto row = select_move_.step();
+    if (!row) {
+        return unexpected(std::move(row).error());
+    }
+    const std::string existing = *row ? select_move_.column_text(0) : std::string();
+    select_move_.reset();
+    if (existing == move.move) {
+        return {};
+    }
+    return unexpected(StorageError{"game " + game_id + " already has move '" + existing +
+                                   "' at ply " + std::to_string(move.ply) + ", not '" + move.move +
+                                   "'"});
+}
+
+// --- reads -------------------------------------------------------------------------------------
+
+Expected<std::optional<StoredGame>, StorageError> load_game(sqlite::Connection& connection,
+                                                            const std::string& id) {
+    auto select =
+        connection.prepare("SELECT " + std::string(game_columns) + " FROM games WHERE id = ?1");
+    if (!select) {
+        return unexpected(std::move(select).error());
+    }
+    select->bind(1, std::string_view(id));
+    auto headers = collect_games(*select);
+    if (!headers) {
+        return unexpected(std::move(headers).error());
+    }
+    if (headers->empty()) {
+        return std::optional<StoredGame>();
+    }
+    auto select_moves = prepare_select_moves(connection);
+    if (!select_moves) {
+        return unexpected(std::move(select_moves).error());
+    }
+    auto moves = load_moves(*select_moves, id);
+    if (!moves) {
+        return unexpected(std::move(moves).error());
+    }
+    return std::optional<StoredGame>(
+        StoredGame{std::move(headers->front()), std::move(moves).value()});
+}
+
+Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
+    sqlite::Connection& connection) {
+    auto select = connection.prepare("SELECT " + std::string(game_columns) +
+                                     " FROM games WHERE status IN ('waiting', 'playing') "
+                                     "ORDER BY created_ms, id");
+    if (!select) {
+        return unexpected(std::move(select).error());
+    }
+    auto headers = collect_games(*select);
+    if (!headers) {
+        return unexpected(std::move(headers).error());
+    }
+    auto select_moves = prepare_select_moves(connection);
+    if (!select_moves) {
+        return unexpected(std::move(select_moves).error());
+    }
+    std::vector<StoredGame> games;
+    games.reserve(headers->size());
+    for (GameRow& header : *headers) {
+        auto moves = load_moves(*select_moves, header.id);
+        if (!moves) {
+            return unexpected(std::move(moves).error());
+        }
+        games.push_back(StoredGame{std::move(header), std::move(moves).value()});
+    }
+    return games;
+}
+
+Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,
+                                                        const GameQuery& query) {
+    const std::size_t limit = std::min(query.limit, max_list_limit);
+    if (limit == 0) {
+        return std::vector<GameRow>();
+    }
+    // The WHERE clause is assembled from constant fragments only; every value is a bound
+    // parameter with a fixed number, so fragments may be left out freely. Leaving them out
+    // (rather than `?1 IS NULL OR status = ?1`) lets SQLite use the (status, created_ms, id)
+    // index.
+    std::string sql = "SELECT " + std::string(game_columns) + " FROM games WHERE 1";
+    if (query.status) {
+        sql += " AND status = ?1";
+    }
+    if (query.variant) {
+        sql += " AND variant = ?2";
+    }
+    if (!query.include_private) {
+        sql += " AND is_private = 0";
+    }
+    if (query.before) {
+        // Keyset paging on (created_ms, id): strictly after the given game in list order, so
+        // games created in the same millisecond are neither repeated nor skipped. An unknown id
+        // makes the subquery NULL, and the comparison then matches nothing: an empty page.
+        sql += " AND (created_ms, id) < (SELECT created_ms, id FROM games WHERE id = ?3)";
+    }
+    sql += " ORDER BY created_ms DESC, id DESC LIMIT ?4";
+
+    auto select = connection.prepare(sql);
+    if (!select) {
+        return unexpected(std::move(select).error());
+    }
+    if (query.status) {
+        select->bind(1, std::string_view(*query.status));
+    }
+    if (query.variant) {
+        select->bind(2, rules::to_string(*query.variant));
+    }
+    if (query.before) {
+        select->bind(3, std::string_view(*query.before));
+    }
+    select->bind(4, static_cast<std::int64_t>(limit));
+    return collect_games(*select);
+}
+
+}  // namespace arbiter::server::storage::detail

@@ -1,0 +1,142 @@
+#pragma once
+/// \file
+/// GameRepository over one SQLite file in WAL mode.
+///
+/// Writes: one writer thread with its own connection takes everything queued (up to
+/// SqliteOptions::max_batch writes), applies it in ONE transaction (BEGIN IMMEDIATE … COMMIT),
+/// and only then runs each write's callback, in submission order. One fsync thus acknowledges a
+/// whole batch of moves from many games. If one write fails (a different move at an occupied
+/// ply, a CHECK), the batch is rolled back and replayed without it, so only that write fails. If
+/// the failure cannot be pinned on one write (SQLite rolled the transaction back itself on
+/// SQLITE_FULL or an I/O error, or COMMIT failed), the batch is retried one write per
+/// transaction, so every callback still reports its own write's fate.
+///
+/// Reads use a second connection behind a mutex, each inside a read transaction (one consistent
+/// snapshot); WAL lets them run beside the writer.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/storage/game_rows.hpp"
+#include "server/storage/repository.hpp"
+#include "server/storage/sqlite.hpp"
+
+namespace arbiter::server::storage {
+
+/// How hard a commit is pushed to the disk (PRAGMA synchronous in WAL mode).
+enum class Synchronous : std::uint8_t {
+    /// The WAL is fsynced at every commit: an acknowledged write survives SIGKILL and power loss.
+    full,
+    /// fsync only at checkpoints: an acknowledged write survives a crash of the process
+    /// (SIGKILL), but the last commits may be lost if the machine loses power.
+    normal,
+};
+
+/// Tuning of SqliteRepository::open. The defaults are what the server should run with.
+struct SqliteOptions {
+    Synchronous synchronous = Synchronous::full;
+    /// How long a connection waits for a lock held by another connection or process.
+    std::chrono::milliseconds busy_timeout{5000};
+    /// The most writes grouped into one transaction.
+    std::size_t max_batch = 512;
+    /// A cap on the database file (PRAGMA max_page_count on the writer); 0 means none. A write
+    /// that would grow the file beyond it fails with "database or disk is full".
+    std::uint64_t max_size_bytes = 0;
+};
+
+/// What the writer has done so far (for metrics and tests).
+struct WriterStats {
+    std::uint64_t batches = 0;        ///< batches taken from the queue
+    std::uint64_t committed = 0;      ///< writes whose callback got ok
+    std::uint64_t failed = 0;         ///< writes whose callback got an error
+    std::uint64_t replayed = 0;       ///< passes rolled back to drop a faulty write
+    std::uint64_t retried_alone = 0;  ///< batches that fell back to one write per transaction
+    std::size_t queued = 0;           ///< writes waiting now
+};
+
+/// The SQLite GameRepository. Thread-safe: any thread may call any member.
+class SqliteRepository final : public GameRepository {
+  public:
+    /// Opens or creates the database at `path` (a file path; ":memory:" and URIs are refused,
+    /// since the writer and the reader need two connections to the same file), applies pending
+    /// migrations, and starts the writer. Refuses a database newer than this binary's schema.
+    static Expected<std::unique_ptr<SqliteRepository>, StorageError> open(
+        const std::string& path, const SqliteOptions& options = {});
+
+    SqliteRepository(const SqliteRepository&) = delete;
+    SqliteRepository& operator=(const SqliteRepository&) = delete;
+    /// Commits everything queued (running its callbacks), then stops the writer.
+    ~SqliteRepository() override;
+
+    /// `done` may be empty (fire and forget). It must not throw, and must not call flush() (it
+    /// runs on the writer thread, which flush() waits for); calling write() from it is fine.
+    void write(GameWrite change, Done done) override;
+    /// Returns once every write submitted before the call committed and its callback returned.
+    void flush() override;
+
+    Expected<std::vector<StoredGame>, StorageError> load_unfinished() override;
+    Expected<std::optional<StoredGame>, StorageError> load(const std::string& id) override;
+    /// At most 200 rows whatever `query.limit` says (0 gives none). `before` is keyset paging on
+    /// (created_ms, id): the games listed after that game; an unknown id gives an empty list.
+    Expected<std::vector<GameRow>, StorageError> list(const GameQuery& query) override;
+
+    /// False if the last batch could not be committed, or if a write lock cannot be taken now
+    /// (BEGIN IMMEDIATE on a dedicated connection, waiting at most busy_timeout).
+    bool writable() override;
+    std::uint64_t size_bytes() override;
+    /// Copies one consistent snapshot while writes go on; writes `path` + ".partial" first and
+    /// renames it into place, so `path` is either the complete copy or untouched.
+    Expected<void, StorageError> backup(const std::string& path) override;
+
+    WriterStats stats();
+    const std::string& path() const noexcept { return path_; }
+
+  private:
+    struct Pending {
+        GameWrite change;
+        Done done;
+    };
+    using Result = Expected<void, StorageError>;
+
+    SqliteRepository(std::string path, const SqliteOptions& options, sqlite::Connection writer,
+                     sqlite::Connection reader, sqlite::Connection probe);
+
+    void run_writer();
+    std::vector<Result> commit_batch(const std::vector<Pending>& batch);
+    std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
+    Result commit_alone(const GameWrite& change);
+
+    const std::string path_;
+    const SqliteOptions options_;
+
+    // Used by the writer thread only (after open()). Statements are declared after their
+    // connection so that they are finalized before it closes.
+    sqlite::Connection writer_connection_;
+    detail::WriteStatements write_statements_;
+
+    std::mutex read_mutex_;
+    sqlite::Connection reader_;
+    std::mutex probe_mutex_;
+    sqlite::Connection probe_;
+
+    std::mutex queue_mutex_;
+    std::condition_variable queue_ready_;  ///< a write was queued, or stopping_
+    std::condition_variable progressed_;   ///< completed_ grew
+    std::deque<Pending> queue_;
+    std::uint64_t submitted_ = 0;
+    std::uint64_t completed_ = 0;
+    bool stopping_ = false;
+    bool last_batch_failed_ = false;
+    WriterStats stats_;
+
+    std::thread writer_thread_;  ///< started last in open(), joined first in the destructor
+};
+
+}  // namespace arbiter::server::storage

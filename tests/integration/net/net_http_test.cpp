@@ -1,0 +1,123 @@
+// Plain HTTP on the WebSocket port: answered by the HttpHandler, bounded, keep-alive.
+
+#include <gtest/gtest.h>
+
+#include "net_fixture.hpp"
+#include "raw_client.hpp"
+
+namespace arbiter::test {
+namespace {
+
+using NetHttp = NetTest;
+
+TEST_F(NetHttp, GetIsAnsweredByTheHandler) {
+    start();
+    const auto reply = http_request(port(), "GET", "/hello");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 200);
+    EXPECT_EQ(reply->body, "hello from 127.0.0.1 loopback");
+    EXPECT_EQ(reply->header("Server"), "arbiter");
+    EXPECT_EQ(reply->header("Content-Length"), std::to_string(reply->body.size()));
+    EXPECT_EQ(reply->header("Content-Type"), "text/plain; charset=utf-8");
+    EXPECT_EQ(reply->header("X-Test"), "yes");
+}
+
+TEST_F(NetHttp, PostBodyReachesTheHandler) {
+    start();
+    const auto reply = http_request(port(), "POST", "/echo", "payload");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 200);
+    EXPECT_EQ(reply->body, "POST payload");
+}
+
+TEST_F(NetHttp, HeadGetsTheHeadersOnly) {
+    start();
+    const auto get = http_request(port(), "GET", "/hello");
+    ASSERT_TRUE(get);
+    Socket socket(port());
+    ASSERT_TRUE(
+        socket.write_all("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+                         "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    std::string buffer;
+    const auto head = read_http_reply(socket, buffer, true);
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->status, 200);
+    EXPECT_EQ(head->header("Content-Length"), std::to_string(get->body.size()));
+    // Had HEAD carried a body, the next reply would not start with a status line.
+    const auto next = read_http_reply(socket, buffer, false);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->status, 200);
+    EXPECT_EQ(next->body, get->body);
+}
+
+TEST_F(NetHttp, KeepAliveServesSeveralRequestsOnOneConnection) {
+    start();
+    Socket socket(port());
+    std::string buffer;
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(socket.write_all("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"));
+        const auto reply = read_http_reply(socket, buffer, false);
+        ASSERT_TRUE(reply);
+        EXPECT_EQ(reply->status, 200);
+        EXPECT_NE(reply->header("Connection"), "close");
+    }
+}
+
+TEST_F(NetHttp, HandlerExceptionBecomes500) {
+    start();
+    const auto reply = http_request(port(), "GET", "/throw");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 500);
+    EXPECT_EQ(network_->stats().handler_errors, 1u);
+    // The server goes on serving.
+    const auto after = http_request(port(), "GET", "/hello");
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->status, 200);
+}
+
+TEST_F(NetHttp, UpgradeElsewhereIs404) {
+    start();
+    WsClient client(port(), "/elsewhere");
+    EXPECT_EQ(client.status(), 404);
+    EXPECT_EQ(peers_->opens(), 0u);
+}
+
+TEST_F(NetHttp, UpgradeOnWsWithQuerySucceeds) {
+    start();
+    WsClient client(port(), "/ws?client=test");
+    EXPECT_EQ(client.status(), 101);
+}
+
+TEST_F(NetHttp, BodyOverTheLimitIsRefusedWith413) {
+    config_.limits.max_http_body_bytes = 100;
+    start();
+    EXPECT_EQ(http_request(port(), "POST", "/echo", std::string(100, 'a'))->status, 200);
+    const auto reply = http_request(port(), "POST", "/echo", std::string(101, 'a'));
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 413);
+}
+
+TEST_F(NetHttp, MalformedRequestIsRefusedWith400) {
+    start();
+    Socket socket(port());
+    ASSERT_TRUE(socket.write_all("NOT HTTP AT ALL\r\n\r\n"));
+    std::string buffer;
+    const auto reply = read_http_reply(socket, buffer, false);
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 400);
+}
+
+TEST_F(NetHttp, PortZeroBindsAnEphemeralPort) {
+    start();
+    EXPECT_NE(port(), 0);
+}
+
+TEST_F(NetHttp, UnbindableAddressThrowsAtStart) {
+    NetConfig config;
+    config.bind_address = "not an address";
+    config.port = 0;
+    EXPECT_THROW(Network(config, peers_, http_), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace arbiter::test

@@ -1,0 +1,270 @@
+// WebSocket sessions: echo, event order, the bounds (frame size, binary, slow consumer, caps),
+// handler faults and shutdown.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "net_fixture.hpp"
+#include "raw_client.hpp"
+
+namespace arbiter::test {
+namespace {
+
+using NetWebsocket = NetTest;
+using Events = std::vector<std::string>;
+
+TEST_F(NetWebsocket, EchoRoundTrip) {
+    start();
+    WsClient client(port());
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(client.send_text("hello"));
+    EXPECT_EQ(client.read_text(), "hello");
+    const std::string large(60 * 1024, 'z');
+    ASSERT_TRUE(client.send_text(large));
+    EXPECT_EQ(client.read_text(), large);
+}
+
+TEST_F(NetWebsocket, EventsComeInOrderAndCloseOnce) {
+    start();
+    {
+        WsClient client(port());
+        ASSERT_EQ(client.status(), 101);
+        ASSERT_TRUE(client.send_text("one"));
+        ASSERT_EQ(client.read_text(), "one");
+        ASSERT_TRUE(client.send_text("two"));
+        ASSERT_EQ(client.read_text(), "two");
+        ASSERT_TRUE(client.close());
+        EXPECT_EQ(client.read_close(), 1000);
+        EXPECT_TRUE(client.wait_eof());
+    }
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_EQ(peers_->events(0), (Events{"open", "message:one", "message:two", "close"}));
+}
+
+TEST_F(NetWebsocket, DroppedConnectionStillGetsOneClose) {
+    start();
+    {
+        WsClient client(port());
+        ASSERT_EQ(client.status(), 101);
+        ASSERT_TRUE(client.send_text("ping"));
+        ASSERT_EQ(client.read_text(), "ping");
+    }  // the TCP connection ends without a close frame
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_EQ(peers_->events(0), (Events{"open", "message:ping", "close"}));
+    EXPECT_EQ(network_->connection_count(), 0u);
+}
+
+TEST_F(NetWebsocket, PeerCloseSendsQueuedFramesFirst) {
+    start();
+    WsClient client(port());
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(client.send_text("close"));
+    EXPECT_EQ(client.read_text(), "bye");
+    EXPECT_EQ(client.read_close(), 1000);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    const auto peer = peers_->peer(0);
+    EXPECT_FALSE(peer->send(std::make_shared<const std::string>("too late")));
+    EXPECT_EQ(peers_->events(0), (Events{"open", "message:close", "close"}));
+}
+
+TEST_F(NetWebsocket, SendFromAnotherThreadArrives) {
+    start();
+    WsClient client(port());
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 1; }));
+    std::thread sender([&] {
+        for (int i = 0; i < 100; ++i) {
+            peers_->peer(0)->send(std::make_shared<const std::string>(std::to_string(i)));
+        }
+    });
+    sender.join();
+    for (int i = 0; i < 100; ++i) {
+        ASSERT_EQ(client.read_text(), std::to_string(i));
+    }
+}
+
+TEST_F(NetWebsocket, FrameAtTheLimitIsAccepted) {
+    config_.limits.max_frame_bytes = 1000;
+    start();
+    WsClient client(port());
+    ASSERT_TRUE(client.send_text(std::string(1000, 'a')));
+    EXPECT_EQ(client.read_text(), std::string(1000, 'a'));
+    EXPECT_EQ(network_->stats().too_large_closes, 0u);
+}
+
+TEST_F(NetWebsocket, OversizeFrameIsClosedWith1009) {
+    config_.limits.max_frame_bytes = 1000;
+    start();
+    WsClient client(port());
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(client.send_text(std::string(1001, 'a')));
+    EXPECT_EQ(client.read_close(), 1009);
+    EXPECT_TRUE(client.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_EQ(peers_->events(0), (Events{"open", "too_large", "close"}));
+    EXPECT_EQ(network_->stats().too_large_closes, 1u);
+}
+
+TEST_F(NetWebsocket, BinaryFrameIsRefusedWith1003) {
+    start();
+    WsClient client(port());
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(client.send_frame(0x2, "binary"));
+    EXPECT_EQ(client.read_close(), 1003);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_EQ(peers_->events(0), (Events{"open", "close"}));
+    EXPECT_EQ(network_->stats().binary_closes, 1u);
+}
+
+TEST_F(NetWebsocket, HandlerExceptionClosesWith1011) {
+    start();
+    WsClient client(port());
+    ASSERT_TRUE(client.send_text("throw"));
+    EXPECT_EQ(client.read_close(), 1011);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_EQ(network_->stats().handler_errors, 1u);
+    // Other connections are unaffected.
+    WsClient other(port());
+    ASSERT_TRUE(other.send_text("still here"));
+    EXPECT_EQ(other.read_text(), "still here");
+}
+
+// The whole burst is sent while the strand is busy in on_message, so every frame is queued at
+// once: the bound must refuse the frame that would exceed it, not the network.
+TEST_F(NetWebsocket, QueueOverTheByteBoundClosesWith1013) {
+    config_.limits.max_queue_bytes = 64 * 1024;
+    config_.limits.max_queue_messages = 1000;
+    start();
+    WsClient client(port());
+    ASSERT_TRUE(client.send_text("flood 100 4096"));
+    EXPECT_EQ(client.read_close(), 1013);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_EQ(peers_->flood_accepted(), 16u);  // 16 * 4096 bytes fill 64 KiB exactly
+    const auto stats = network_->stats();
+    EXPECT_EQ(stats.slow_consumer_closes, 1u);
+    EXPECT_LE(stats.peak_queue_bytes, 64u * 1024);
+}
+
+TEST_F(NetWebsocket, QueueOverTheCountBoundClosesWith1013) {
+    config_.limits.max_queue_messages = 10;
+    start();
+    WsClient client(port());
+    ASSERT_TRUE(client.send_text("flood 100 10"));
+    EXPECT_EQ(client.read_close(), 1013);
+    EXPECT_EQ(peers_->flood_accepted(), 10u);
+    EXPECT_EQ(network_->stats().slow_consumer_closes, 1u);
+}
+
+// A client that never reads while the server keeps sending: the kernel buffers fill, frames pile
+// up in the queue until its bound, and the connection is closed instead of growing.
+TEST_F(NetWebsocket, SlowConsumerIsClosedAndMemoryStaysBounded) {
+    constexpr std::size_t kQueueBytes = 1024 * 1024;
+    config_.limits.max_queue_bytes = kQueueBytes;
+    start();
+    WsClient client(port(), "/ws", 4096);
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 1; }));
+    const auto peer = peers_->peer(0);
+    const auto frame = std::make_shared<const std::string>(32 * 1024, 's');
+    std::size_t accepted = 0;
+    // 64 MiB is far beyond any socket buffer: a missing bound would show as never refusing.
+    while (accepted < 2048 && peer->send(frame)) {
+        ++accepted;
+    }
+    EXPECT_LT(accepted, 2048u);
+    EXPECT_FALSE(peer->send(frame));
+    ASSERT_TRUE(peers_->wait([&] { return network_->stats().slow_consumer_closes == 1; }));
+    EXPECT_LE(network_->stats().peak_queue_bytes, kQueueBytes);
+    // Now the client reads: what was in flight, then the close frame.
+    EXPECT_EQ(client.read_close(std::chrono::seconds(20)), 1013);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+}
+
+TEST_F(NetWebsocket, PerAddressCapRefusesTheNextConnection) {
+    config_.limits.max_connections_per_address = 2;
+    start();
+    WsClient first(port());
+    WsClient second(port());
+    ASSERT_EQ(first.status(), 101);
+    ASSERT_EQ(second.status(), 101);
+    WsClient third(port());
+    EXPECT_EQ(third.status(), 503);
+    EXPECT_EQ(network_->stats().rejected_per_address, 1u);
+    EXPECT_EQ(network_->stats().rejected_total, 0u);
+    // A slot freed is a slot again.
+    ASSERT_TRUE(first.close());
+    ASSERT_TRUE(first.read_close());
+    EXPECT_TRUE(first.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return network_->connection_count() == 1; }));
+    WsClient fourth(port());
+    EXPECT_EQ(fourth.status(), 101);
+}
+
+TEST_F(NetWebsocket, TotalCapRefusesTheNextConnection) {
+    config_.limits.max_connections = 1;
+    start();
+    WsClient first(port());
+    ASSERT_EQ(first.status(), 101);
+    WsClient second(port());
+    EXPECT_EQ(second.status(), 503);
+    EXPECT_EQ(network_->stats().rejected_total, 1u);
+}
+
+TEST_F(NetWebsocket, StopClosesClientsWith1001AndRunReturns) {
+    start();
+    WsClient first(port());
+    WsClient second(port());
+    ASSERT_TRUE(first.send_text("a"));
+    ASSERT_EQ(first.read_text(), "a");
+    ASSERT_TRUE(second.send_text("b"));
+    ASSERT_EQ(second.read_text(), "b");
+    std::atomic<bool> stopped{false};
+    std::thread stopper([&] { stopped = stop_and_join(); });
+    EXPECT_EQ(first.read_close(), 1001);
+    EXPECT_EQ(second.read_close(), 1001);
+    first.close();
+    second.close();
+    EXPECT_TRUE(first.wait_eof());
+    EXPECT_TRUE(second.wait_eof());
+    stopper.join();
+    EXPECT_TRUE(stopped);
+    EXPECT_EQ(peers_->closes(), 2u);
+}
+
+TEST_F(NetWebsocket, StopEndsEvenWhenClientsIgnoreTheClose) {
+    start();
+    WsClient client(port(), "/ws", 4096);
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 1; }));
+    const auto started = std::chrono::steady_clock::now();
+    ASSERT_TRUE(stop_and_join());
+    // The grace period is 2 s, the forced close follows it.
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+    EXPECT_EQ(peers_->closes(), 1u);
+}
+
+TEST_F(NetWebsocket, NoOverlappingCallsForOnePeer) {
+    start(4);
+    WsClient client(port());
+    for (int i = 0; i < 200; ++i) {
+        ASSERT_TRUE(client.send_text("m"));
+    }
+    for (int i = 0; i < 200; ++i) {
+        ASSERT_EQ(client.read_text(), "m");
+    }
+    const auto events = peers_->events(0);
+    EXPECT_EQ(std::count(events.begin(), events.end(), "overlap"), 0);
+}
+
+}  // namespace
+}  // namespace arbiter::test

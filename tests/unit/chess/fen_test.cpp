@@ -1,0 +1,139 @@
+// Strict FEN validation: every rule refuses with its own message, and valid FENs are accepted.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "common/rules/chess/position.hpp"
+#include "tests/unit/chess/chess_test_util.hpp"
+
+namespace arbiter::rules::chess {
+namespace {
+
+/// The message for a refused FEN; fails the test when the FEN is accepted.
+std::string refusal(std::string_view fen) {
+    const auto position = Position::from_fen(fen);
+    EXPECT_FALSE(position.has_value()) << fen << " was accepted";
+    return position ? std::string() : position.error().message;
+}
+
+void expect_refused(std::string_view fen, std::string_view message_part) {
+    const std::string message = refusal(fen);
+    EXPECT_NE(message.find(message_part), std::string::npos)
+        << fen << " -> '" << message << "', expected to mention '" << message_part << "'";
+}
+
+TEST(ChessFen, StartposAndEmptyMeanTheStandardStart) {
+    for (const std::string_view text :
+         {std::string_view(), std::string_view("startpos"), start_fen}) {
+        const auto position = Position::from_fen(text);
+        ASSERT_TRUE(position.has_value()) << text;
+        EXPECT_EQ(position->fen(), start_fen);
+    }
+    auto game = make_game(Variant::chess, "startpos");
+    ASSERT_TRUE(game.has_value());
+    EXPECT_EQ((*game)->initial_position(), start_fen);
+    EXPECT_EQ((*game)->turn(), Side::first);
+    EXPECT_EQ((*game)->legal_moves().size(), 20U);
+}
+
+TEST(ChessFen, FourFieldsMeanClocksZeroAndOne) {
+    const auto position = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K -");
+    ASSERT_TRUE(position.has_value());
+    EXPECT_EQ(position->fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+}
+
+TEST(ChessFen, SurroundingWhitespaceIsTrimmed) {
+    EXPECT_TRUE(Position::from_fen("  4k3/8/8/8/8/8/8/4K3 w - - 0 1\n").has_value());
+}
+
+TEST(ChessFen, RefusesWrongFieldCounts) {
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w - - 0", "6 space-separated fields");
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "6 space-separated fields");
+    expect_refused("4k3/8/8/8/8/8/8/4K3  w - - 0 1", "6 space-separated fields");
+    expect_refused("4k3/8/8/8/8/8/8/4K3", "6 space-separated fields");
+}
+
+TEST(ChessFen, RefusesMalformedPlacement) {
+    expect_refused("4k3/8/8/8/8/8/4K3 w - - 0 1", "8 ranks of 8 squares");
+    expect_refused("4k3/8/8/8/8/8/8/8/4K3 w - - 0 1", "more than 8 ranks");
+    expect_refused("4k4/8/8/8/8/8/8/4K3 w - - 0 1", "more than 8 squares");
+    expect_refused("4k2/8/8/8/8/8/8/4K3 w - - 0 1", "does not have 8 squares");
+    expect_refused("4k3/8/8/8/8/8/8/4K2X w - - 0 1", "unknown piece letter 'X'");
+    expect_refused("4k3/8/44/8/8/8/8/4K3 w - - 0 1", "two digits in a row");
+    expect_refused("4k3/8/8/8/8/8/8/4K3/ w - - 0 1", "more than 8 ranks");
+}
+
+TEST(ChessFen, RefusesWrongKingCounts) {
+    expect_refused("8/8/8/8/8/8/8/4K3 w - - 0 1", "black must have exactly one king");
+    expect_refused("4k3/8/8/8/8/8/8/8 w - - 0 1", "white must have exactly one king");
+    expect_refused("k3k3/8/8/8/8/8/8/4K3 w - - 0 1", "black must have exactly one king");
+}
+
+TEST(ChessFen, RefusesImpossibleMaterial) {
+    expect_refused("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", "white has more than 8 pawns");
+    expect_refused("4k3/8/8/8/8/Q7/PPPPPPPP/RNBQKBNR w - - 0 1", "white has more than 16 pieces");
+    expect_refused("4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNQ w - - 0 1", "more promoted pieces");
+    expect_refused("4k3/pppppppp/8/8/8/8/8/nn2K1nn w - - 0 1", "more promoted pieces");
+    EXPECT_TRUE(Position::from_fen("4k3/8/8/8/8/8/1PPPPPPP/RNBQKBNQ w - - 0 1").has_value());
+}
+
+TEST(ChessFen, RefusesPawnsOnTheBackRanks) {
+    expect_refused("3Pk3/8/8/8/8/8/8/4K3 w - - 0 1", "first or last rank");
+    expect_refused("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "first or last rank");
+}
+
+TEST(ChessFen, RefusesABadSideToMove) {
+    expect_refused("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move must be 'w' or 'b'");
+    expect_refused("4k3/8/8/8/8/8/8/4K3 W - - 0 1", "side to move must be 'w' or 'b'");
+}
+
+TEST(ChessFen, RefusesInconsistentCastlingRights) {
+    expect_refused("r3k2r/8/8/8/8/8/8/R3K2R w QK - 0 1", "subset of KQkq in that order");
+    expect_refused("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "subset of KQkq in that order");
+    expect_refused("r3k2r/8/8/8/8/8/8/R3K2R w KX - 0 1", "subset of KQkq in that order");
+    expect_refused("r3k2r/8/8/8/8/8/8/R3K3 w K - 0 1", "needs a rook on h1");
+    expect_refused("r3k2r/8/8/8/8/8/8/4K2R w Q - 0 1", "needs a rook on a1");
+    expect_refused("1r2k2r/8/8/8/8/8/8/4K3 w q - 0 1", "needs a rook on a8");
+    expect_refused("r3k2r/8/8/8/8/8/8/R2K3R w K - 0 1", "needs the king on its home square");
+    expect_refused("r4k1r/8/8/8/8/8/8/R3K2R w k - 0 1", "needs the king on its home square");
+    EXPECT_TRUE(Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1").has_value());
+}
+
+TEST(ChessFen, RefusesInconsistentEnPassantSquares) {
+    expect_refused("4k3/8/8/3pP3/8/8/8/4K3 w - d5 0 2", "not on the 6th rank");
+    expect_refused("4k3/8/8/8/3Pp3/8/8/4K3 b - d4 0 2", "not on the 3rd rank");
+    expect_refused("4k3/8/8/4P3/8/8/8/4K3 w - d6 0 2", "no pawn in front of it");
+    expect_refused("4k3/3p4/8/3pP3/8/8/8/4K3 w - d6 0 2", "square behind it must be empty");
+    expect_refused("4k3/8/8/3pP3/8/8/8/4K3 w - d6 3 2", "halfmove clock of 0");
+    expect_refused("4k3/8/8/3pP3/8/8/8/4K3 w - z9 0 2", "must be '-' or a square");
+    EXPECT_TRUE(Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").has_value());
+}
+
+TEST(ChessFen, RefusesBadClocks) {
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock");
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove clock");
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w - - 01 1", "halfmove clock");
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove number");
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w - - 0 +3", "fullmove number");
+}
+
+TEST(ChessFen, RefusesTheSideNotToMoveInCheck) {
+    expect_refused("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "the side not to move (black) is in check");
+    expect_refused("4k3/8/8/8/8/8/8/3K1r2 b - - 0 1", "the side not to move (white) is in check");
+    expect_refused("8/8/8/8/8/8/8/3Kk3 w - - 0 1", "is in check");
+    EXPECT_TRUE(Position::from_fen("4k3/4R3/8/8/8/8/8/4K3 b - - 0 1").has_value());
+}
+
+TEST(ChessFen, RefusesTripleCheck) {
+    expect_refused("4k3/8/5N2/7B/4R3/8/8/4K3 b - - 0 1", "more than two pieces");
+    EXPECT_TRUE(Position::from_fen("4k3/8/5N2/8/4R3/8/8/4K3 b - - 0 1").has_value());
+}
+
+TEST(ChessFen, GameFaceRefusesWithTheSameMessage) {
+    const auto game = make_game(Variant::chess, "4k3/8/8/8/8/8/8/4K3 w - - 0");
+    ASSERT_FALSE(game.has_value());
+    EXPECT_NE(game.error().message.find("bad FEN"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arbiter::rules::chess

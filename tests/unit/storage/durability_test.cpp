@@ -1,0 +1,189 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <csignal>
+#include <set>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "storage_test_support.hpp"
+
+namespace arbiter::server::storage {
+namespace {
+
+using testing::header_only;
+using testing::make_game;
+using testing::make_move;
+using testing::TempDatabase;
+using testing::with_move;
+using Result = Expected<void, StorageError>;
+
+std::string integrity_of(const std::string& path) {
+    auto connection = sqlite::Connection::open(path, false);
+    if (!connection) {
+        return connection.error().message;
+    }
+    return connection->query_text("PRAGMA integrity_check").value_or("query failed");
+}
+
+// The child opens the store, queues far more moves than it waits for, reports each ply on the
+// pipe from its callback (the moment a player would be told "moved"), and SIGKILLs itself while
+// later writes are still queued or mid-commit. Never returns.
+[[noreturn]] void run_child_and_die(const std::string& path, int report_fd,
+                                    std::uint32_t moves_to_queue, std::uint32_t kill_after) {
+    auto repository = SqliteRepository::open(path);  // synchronous = FULL
+    if (!repository) {
+        ::_exit(2);
+    }
+    const GameRow game = make_game("durable", 1);
+    std::atomic<std::uint32_t> acknowledged{0};
+    for (std::uint32_t ply = 1; ply <= moves_to_queue; ++ply) {
+        (*repository)
+            ->write(with_move(game, make_move(ply, "m" + std::to_string(ply))),
+                    [&, ply](const Result& result) {
+                        if (!result) {
+                            ::_exit(3);
+                        }
+                        if (::write(report_fd, &ply, sizeof ply) != sizeof ply) {
+                            ::_exit(4);
+                        }
+                        if (++acknowledged == kill_after) {
+                            ::kill(::getpid(), SIGKILL);
+                        }
+                    });
+    }
+    (*repository)->flush();
+    ::_exit(5);  // unreachable unless fewer than kill_after callbacks ran
+}
+
+TEST(StorageDurability, EveryAcknowledgedMoveSurvivesSigkill) {
+    TempDatabase database;
+    int pipe_fds[2];
+    ASSERT_EQ(::pipe(pipe_fds), 0);
+    constexpr std::uint32_t moves_to_queue = 3000;
+    constexpr std::uint32_t kill_after = 400;
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(pipe_fds[0]);
+        run_child_and_die(database.path(), pipe_fds[1], moves_to_queue, kill_after);
+    }
+    ::close(pipe_fds[1]);
+    std::set<std::uint32_t> acknowledged;
+    std::uint32_t ply = 0;
+    while (::read(pipe_fds[0], &ply, sizeof ply) == sizeof ply) {
+        acknowledged.insert(ply);
+    }
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "child exited with " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), SIGKILL);
+    ASSERT_GE(acknowledged.size(), kill_after);
+
+    EXPECT_EQ(integrity_of(database.path()), "ok");
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    auto loaded = repository->load("durable");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    std::set<std::uint32_t> stored;
+    for (const MoveRow& move : (*loaded)->moves) {
+        stored.insert(move.ply);
+    }
+    for (std::uint32_t acked : acknowledged) {
+        EXPECT_TRUE(stored.contains(acked)) << "acknowledged ply " << acked << " was lost";
+    }
+    // Plies are stored without gaps (commits are in order) and the header matches the moves.
+    EXPECT_EQ(stored.size(), *stored.rbegin());
+    EXPECT_EQ((*loaded)->header.ply, *stored.rbegin());
+}
+
+TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
+    TempDatabase database;
+    SqliteOptions options;
+    options.synchronous = Synchronous::normal;
+    auto repository = testing::open_or_die(database.path(), options);
+    ASSERT_NE(repository, nullptr);
+    constexpr int games_before = 200;
+    for (int i = 0; i < games_before; ++i) {
+        GameRow game = make_game("before" + std::to_string(i), i);
+        game.initial_position = std::string(2000, 'p');  // enough pages for several steps
+        repository->write(with_move(game, make_move(1, "e2e4")), {});
+    }
+    repository->flush();
+
+    std::atomic<bool> stop{false};
+    std::atomic<int> written_during{0};
+    std::thread writer([&] {
+        for (int i = 0; !stop; ++i) {
+            repository->write(header_only(make_game("during" + std::to_string(i), 100000 + i)),
+                              [&](const Result& result) { written_during += result ? 1 : 0; });
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    });
+    const std::string copy_path = database.sibling(".backup");
+    auto copied = repository->backup(copy_path);
+    stop = true;
+    writer.join();
+    repository->flush();
+    ASSERT_TRUE(copied) << copied.error().message;
+    EXPECT_GT(written_during.load(), 0);
+
+    EXPECT_EQ(integrity_of(copy_path), "ok");
+    auto copy = testing::open_or_die(copy_path, options);
+    ASSERT_NE(copy, nullptr);
+    for (int i = 0; i < games_before; ++i) {
+        auto loaded = copy->load("before" + std::to_string(i));
+        ASSERT_TRUE(loaded && loaded->has_value()) << i;
+        ASSERT_EQ((*loaded)->moves.size(), 1U);
+    }
+    // Whatever the copy holds of the concurrent writes, it holds as the original does.
+    GameQuery query;
+    query.include_private = true;
+    query.limit = 200;
+    auto listed = copy->list(query);
+    ASSERT_TRUE(listed);
+    for (const GameRow& row : *listed) {
+        auto original = repository->load(row.id);
+        ASSERT_TRUE(original && original->has_value()) << row.id;
+        EXPECT_EQ((*original)->header.created_ms, row.created_ms);
+    }
+}
+
+TEST(StorageBackup, NewBackupReplacesAnOlderCopy) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    const std::string copy_path = database.sibling(".backup");
+    ASSERT_TRUE(testing::write_and_wait(*repository, header_only(make_game("first", 1))));
+    ASSERT_TRUE(repository->backup(copy_path));
+    ASSERT_TRUE(testing::write_and_wait(*repository, header_only(make_game("second", 2))));
+    ASSERT_TRUE(repository->backup(copy_path));
+    EXPECT_FALSE(std::filesystem::exists(copy_path + ".partial"));
+    auto copy = testing::open_or_die(copy_path);
+    ASSERT_NE(copy, nullptr);
+    EXPECT_TRUE(copy->load("first")->has_value());
+    EXPECT_TRUE(copy->load("second")->has_value());
+}
+
+TEST(StorageBackup, BackupOntoTheLiveDatabaseIsRefused) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    EXPECT_FALSE(repository->backup(database.path()));
+    EXPECT_EQ(integrity_of(database.path()), "ok");
+}
+
+TEST(StorageBackup, UnwritableTargetIsAnError) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    auto copied = repository->backup("/nonexistent-arbiter-folder/copy.db");
+    ASSERT_FALSE(copied);
+    EXPECT_NE(copied.error().message.find("backup"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arbiter::server::storage

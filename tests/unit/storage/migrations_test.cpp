@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include "server/storage/migrations.hpp"
+#include "storage_test_support.hpp"
+
+namespace arbiter::server::storage {
+namespace {
+
+using testing::TempDatabase;
+
+std::int64_t user_version(const std::string& path) {
+    auto connection = sqlite::Connection::open(path, false);
+    EXPECT_TRUE(connection.has_value());
+    auto version = connection->query_int64("PRAGMA user_version");
+    EXPECT_TRUE(version.has_value());
+    return version.value_or(-1);
+}
+
+std::int64_t count_tables(sqlite::Connection& connection, const std::string& name) {
+    auto statement =
+        connection.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
+    EXPECT_TRUE(statement.has_value());
+    statement->bind(1, std::string_view(name));
+    EXPECT_TRUE(statement->step().value_or(false));
+    return statement->column_int64(0);
+}
+
+TEST(StorageMigrations, EmbeddedMigrationsAreNumberedFromOneWithoutGaps) {
+    const auto migrations = embedded_migrations();
+    ASSERT_FALSE(migrations.empty());
+    for (std::size_t i = 0; i < migrations.size(); ++i) {
+        EXPECT_EQ(migrations[i].version, static_cast<int>(i) + 1);
+        EXPECT_FALSE(migrations[i].sql.empty());
+    }
+    EXPECT_EQ(migrations[0].name, "0001_initial.sql");
+}
+
+TEST(StorageMigrations, EmptyFileIsMigratedToTheLatestVersion) {
+    TempDatabase database;
+    {
+        auto repository = testing::open_or_die(database.path());
+        ASSERT_NE(repository, nullptr);
+    }
+    EXPECT_EQ(user_version(database.path()),
+              static_cast<std::int64_t>(embedded_migrations().size()));
+    auto connection = sqlite::Connection::open(database.path(), false);
+    ASSERT_TRUE(connection);
+    EXPECT_EQ(count_tables(*connection, "games"), 1);
+    EXPECT_EQ(count_tables(*connection, "moves"), 1);
+    EXPECT_EQ(connection->query_text("PRAGMA journal_mode").value_or(""), "wal");
+}
+
+TEST(StorageMigrations, ReopeningKeepsDataAndVersion) {
+    TempDatabase database;
+    {
+        auto repository = testing::open_or_die(database.path());
+        ASSERT_NE(repository, nullptr);
+        ASSERT_TRUE(testing::write_and_wait(
+            *repository,
+            testing::with_move(testing::make_game("g1", 10), testing::make_move(1, "e2e4"))));
+    }
+    const auto version = user_version(database.path());
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    EXPECT_EQ(user_version(database.path()), version);
+    auto loaded = repository->load("g1");
+    ASSERT_TRUE(loaded);
+    ASSERT_TRUE(loaded->has_value());
+    ASSERT_EQ((*loaded)->moves.size(), 1U);
+    EXPECT_EQ((*loaded)->moves[0].move, "e2e4");
+}
+
+TEST(StorageMigrations, NewerDatabaseIsRefusedAndLeftUntouched) {
+    TempDatabase database;
+    { ASSERT_NE(testing::open_or_die(database.path()), nullptr); }
+    {
+        auto connection = sqlite::Connection::open(database.path(), false);
+        ASSERT_TRUE(connection);
+        ASSERT_TRUE(connection->exec("PRAGMA user_version = 99"));
+    }
+    auto refused = SqliteRepository::open(database.path());
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("newer"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("99"), std::string::npos);
+    EXPECT_EQ(user_version(database.path()), 99);
+}
+
+TEST(StorageMigrations, AppliesOnlyThePendingMigrationsInOrder) {
+    TempDatabase database;
+    auto connection = sqlite::Connection::open(database.path(), true);
+    ASSERT_TRUE(connection);
+    const Migration steps[] = {
+        {1, "0001_a.sql", "CREATE TABLE a (x INTEGER);"},
+        {2, "0002_b.sql", "CREATE TABLE b (y INTEGER); INSERT INTO a VALUES (2);"},
+    };
+    EXPECT_EQ(migrate(*connection, std::span(steps, 1)).value_or(-1), 1);
+    EXPECT_EQ(count_tables(*connection, "b"), 0);
+    EXPECT_EQ(migrate(*connection, steps).value_or(-1), 2);
+    EXPECT_EQ(count_tables(*connection, "b"), 1);
+    EXPECT_EQ(connection->query_int64("SELECT count(*) FROM a").value_or(-1), 1);
+    // Already current: nothing runs again.
+    EXPECT_EQ(migrate(*connection, steps).value_or(-1), 2);
+    EXPECT_EQ(connection->query_int64("SELECT count(*) FROM a").value_or(-1), 1);
+}
+
+TEST(StorageMigrations, FailingMigrationLeavesTheDatabaseAsItWas) {
+    TempDatabase database;
+    auto connection = sqlite::Connection::open(database.path(), true);
+    ASSERT_TRUE(connection);
+    const Migration steps[] = {
+        {1, "0001_a.sql", "CREATE TABLE a (x INTEGER);"},
+        {2, "0002_broken.sql", "CREATE TABLE broken ("},
+    };
+    auto migrated = migrate(*connection, steps);
+    ASSERT_FALSE(migrated);
+    EXPECT_NE(migrated.error().message.find("0002_broken.sql"), std::string::npos);
+    EXPECT_EQ(connection->query_int64("PRAGMA user_version").value_or(-1), 0);
+    EXPECT_EQ(count_tables(*connection, "a"), 0);
+}
+
+TEST(StorageMigrations, InMemoryAndUriPathsAreRefused) {
+    EXPECT_FALSE(SqliteRepository::open(":memory:"));
+    EXPECT_FALSE(SqliteRepository::open(""));
+    EXPECT_FALSE(SqliteRepository::open("file:x.db?mode=memory"));
+}
+
+TEST(StorageMigrations, MissingFolderIsAnErrorNotAnException) {
+    auto opened = SqliteRepository::open("/nonexistent-arbiter-folder/arbiter.db");
+    ASSERT_FALSE(opened);
+    EXPECT_NE(opened.error().message.find("/nonexistent-arbiter-folder"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arbiter::server::storage

@@ -1,0 +1,209 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "storage_test_support.hpp"
+
+namespace arbiter::server::storage {
+namespace {
+
+using testing::header_only;
+using testing::make_game;
+using testing::make_move;
+using testing::TempDatabase;
+using testing::with_move;
+using testing::write_and_wait;
+using Result = Expected<void, StorageError>;
+
+SqliteOptions fast_options() {
+    SqliteOptions options;
+    options.synchronous = Synchronous::normal;
+    return options;
+}
+
+TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), fast_options());
+    ASSERT_NE(repository, nullptr);
+    const GameRow game = make_game("g", 1);
+    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+
+    // Writes queued from inside a callback wait while the writer finishes running callbacks,
+    // so all five land in the same batch. Two of them conflict with earlier ones.
+    std::promise<Result> results[5];
+    repository->write(header_only(make_game("trigger", 2)), [&](const Result&) {
+        repository->write(with_move(game, make_move(1, "e2e4")),
+                          [&](const Result& r) { results[0].set_value(r); });
+        repository->write(with_move(game, make_move(1, "d2d4")),
+                          [&](const Result& r) { results[1].set_value(r); });
+        repository->write(with_move(game, make_move(2, "e7e5")),
+                          [&](const Result& r) { results[2].set_value(r); });
+        repository->write(with_move(make_game("other", 3), make_move(1, "c2c4")),
+                          [&](const Result& r) { results[3].set_value(r); });
+        repository->write(with_move(game, make_move(2, "c7c5")),
+                          [&](const Result& r) { results[4].set_value(r); });
+    });
+    EXPECT_TRUE(results[0].get_future().get());
+    EXPECT_FALSE(results[1].get_future().get());
+    EXPECT_TRUE(results[2].get_future().get());
+    EXPECT_TRUE(results[3].get_future().get());
+    EXPECT_FALSE(results[4].get_future().get());
+    repository->flush();
+    const WriterStats after = repository->stats();
+    EXPECT_EQ(after.batches, 3U);  // the header, the trigger, then the five together
+    EXPECT_EQ(after.failed, 2U);
+    EXPECT_EQ(after.replayed, 2U);  // rolled back once per faulty write, then committed
+    EXPECT_EQ(after.retried_alone, 0U);
+
+    auto loaded = repository->load("g");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    ASSERT_EQ((*loaded)->moves.size(), 2U);
+    EXPECT_EQ((*loaded)->moves[0].move, "e2e4");
+    EXPECT_EQ((*loaded)->moves[1].move, "e7e5");
+    EXPECT_TRUE(repository->load("other")->has_value());
+}
+
+TEST(StorageWriter, WriteThatFillsTheDiskFailsAloneAfterTheBatchIsRetried) {
+    TempDatabase database;
+    SqliteOptions options = fast_options();
+    options.max_size_bytes = std::uint64_t{256} * 1024;
+    auto repository = testing::open_or_die(database.path(), options);
+    ASSERT_NE(repository, nullptr);
+    ASSERT_TRUE(write_and_wait(*repository, header_only(make_game("g0", 1))));
+
+    GameRow huge = make_game("huge", 2);
+    huge.initial_position = std::string(std::size_t{1024} * 1024, 'x');
+    std::promise<Result> results[3];
+    repository->write(header_only(make_game("trigger", 0)), [&](const Result&) {
+        repository->write(header_only(make_game("small1", 3)),
+                          [&](const Result& r) { results[0].set_value(r); });
+        repository->write(header_only(huge), [&](const Result& r) { results[1].set_value(r); });
+        repository->write(header_only(make_game("small2", 4)),
+                          [&](const Result& r) { results[2].set_value(r); });
+    });
+    EXPECT_TRUE(results[0].get_future().get());
+    const Result full = results[1].get_future().get();
+    ASSERT_FALSE(full);
+    EXPECT_NE(full.error().message.find("full"), std::string::npos) << full.error().message;
+    EXPECT_TRUE(results[2].get_future().get());
+    repository->flush();
+    EXPECT_TRUE(repository->load("small1")->has_value());
+    EXPECT_TRUE(repository->load("small2")->has_value());
+    EXPECT_FALSE(repository->load("huge")->has_value());
+    // SQLite answers SQLITE_FULL by rolling back the whole transaction, so this exercises the
+    // one-write-per-transaction retry of the batch.
+    EXPECT_EQ(repository->stats().retried_alone, 1U);
+    EXPECT_EQ(repository->stats().failed, 1U);
+    EXPECT_TRUE(repository->writable());  // the batch committed; the store is healthy
+}
+
+TEST(StorageWriter, ManyThreadsCommitEverythingWithCallbacksOnceInOrder) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path());  // synchronous = FULL
+    ASSERT_NE(repository, nullptr);
+    constexpr int thread_count = 4;
+    constexpr std::uint32_t writes_per_thread = 150;
+    std::mutex seen_mutex;
+    std::vector<std::vector<std::uint32_t>> seen(thread_count);
+    std::atomic<int> failures{0};
+
+    std::vector<std::thread> threads;
+    threads.reserve(thread_count);
+    for (int t = 0; t < thread_count; ++t) {
+        threads.emplace_back([&, t] {
+            const GameRow game = make_game("thread" + std::to_string(t), t);
+            for (std::uint32_t ply = 1; ply <= writes_per_thread; ++ply) {
+                repository->write(with_move(game, make_move(ply, "m" + std::to_string(ply))),
+                                  [&, t, ply](const Result& result) {
+                                      failures += result ? 0 : 1;
+                                      std::lock_guard lock(seen_mutex);
+                                      seen[t].push_back(ply);
+                                  });
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    repository->flush();
+
+    EXPECT_EQ(failures.load(), 0);
+    std::vector<std::uint32_t> expected(writes_per_thread);
+    for (std::uint32_t i = 0; i < writes_per_thread; ++i) {
+        expected[i] = i + 1;
+    }
+    for (int t = 0; t < thread_count; ++t) {
+        std::lock_guard lock(seen_mutex);
+        EXPECT_EQ(seen[t], expected) << "thread " << t;
+        auto loaded = repository->load("thread" + std::to_string(t));
+        ASSERT_TRUE(loaded && loaded->has_value());
+        EXPECT_EQ((*loaded)->moves.size(), writes_per_thread);
+        EXPECT_EQ((*loaded)->header.ply, writes_per_thread);
+    }
+    const WriterStats stats = repository->stats();
+    EXPECT_EQ(stats.committed, thread_count * writes_per_thread);
+    EXPECT_LE(stats.batches, stats.committed);
+    EXPECT_EQ(stats.queued, 0U);
+}
+
+TEST(StorageWriter, FlushWaitsForEveryEarlierCallback) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), fast_options());
+    ASSERT_NE(repository, nullptr);
+    std::atomic<int> done{0};
+    for (int i = 0; i < 300; ++i) {
+        repository->write(header_only(make_game("g" + std::to_string(i), i)),
+                          [&](const Result& result) { done += result ? 1 : 0; });
+    }
+    repository->flush();
+    EXPECT_EQ(done.load(), 300);
+    GameQuery query;
+    query.limit = 200;
+    EXPECT_EQ(repository->list(query)->size(), 200U);
+}
+
+TEST(StorageWriter, DestructorCommitsTheQueueAndRunsItsCallbacks) {
+    TempDatabase database;
+    std::atomic<int> done{0};
+    {
+        auto repository = testing::open_or_die(database.path(), fast_options());
+        ASSERT_NE(repository, nullptr);
+        for (int i = 0; i < 100; ++i) {
+            repository->write(header_only(make_game("g" + std::to_string(i), i)),
+                              [&](const Result& result) { done += result ? 1 : 0; });
+        }
+    }
+    EXPECT_EQ(done.load(), 100);
+    auto reopened = testing::open_or_die(database.path());
+    ASSERT_NE(reopened, nullptr);
+    EXPECT_TRUE(reopened->load("g99")->has_value());
+}
+
+TEST(StorageWriter, NotWritableWhileAnotherProcessHoldsTheWriteLock) {
+    TempDatabase database;
+    SqliteOptions options = fast_options();
+    options.busy_timeout = std::chrono::milliseconds(50);
+    auto repository = testing::open_or_die(database.path(), options);
+    ASSERT_NE(repository, nullptr);
+    EXPECT_TRUE(repository->writable());
+
+    auto other = sqlite::Connection::open(database.path(), false);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(other->exec("BEGIN IMMEDIATE"));
+    EXPECT_FALSE(repository->writable());
+    // A batch that cannot take the lock fails as a whole, and says why.
+    auto written = write_and_wait(*repository, header_only(make_game("blocked", 1)));
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message.find("locked"), std::string::npos) << written.error().message;
+    ASSERT_TRUE(other->exec("ROLLBACK"));
+
+    EXPECT_FALSE(repository->writable());  // until a batch commits again
+    EXPECT_TRUE(write_and_wait(*repository, header_only(make_game("free", 2))));
+    EXPECT_TRUE(repository->writable());
+}
+
+}  // namespace
+}  // namespace arbiter::server::storage

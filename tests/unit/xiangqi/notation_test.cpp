@@ -1,0 +1,196 @@
+// Wire, WXF, Chinese and SAN notation, and the PGN export.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "common/rules/game.hpp"
+#include "helpers.hpp"
+
+namespace arbiter::rules::xiangqi {
+namespace {
+
+using test::fen_of;
+
+std::string wxf(std::string_view fen, std::string_view wire) {
+    auto position = Position::from_fen(fen);
+    auto move = parse_wire(wire);
+    return position && move && position->is_legal(*move) ? wxf_notation(*position, *move)
+                                                         : "illegal";
+}
+
+std::string chinese(std::string_view fen, std::string_view wire) {
+    auto position = Position::from_fen(fen);
+    auto move = parse_wire(wire);
+    return position && move && position->is_legal(*move) ? chinese_notation(*position, *move)
+                                                         : "illegal";
+}
+
+TEST(XiangqiNotation, PlayReportsWxfAsFairyStockfishOrdersIt) {
+    auto game = make_game(Variant::xiangqi, "startpos");
+    ASSERT_TRUE(game);
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"h3e3", "C2.5"},  {"h10g8", "H8+7"}, {"h1g3", "H2+3"},
+        {"c10e8", "E3+5"}, {"a1a3", "R9+2"},  {"i10h10", "R9.8"}};
+    for (const auto& [wire, notation] : expected) {
+        auto played = (*game)->play(wire);
+        ASSERT_TRUE(played) << wire;
+        EXPECT_EQ(played->wire, wire);
+        EXPECT_EQ(played->notation, notation);
+        EXPECT_FALSE(played->capture);
+    }
+    auto capture = (*game)->play("e3e7");
+    ASSERT_TRUE(capture);
+    EXPECT_TRUE(capture->capture);
+    EXPECT_EQ(capture->notation, "C5+4");
+}
+
+TEST(XiangqiNotation, WxfRetreatAndTandemPieces) {
+    EXPECT_EQ(wxf(fen_of({"K e1", "R a5", "k d10"}), "a5a2"), "R9-3");
+    const std::string red = fen_of({"K e1", "R a1", "R a5", "k d10"});
+    EXPECT_EQ(wxf(red, "a5a6"), "+R+1");
+    EXPECT_EQ(wxf(red, "a1a2"), "-R+1");
+    EXPECT_EQ(wxf(red, "a5b5"), "+R.8");
+    const std::string black = fen_of({"K e1", "r b9", "r b6", "k d10"}, 'b');
+    EXPECT_EQ(wxf(black, "b6b5"), "+R+1") << "black's front is toward red";
+    EXPECT_EQ(wxf(black, "b9b8"), "-R+1");
+}
+
+TEST(XiangqiNotation, WxfSoldiersSeveralToAFileOrOnTwoFiles) {
+    const std::string two = fen_of({"K d1", "P c6", "P c7", "k f10"});
+    EXPECT_EQ(wxf(two, "c7c8"), "+P+1");
+    EXPECT_EQ(wxf(two, "c6b6"), "-P.8");
+    const std::string three = fen_of({"K d1", "P e6", "P e7", "P e8", "k f10"});
+    EXPECT_EQ(wxf(three, "e8e9"), "15+1");
+    EXPECT_EQ(wxf(three, "e7d7"), "25.6");
+    EXPECT_EQ(wxf(three, "e6f6"), "35.4");
+    const std::string two_files = fen_of({"K d1", "P c6", "P c7", "P g6", "P g7", "k f10"});
+    EXPECT_EQ(wxf(two_files, "c7c8"), "17+1");
+    EXPECT_EQ(wxf(two_files, "g6h6"), "23.2");
+}
+
+TEST(XiangqiNotation, ChineseNotationRedNumeralsBlackFullWidthDigits) {
+    auto moves = chinese_notation("", {"h3e3", "h10g8", "h1g3", "c10e8", "b3b10"});
+    ASSERT_TRUE(moves);
+    EXPECT_EQ(*moves, (std::vector<std::string>{"炮二平五", "马８进７", "马二进三", "象３进５",
+                                                "炮八进七"}));
+    EXPECT_EQ(chinese(fen_of({"K e1", "R a5", "k d10"}), "a5a2"), "车九退三");
+    EXPECT_EQ(chinese(fen_of({"K e1", "r b9", "r b6", "k d10"}, 'b'), "b9b8"), "后车进１");
+    const std::string three = fen_of({"K d1", "P e6", "P e7", "P e8", "k f10"});
+    EXPECT_EQ(chinese(three, "e8e9"), "前兵进一");
+    EXPECT_EQ(chinese(three, "e7d7"), "中兵平六");
+    EXPECT_EQ(chinese(three, "e6f6"), "后兵平四");
+    const std::string two_files = fen_of({"K d1", "P c6", "P c7", "P g6", "P g7", "k f10"});
+    EXPECT_EQ(chinese(two_files, "c7c8"), "前七进一");
+    EXPECT_EQ(chinese(two_files, "g6h6"), "后三平二");
+    EXPECT_EQ(chinese(fen_of({"K d1", "A e2", "k f10"}), "e2f3"), "仕五进四");
+    EXPECT_EQ(chinese(fen_of({"K e1", "k e9", "b e8", "P a6"}, 'b'), "e9f9"), "将５平６");
+    EXPECT_FALSE(chinese_notation("", {"h3e3", "h3e3"}));
+    EXPECT_FALSE(chinese_notation("bad fen", {}));
+}
+
+TEST(XiangqiNotation, ToWireAcceptsWireAndWxfSpellings) {
+    auto game = make_game(Variant::xiangqi, "startpos");
+    ASSERT_TRUE(game);
+    for (const char* text : {"h3e3", "C2.5", "C2=5", "c2.5"}) {
+        auto wire = (*game)->to_wire(text);
+        ASSERT_TRUE(wire) << text;
+        EXPECT_EQ(*wire, "h3e3") << text;
+    }
+    EXPECT_EQ((*game)->to_wire("N2+3").value_or(""), "h1g3");
+    EXPECT_EQ((*game)->to_wire("B3+5").value_or(""), "g1e3");
+    EXPECT_EQ((*game)->to_wire("E7+5").value_or(""), "c1e3");
+    for (const char* text : {"C2.4x", "C2+5", "h3e4", "R1+10", "", "炮二平五"}) {
+        EXPECT_FALSE((*game)->to_wire(text)) << text;
+    }
+    auto tandem = make_game(Variant::xiangqi, fen_of({"K e1", "R a1", "R a5", "k d10"}));
+    ASSERT_TRUE(tandem);
+    EXPECT_EQ((*tandem)->to_wire("R++1").value_or(""), "a5a6");
+    EXPECT_EQ((*tandem)->to_wire("-R+1").value_or(""), "a1a2");
+    EXPECT_FALSE((*tandem)->to_wire("R9+1")) << "two chariots on file 9: ambiguous";
+    auto pawns = make_game(Variant::xiangqi, fen_of({"K d1", "P e6", "P e7", "P e8", "k f10"}));
+    ASSERT_TRUE(pawns);
+    EXPECT_EQ((*pawns)->to_wire("25.6").value_or(""), "e7d7");
+    EXPECT_EQ((*pawns)->to_wire("35=4").value_or(""), "e6f6");
+    EXPECT_FALSE((*pawns)->to_wire("P5.6")) << "three soldiers on file 5: ambiguous";
+}
+
+TEST(XiangqiNotation, WxfRoundTripsOverEveryLegalMoveOfTheReferencePositions) {
+    std::ifstream in(std::string(ARBITER_TEST_DATA_DIR) + "/reference/xiangqi-perft.epd");
+    std::string line;
+    std::size_t checked = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') {
+            continue;
+        }
+        const std::string fen = line.substr(0, line.find(" ;"));
+        auto position = Position::from_fen(fen);
+        auto game = make_game(Variant::xiangqi, fen);
+        ASSERT_TRUE(position && game) << fen;
+        MoveList list;
+        position->legal_moves(list);
+        std::set<std::string> chinese_forms;
+        for (Move move : list) {
+            const std::string notation = wxf_notation(*position, move);
+            EXPECT_EQ((*game)->to_wire(notation).value_or("refused"), wire_notation(move))
+                << fen << " " << notation;
+            chinese_forms.insert(chinese_notation(*position, move));
+            ++checked;
+        }
+        EXPECT_EQ(chinese_forms.size(), static_cast<std::size_t>(list.size)) << fen;
+        EXPECT_EQ((*game)->legal_moves().size(), static_cast<std::size_t>(list.size));
+    }
+    EXPECT_GT(checked, 300U);
+}
+
+TEST(XiangqiPgn, ExportsLikePychessWithSanMovetext) {
+    auto game = make_game(Variant::xiangqi, "startpos");
+    ASSERT_TRUE(game);
+    for (const char* move : {"h3e3", "h10g8", "e3e7"}) {
+        ASSERT_TRUE((*game)->play(move));
+    }
+    ExportInfo info;
+    info.event = "Club \"open\"";
+    info.date = "2026.11.30";
+    info.first_player = "Red player";
+    info.second_player = "Black player";
+    info.termination = "normal";
+    info.clock_ms = {300000, 299500, 3725000};
+    const std::string pgn = (*game)->export_text(info);
+    EXPECT_NE(pgn.find("[Event \"Club \\\"open\\\"\"]\n[Site \"?\"]\n[Date \"2026.11.30\"]\n"
+                       "[Round \"?\"]\n[White \"Red player\"]\n[Black \"Black player\"]\n"
+                       "[Result \"*\"]\n[Variant \"xiangqi\"]\n[Termination \"normal\"]\n\n"),
+              std::string::npos)
+        << pgn;
+    EXPECT_EQ(pgn.find("[FEN"), std::string::npos) << "standard start: no FEN tag";
+    EXPECT_NE(pgn.find("1. Che3 { [%clk 0:05:00] } Hg8 { [%clk 0:04:59] } 2. Cxe7 { [%clk "
+                       "1:02:05] } *\n"),
+              std::string::npos)
+        << pgn;
+}
+
+TEST(XiangqiPgn, SanDisambiguatesByRankOnOneFile) {
+    auto game = make_game(Variant::xiangqi, fen_of({"K e1", "R a1", "R a5", "k d10"}));
+    ASSERT_TRUE(game);
+    for (const char* move : {"a1a3", "d10d9", "a5a4"}) {
+        ASSERT_TRUE((*game)->play(move)) << move;
+    }
+    const std::string pgn = (*game)->export_text(ExportInfo{});
+    EXPECT_NE(pgn.find("\n1. R1a3 Kd9 2. R5a4 *\n"), std::string::npos) << pgn;
+}
+
+TEST(XiangqiPgn, NonStandardStartCarriesFenAndTheResult) {
+    const std::string fen = fen_of({"K d1", "R a9", "R b8", "k e10"}, 'b');
+    auto game = make_game(Variant::xiangqi, fen);
+    ASSERT_TRUE(game);
+    ASSERT_TRUE((*game)->play("e10f10"));
+    ASSERT_TRUE((*game)->play("b8b10"));
+    EXPECT_FALSE((*game)->play("f10f9"));
+    const std::string pgn = (*game)->export_text(ExportInfo{});
+    EXPECT_NE(pgn.find("[FEN \"" + fen + "\"]\n[SetUp \"1\"]\n"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("[Result \"1-0\"]"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("\n1... Kf10 2. Rb10# 1-0\n"), std::string::npos) << pgn;
+}
+
+}  // namespace
+}  // namespace arbiter::rules::xiangqi

@@ -1,0 +1,254 @@
+// Game status through the shared face: checkmate and stalemate lose, the repetition ruling
+// (perpetual check, perpetual chase, plain repetition), 120 plies without capture, and
+// insufficient material.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "common/rules/game.hpp"
+#include "common/rules/xiangqi/repetition.hpp"
+#include "helpers.hpp"
+
+namespace arbiter::rules::xiangqi {
+namespace {
+
+using test::fen_of;
+
+std::unique_ptr<Game> game_from(const std::string& fen) {
+    auto game = make_game(Variant::xiangqi, fen);
+    EXPECT_TRUE(game) << fen << ": " << (game ? "" : game.error().message);
+    return game ? std::move(*game) : nullptr;
+}
+
+// Plays `moves`; every position before the last move must still be ongoing.
+void play_all(Game& game, const std::vector<std::string>& moves) {
+    for (const std::string& move : moves) {
+        ASSERT_FALSE(game.status().over()) << "over before " << move;
+        ASSERT_TRUE(game.play(move)) << move;
+    }
+}
+
+std::vector<std::string> cycle(const std::vector<std::string>& moves, int times) {
+    std::vector<std::string> out;
+    for (int i = 0; i < times; ++i) {
+        out.insert(out.end(), moves.begin(), moves.end());
+    }
+    return out;
+}
+
+TEST(XiangqiStatus, CheckmateLosesForTheSideToMove) {
+    auto game = game_from(fen_of({"K d1", "R a9", "R b8", "k e10"}));
+    ASSERT_TRUE(game);
+    EXPECT_FALSE(game->status().over());
+    ASSERT_TRUE(game->play("b8b10"));
+    EXPECT_TRUE(game->in_check());
+    EXPECT_EQ(game->status(), (Status{Outcome::first_wins, Reason::checkmate}));
+    EXPECT_TRUE(game->legal_moves().empty());
+    EXPECT_FALSE(game->play("e10e9"));
+}
+
+TEST(XiangqiStatus, CheckThatCanBeAnsweredIsNotMate) {
+    auto game = game_from(fen_of({"K d1", "R b8", "k e10"}));
+    ASSERT_TRUE(game);
+    ASSERT_TRUE(game->play("b8b10"));
+    EXPECT_TRUE(game->in_check());
+    EXPECT_FALSE(game->status().over());
+    EXPECT_EQ(game->legal_moves(), (std::vector<std::string>{"e10e9"}));
+}
+
+TEST(XiangqiStatus, StalemateLosesForTheSideToMove) {
+    auto game = game_from(fen_of({"K d1", "R d2", "R f2", "N g8", "k e10"}, 'b'));
+    ASSERT_TRUE(game);
+    EXPECT_FALSE(game->in_check());
+    EXPECT_EQ(game->status(), (Status{Outcome::first_wins, Reason::stalemate}));
+    EXPECT_TRUE(game->legal_moves().empty());
+    auto with_a_move = game_from(fen_of({"K d1", "R d2", "R f2", "N g8", "k e10", "p a5"}, 'b'));
+    ASSERT_TRUE(with_a_move);
+    EXPECT_FALSE(with_a_move->status().over());
+}
+
+TEST(XiangqiStatus, PerpetualCheckLoses) {
+    auto game = game_from(fen_of({"K d1", "R a1", "k e10"}));
+    ASSERT_TRUE(game);
+    std::vector<std::string> moves = {"a1a10"};
+    const auto rest = cycle({"e10e9", "a10a9", "e9e10", "a9a10"}, 2);
+    moves.insert(moves.end(), rest.begin(), rest.end());
+    play_all(*game, moves);
+    EXPECT_EQ(game->status(), (Status{Outcome::second_wins, Reason::perpetual_check}));
+    EXPECT_TRUE(game->legal_moves().empty());
+}
+
+TEST(XiangqiStatus, MutualPerpetualCheckDraws) {
+    // Red's cannon i9 aims along rank 9 at the general on d9, black's cannon f10 down the f-file
+    // at the general on f3; both lines cross on f9. The red horse (h8 <-> f9) and the black
+    // advisor (f8 <-> e9) each block the check they face and uncover or make their own.
+    auto game = game_from(fen_of({"K f3", "C i9", "N h8", "k d9", "c f10", "a f8"}));
+    ASSERT_TRUE(game);
+    EXPECT_TRUE(game->in_check());
+    for (const std::string& move : cycle({"h8f9", "f8e9", "f9h8", "e9f8"}, 2)) {
+        ASSERT_FALSE(game->status().over()) << move;
+        ASSERT_TRUE(game->play(move)) << move;
+        EXPECT_TRUE(game->in_check()) << move << " gives check";
+    }
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::repetition}));
+}
+
+TEST(XiangqiStatus, PerpetualChaseOfAnUnprotectedHorseLoses) {
+    auto game = game_from(fen_of({"K d1", "R h2", "n i10", "k e10"}));
+    ASSERT_TRUE(game);
+    play_all(*game, cycle({"h2i2", "i10h8", "i2h2", "h8i10"}, 2));
+    EXPECT_EQ(game->status(), (Status{Outcome::second_wins, Reason::perpetual_chase}));
+}
+
+TEST(XiangqiStatus, PerpetualChaseOfAChariotByAHorseLoses) {
+    // The horse hunts the chariot between i10 and i9; the chariot's counter-attack on the horse
+    // at g9 is no chase, as the red chariot on g1 protects it.
+    auto game = game_from(fen_of({"K e1", "R g1", "N h7", "k d10", "r i10"}));
+    ASSERT_TRUE(game);
+    play_all(*game, cycle({"h7g9", "i10i9", "g9h7", "i9i10"}, 2));
+    EXPECT_EQ(game->status(), (Status{Outcome::second_wins, Reason::perpetual_chase}));
+}
+
+TEST(XiangqiStatus, AttackingAProtectedPieceIsNoChase) {
+    // The black chariot on h10 protects the horse on i10 and on h8; when the horse steps aside
+    // the two chariots face each other, which offers an exchange rather than chasing.
+    auto game = game_from(fen_of({"K d1", "R h2", "n i10", "r h10", "k e10"}));
+    ASSERT_TRUE(game);
+    play_all(*game, cycle({"h2i2", "i10h8", "i2h2", "h8i10"}, 2));
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::repetition}));
+}
+
+TEST(XiangqiStatus, PlainThreefoldRepetitionDraws) {
+    auto game = game_from(fen_of({"K d1", "R a2", "n i10", "k e10"}));
+    ASSERT_TRUE(game);
+    const auto moves = cycle({"a2a3", "i10h8", "a3a2", "h8i10"}, 2);
+    play_all(*game, std::vector<std::string>(moves.begin(), moves.end() - 1));
+    EXPECT_FALSE(game->status().over()) << "only the second occurrence so far";
+    ASSERT_TRUE(game->play(moves.back()));
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::repetition}));
+}
+
+TEST(XiangqiRepetition, MutualPerpetualCheckDraws) {
+    // Positions A B A B A: both sides checked with every move of the cycle.
+    const std::vector<std::uint64_t> hashes = {1, 2, 1, 2, 1};
+    std::vector<PlyRecord> plies(4, PlyRecord{true, 0});
+    EXPECT_EQ(judge_repetition(hashes, plies, Color::red),
+              (Status{Outcome::draw, Reason::repetition}));
+    plies[1].gave_check = false;  // black missed one check: red alone checked throughout
+    EXPECT_EQ(judge_repetition(hashes, plies, Color::red),
+              (Status{Outcome::second_wins, Reason::perpetual_check}));
+    EXPECT_EQ(judge_repetition({1, 2, 1, 2}, {{}, {}, {}}, Color::red), std::nullopt);
+}
+
+TEST(XiangqiRepetition, ChaseMustTargetTheSamePieceEveryMove) {
+    const std::vector<std::uint64_t> hashes = {1, 2, 1, 2, 1};
+    std::vector<PlyRecord> same = {{false, 1U << 20}, {}, {false, 1U << 20}, {}};
+    EXPECT_EQ(judge_repetition(hashes, same, Color::red),
+              (Status{Outcome::second_wins, Reason::perpetual_chase}));
+    std::vector<PlyRecord> different = {{false, 1U << 20}, {}, {false, 1U << 21}, {}};
+    EXPECT_EQ(judge_repetition(hashes, different, Color::red),
+              (Status{Outcome::draw, Reason::repetition}));
+    std::vector<PlyRecord> both = {
+        {false, 1U << 20}, {false, 1U << 3}, {false, 1U << 20}, {false, 1U << 3}};
+    EXPECT_EQ(judge_repetition(hashes, both, Color::red),
+              (Status{Outcome::draw, Reason::repetition}));
+    std::vector<PlyRecord> check_beats_chase = {
+        {true, 0}, {false, 1U << 3}, {true, 0}, {false, 1U << 3}};
+    EXPECT_EQ(judge_repetition(hashes, check_beats_chase, Color::red),
+              (Status{Outcome::second_wins, Reason::perpetual_check}));
+}
+
+TEST(XiangqiRepetition, HorseAttackOnAChariotChasesEvenWhenProtected) {
+    auto chariot = Position::from_fen(fen_of({"K e1", "N c3", "r d6", "r d9", "k f10"}));
+    ASSERT_TRUE(chariot);
+    const Move move = *parse_wire("c3e4");
+    EXPECT_EQ(chased_pieces(*chariot, move), 1U << chariot->id_at(make_square(3, 5)));
+    auto protected_cannon = Position::from_fen(fen_of({"K e1", "N c3", "c d6", "r d9", "k f10"}));
+    ASSERT_TRUE(protected_cannon);
+    EXPECT_EQ(chased_pieces(*protected_cannon, move), 0U);
+    auto lone_cannon = Position::from_fen(fen_of({"K e1", "N c3", "c d6", "k f10"}));
+    ASSERT_TRUE(lone_cannon);
+    EXPECT_NE(chased_pieces(*lone_cannon, move), 0U);
+}
+
+TEST(XiangqiRepetition, ChaseCountsOnlyThreatsMadeByPiecesThatMayNotChaseFreely) {
+    auto position = Position::from_fen(fen_of({"K e1", "R a5", "P c6", "n a8", "n c8", "k d10"}));
+    ASSERT_TRUE(position);
+    const std::uint32_t horse_a8 = 1U << position->id_at(make_square(0, 7));
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("e1f1")), 0U)
+        << "the chariot's threat on a8 only persists";
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("a5a6")), horse_a8)
+        << "the chariot moves and keeps threatening a8";
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("a5b5")), 0U);
+    EXPECT_NE(chased_pieces(*position, *parse_wire("c6c7")), 0U)
+        << "a soldier across the river chases like any other piece";
+    auto home = Position::from_fen(fen_of({"K e1", "P c4", "n c6", "k d10"}));
+    ASSERT_TRUE(home);
+    EXPECT_EQ(chased_pieces(*home, *parse_wire("c4c5")), 0U)
+        << "a soldier that has not crossed the river chases freely";
+    auto soldier = Position::from_fen(fen_of({"K e1", "R b5", "p a7", "k d10"}));
+    ASSERT_TRUE(soldier);
+    EXPECT_EQ(chased_pieces(*soldier, *parse_wire("b5a5")), 0U)
+        << "a soldier on its own side of the river may be attacked freely";
+    auto crossed = Position::from_fen(fen_of({"K e1", "R b2", "p a3", "k d10"}));
+    ASSERT_TRUE(crossed);
+    EXPECT_NE(chased_pieces(*crossed, *parse_wire("b2b3")), 0U) << "a crossed soldier may not";
+}
+
+TEST(XiangqiStatus, MoveLimitAfter120PliesWithoutCapture) {
+    auto game = game_from(fen_of({"K d1", "R a1", "p a5", "k e10"}, 'w', 118));
+    ASSERT_TRUE(game);
+    ASSERT_TRUE(game->play("a1b1"));
+    EXPECT_FALSE(game->status().over()) << "119 plies";
+    ASSERT_TRUE(game->play("a5a4"));
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::move_limit}))
+        << "a soldier move does not reset the count";
+}
+
+TEST(XiangqiStatus, CaptureResetsTheMoveLimit) {
+    auto game = game_from(fen_of({"K d1", "R a1", "p a5", "k e10"}, 'w', 119));
+    ASSERT_TRUE(game);
+    ASSERT_TRUE(game->play("a1a5"));
+    EXPECT_FALSE(game->status().over());
+    EXPECT_NE(game->position().find(" b - - 0 1"), std::string::npos);
+}
+
+TEST(XiangqiStatus, SoldierMoveDoesNotResetTheMoveLimit) {
+    auto game = game_from(fen_of({"K d1", "P e6", "R a1", "k f10"}, 'w', 119));
+    ASSERT_TRUE(game);
+    ASSERT_TRUE(game->play("e6e7"));
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::move_limit}));
+}
+
+TEST(XiangqiStatus, InsufficientMaterialWhenNothingCanCrossTheRiver) {
+    auto bare = game_from(fen_of({"K e1", "A f1", "B c1", "a e9", "b g10", "k d10"}));
+    ASSERT_TRUE(bare);
+    EXPECT_EQ(bare->status(), (Status{Outcome::draw, Reason::insufficient_material}));
+    EXPECT_FALSE(bare->can_win(Side::first));
+    EXPECT_FALSE(bare->can_win(Side::second));
+    auto soldier = game_from(fen_of({"K e1", "A f1", "B c1", "a e9", "p a5", "k d10"}));
+    ASSERT_TRUE(soldier);
+    EXPECT_FALSE(soldier->status().over());
+    EXPECT_FALSE(soldier->can_win(Side::first));
+    EXPECT_TRUE(soldier->can_win(Side::second));
+    // Taking the last piece able to cross the river ends the game at once.
+    auto capture = game_from(fen_of({"K e1", "P c6", "b a8", "k d10"}, 'b'));
+    ASSERT_TRUE(capture);
+    ASSERT_TRUE(capture->play("a8c6"));
+    EXPECT_EQ(capture->status(), (Status{Outcome::draw, Reason::insufficient_material}));
+}
+
+TEST(XiangqiStatus, StartCanWinForBothAndClonesAreIndependent) {
+    auto game = game_from("startpos");
+    ASSERT_TRUE(game);
+    EXPECT_TRUE(game->can_win(Side::first));
+    EXPECT_TRUE(game->can_win(Side::second));
+    auto copy = game->clone();
+    ASSERT_TRUE(copy->play("h3e3"));
+    EXPECT_EQ(game->ply(), 0U);
+    EXPECT_EQ(copy->ply(), 1U);
+    EXPECT_EQ(copy->variant(), Variant::xiangqi);
+}
+
+}  // namespace
+}  // namespace arbiter::rules::xiangqi
