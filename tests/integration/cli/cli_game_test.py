@@ -4,7 +4,9 @@
 replay` must print the moves the server stored (GET /api/games/<id>).
 
 Chess also checks the token store: the first player is stopped mid-game and `arbiter-cli resume
-GAME` (no --token) takes the seat back and finishes the game.
+GAME` (no --token) takes the seat back and finishes the game. With --restart (chess), the server
+is stopped after two moves and started again on the same port and database: every arbiter-cli
+reconnects by itself, resumes or watches again, and the game goes on.
 
 Usage: cli_game_test.py --server PATH --cli PATH --variant chess|xiangqi|draughts
 """
@@ -104,10 +106,11 @@ def check(condition, message, process=None):
         fail(message, process)
 
 
-def start_server(binary, workdir):
-    log = open(os.path.join(workdir, "server.log"), "w")
+def start_server(binary, workdir, port=0):
+    log = open(os.path.join(workdir, "server.log"), "a")
     server = subprocess.Popen(
-        [binary, "--port", "0", "--db", os.path.join(workdir, "games.db"), "--log-level", "warn"],
+        [binary, "--port", str(port), "--db", os.path.join(workdir, "games.db"),
+         "--log-level", "warn"],
         stdout=subprocess.PIPE, stderr=log, text=True)
     line = server.stdout.readline()
     match = re.search(r"listening on ([\d.]+):(\d+)", line)
@@ -117,8 +120,29 @@ def start_server(binary, workdir):
     return server, int(match.group(2))
 
 
+def stop_server(server):
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def is_type(kind, **fields):
     return lambda m: m.get("type") == kind and all(m.get(k) == v for k, v in fields.items())
+
+
+def final_moves(messages):
+    """The moves a follower knows at the end: its last state's, then the later moved events."""
+    moves, seq = [], 0
+    for message in messages:
+        if message.get("type") == "state":
+            moves, seq = list(message["moves"]), message["seq"]
+        elif message.get("type") == "moved" and message["seq"] > seq:
+            moves.append(message["move"])
+            seq = message["seq"]
+    return moves
 
 
 def main():
@@ -126,23 +150,27 @@ def main():
     parser.add_argument("--server", required=True)
     parser.add_argument("--cli", required=True)
     parser.add_argument("--variant", required=True, choices=sorted(GAMES))
+    parser.add_argument("--restart", action="store_true")
     args = parser.parse_args()
     position, first_moves, second_moves, result, reason = GAMES[args.variant]
 
     with tempfile.TemporaryDirectory(prefix="arbiter-cli-test-") as workdir:
         server, port = start_server(args.server, workdir)
+        servers = [server]
+
+        def restart():
+            stop_server(servers[-1])
+            servers.append(start_server(args.server, workdir, port)[0])
+
         try:
-            run_game(args, port, workdir, position, first_moves, second_moves, result, reason)
+            run_game(args, port, workdir, position, first_moves, second_moves, result, reason,
+                     restart)
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop_server(servers[-1])
     print(f"ok: {args.variant}")
 
 
-def run_game(args, port, workdir, position, first_moves, second_moves, result, reason):
+def run_game(args, port, workdir, position, first_moves, second_moves, result, reason, restart):
     url = f"ws://127.0.0.1:{port}/ws"
     # Each player is a different user with a token store of their own.
     env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(workdir, "config"), NO_COLOR="1")
@@ -152,7 +180,7 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
     if position:
         create += ["--position", position]
     # Chess: the first player makes one move, stops, and comes back with `resume`.
-    interrupted = args.variant == "chess"
+    interrupted = args.variant == "chess"  # with --restart: held back until the restart
     first = Process("first", create, env, first_moves[:1] if interrupted else first_moves)
     created = first.wait_for(is_type("created"), "created")
     game = created["game"]
@@ -163,7 +191,12 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
     second = Process("second", cli + ["--name", "Bo", "join", game], env_second, second_moves)
     second.wait_for(is_type("joined", game=game), "joined")
 
-    if interrupted:
+    if args.restart:
+        # Two moves, then the server goes down and comes back; the third move follows.
+        spectator.wait_for(is_type("moved", ply=2), "the second move")
+        restart()
+        first.write(first_moves[1])
+    elif interrupted:
         first.wait_for(is_type("moved", ply=1), "its first move")
         first.process.send_signal(signal.SIGTERM)
         check(first.finish() == 130, "an interrupted player exits with 130", first)
@@ -178,14 +211,17 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
 
     players = [first, second, spectator]
     for process in players:
-        ended = process.wait_for(is_type("ended", game=game), "ended")
+        # The end arrives as an event, or (after a reconnect) inside a state.
+        ended = process.wait_for(
+            lambda m: m.get("game") == game and (m.get("type") == "ended" or (
+                m.get("type") == "state" and m.get("status") == "ended")), "the end")
         check(ended["result"] == result and ended["reason"] == reason,
               f"{process.name} saw {ended}, expected {result} {reason}", process)
     for process in players:
         check(process.finish() == 0, f"{process.name} exits 0 at the end", process)
 
     played = [move for pair in zip(first_moves, second_moves + [None]) for move in pair if move]
-    seen = [m["move"] for m in spectator.messages() if m.get("type") == "moved"]
+    seen = final_moves(spectator.messages())
     check(seen == played, f"the spectator saw {seen}, expected {played}", spectator)
     errors = [m for p in players for m in p.messages() if m.get("type") == "error"]
     check(not errors, f"no errors expected: {errors}")
