@@ -91,12 +91,13 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
 std::string summary_line(const json& game) {
     std::ostringstream line;
     std::string players;
-    if (auto found = game.find("players"); found != game.end() && found->is_object()) {
-        for (const auto& [seat, player] : found->items()) {
-            players += (players.empty() ? "" : " vs ") +
-                       (player.is_object() ? player.value("name", "?") : std::string("(open)")) +
-                       " (" + seat + ")";
-        }
+    const auto found = game.find("players");
+    for (const std::string& seat : seats_of(game.value("variant", ""))) {
+        const bool taken = found != game.end() && found->is_object() && found->contains(seat) &&
+                           found->at(seat).is_object();
+        players += (players.empty() ? "" : " vs ") +
+                   (taken ? found->at(seat).value("name", "?") : std::string("(open)")) + " (" +
+                   seat + ")";
     }
     auto text = [&](const char* key) {
         auto found = game.find(key);
