@@ -1,0 +1,282 @@
+// Applying server messages to a GameView, and the text of a game screen. Fields are read
+// defensively: a field of an unexpected type reads as empty rather than throwing.
+#include "client/cli/game_view.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace arbiter::client {
+namespace {
+
+using nlohmann::json;
+
+std::string text_of(const json& message, const char* key) {
+    auto found = message.find(key);
+    return found != message.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
+std::uint64_t number_of(const json& message, const char* key) {
+    auto found = message.find(key);
+    // Integers parsed from text are unsigned when non-negative; built ones may be signed.
+    if (found == message.end() || !found->is_number_integer() || found->get<std::int64_t>() < 0) {
+        return 0;
+    }
+    return found->get<std::uint64_t>();
+}
+
+std::vector<std::string> strings_of(const json& message, const char* key) {
+    std::vector<std::string> values;
+    auto found = message.find(key);
+    if (found != message.end() && found->is_array()) {
+        for (const auto& item : *found) {
+            values.push_back(item.is_string() ? item.get<std::string>() : "");
+        }
+    }
+    return values;
+}
+
+std::optional<ClockView> clock_of(const json& message) {
+    auto found = message.find("clock");
+    if (found == message.end() || !found->is_object()) {
+        return std::nullopt;
+    }
+    ClockView clock;
+    for (const auto& [key, value] : found->items()) {
+        const auto suffix = key.rfind("_ms");
+        if (suffix != std::string::npos && suffix + 3 == key.size() && value.is_number()) {
+            clock.remaining_ms[key.substr(0, suffix)] = value.get<std::int64_t>();
+        }
+    }
+    clock.running = found->value("running", false);
+    return clock;
+}
+
+void read_position(GameView& view, const json& message) {
+    view.position = text_of(message, "position");
+    view.turn = text_of(message, "turn");
+    view.legal = strings_of(message, "legal");
+    view.check = message.value("check", false);
+    view.clock = clock_of(message);
+}
+
+void read_state(GameView& view, const json& message) {
+    view.game = text_of(message, "game");
+    view.seq = number_of(message, "seq");
+    view.variant = text_of(message, "variant");
+    view.status = text_of(message, "status");
+    view.you = text_of(message, "you");
+    view.players.clear();
+    if (auto players = message.find("players"); players != message.end() && players->is_object()) {
+        for (const auto& [seat, player] : players->items()) {
+            SeatView seat_view;
+            if (player.is_object()) {
+                seat_view = {true, text_of(player, "name"), player.value("connected", false)};
+            }
+            view.players[seat] = seat_view;
+        }
+    }
+    read_position(view, message);
+    view.moves = strings_of(message, "moves");
+    view.notation = strings_of(message, "notation");
+    view.ply = number_of(message, "ply");
+    view.result = text_of(message, "result");
+    view.reason = text_of(message, "reason");
+    view.offers.clear();
+    if (auto offers = message.find("offers"); offers != message.end() && offers->is_array()) {
+        for (const auto& offer : *offers) {
+            view.offers.emplace_back(text_of(offer, "kind"), text_of(offer, "by"));
+        }
+    }
+    view.rematch = text_of(message, "rematch");
+    view.spectators = static_cast<int>(number_of(message, "spectators"));
+    view.have_state = true;
+}
+
+void apply_event(GameView& view, const std::string& type, const json& message) {
+    if (type == "moved") {
+        if (view.status == "waiting") {
+            view.status = "playing";  // a spectator of a waiting game learns of the join here
+        }
+        read_position(view, message);
+        view.ply = number_of(message, "ply");
+        view.moves.push_back(text_of(message, "move"));
+        view.notation.push_back(text_of(message, "notation"));
+        // protocol.md: a moved event clears the open draw and takeback offers.
+        std::erase_if(view.offers, [](const auto& offer) { return offer.first != "rematch"; });
+    } else if (type == "ended") {
+        view.status = text_of(message, "status").empty() ? "ended" : text_of(message, "status");
+        view.result = text_of(message, "result");
+        view.reason = text_of(message, "reason");
+        view.legal.clear();
+        if (view.clock) {
+            view.clock->running = false;
+        }
+    } else if (type == "offer") {
+        const std::string kind = text_of(message, "kind");
+        std::erase_if(view.offers, [&](const auto& offer) { return offer.first == kind; });
+        if (text_of(message, "action") == "offer") {
+            view.offers.emplace_back(kind, text_of(message, "by"));
+        }
+    } else if (type == "takeback") {
+        read_position(view, message);
+        view.ply = number_of(message, "ply");
+        view.moves.resize(std::min<std::size_t>(view.moves.size(), view.ply));
+        view.notation.resize(std::min<std::size_t>(view.notation.size(), view.ply));
+        std::erase_if(view.offers, [](const auto& offer) { return offer.first == "takeback"; });
+    } else if (type == "presence") {
+        view.players[text_of(message, "seat")].connected = message.value("connected", false);
+    } else if (type == "rematch") {
+        view.rematch = text_of(message, "next");
+    }
+}
+
+std::string seat_title(const std::string& seat) {
+    return seat.empty() ? seat : static_cast<char>(std::toupper(seat[0])) + seat.substr(1);
+}
+
+}  // namespace
+
+std::vector<std::string> seats_of(const std::string& variant) {
+    if (variant == "xiangqi") {
+        return {"red", "black"};
+    }
+    return {"white", "black"};
+}
+
+Applied apply_message(GameView& view, const json& message) {
+    const std::string type = text_of(message, "type");
+    if (type == "state") {
+        read_state(view, message);
+        return Applied::changed;
+    }
+    if (type == "spectators" && text_of(message, "game") == view.game) {
+        view.spectators = static_cast<int>(number_of(message, "count"));
+        return Applied::other;
+    }
+    static const std::vector<std::string> kEvents = {"moved",    "ended",    "offer",
+                                                     "takeback", "presence", "rematch"};
+    if (std::find(kEvents.begin(), kEvents.end(), type) == kEvents.end() || !view.have_state ||
+        text_of(message, "game") != view.game) {
+        return Applied::other;
+    }
+    const std::uint64_t seq = number_of(message, "seq");
+    if (seq <= view.seq) {
+        return Applied::duplicate;
+    }
+    if (seq > view.seq + 1) {
+        return Applied::gap;
+    }
+    view.seq = seq;
+    apply_event(view, type, message);
+    return Applied::changed;
+}
+
+std::string describe(const GameView& view, const json& message) {
+    const std::string type = text_of(message, "type");
+    if (type == "error") {
+        return "error (" + text_of(message, "code") + "): " + text_of(message, "message");
+    }
+    if (type == "offer") {
+        const std::string kind = text_of(message, "kind");
+        const std::string action = text_of(message, "action");
+        const std::string who = seat_title(text_of(message, "by"));
+        if (action == "offer") {
+            return who + " offers " + (kind == "draw" ? "a draw" : "a " + kind) +
+                   " (answer: " + kind + " accept | " + kind + " decline)";
+        }
+        return who + (action == "accept" ? " accepts the " : " declines the ") + kind;
+    }
+    if (type == "presence") {
+        const std::string who = seat_title(text_of(message, "seat"));
+        if (message.value("connected", false)) {
+            return who + " is back";
+        }
+        return who + " disconnected; you may claim after " +
+               std::to_string(number_of(message, "claim_after_ms") / 1000) + " s";
+    }
+    if (type == "takeback") {
+        return "Takeback: back to ply " + std::to_string(number_of(message, "ply"));
+    }
+    if (type == "rematch") {
+        return "Rematch agreed: the next game is " + text_of(message, "next");
+    }
+    if (type == "ended") {
+        if (view.status == "aborted") {
+            return "Game aborted";
+        }
+        return "Game over: " + text_of(message, "result") + " (" + text_of(message, "reason") + ")";
+    }
+    if (type == "created" || type == "joined") {
+        return "Game " + text_of(message, "game") + ": you play " + text_of(message, "seat");
+    }
+    return "";
+}
+
+bool drawn_flipped(const GameView& view, bool flip) {
+    const bool second_seat = view.you == "black";
+    return second_seat != flip;
+}
+
+std::string render_clocks(const GameView& view, bool flip, std::int64_t elapsed_ms) {
+    const auto seats = seats_of(view.variant);
+    const bool flipped = drawn_flipped(view, flip);
+    const std::string& top = flipped ? seats[0] : seats[1];
+    const std::string& bottom = flipped ? seats[1] : seats[0];
+    std::string text;
+    for (const std::string* seat : {&top, &bottom}) {
+        auto found = view.players.find(*seat);
+        std::string name = found == view.players.end() || !found->second.taken
+                               ? "(open)"
+                               : found->second.name + (found->second.connected ? "" : " (away)");
+        std::string line = "  " + seat_title(*seat) + "  " + name;
+        if (view.clock) {
+            const auto remaining = view.clock->remaining_ms.find(*seat);
+            std::int64_t ms = remaining == view.clock->remaining_ms.end() ? 0 : remaining->second;
+            if (view.clock->running && view.turn == *seat && view.status == "playing") {
+                ms -= elapsed_ms;
+            }
+            line += "  " + format_clock(ms);
+        }
+        if (view.status == "playing" && view.turn == *seat) {
+            line += "  <- to move";
+        }
+        text += line + "\n";
+    }
+    return text;
+}
+
+std::string render_screen(const GameView& view, const RenderStyle& style, bool flip,
+                          std::int64_t elapsed_ms) {
+    BoardRequest request{view.variant, view.position, drawn_flipped(view, flip),
+                         view.moves.empty() ? "" : view.moves.back(), style};
+    auto board = render_board(request);
+    std::string text = board ? *board : board.error() + "\n";
+    text += render_clocks(view, flip, elapsed_ms);
+    if (!view.moves.empty()) {
+        const std::string& notation =
+            view.notation.size() == view.moves.size() ? view.notation.back() : view.moves.back();
+        text += "Last move: " + std::to_string(view.ply) + ". " + notation + " (" +
+                view.moves.back() + ")";
+    } else {
+        text += "No moves yet";
+    }
+    text += "   Game " + view.game + "   spectators: " + std::to_string(view.spectators) + "\n";
+    for (const auto& [kind, by] : view.offers) {
+        text += "Open offer: " + kind + " by " + by + "\n";
+    }
+    if (view.status == "waiting") {
+        text += "Waiting for an opponent: arbiter-cli join " + view.game + "\n";
+    } else if (view.status == "playing") {
+        text += view.you == view.turn
+                    ? "Your move" + std::string(view.check ? " (check!)" : "")
+                    : seat_title(view.turn) + " to move" + (view.check ? " (check)" : "");
+        text += "\n";
+    } else if (view.status == "aborted") {
+        text += "Game aborted\n";
+    } else if (view.status == "ended") {
+        text += "Game over: " + view.result + " (" + view.reason + ")\n";
+    }
+    return text;
+}
+
+}  // namespace arbiter::client

@@ -1,0 +1,41 @@
+// arbiter-cli: play, watch and replay Arbiter games from a terminal. See `arbiter-cli --help`.
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "client/cli/options.hpp"
+#include "client/cli/session.hpp"
+
+namespace {
+void on_interrupt(int) {
+    arbiter::client::g_interrupted = true;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace arbiter::client;
+    auto options = parse_arguments(std::vector<std::string>(argv + 1, argv + argc));
+    if (!options) {
+        std::fprintf(stderr, "arbiter-cli: %s\n", options.error().c_str());
+        return 2;
+    }
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    switch (options->command) {
+        case Command::help:
+            std::fputs(usage_text().c_str(), stdout);
+            return 0;
+        case Command::create:
+        case Command::join:
+        case Command::resume:
+        case Command::watch:
+            return run_game(*options);
+        case Command::replay:
+            return run_replay(*options);
+        case Command::games:
+        case Command::lobby:
+            return run_listing(*options);
+    }
+    return 2;
+}

@@ -1,0 +1,254 @@
+// Hand-rolled parsing: subcommands with positional operands and a dozen flags do not need a
+// library, and a plain function over a vector of strings is easy to test.
+#include "client/cli/options.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+namespace arbiter::client {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, Command>, 8> kCommands = {{
+    {"help", Command::help},
+    {"create", Command::create},
+    {"join", Command::join},
+    {"resume", Command::resume},
+    {"watch", Command::watch},
+    {"replay", Command::replay},
+    {"games", Command::games},
+    {"lobby", Command::lobby},
+}};
+
+bool is_one_of(std::string_view value, std::initializer_list<std::string_view> allowed) {
+    for (auto candidate : allowed) {
+        if (value == candidate) {
+            return true;
+        }
+    }
+    return false;
+}
+
+Expected<double, std::string> parse_number(std::string_view text, std::string_view what) {
+    double value = 0;
+    const auto* end = text.data() + text.size();
+    auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc{} || stop != end || !std::isfinite(value) || value < 0) {
+        return unexpected("the " + std::string(what) + " \"" + std::string(text) +
+                          "\" is not a number");
+    }
+    return value;
+}
+
+// Takes the value of an option that needs one: `--side first` or `--side=first`.
+Expected<std::string, std::string> take_value(const std::vector<std::string>& arguments,
+                                              std::size_t& index, std::string_view flag,
+                                              std::optional<std::string> inline_value) {
+    if (inline_value) {
+        return *inline_value;
+    }
+    if (index + 1 >= arguments.size()) {
+        return unexpected("option " + std::string(flag) + " needs a value");
+    }
+    return arguments[++index];
+}
+
+Expected<void, std::string> check_operands(CliOptions& options,
+                                           const std::vector<std::string>& operands) {
+    const Command command = options.command;
+    const bool needs_game = command == Command::join || command == Command::resume ||
+                            command == Command::watch || command == Command::replay;
+    const std::size_t wanted = options.command == Command::create || needs_game ? 1 : 0;
+    if (operands.size() != wanted) {
+        return unexpected(wanted == 0 ? "unexpected argument \"" + operands.front() + "\""
+                          : operands.empty()
+                              ? std::string(options.command == Command::create
+                                                ? "create needs a variant: chess, xiangqi or "
+                                                  "draughts"
+                                                : "this command needs a game id")
+                              : "too many arguments");
+    }
+    if (options.command == Command::create) {
+        options.variant = operands.front();
+        if (!is_one_of(options.variant, {"chess", "xiangqi", "draughts"})) {
+            return unexpected("unknown variant \"" + options.variant +
+                              "\" (chess, xiangqi or draughts)");
+        }
+    } else if (needs_game) {
+        options.game = operands.front();
+    }
+    return {};
+}
+
+}  // namespace
+
+Expected<ClockSetting, std::string> parse_clock(std::string_view text) {
+    const auto plus = text.find('+');
+    if (plus == std::string_view::npos) {
+        return unexpected("a clock is MINUTES+SECONDS, as in 5+3, not \"" + std::string(text) +
+                          "\"");
+    }
+    auto minutes = parse_number(text.substr(0, plus), "clock minutes");
+    auto seconds = parse_number(text.substr(plus + 1), "clock increment");
+    if (!minutes) {
+        return unexpected(minutes.error());
+    }
+    if (!seconds) {
+        return unexpected(seconds.error());
+    }
+    // protocol.md: 0 < initial_ms <= 24 h, increment_ms <= 1 h.
+    if (*minutes <= 0 || *minutes > 24 * 60 || *seconds > 3600) {
+        return unexpected(std::string(
+            "a clock needs more than 0 and at most 1440 minutes, and at most 3600 s increment"));
+    }
+    return ClockSetting{static_cast<std::uint64_t>(std::llround(*minutes * 60'000)),
+                        static_cast<std::uint64_t>(std::llround(*seconds * 1000))};
+}
+
+Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>& arguments) {
+    CliOptions options;
+    std::optional<Command> command;
+    std::vector<std::string> operands;
+    for (std::size_t index = 0; index < arguments.size(); ++index) {
+        std::string flag = arguments[index];
+        std::optional<std::string> inline_value;
+        if (flag.rfind("--", 0) == 0 && flag.find('=') != std::string::npos) {
+            inline_value = flag.substr(flag.find('=') + 1);
+            flag = flag.substr(0, flag.find('='));
+        }
+        auto value = [&]() { return take_value(arguments, index, flag, inline_value); };
+        auto set = [&](std::string& target) -> Expected<void, std::string> {
+            auto taken = value();
+            if (!taken) {
+                return unexpected(taken.error());
+            }
+            target = std::move(*taken);
+            return {};
+        };
+        Expected<void, std::string> outcome{};
+        if (flag == "--help" || flag == "-h") {
+            command = Command::help;
+        } else if (flag == "--server") {
+            outcome = set(options.server);
+        } else if (flag == "--name") {
+            outcome = set(options.name);
+        } else if (flag == "--side") {
+            outcome = set(options.side);
+            if (outcome && !is_one_of(options.side, {"first", "second", "random"})) {
+                return unexpected("--side is first, second or random, not \"" + options.side +
+                                  "\"");
+            }
+        } else if (flag == "--clock") {
+            std::string text;
+            outcome = set(text);
+            if (outcome) {
+                auto clock = parse_clock(text);
+                if (!clock) {
+                    return unexpected(clock.error());
+                }
+                options.clock = *clock;
+            }
+        } else if (flag == "--position") {
+            outcome = set(options.position);
+        } else if (flag == "--token") {
+            outcome = set(options.token);
+        } else if (flag == "--status") {
+            outcome = set(options.status);
+            if (outcome && !is_one_of(options.status, {"waiting", "playing", "ended", "aborted"})) {
+                return unexpected("--status is waiting, playing, ended or aborted");
+            }
+        } else if (flag == "--variant") {
+            outcome = set(options.variant);
+        } else if (flag == "--limit") {
+            std::string text;
+            outcome = set(text);
+            auto number = parse_number(text, "limit");
+            if (outcome &&
+                (!number || *number < 1 || *number > 200 || *number != std::floor(*number))) {
+                return unexpected(std::string("--limit is a whole number from 1 to 200"));
+            }
+            if (outcome) {
+                options.limit = static_cast<int>(*number);
+            }
+        } else if (inline_value) {
+            return unexpected("option " + flag + " takes no value");
+        } else if (flag == "--json") {
+            options.json = true;
+        } else if (flag == "--no-color") {
+            options.color = false;
+            options.unicode = false;
+        } else if (flag == "--ascii") {
+            options.unicode = false;
+        } else if (flag == "--numbers") {
+            options.numbers = true;
+        } else if (flag == "--flip") {
+            options.flip = true;
+        } else if (flag == "--private") {
+            options.is_private = true;
+        } else if (flag == "--print") {
+            options.print = true;
+        } else if (flag == "--once") {
+            options.once = true;
+        } else if (flag.size() > 1 && flag[0] == '-') {
+            return unexpected("unknown option " + flag + " (see --help)");
+        } else if (!command) {
+            for (const auto& [name, candidate] : kCommands) {
+                if (flag == name) {
+                    command = candidate;
+                }
+            }
+            if (!command) {
+                return unexpected("unknown command \"" + flag + "\" (see --help)");
+            }
+        } else {
+            operands.push_back(flag);
+        }
+        if (!outcome) {
+            return unexpected(outcome.error());
+        }
+    }
+    options.command = command.value_or(Command::help);
+    if (options.command == Command::help) {
+        return options;
+    }
+    auto checked = check_operands(options, operands);
+    if (!checked) {
+        return unexpected(checked.error());
+    }
+    return options;
+}
+
+std::string usage_text() {
+    return R"(arbiter-cli: play, watch and replay Arbiter games from a terminal
+
+usage: arbiter-cli [options] COMMAND [arguments]
+
+commands:
+  create chess|xiangqi|draughts   open a game and play it
+         [--side first|second|random] [--clock MIN+SEC] [--private] [--position FEN]
+  join GAME                       take the open seat of a game and play it
+  resume GAME [--token TOKEN]     come back to your seat (the token is remembered per game)
+  watch GAME                      follow a game as a spectator
+  replay GAME [--print]           step through a stored game (next, prev, first, last, quit),
+                                  or print it whole (--print, or when input is not a terminal)
+  games [--status S] [--variant V] [--limit N]   list stored games
+  lobby [--once]                  follow the open public games
+
+options:
+  --server URL   the server (default ws://127.0.0.1:8080/ws)
+  --name NAME    your name for the seats you take
+  --json         print every server message as one JSON line, and nothing else
+  --no-color     no ANSI colours, ASCII pieces
+  --ascii        ASCII pieces (letters), colours kept
+  --numbers      draughts: show the square numbers
+  --flip         draw the board from the other side
+
+While playing, type a move (wire notation such as e2e4, h3e3, 22x15, or display notation such
+as Nf3, C2.5) or a command: resign, draw [accept|decline], takeback [accept|decline], abort,
+claim win|draw, rematch [accept|decline], flip, help, quit. A move typed before your turn waits
+for it. Moves are read from standard input line by line, so scripts can pipe them in.
+Seat tokens are kept in $XDG_CONFIG_HOME/arbiter/tokens.json (or ~/.config/arbiter/).
+)";
+}
+
+}  // namespace arbiter::client

@@ -1,0 +1,57 @@
+#pragma once
+/// \file
+/// The command line of arbiter-cli: a subcommand (create, join, resume, watch, replay, games,
+/// lobby, help) and options that may come before or after it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/core/expected.hpp"
+
+namespace arbiter::client {
+
+/// What the user asked arbiter-cli to do.
+enum class Command { help, create, join, resume, watch, replay, games, lobby };
+
+/// A Fischer time control as `create` sends it.
+struct ClockSetting {
+    std::uint64_t initial_ms = 0;
+    std::uint64_t increment_ms = 0;
+};
+
+/// Every option, already checked; fields that a command does not use keep their defaults.
+struct CliOptions {
+    Command command = Command::help;
+    std::string server = "ws://127.0.0.1:8080/ws";
+    std::string name;      ///< sent in `hello` when set
+    bool json = false;     ///< print each server message as one JSON line, nothing else
+    bool color = true;     ///< ANSI colours
+    bool unicode = true;   ///< Unicode pieces (false: ASCII letters)
+    bool numbers = false;  ///< draughts: show square numbers
+    bool flip = false;     ///< draw the board from the other side
+    std::string variant;   ///< create: the game; games: a filter
+    std::string side = "random";
+    std::optional<ClockSetting> clock;
+    bool is_private = false;
+    std::string position;  ///< create: a start FEN
+    std::string game;      ///< join, resume, watch, replay
+    std::string token;     ///< resume: overrides the stored token
+    bool print = false;    ///< replay: print the whole game instead of stepping
+    std::string status;    ///< games: a filter
+    std::optional<int> limit;
+    bool once = false;  ///< lobby: print the list once and exit
+};
+
+/// Parses `5+3` (minutes + seconds of increment; minutes may have a fraction, as in `0.5+0`).
+Expected<ClockSetting, std::string> parse_clock(std::string_view text);
+
+/// Parses the arguments after the program name. The error is a one-line message for the user.
+Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>& arguments);
+
+/// The --help text.
+std::string usage_text();
+
+}  // namespace arbiter::client

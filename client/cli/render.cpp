@@ -1,0 +1,70 @@
+// Shared pieces of the renderers: dispatch by variant, clock text, squares of a wire move.
+#include "client/cli/render.hpp"
+
+#include <cctype>
+
+namespace arbiter::client {
+
+Expected<std::string, std::string> render_board(const BoardRequest& request) {
+    if (request.variant == "chess") {
+        return render_chess(request);
+    }
+    if (request.variant == "xiangqi") {
+        return render_xiangqi(request);
+    }
+    if (request.variant == "draughts") {
+        return render_draughts(request);
+    }
+    return unexpected("cannot draw the variant \"" + request.variant + "\"");
+}
+
+std::string format_clock(std::int64_t milliseconds) {
+    const std::int64_t ms = milliseconds < 0 ? 0 : milliseconds;
+    const std::int64_t total_seconds = ms / 1000;
+    const std::int64_t hours = total_seconds / 3600;
+    const std::int64_t minutes = total_seconds / 60 % 60;
+    const std::int64_t seconds = total_seconds % 60;
+    auto two = [](std::int64_t value) { return (value < 10 ? "0" : "") + std::to_string(value); };
+    std::string text = hours > 0 ? std::to_string(hours) + ":" + two(minutes) + ":" + two(seconds)
+                                 : std::to_string(minutes) + ":" + two(seconds);
+    if (ms < 20'000) {
+        text += "." + std::to_string(ms / 100 % 10);
+    }
+    return text;
+}
+
+std::vector<std::string> move_squares(std::string_view wire_move) {
+    std::vector<std::string> squares;
+    std::string current;
+    auto flush = [&] {
+        if (!current.empty()) {
+            squares.push_back(current);
+            current.clear();
+        }
+    };
+    const bool numeric =
+        !wire_move.empty() && std::isdigit(static_cast<unsigned char>(wire_move[0]));
+    for (char c : wire_move) {
+        if (numeric) {
+            if (std::isdigit(static_cast<unsigned char>(c))) {
+                current += c;
+            } else {
+                flush();
+            }
+        } else if (std::isalpha(static_cast<unsigned char>(c))) {
+            // A letter starts a square, except a promotion letter after a complete square.
+            if (squares.size() == 2 || (current.size() > 1 && squares.size() == 1)) {
+                flush();
+                break;
+            }
+            flush();
+            current += c;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            current += c;
+        }
+    }
+    flush();
+    return squares;
+}
+
+}  // namespace arbiter::client

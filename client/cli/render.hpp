@@ -1,0 +1,59 @@
+#pragma once
+/// \file
+/// Boards and clocks as terminal text, drawn from the FEN the server sends. The client knows no
+/// rules: these functions only read piece placement, and a position they cannot read is an error
+/// for the caller to show, never a crash.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/core/expected.hpp"
+
+namespace arbiter::client {
+
+/// How to draw.
+struct RenderStyle {
+    bool color = true;     ///< ANSI colours for squares and pieces
+    bool unicode = true;   ///< Unicode pieces (chess symbols, Chinese characters); else letters
+    bool numbers = false;  ///< draughts: square numbers on the empty dark squares
+};
+
+/// What to draw.
+struct BoardRequest {
+    std::string variant;    ///< chess, xiangqi or draughts
+    std::string position;   ///< the variant's FEN
+    bool flipped = false;   ///< true: the second seat (black) at the bottom
+    std::string last_move;  ///< wire notation; its squares are highlighted when colours are on
+    RenderStyle style;
+};
+
+/// The board as lines of text (each ending in '\n').
+Expected<std::string, std::string> render_board(const BoardRequest& request);
+
+Expected<std::string, std::string> render_chess(const BoardRequest& request);
+Expected<std::string, std::string> render_xiangqi(const BoardRequest& request);
+Expected<std::string, std::string> render_draughts(const BoardRequest& request);
+
+/// Remaining time: `1:02:03`, `4:05`, and tenths under 20 s (`0:09.4`); negative shows as 0.
+std::string format_clock(std::int64_t milliseconds);
+
+/// The squares a wire move touches, as they appear in it ("e2e4" -> {"e2","e4"};
+/// "a8a10" -> {"a8","a10"}; "22x15x6" -> {"22","15","6"}).
+std::vector<std::string> move_squares(std::string_view wire_move);
+
+namespace ansi {
+inline constexpr std::string_view reset = "\x1b[0m";
+inline constexpr std::string_view bold = "\x1b[1m";
+inline constexpr std::string_view light_square = "\x1b[48;5;180m";
+inline constexpr std::string_view dark_square = "\x1b[48;5;137m";
+inline constexpr std::string_view highlight_square = "\x1b[48;5;143m";
+inline constexpr std::string_view first_piece = "\x1b[1;97m";   ///< white / red pieces
+inline constexpr std::string_view second_piece = "\x1b[1;30m";  ///< black pieces
+inline constexpr std::string_view red_piece = "\x1b[1;31m";
+inline constexpr std::string_view blue_piece = "\x1b[1;34m";
+inline constexpr std::string_view dim = "\x1b[2m";
+}  // namespace ansi
+
+}  // namespace arbiter::client

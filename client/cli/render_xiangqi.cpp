@@ -1,0 +1,120 @@
+// Xiangqi: 9 files by 10 ranks of points, red (rank 1) at the bottom unless flipped, with the
+// river between ranks 5 and 6 and the palaces (files d-f, ranks 1-3 and 8-10) marked.
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "client/cli/render.hpp"
+
+namespace arbiter::client {
+namespace {
+
+using Grid = std::array<std::array<char, 9>, 10>;  // [row from rank 10][file a..i], '.' empty
+
+Expected<Grid, std::string> read_placement(std::string_view fen) {
+    const std::string_view placement = fen.substr(0, fen.find(' '));
+    Grid grid{};
+    for (auto& row : grid) {
+        row.fill('.');
+    }
+    std::size_t row = 0;
+    std::size_t file = 0;
+    for (char c : placement) {
+        const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (c == '/') {
+            if (file != 9 || ++row >= 10) {
+                return unexpected("cannot draw \"" + std::string(fen) + "\": bad rank");
+            }
+            file = 0;
+        } else if (c >= '1' && c <= '9') {
+            file += static_cast<std::size_t>(c - '0');
+        } else if (std::string_view("kabenhrcp").find(lower) != std::string_view::npos &&
+                   file < 9) {
+            // Some writers use e/h for the elephant and horse; draw them as b/n.
+            const char canonical = lower == 'e' ? 'b' : lower == 'h' ? 'n' : lower;
+            grid[row][file++] = std::isupper(static_cast<unsigned char>(c))
+                                    ? static_cast<char>(std::toupper(canonical))
+                                    : canonical;
+        } else {
+            return unexpected("cannot draw \"" + std::string(fen) + "\": unexpected '" +
+                              std::string(1, c) + "'");
+        }
+        if (file > 9) {
+            return unexpected("cannot draw \"" + std::string(fen) + "\": a rank is too long");
+        }
+    }
+    if (row != 9 || file != 9) {
+        return unexpected("cannot draw \"" + std::string(fen) + "\": not 10 ranks of 9 points");
+    }
+    return grid;
+}
+
+// Two terminal columns per point: a Chinese character, or a letter and a space.
+std::string point_text(char piece, bool palace, bool unicode) {
+    static constexpr std::string_view kLetters = "KABNRCPkabnrcp";
+    static constexpr std::array<std::string_view, 14> kChinese = {
+        "帥", "仕", "相", "傌", "俥", "炮", "兵", "將", "士", "象", "馬", "車", "砲", "卒"};
+    if (piece == '.') {
+        if (unicode) {
+            return palace ? "＋" : "・";
+        }
+        return palace ? "+ " : ". ";
+    }
+    if (unicode) {
+        return std::string(kChinese[kLetters.find(piece)]);
+    }
+    return std::string(1, piece) + " ";
+}
+
+}  // namespace
+
+Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
+    auto grid = read_placement(request.position);
+    if (!grid) {
+        return unexpected(grid.error());
+    }
+    const auto marked = move_squares(request.last_move);
+    const RenderStyle& style = request.style;
+    std::string files_line = "    ";
+    for (int column = 0; column < 9; ++column) {
+        const int file = request.flipped ? 8 - column : column;
+        files_line += std::string(1, static_cast<char>('a' + file)) + "  ";
+    }
+    files_line += "\n";
+    std::string text = files_line;
+    for (int line = 0; line < 10; ++line) {
+        const int row = request.flipped ? 9 - line : line;
+        const int rank = 10 - row;
+        const std::string label = (rank < 10 ? " " : "") + std::to_string(rank);
+        text += label + "  ";
+        for (int column = 0; column < 9; ++column) {
+            const int file = request.flipped ? 8 - column : column;
+            const char piece = (*grid)[row][file];
+            const bool palace = file >= 3 && file <= 5 && (rank <= 3 || rank >= 8);
+            std::string point = point_text(piece, palace, style.unicode);
+            if (style.color) {
+                const std::string square =
+                    std::string(1, static_cast<char>('a' + file)) + std::to_string(rank);
+                const bool last = std::find(marked.begin(), marked.end(), square) != marked.end();
+                std::string paint = piece == '.' ? std::string(ansi::dim)
+                                    : std::isupper(static_cast<unsigned char>(piece))
+                                        ? std::string(ansi::red_piece)
+                                        : std::string(ansi::blue_piece);
+                if (last) {
+                    paint += std::string(ansi::highlight_square);
+                }
+                point = paint + point + std::string(ansi::reset);
+            }
+            text += point + (column < 8 ? " " : "");
+        }
+        text += "  " + label + "\n";
+        if (line == 4) {
+            // The river between ranks 5 and 6 (楚河 漢界: "Chu river, Han border").
+            text += style.unicode ? "    ～～～ 楚 河 ～～～ 漢 界 ～～～\n"
+                                  : "    ~~~~~~~~~~ river ~~~~~~~~~~\n";
+        }
+    }
+    return text + files_line;
+}
+
+}  // namespace arbiter::client

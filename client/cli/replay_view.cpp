@@ -1,0 +1,122 @@
+#include "client/cli/replay_view.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "client/cli/game_view.hpp"
+
+namespace arbiter::client {
+namespace {
+
+using nlohmann::json;
+
+std::string text_of(const json& message, const char* key) {
+    auto found = message.find(key);
+    return found != message.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
+}  // namespace
+
+GameRecord read_record(const json& message) {
+    GameRecord record;
+    record.game = text_of(message, "game");
+    record.variant = text_of(message, "variant");
+    record.status = text_of(message, "status");
+    record.initial_position = text_of(message, "initial_position");
+    record.result = text_of(message, "result");
+    record.reason = text_of(message, "reason");
+    const auto players = message.find("players");
+    for (const std::string& seat : seats_of(record.variant)) {
+        std::string name = "(open)";
+        if (players != message.end() && players->is_object() && players->contains(seat) &&
+            players->at(seat).is_object()) {
+            name = text_of(players->at(seat), "name");
+        }
+        record.players.emplace_back(seat, name);
+    }
+    if (auto moves = message.find("moves"); moves != message.end() && moves->is_array()) {
+        for (const auto& move : *moves) {
+            if (move.is_object()) {
+                record.moves.push_back({move.value("ply", std::uint64_t{0}), text_of(move, "move"),
+                                        text_of(move, "notation"), text_of(move, "position")});
+            }
+        }
+    }
+    return record;
+}
+
+std::string print_record(const GameRecord& record) {
+    std::string text = "Game " + record.game + " (" + record.variant + ")";
+    for (std::size_t index = 0; index < record.players.size(); ++index) {
+        text += (index == 0 ? ": " : " vs ") + record.players[index].second + " (" +
+                record.players[index].first + ")";
+    }
+    text += "\n";
+    for (const RecordMove& move : record.moves) {
+        char line[160];
+        std::snprintf(line, sizeof line, "%4llu. %-10s %s\n",
+                      static_cast<unsigned long long>(move.ply), move.notation.c_str(),
+                      move.move.c_str());
+        text += line;
+    }
+    text += record.result.empty() ? "Status: " + record.status + "\n"
+                                  : "Result: " + record.result + " (" + record.reason + ")\n";
+    return text;
+}
+
+std::string render_record_at(const GameRecord& record, std::size_t ply, const RenderStyle& style,
+                             bool flip) {
+    const bool at_start = ply == 0 || ply > record.moves.size();
+    BoardRequest request{record.variant,
+                         at_start ? record.initial_position : record.moves[ply - 1].position, flip,
+                         at_start ? "" : record.moves[ply - 1].move, style};
+    auto board = render_board(request);
+    std::string text = board ? *board : board.error() + "\n";
+    text += "Ply " + std::to_string(at_start ? 0 : ply) + "/" + std::to_string(record.moves.size());
+    if (!at_start) {
+        text += ": " + record.moves[ply - 1].notation + " (" + record.moves[ply - 1].move + ")";
+    }
+    text += "\n";
+    if (ply == record.moves.size() && !record.result.empty()) {
+        text += "Result: " + record.result + " (" + record.reason + ")\n";
+    }
+    return text + "keys: next (Enter), prev, first, last, NUMBER, flip, quit";
+}
+
+Expected<ReplayStep, std::string> parse_replay_step(std::string_view line, std::size_t current,
+                                                    std::size_t total) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) {
+        line.remove_suffix(1);
+    }
+    while (!line.empty() && line.front() == ' ') {
+        line.remove_prefix(1);
+    }
+    if (line.empty() || line == "n" || line == "next") {
+        return ReplayStep{current < total ? current + 1 : total};
+    }
+    if (line == "p" || line == "prev" || line == "previous") {
+        return ReplayStep{current > 0 ? current - 1 : 0};
+    }
+    if (line == "f" || line == "first") {
+        return ReplayStep{0};
+    }
+    if (line == "l" || line == "last") {
+        return ReplayStep{total};
+    }
+    if (line == "q" || line == "quit" || line == "exit") {
+        return ReplayStep{current, true};
+    }
+    if (line == "flip") {
+        return ReplayStep{current, false, true};
+    }
+    std::size_t ply = 0;
+    auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), ply);
+    if (error == std::errc{} && end == line.data() + line.size() && ply <= total) {
+        return ReplayStep{ply};
+    }
+    return unexpected("keys: next (Enter), prev, first, last, a ply from 0 to " +
+                      std::to_string(total) + ", flip, quit");
+}
+
+}  // namespace arbiter::client

@@ -1,0 +1,33 @@
+#pragma once
+/// \file
+/// Client-to-server messages as protocol.md defines them, written as one-line JSON text.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "client/cli/options.hpp"
+
+namespace arbiter::client::requests {
+
+std::string hello(const std::string& name);
+/// `create` from the command line's variant, side, clock, private flag and position.
+std::string create(const CliOptions& options);
+std::string join(const std::string& game);
+std::string resume(const std::string& game, const std::string& token,
+                   std::optional<std::uint64_t> since);
+std::string watch(const std::string& game, std::optional<std::uint64_t> since);
+/// `move` with a request id, so that an error can be matched to the move that caused it.
+std::string move(const std::string& game, const std::string& move, std::uint64_t ply,
+                 const std::string& id);
+/// `resign` and `abort`: messages with only a game.
+std::string game_action(const std::string& type, const std::string& game);
+/// `draw`, `takeback` and `rematch`: `action` is offer, accept or decline.
+std::string offer(const std::string& type, const std::string& game, const std::string& action);
+std::string claim(const std::string& game, const std::string& kind);
+std::string lobby();
+/// `games` with the command line's status, variant and limit filters.
+std::string games(const CliOptions& options);
+std::string replay(const std::string& game);
+
+}  // namespace arbiter::client::requests

@@ -1,0 +1,159 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "client/cli/game_view.hpp"
+#include "client/cli/replay_view.hpp"
+
+namespace arbiter::client {
+namespace {
+
+using nlohmann::json;
+
+json chess_state() {
+    return json::parse(R"({"type":"state","game":"g1","seq":3,"variant":"chess","status":"playing",
+ "you":"black","players":{"white":{"name":"Ana","connected":true},
+ "black":{"name":"Bo","connected":true}},
+ "initial_position":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+ "position":"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+ "moves":["e2e4","e7e5"],"notation":["e4","e5"],"ply":2,"turn":"white",
+ "legal":["g1f3"],"check":false,
+ "clock":{"white_ms":298000,"black_ms":299500,"running":true},
+ "time_control":{"initial_ms":300000,"increment_ms":2000},
+ "result":null,"reason":null,"offers":[{"kind":"draw","by":"white"}],"spectators":1,
+ "rematch":null})");
+}
+
+json moved(std::uint64_t seq) {
+    return json::parse(R"({"type":"moved","game":"g1","seq":)" + std::to_string(seq) +
+                       R"(,"ply":3,"move":"g1f3","notation":"Nf3",
+ "position":"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2","turn":"black",
+ "legal":["b8c6"],"check":false,"clock":{"white_ms":297100,"black_ms":299500,"running":true}})");
+}
+
+TEST(CliGameView, StateFillsTheView) {
+    GameView view;
+    EXPECT_EQ(apply_message(view, chess_state()), Applied::changed);
+    EXPECT_EQ(view.seq, 3u);
+    EXPECT_EQ(view.you, "black");
+    EXPECT_EQ(view.players["white"].name, "Ana");
+    EXPECT_EQ(view.moves, (std::vector<std::string>{"e2e4", "e7e5"}));
+    ASSERT_TRUE(view.clock);
+    EXPECT_EQ(view.clock->remaining_ms["black"], 299500);
+    ASSERT_EQ(view.offers.size(), 1u);
+    EXPECT_TRUE(drawn_flipped(view, false));
+    EXPECT_FALSE(drawn_flipped(view, true));
+}
+
+TEST(CliGameView, NextEventIsAppliedAndClearsTheDrawOffer) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    EXPECT_EQ(apply_message(view, moved(4)), Applied::changed);
+    EXPECT_EQ(view.seq, 4u);
+    EXPECT_EQ(view.ply, 3u);
+    EXPECT_EQ(view.moves.back(), "g1f3");
+    EXPECT_EQ(view.notation.back(), "Nf3");
+    EXPECT_EQ(view.turn, "black");
+    EXPECT_TRUE(view.offers.empty());
+}
+
+TEST(CliGameView, OldEventsAreDuplicatesAndSkippedOnesAGap) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    EXPECT_EQ(apply_message(view, moved(3)), Applied::duplicate);
+    EXPECT_EQ(apply_message(view, moved(6)), Applied::gap);
+    EXPECT_EQ(view.moves.size(), 2u);
+    EXPECT_EQ(view.seq, 3u);
+}
+
+TEST(CliGameView, EventsOfAnotherGameAreNotApplied) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    json other = moved(4);
+    other["game"] = "g2";
+    EXPECT_EQ(apply_message(view, other), Applied::other);
+}
+
+TEST(CliGameView, TakebackTruncatesTheMovesAndEndedStopsTheClock) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    json takeback = {{"type", "takeback"},
+                     {"game", "g1"},
+                     {"seq", 4},
+                     {"ply", 1},
+                     {"position", "x"},
+                     {"turn", "black"},
+                     {"legal", json::array()},
+                     {"check", false},
+                     {"clock", nullptr}};
+    EXPECT_EQ(apply_message(view, takeback), Applied::changed);
+    EXPECT_EQ(view.moves, (std::vector<std::string>{"e2e4"}));
+    EXPECT_FALSE(view.clock);
+    json ended = {{"type", "ended"}, {"game", "g1"},       {"seq", 5},
+                  {"result", "0-1"}, {"reason", "resign"}, {"status", "ended"}};
+    EXPECT_EQ(apply_message(view, ended), Applied::changed);
+    EXPECT_EQ(view.status, "ended");
+    EXPECT_EQ(describe(view, ended), "Game over: 0-1 (resign)");
+}
+
+TEST(CliGameView, OfferAcceptedOrDeclinedIsNoLongerOpen) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    json answer = {{"type", "offer"}, {"game", "g1"},        {"seq", 4},
+                   {"kind", "draw"},  {"action", "decline"}, {"by", "black"}};
+    EXPECT_EQ(apply_message(view, answer), Applied::changed);
+    EXPECT_TRUE(view.offers.empty());
+    EXPECT_EQ(describe(view, answer), "Black declines the draw");
+}
+
+TEST(CliGameView, ErrorsAreDescribedWithTheirCode) {
+    json error = {{"type", "error"}, {"code", "illegal_move"}, {"message", "e2e5: no"}};
+    EXPECT_EQ(describe(GameView{}, error), "error (illegal_move): e2e5: no");
+}
+
+TEST(CliGameView, ScreenShowsOpponentOnTopAndTheClocks) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    const std::string screen = render_screen(view, {false, false, false}, false, 1000);
+    const auto white = screen.find("White  Ana  4:57");
+    const auto black = screen.find("Black  Bo  4:59");
+    ASSERT_NE(white, std::string::npos) << screen;
+    ASSERT_NE(black, std::string::npos) << screen;
+    EXPECT_LT(white, black);  // black plays from the bottom
+    EXPECT_NE(screen.find("Last move: 2. e5 (e7e5)"), std::string::npos);
+    EXPECT_NE(screen.find("White to move"), std::string::npos);
+    EXPECT_NE(screen.find("Open offer: draw by white"), std::string::npos);
+}
+
+TEST(CliReplayView, PrintsEveryMoveAndTheResult) {
+    json record = json::parse(R"({"type":"record","game":"g1","variant":"draughts",
+ "status":"ended","players":{"white":{"name":"A","connected":false},"black":null},
+ "time_control":null,"initial_position":"W:W22:B18",
+ "moves":[{"ply":1,"move":"22x15","notation":"22x15","position":"B:W15:B",
+ "clock_ms":null,"think_ms":null}],"result":"1-0","reason":"no_moves","created_ms":1})");
+    const GameRecord game = read_record(record);
+    EXPECT_EQ(print_record(game),
+              "Game g1 (draughts): A (white) vs (open) (black)\n"
+              "   1. 22x15      22x15\nResult: 1-0 (no_moves)\n");
+    EXPECT_NE(render_record_at(game, 0, {false, false, false}, false).find("Ply 0/1"),
+              std::string::npos);
+    EXPECT_NE(render_record_at(game, 1, {false, false, false}, false).find("Ply 1/1: 22x15"),
+              std::string::npos);
+}
+
+TEST(CliReplayView, StepKeys) {
+    EXPECT_EQ(parse_replay_step("", 2, 5)->ply, 3u);
+    EXPECT_EQ(parse_replay_step("n", 5, 5)->ply, 5u);
+    EXPECT_EQ(parse_replay_step("prev", 2, 5)->ply, 1u);
+    EXPECT_EQ(parse_replay_step("p", 0, 5)->ply, 0u);
+    EXPECT_EQ(parse_replay_step("first", 3, 5)->ply, 0u);
+    EXPECT_EQ(parse_replay_step("l", 0, 5)->ply, 5u);
+    EXPECT_EQ(parse_replay_step("4", 0, 5)->ply, 4u);
+    EXPECT_TRUE(parse_replay_step("q", 0, 5)->quit);
+    EXPECT_TRUE(parse_replay_step("flip", 0, 5)->flip);
+    EXPECT_FALSE(parse_replay_step("6", 0, 5));
+    EXPECT_FALSE(parse_replay_step("jump", 0, 5));
+}
+
+}  // namespace
+}  // namespace arbiter::client

@@ -1,0 +1,125 @@
+#include <gtest/gtest.h>
+
+#include "client/cli/options.hpp"
+
+namespace arbiter::client {
+namespace {
+
+Expected<CliOptions, std::string> parse(std::vector<std::string> arguments) {
+    return parse_arguments(arguments);
+}
+
+TEST(CliOptions, CreateTakesVariantSideClockAndPosition) {
+    auto options = parse({"--server", "ws://10.0.0.1:9000/ws", "create", "xiangqi", "--side",
+                          "second", "--clock=5+3", "--private", "--position", "9/9 w"});
+    ASSERT_TRUE(options) << options.error();
+    EXPECT_EQ(options->command, Command::create);
+    EXPECT_EQ(options->server, "ws://10.0.0.1:9000/ws");
+    EXPECT_EQ(options->variant, "xiangqi");
+    EXPECT_EQ(options->side, "second");
+    ASSERT_TRUE(options->clock);
+    EXPECT_EQ(options->clock->initial_ms, 300000u);
+    EXPECT_EQ(options->clock->increment_ms, 3000u);
+    EXPECT_TRUE(options->is_private);
+    EXPECT_EQ(options->position, "9/9 w");
+}
+
+TEST(CliOptions, CreateRefusesAnUnknownVariant) {
+    auto options = parse({"create", "go"});
+    ASSERT_FALSE(options);
+    EXPECT_NE(options.error().find("unknown variant"), std::string::npos);
+}
+
+TEST(CliOptions, CreateNeedsAVariant) {
+    EXPECT_FALSE(parse({"create"}));
+}
+
+TEST(CliOptions, SideMustBeFirstSecondOrRandom) {
+    EXPECT_FALSE(parse({"create", "chess", "--side", "white"}));
+    EXPECT_TRUE(parse({"create", "chess", "--side", "random"}));
+}
+
+TEST(CliOptions, GameCommandsTakeExactlyOneGame) {
+    for (const char* command : {"join", "resume", "watch", "replay"}) {
+        auto options = parse({command, "g7Kq2"});
+        ASSERT_TRUE(options) << command;
+        EXPECT_EQ(options->game, "g7Kq2");
+        EXPECT_FALSE(parse({command})) << command;
+        EXPECT_FALSE(parse({command, "a", "b"})) << command;
+    }
+}
+
+TEST(CliOptions, ResumeTakesAToken) {
+    auto options = parse({"resume", "g1", "--token", "abc"});
+    ASSERT_TRUE(options);
+    EXPECT_EQ(options->command, Command::resume);
+    EXPECT_EQ(options->token, "abc");
+}
+
+TEST(CliOptions, OptionsMayComeBeforeTheCommand) {
+    auto options = parse({"--json", "--no-color", "--numbers", "--flip", "watch", "g1"});
+    ASSERT_TRUE(options);
+    EXPECT_TRUE(options->json);
+    EXPECT_FALSE(options->color);
+    EXPECT_FALSE(options->unicode);
+    EXPECT_TRUE(options->numbers);
+    EXPECT_TRUE(options->flip);
+}
+
+TEST(CliOptions, AsciiKeepsColours) {
+    auto options = parse({"--ascii", "lobby"});
+    ASSERT_TRUE(options);
+    EXPECT_TRUE(options->color);
+    EXPECT_FALSE(options->unicode);
+}
+
+TEST(CliOptions, GamesFiltersAreChecked) {
+    auto options = parse({"games", "--status", "ended", "--variant", "chess", "--limit", "20"});
+    ASSERT_TRUE(options);
+    EXPECT_EQ(options->status, "ended");
+    EXPECT_EQ(options->variant, "chess");
+    EXPECT_EQ(options->limit, 20);
+    EXPECT_FALSE(parse({"games", "--status", "over"}));
+    EXPECT_FALSE(parse({"games", "--limit", "0"}));
+    EXPECT_FALSE(parse({"games", "--limit", "201"}));
+    EXPECT_FALSE(parse({"games", "--limit", "2.5"}));
+}
+
+TEST(CliOptions, UnknownOptionsAndCommandsAreRefused) {
+    EXPECT_FALSE(parse({"--colour", "lobby"}));
+    EXPECT_FALSE(parse({"play"}));
+    EXPECT_FALSE(parse({"lobby", "extra"}));
+    EXPECT_FALSE(parse({"--json=yes", "lobby"}));
+}
+
+TEST(CliOptions, AnOptionWithoutItsValueIsRefused) {
+    auto options = parse({"lobby", "--server"});
+    ASSERT_FALSE(options);
+    EXPECT_NE(options.error().find("--server"), std::string::npos);
+}
+
+TEST(CliOptions, NoArgumentsOrHelpMeanHelp) {
+    EXPECT_EQ(parse({})->command, Command::help);
+    EXPECT_EQ(parse({"--help"})->command, Command::help);
+    EXPECT_EQ(parse({"help"})->command, Command::help);
+}
+
+TEST(CliClock, MinutesMayHaveAFraction) {
+    auto clock = parse_clock("0.5+0");
+    ASSERT_TRUE(clock);
+    EXPECT_EQ(clock->initial_ms, 30000u);
+    EXPECT_EQ(clock->increment_ms, 0u);
+}
+
+TEST(CliClock, RefusesWhatTheProtocolRefuses) {
+    EXPECT_FALSE(parse_clock("5"));
+    EXPECT_FALSE(parse_clock("0+3"));
+    EXPECT_FALSE(parse_clock("1441+0"));
+    EXPECT_FALSE(parse_clock("5+3601"));
+    EXPECT_FALSE(parse_clock("-1+2"));
+    EXPECT_FALSE(parse_clock("x+2"));
+    EXPECT_TRUE(parse_clock("1440+3600"));
+}
+
+}  // namespace
+}  // namespace arbiter::client

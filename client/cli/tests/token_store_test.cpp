@@ -1,0 +1,59 @@
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "client/cli/token_store.hpp"
+
+namespace arbiter::client {
+namespace {
+
+class CliTokenStore : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        directory_ = std::filesystem::temp_directory_path() /
+                     ("arbiter-cli-tokens-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(directory_);
+    }
+    void TearDown() override { std::filesystem::remove_all(directory_); }
+    std::filesystem::path directory_;
+};
+
+TEST_F(CliTokenStore, SavedTokensAreFoundPerServerAndGame) {
+    TokenStore store((directory_ / "arbiter" / "tokens.json").string());
+    ASSERT_TRUE(store.save("ws://a/ws", "g1", {"t1", "white"}));
+    ASSERT_TRUE(store.save("ws://a/ws", "g2", {"t2", "black"}));
+    ASSERT_TRUE(store.save("ws://a/ws", "g1", {"t3", "black"}));
+    auto found = store.find("ws://a/ws", "g1");
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->token, "t3");
+    EXPECT_EQ(found->seat, "black");
+    EXPECT_EQ(store.find("ws://a/ws", "g2")->token, "t2");
+    EXPECT_FALSE(store.find("ws://b/ws", "g1"));
+    EXPECT_FALSE(store.find("ws://a/ws", "g3"));
+}
+
+TEST_F(CliTokenStore, TheFileIsReadableByTheUserOnly) {
+    const auto path = directory_ / "arbiter" / "tokens.json";
+    TokenStore store(path.string());
+    ASSERT_TRUE(store.save("ws://a/ws", "g1", {"t1", "white"}));
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0600u);
+}
+
+TEST_F(CliTokenStore, AMissingOrBrokenFileHoldsNoTokens) {
+    const auto path = directory_ / "tokens.json";
+    TokenStore store(path.string());
+    EXPECT_FALSE(store.find("ws://a/ws", "g1"));
+    std::filesystem::create_directories(directory_);
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    std::fputs("{not json", file);
+    std::fclose(file);
+    EXPECT_FALSE(store.find("ws://a/ws", "g1"));
+    EXPECT_TRUE(store.save("ws://a/ws", "g1", {"t1", "white"}));
+    EXPECT_TRUE(store.find("ws://a/ws", "g1"));
+}
+
+}  // namespace
+}  // namespace arbiter::client

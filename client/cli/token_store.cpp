@@ -1,0 +1,94 @@
+// The token file is rewritten whole through a temporary file and rename(), created with mode
+// 0600 so that no other user can read a token at any moment.
+#include "client/cli/token_store.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace arbiter::client {
+namespace {
+
+using nlohmann::json;
+
+json read_all(const std::string& path) {
+    std::ifstream file(path);
+    if (!file) {
+        return json::object();
+    }
+    std::stringstream text;
+    text << file.rdbuf();
+    json parsed = json::parse(text.str(), nullptr, false);
+    return parsed.is_object() ? parsed : json::object();
+}
+
+}  // namespace
+
+TokenStore::TokenStore(std::string path) : path_(std::move(path)) {}
+
+Expected<TokenStore, std::string> TokenStore::from_environment() {
+    const char* config = std::getenv("XDG_CONFIG_HOME");
+    if (config != nullptr && config[0] == '/') {
+        return TokenStore(std::string(config) + "/arbiter/tokens.json");
+    }
+    const char* home = std::getenv("HOME");
+    if (home != nullptr && home[0] != '\0') {
+        return TokenStore(std::string(home) + "/.config/arbiter/tokens.json");
+    }
+    return unexpected(std::string("neither XDG_CONFIG_HOME nor HOME is set: cannot keep tokens"));
+}
+
+Expected<void, std::string> TokenStore::save(const std::string& server, const std::string& game,
+                                             const StoredSeat& seat) const {
+    const std::filesystem::path file(path_);
+    std::error_code error;
+    std::filesystem::create_directories(file.parent_path(), error);
+    if (error) {
+        return unexpected("cannot create " + file.parent_path().string() + ": " + error.message());
+    }
+    ::chmod(file.parent_path().c_str(), 0700);
+    json all = read_all(path_);
+    if (!all[server].is_object()) {
+        all[server] = json::object();
+    }
+    all[server][game] = {{"token", seat.token}, {"seat", seat.seat}};
+    const std::string text = all.dump(2) + "\n";
+    const std::string temporary = path_ + ".tmp" + std::to_string(::getpid());
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        return unexpected("cannot write " + temporary + ": " + std::strerror(errno));
+    }
+    ::fchmod(fd, 0600);  // the umask cannot widen it, but an old file of the same name might
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const bool closed = ::close(fd) == 0;
+    if (!written || !closed || std::rename(temporary.c_str(), path_.c_str()) != 0) {
+        ::unlink(temporary.c_str());
+        return unexpected("cannot write " + path_ + ": " + std::strerror(errno));
+    }
+    return {};
+}
+
+std::optional<StoredSeat> TokenStore::find(const std::string& server,
+                                           const std::string& game) const {
+    const json all = read_all(path_);
+    auto by_server = all.find(server);
+    if (by_server == all.end() || !by_server->is_object()) {
+        return std::nullopt;
+    }
+    auto entry = by_server->find(game);
+    if (entry == by_server->end() || !entry->is_object() || !entry->contains("token") ||
+        !entry->at("token").is_string()) {
+        return std::nullopt;
+    }
+    return StoredSeat{entry->value("token", ""), entry->value("seat", "")};
+}
+
+}  // namespace arbiter::client
