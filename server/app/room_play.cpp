@@ -95,7 +95,10 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         }
     }
     if (!played) {
-        reply_error(request, ErrorCode::illegal_move, move.move + ": " + played.error().message);
+        // The rules' messages usually name the move already; do not say it twice.
+        const std::string& why = played.error().message;
+        reply_error(request, ErrorCode::illegal_move,
+                    why.starts_with(move.move) ? why : move.move + ": " + why);
         return;
     }
     const auto status = next->status();
