@@ -53,8 +53,7 @@ std::vector<Threat> threats(const Position& position, Color color) {
         const Kind victim_kind = kind_of(victim);
         const bool free_soldier = attacker_kind == Kind::soldier &&
                                   !crossed_river(color_of(view.at(move.from())), move.from());
-        if (attacker_kind == Kind::general || free_soldier ||
-            victim_kind == Kind::general ||
+        if (attacker_kind == Kind::general || free_soldier || victim_kind == Kind::general ||
             (victim_kind == Kind::soldier && !crossed_river(color_of(victim), move.to()))) {
             continue;
         }
