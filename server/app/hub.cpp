@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/protocol/codec.hpp"
+#include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
 
 namespace arbiter::server::app {
@@ -14,22 +15,11 @@ using rules::Side;
 
 namespace {
 
-std::size_t index(Side side) {
-    return side == Side::first ? 0 : 1;
-}
-
 std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat) {
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
     return protocol::PlayerInfo{seat.name, false};
-}
-
-std::optional<protocol::ClockSpec> stored_time_control(const storage::GameRow& row) {
-    if (!row.clock_initial_ms) {
-        return std::nullopt;
-    }
-    return protocol::ClockSpec{*row.clock_initial_ms, row.clock_increment_ms.value_or(0)};
 }
 
 /// The game id a request is about, for those that go to a room.
@@ -60,7 +50,7 @@ protocol::GameSummary summary_of(const storage::GameRow& row) {
                                  row.status,
                                  stored_player(row.seats[0]),
                                  stored_player(row.seats[1]),
-                                 stored_time_control(row),
+                                 time_control_of(row),
                                  row.ply,
                                  row.result,
                                  row.reason,
@@ -75,7 +65,7 @@ protocol::Record record_of(const storage::StoredGame& game) {
     record.status = row.status;
     record.first = stored_player(row.seats[0]);
     record.second = stored_player(row.seats[1]);
-    record.time_control = stored_time_control(row);
+    record.time_control = time_control_of(row);
     record.initial_position = row.initial_position;
     record.result = row.result;
     record.reason = row.reason;
@@ -299,7 +289,7 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         side = Side::second;
     }
     std::array<std::optional<SeatSpec>, 2> seats;
-    seats[index(side)] = SeatSpec{peer_name(*peer), new_seat_token(), {peer}};
+    seats[seat_index(side)] = SeatSpec{peer_name(*peer), new_seat_token(), {peer}};
     auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
                                  std::move(seats), id);
     std::lock_guard lock(rooms_mutex_);

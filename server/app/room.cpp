@@ -3,27 +3,13 @@
 #include <algorithm>
 
 #include "server/app/metrics.hpp"
+#include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
 
 namespace arbiter::server::app {
 
 using protocol::ErrorCode;
 using rules::Side;
-
-namespace {
-
-std::size_t index(Side side) {
-    return side == Side::first ? 0 : 1;
-}
-
-std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
-    if (!header.clock_initial_ms) {
-        return std::nullopt;
-    }
-    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
-}
-
-}  // namespace
 
 GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor,
                    storage::GameRow header, std::unique_ptr<rules::Game> game)
@@ -84,7 +70,7 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
         }
         Clocks clocks = room->clock_history_.back();
         if (row.clock_ms) {
-            clocks[index(mover)] = *row.clock_ms;
+            clocks[seat_index(mover)] = *row.clock_ms;
         }
         room->clock_history_.push_back(clocks);
         room->notation_.push_back(row.notation);
@@ -212,7 +198,7 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
                           std::optional<std::string> reply_id) {
     const bool rematch = header_.rematch_of.has_value();
     for (Side side : {Side::first, Side::second}) {
-        auto& seat = seats[index(side)];
+        auto& seat = seats[seat_index(side)];
         if (!seat) {
             continue;
         }
@@ -246,7 +232,7 @@ void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
     const Side side = header_.seats[0].name.empty() ? Side::first : Side::second;
     const std::string token = new_seat_token();
     storage::GameRow header = header_;
-    header.seats[index(side)] = {request.player_name, token_hash(token)};
+    header.seats[seat_index(side)] = {request.player_name, token_hash(token)};
     header.status = "playing";
     header.seq += 1;
     header.updated_ms = context_.time.unix_ms();
@@ -272,7 +258,7 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
     const std::string hash = token_hash(resume.token);
     std::optional<Side> side;
     for (Side s : {Side::first, Side::second}) {
-        if (same_hash(hash, header_.seats[index(s)].token_hash)) {
+        if (same_hash(hash, header_.seats[seat_index(s)].token_hash)) {
             side = s;
         }
     }
@@ -304,7 +290,7 @@ void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer) {
     const auto spectators_before = spectator_count();
     std::erase_if(members_, [&](const Member& member) { return member.peer.get() == peer.get(); });
     for (Side side : {Side::first, Side::second}) {
-        if (connected_before[index(side)] && !seat_connected(side)) {
+        if (connected_before[seat_index(side)] && !seat_connected(side)) {
             set_presence(side, false);
         }
     }

@@ -3,6 +3,7 @@
 
 #include "server/app/metrics.hpp"
 #include "server/app/room.hpp"
+#include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
 
 namespace arbiter::server::app {
@@ -11,18 +12,6 @@ using protocol::ErrorCode;
 using protocol::OfferAction;
 using protocol::OfferKind;
 using rules::Side;
-
-namespace {
-
-std::size_t index(Side side) {
-    return side == Side::first ? 0 : 1;
-}
-
-rules::Outcome win_for(Side side) {
-    return side == Side::first ? rules::Outcome::first_wins : rules::Outcome::second_wins;
-}
-
-}  // namespace
 
 void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) {
     const auto seat = seat_of(*request.peer);
@@ -108,7 +97,7 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
     header.updated_ms = context_.time.unix_ms();
     Clocks clocks = clock_history_.back();
     if (clock_) {
-        clocks[index(*seat)] = charge.remaining_ms;
+        clocks[seat_index(*seat)] = charge.remaining_ms;
     }
     header.clock_ms = clocks;
     storage::MoveRow row{header.ply,
@@ -199,7 +188,7 @@ void GameRoom::on_claim(RoomRequest& request, const protocol::Claim& claim) {
         reply_error(request, ErrorCode::game_over, "the game is not in play");
         return;
     }
-    const auto& away = seats_[index(rules::opponent(*seat))].disconnected_since;
+    const auto& away = seats_[seat_index(rules::opponent(*seat))].disconnected_since;
     if (!away || seat_connected(rules::opponent(*seat))) {
         reply_error(request, ErrorCode::not_allowed, "your opponent is connected");
         return;
@@ -346,8 +335,8 @@ void GameRoom::accept_rematch(RoomRequest& request) {
     std::array<SeatSpec, 2> seats;
     for (Side side : {Side::first, Side::second}) {
         // Seats swap: the old second player takes the first seat.
-        auto& spec = seats[index(rules::opponent(side))];
-        spec.name = header_.seats[index(side)].name;
+        auto& spec = seats[seat_index(rules::opponent(side))];
+        spec.name = header_.seats[seat_index(side)].name;
         spec.token = new_seat_token();
         for (const auto& member : members_) {
             if (member.seat == side) {
@@ -405,7 +394,7 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
 }
 
 void GameRoom::set_presence(Side side, bool connected) {
-    auto& seat = seats_[index(side)];
+    auto& seat = seats_[seat_index(side)];
     if (connected) {
         seat.disconnected_since.reset();
     } else {

@@ -4,26 +4,12 @@
 #include "common/protocol/codec.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/room.hpp"
+#include "server/app/seats.hpp"
 
 namespace arbiter::server::app {
 
 using protocol::ErrorCode;
 using rules::Side;
-
-namespace {
-
-std::size_t index(Side side) {
-    return side == Side::first ? 0 : 1;
-}
-
-std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& header) {
-    if (!header.clock_initial_ms) {
-        return std::nullopt;
-    }
-    return protocol::ClockSpec{*header.clock_initial_ms, header.clock_increment_ms.value_or(0)};
-}
-
-}  // namespace
 
 std::string with_request_id(const std::string& text, const std::string& id) {
     std::string out = "{\"id\":\"";
@@ -71,7 +57,7 @@ std::uint32_t GameRoom::spectator_count() const {
 }
 
 std::optional<protocol::PlayerInfo> GameRoom::player(Side side) const {
-    const auto& seat = header_.seats[index(side)];
+    const auto& seat = header_.seats[seat_index(side)];
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
