@@ -70,8 +70,10 @@ test('SIGKILL right after acknowledged moves loses none of them; the game goes o
   const moves = ['h3e3', 'h10g8', 'h1g3', 'i10h10'];
   await play(game, a, b, moves.slice(0, 3));
   // The last move is acknowledged to its mover; kill at once.
-  await b.ok({ type: 'move', game, move: moves[3], ply: 3 });
+  const acked = await b.ok({ type: 'move', game, move: moves[3], ply: 3 });
   await server.kill();
+  // The server stays down a while: that time must be charged to no one.
+  await new Promise((r) => setTimeout(r, 2000));
 
   const again = await startServer({ db: server.database });
   try {
@@ -81,6 +83,9 @@ test('SIGKILL right after acknowledged moves loses none of them; the game goes o
     assert.deepEqual(stateA.moves, moves);
     assert.equal(stateA.status, 'playing');
     assert.equal(stateA.turn, 'red');
+    assert.ok(acked.clock.running, 'the clocks run from ply 2');
+    const lost = acked.clock.red_ms - stateA.clock.red_ms;
+    assert.ok(lost < 1500, `red was charged ${lost} ms for the server's downtime`);
     await b2.ok({ type: 'resume', game, token: tokenB });
     await play(game, a2, b2, ['b1c3', 'b10c8'], 4);
   } finally {
