@@ -55,7 +55,9 @@ int main(int argc, char** argv) {
                    std::to_string(hub->room_count()) + "\n";
         });
     try {
-        network = std::make_unique<net::Network>(config.net, hub, http);
+        net::NetConfig net_config = config.net;
+        net_config.log = [](std::string_view message) { spdlog::warn("net: {}", message); };
+        network = std::make_unique<net::Network>(std::move(net_config), hub, http);
     } catch (const std::exception& error) {
         spdlog::error("cannot listen on {}:{}: {}", config.net.bind_address, config.net.port,
                       error.what());
