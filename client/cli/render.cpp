@@ -67,4 +67,38 @@ std::vector<std::string> move_squares(std::string_view wire_move) {
     return squares;
 }
 
+Expected<std::vector<std::string>, std::string> read_placement(std::string_view fen,
+                                                               const FenBoard& board) {
+    const auto refuse = [&](const std::string& why) {
+        return unexpected("cannot draw \"" + std::string(fen) + "\": " + why);
+    };
+    const auto files = static_cast<std::size_t>(board.files);
+    const auto ranks = static_cast<std::size_t>(board.ranks);
+    std::vector<std::string> grid(ranks, std::string(files, '.'));
+    std::size_t row = 0;
+    std::size_t file = 0;
+    for (const char c : fen.substr(0, fen.find(' '))) {
+        if (c == '/') {
+            if (file != files || ++row >= ranks) {
+                return refuse("bad rank");
+            }
+            file = 0;
+        } else if (c >= '1' && c <= '9' && static_cast<std::size_t>(c - '0') <= files) {
+            file += static_cast<std::size_t>(c - '0');
+        } else if (const char piece = board.piece(c); piece != 0 && file < files) {
+            grid[row][file++] = piece;
+        } else {
+            return refuse("unexpected '" + std::string(1, c) + "'");
+        }
+        if (file > files) {
+            return refuse("a rank is too long");
+        }
+    }
+    if (row != ranks - 1 || file != files) {
+        return refuse("not " + std::to_string(ranks) + " ranks of " + std::to_string(files) + " " +
+                      std::string(board.cell));
+    }
+    return grid;
+}
+
 }  // namespace arbiter::client

@@ -32,6 +32,19 @@ struct BoardRequest {
 /// The board as lines of text (each ending in '\n').
 Expected<std::string, std::string> render_board(const BoardRequest& request);
 
+/// The shape of a FEN board: its size, what a cell is called, and which letters are pieces.
+struct FenBoard {
+    int files = 8;
+    int ranks = 8;
+    std::string_view cell = "squares";  ///< for messages: "not 8 ranks of 8 squares"
+    /// The letter to draw for a FEN letter, or 0 when the letter is no piece of the game.
+    char (*piece)(char letter) = nullptr;
+};
+/// The piece placement of a chess or xiangqi FEN as rows of letters ('.' for empty), the far
+/// rank (8 or 10) first; or why it cannot be drawn.
+Expected<std::vector<std::string>, std::string> read_placement(std::string_view fen,
+                                                               const FenBoard& board);
+
 Expected<std::string, std::string> render_chess(const BoardRequest& request);
 Expected<std::string, std::string> render_xiangqi(const BoardRequest& request);
 Expected<std::string, std::string> render_draughts(const BoardRequest& request);

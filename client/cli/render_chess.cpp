@@ -7,39 +7,11 @@
 namespace arbiter::client {
 namespace {
 
-using Grid = std::array<std::array<char, 8>, 8>;  // [row from rank 8][file a..h], '.' empty
-
-Expected<Grid, std::string> read_placement(std::string_view fen) {
-    const std::string_view placement = fen.substr(0, fen.find(' '));
-    Grid grid{};
-    for (auto& row : grid) {
-        row.fill('.');
-    }
-    std::size_t row = 0;
-    std::size_t file = 0;
-    for (char c : placement) {
-        if (c == '/') {
-            if (file != 8 || ++row >= 8) {
-                return unexpected("cannot draw \"" + std::string(fen) + "\": bad rank");
-            }
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += static_cast<std::size_t>(c - '0');
-        } else if (std::string_view("pnbrqkPNBRQK").find(c) != std::string_view::npos && file < 8) {
-            grid[row][file++] = c;
-        } else {
-            return unexpected("cannot draw \"" + std::string(fen) + "\": unexpected '" +
-                              std::string(1, c) + "'");
-        }
-        if (file > 8) {
-            return unexpected("cannot draw \"" + std::string(fen) + "\": a rank is too long");
-        }
-    }
-    if (row != 7 || file != 8) {
-        return unexpected("cannot draw \"" + std::string(fen) + "\": not 8 ranks of 8 squares");
-    }
-    return grid;
+char chess_piece(char letter) {
+    return std::string_view("pnbrqkPNBRQK").find(letter) != std::string_view::npos ? letter : 0;
 }
+
+constexpr FenBoard kChessBoard{8, 8, "squares", chess_piece};
 
 std::string_view symbol(char piece, bool unicode) {
     static constexpr std::string_view kLetters = "KQRBNPkqrbnp";
@@ -56,7 +28,7 @@ std::string_view symbol(char piece, bool unicode) {
 }  // namespace
 
 Expected<std::string, std::string> render_chess(const BoardRequest& request) {
-    auto grid = read_placement(request.position);
+    auto grid = read_placement(request.position, kChessBoard);
     if (!grid) {
         return unexpected(grid.error());
     }

@@ -9,45 +9,19 @@
 namespace arbiter::client {
 namespace {
 
-using Grid = std::array<std::array<char, 9>, 10>;  // [row from rank 10][file a..i], '.' empty
-
-Expected<Grid, std::string> read_placement(std::string_view fen) {
-    const std::string_view placement = fen.substr(0, fen.find(' '));
-    Grid grid{};
-    for (auto& row : grid) {
-        row.fill('.');
+char xiangqi_piece(char letter) {
+    const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+    if (std::string_view("kabenhrcp").find(lower) == std::string_view::npos) {
+        return 0;
     }
-    std::size_t row = 0;
-    std::size_t file = 0;
-    for (char c : placement) {
-        const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (c == '/') {
-            if (file != 9 || ++row >= 10) {
-                return unexpected("cannot draw \"" + std::string(fen) + "\": bad rank");
-            }
-            file = 0;
-        } else if (c >= '1' && c <= '9') {
-            file += static_cast<std::size_t>(c - '0');
-        } else if (std::string_view("kabenhrcp").find(lower) != std::string_view::npos &&
-                   file < 9) {
-            // Some writers use e/h for the elephant and horse; draw them as b/n.
-            const char canonical = lower == 'e' ? 'b' : lower == 'h' ? 'n' : lower;
-            grid[row][file++] = std::isupper(static_cast<unsigned char>(c))
-                                    ? static_cast<char>(std::toupper(canonical))
-                                    : canonical;
-        } else {
-            return unexpected("cannot draw \"" + std::string(fen) + "\": unexpected '" +
-                              std::string(1, c) + "'");
-        }
-        if (file > 9) {
-            return unexpected("cannot draw \"" + std::string(fen) + "\": a rank is too long");
-        }
-    }
-    if (row != 9 || file != 9) {
-        return unexpected("cannot draw \"" + std::string(fen) + "\": not 10 ranks of 9 points");
-    }
-    return grid;
+    // Some writers use e/h for the elephant and horse; draw them as b/n.
+    const char canonical = lower == 'e' ? 'b' : lower == 'h' ? 'n' : lower;
+    return std::isupper(static_cast<unsigned char>(letter))
+               ? static_cast<char>(std::toupper(canonical))
+               : canonical;
 }
+
+constexpr FenBoard kXiangqiBoard{9, 10, "points", xiangqi_piece};
 
 // Two terminal columns per point: a Chinese character, or a letter and a space.
 std::string point_text(char piece, bool palace, bool unicode) {
@@ -69,7 +43,7 @@ std::string point_text(char piece, bool palace, bool unicode) {
 }  // namespace
 
 Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
-    auto grid = read_placement(request.position);
+    auto grid = read_placement(request.position, kXiangqiBoard);
     if (!grid) {
         return unexpected(grid.error());
     }
