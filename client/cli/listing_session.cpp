@@ -100,8 +100,8 @@ std::string summary_line(const json& game) {
                    seat + ")";
     }
     auto text = [&](const char* key) {
-        auto found = game.find(key);
-        return found != game.end() && found->is_string() ? found->get<std::string>() : "";
+        auto field = game.find(key);
+        return field != game.end() && field->is_string() ? field->get<std::string>() : "";
     };
     line << text("game") << "  " << text("variant") << "  " << text("status") << "  " << players
          << "  ply " << game.value("ply", 0);
