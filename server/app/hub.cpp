@@ -215,7 +215,10 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                     lobby_subscribers_[peer->id()] = peer;
                     text_now = lobby_text();
                 }
-                peer->send(text_now);
+                // The first list is the direct reply (it echoes the id); updates follow without.
+                peer->send(message.id ? std::make_shared<const std::string>(
+                                            with_request_id(*text_now, *message.id))
+                                      : text_now);
             } else if constexpr (std::is_same_v<T, protocol::GamesQuery>) {
                 on_games(peer, body, message.id);
             } else if constexpr (std::is_same_v<T, protocol::ReplayRequest>) {

@@ -87,8 +87,8 @@ test('display notation is accepted and answered in wire notation', async () => {
 
 test('lobby: open public games appear live and leave when joined; private ones never show', async () => {
   const watcher = await Client.connect(server.url, 'Lobbyist');
-  watcher.send({ type: 'lobby' });
-  await watcher.nextOf('lobby');
+  const subscribed = await watcher.ok({ type: 'lobby' });
+  assert.equal(subscribed.type, 'lobby', 'the first list is the direct reply');
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');
   const open = await a.ok({ type: 'create', variant: 'draughts', side: 'first' });
