@@ -39,6 +39,7 @@ class Process:
         self.name = name
         self.command = command
         self.lines = []
+        self.at_end = False  # the reader has seen the end of stdout: no more lines will come
         self.condition = threading.Condition()
         self.stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
@@ -53,6 +54,9 @@ class Process:
             with self.condition:
                 self.lines.append(line.rstrip("\n"))
                 self.condition.notify_all()
+        with self.condition:
+            self.at_end = True
+            self.condition.notify_all()
 
     def write(self, line):
         self.process.stdin.write(line + "\n")
@@ -72,12 +76,11 @@ class Process:
                     if predicate(message):
                         return message
                 left = deadline - time.monotonic()
-                if left <= 0 or (self.process.poll() is not None and not self._more_coming()):
+                # A child that has exited may still have lines in the pipe: only the reader's
+                # end of stdout says that none will come (deciding on poll() raced with it).
+                if left <= 0 or self.at_end:
                     fail(f"{self.name}: no {what}", self)
                 self.condition.wait(min(left, 0.2))
-
-    def _more_coming(self):
-        return not self.process.stdout.closed and self.process.returncode is None
 
     def finish(self):
         try:
