@@ -6,7 +6,15 @@ target_compile_options(arbiter_warnings INTERFACE
   -Wold-style-cast -Woverloaded-virtual -Wimplicit-fallthrough)
 
 add_library(arbiter_sanitizers INTERFACE)
-if(ARBITER_SANITIZE)
+if(ARBITER_FUZZ)
+  # libFuzzer builds (clang only, checked in the top-level CMakeLists.txt): every library gets the
+  # fuzzer's coverage instrumentation; only the fuzz executables link libFuzzer's main().
+  target_compile_options(arbiter_sanitizers INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+    -fno-sanitize-recover=undefined)
+  target_link_options(arbiter_sanitizers INTERFACE -fsanitize=address,undefined)
+  target_compile_definitions(arbiter_sanitizers INTERFACE _GLIBCXX_ASSERTIONS ARBITER_ENABLE_ASSERTS)
+elseif(ARBITER_SANITIZE)
   target_compile_options(arbiter_sanitizers INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(arbiter_sanitizers INTERFACE -fsanitize=address,undefined)

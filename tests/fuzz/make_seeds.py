@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora in tests/fuzz/corpus/<target>/ from the repository's own data: the
+perft reference positions, the client frames of tests/unit/protocol/protocol_samples.cpp and
+schema/protocol.md, and real HTTP targets. Run it again after those sources change; file names
+are content hashes, so re-running only adds what is new."""
+
+import hashlib
+import pathlib
+import re
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+REFERENCE = ROOT / "tests" / "data" / "reference"
+
+
+def write(target, data):
+    if isinstance(data, str):
+        data = data.encode()
+    folder = HERE / "corpus" / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def reference_positions(name):
+    for line in (REFERENCE / name).read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            yield line.split(";")[0].strip()
+
+
+def positions():
+    files = {"chess": "chess-perft.epd", "xiangqi": "xiangqi-perft.epd",
+             "draughts": "draughts-brazilian-perft.txt"}
+    for variant, name in files.items():
+        target = "fuzz_position_" + variant
+        write(target, "startpos")
+        for index, fen in enumerate(reference_positions(name)):
+            write(target, fen)
+            write(target, fen + "\n" + chr(33 + index % 90) * 3)
+
+
+MOVES = {
+    # first byte: the fixed position (tests/fuzz/fuzz_positions.hpp), then moves split by ';'
+    "chess": [b"\0e2e4;e7e5;g1f3", b"\0e4;e5;Nf3;Nc6;Bb5", b"\1O-O", b"\1e1g1;a6b5",
+              b"\1O-O-O;Bxb5", b"\2b7a8n", b"\2bxa8=Q+", b"\3c5d6", b"\3cxd6",
+              b"\4Rae1", b"\4Nd5;Nd4", b"\4Ncd5", b"\5O-O-O", b"\5e8c8;Qxf3",
+              b"\6e7f8q", b"\6exf8=N", b"\7c8=Q", b"\0e2e5", b"\0Ke2", b"\0e2e4q"],
+    "xiangqi": [b"\0h2e2;h9g7;h0g2", b"\0C2.5;H8+7;H2+3", b"\0b0c2", b"\2C+.1",
+                b"\2+C.1", b"\1h1g3", b"\3a2a9", b"\4R1.2", b"\5i9i8", b"\0a0a9"],
+    "draughts": [b"\0" + b"22-18;11-15;18x11", b"\0" + b"21-17;9-13", b"\1" + b"13x22x11x2",
+                 b"\1" + b"13x26x16x2", b"\1" + b"13x2", b"\2" + b"7x14x23", b"\2" + b"7x23",
+                 b"\3" + b"15x24", b"\4" + b"10-1", b"\5" + b"13-17", b"\0" + b"22-17"],
+}
+
+
+def moves():
+    for variant, seeds in MOVES.items():
+        for seed in seeds:
+            write("fuzz_move_" + variant, seed)
+
+
+def protocol():
+    samples = (ROOT / "tests" / "unit" / "protocol" / "protocol_samples.cpp").read_text()
+    frames = re.findall(r'R"\((.*?)\)"', samples)
+    frames += re.findall(r"`(\{\"type\":[^`]*\})`", (ROOT / "schema" / "protocol.md").read_text())
+    for frame in frames:
+        write("fuzz_protocol", frame)
+
+
+def http():
+    targets = ["/", "/index.html", "/app.js", "/assets/", "/assets/style.css", "/healthz",
+               "/metrics", "/api/games", "/api/games?status=ended&variant=xiangqi&limit=20",
+               "/api/games?before=chess1&limit=1", "/api/games?status=running",
+               "/api/games?limit=0", "/api/games/chess1", "/api/games/xiangqi1/export",
+               "/api/games/draughts1/export", "/api/games/chess-2_x", "/api/games/nope",
+               "/api/nothing", "/../secret.txt", "/%2e%2e/secret.txt", "/assets/../../secret.txt",
+               "/a%00b", "/%zz"]
+    for target in targets:
+        write("fuzz_http", "GET\n" + target + "\n")
+    write("fuzz_http", "HEAD\n/api/games/chess1\n")
+    write("fuzz_http", 'POST\n/api/games\n{"variant":"chess"}')
+
+
+if __name__ == "__main__":
+    positions()
+    moves()
+    protocol()
+    http()
