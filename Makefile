@@ -1,7 +1,7 @@
 # The two set-up commands: `make run` (build Release, start the server) and `make test` (build
 # the sanitizer Debug preset, run every test). Both install their Debian packages first.
 
-.PHONY: run test deps test-deps build release web perft format clean
+.PHONY: run test deps test-deps build release web perft format clean fuzz-smoke tsan
 
 # The server on 127.0.0.1:8080 with ./arbiter.db, serving the browser client at /.
 run: deps release web
@@ -16,6 +16,17 @@ test: test-deps web
 	cmake --preset debug-asan
 	cmake --build --preset debug-asan
 	ctest --preset debug-asan
+	$(MAKE) fuzz-smoke
+
+# Every libFuzzer target (tests/fuzz) for a few seconds over its seed corpus (clang build).
+fuzz-smoke: test-deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz
+	ctest --preset fuzz
+
+# The server, app, storage and net suites under ThreadSanitizer (slow: not part of `make test`).
+tsan: test-deps
+	./scripts/run-tsan.sh
 
 deps:
 	./scripts/install-deps.sh
