@@ -5,6 +5,7 @@ schema/protocol.md, and real HTTP targets. Run it again after those sources chan
 are content hashes, so re-running only adds what is new."""
 
 import hashlib
+import json
 import pathlib
 import re
 
@@ -80,8 +81,34 @@ def http():
     write("fuzz_http", 'POST\n/api/games\n{"variant":"chess"}')
 
 
+def cli_view():
+    """Server messages as arbiter-cli receives them: a state with a real position of each
+    variant, then events; the first byte is the drawing style."""
+    docs = re.findall(r"`(\{\"type\":[^`]*\})`", (ROOT / "schema" / "protocol.md").read_text())
+    files = {"chess": "chess-perft.epd", "xiangqi": "xiangqi-perft.epd",
+             "draughts": "draughts-brazilian-perft.txt"}
+    seats = {"chess": ("white", "black"), "xiangqi": ("red", "black"),
+             "draughts": ("white", "black")}
+    for variant, name in files.items():
+        first, second = seats[variant]
+        for index, fen in enumerate(list(reference_positions(name))[:4]):
+            state = {"type": "state", "game": "g1", "seq": 3, "variant": variant,
+                     "status": "playing", "you": first,
+                     "players": {first: {"name": "Ana", "connected": True},
+                                 second: {"name": "Bo", "connected": False}},
+                     "initial_position": fen, "position": fen, "moves": [], "notation": [],
+                     "ply": 0, "turn": first, "legal": [], "check": False,
+                     "clock": {first + "_ms": 60000, second + "_ms": 59000, "running": True},
+                     "offers": [], "spectators": 1}
+            lines = [json.dumps(state)] + docs[index * 3:index * 3 + 6]
+            write("fuzz_cli_view", bytes([index * 5 % 16]) + "\n".join(lines).encode())
+    for frame in docs:
+        write("fuzz_cli_view", b"\x03" + frame.encode())
+
+
 if __name__ == "__main__":
     positions()
     moves()
     protocol()
     http()
+    cli_view()
