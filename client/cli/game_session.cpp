@@ -150,19 +150,19 @@ class GameSession {
             return std::nullopt;
         }
         terminal_.json_line(message);
-        const std::string type = message.value("type", "");
+        const std::string type = text_field(message, "type");
         if (type == "created" || type == "joined") {
             return on_seat(message);
         }
         if (type == "error") {
             terminal_.note(describe(view_, message));
-            if (message.value("id", "").rfind("m", 0) == 0) {
+            if (text_field(message, "id").rfind("m", 0) == 0) {
                 move_in_flight_.reset();
             }
             // The opening request failed: there is no game to follow.
             return view_.have_state ? std::nullopt : std::optional(1);
         }
-        if (message.value("game", "") != game() && type != "spectators") {
+        if (text_field(message, "game") != game() && type != "spectators") {
             return std::nullopt;
         }
         const Applied applied = apply_message(view_, message);
@@ -199,17 +199,18 @@ class GameSession {
     }
 
     std::optional<int> on_seat(const json& message) {
-        const std::string next = message.value("game", "");
+        const std::string next = text_field(message, "game");
         if (!game_.empty() && next != game_ && view_.rematch != next) {
             return std::nullopt;
         }
         game_ = next;
-        token_ = message.value("token", "");
+        token_ = text_field(message, "token");
         if (view_.game != game_) {
             view_ = GameView{};  // a rematch: follow the new game from its first state
         }
         if (store_) {
-            auto saved = store_->save(options_.server, game_, {token_, message.value("seat", "")});
+            auto saved =
+                store_->save(options_.server, game_, {token_, text_field(message, "seat")});
             if (!saved) {
                 terminal_.note("warning: " + saved.error());
             }

@@ -6,16 +6,20 @@
 #include <nlohmann/json.hpp>
 
 namespace arbiter::client {
-namespace {
 
 using nlohmann::json;
 
-std::string text_of(const json& message, const char* key) {
+std::string text_field(const json& message, const char* key) {
     auto found = message.find(key);
     return found != message.end() && found->is_string() ? found->get<std::string>() : "";
 }
 
-std::uint64_t number_of(const json& message, const char* key) {
+bool flag_field(const json& message, const char* key) {
+    auto found = message.find(key);
+    return found != message.end() && found->is_boolean() && found->get<bool>();
+}
+
+std::uint64_t count_field(const json& message, const char* key) {
     auto found = message.find(key);
     // Integers parsed from text are unsigned when non-negative; built ones may be signed.
     if (found == message.end() || !found->is_number_integer() || found->get<std::int64_t>() < 0) {
@@ -23,6 +27,8 @@ std::uint64_t number_of(const json& message, const char* key) {
     }
     return found->get<std::uint64_t>();
 }
+
+namespace {
 
 std::vector<std::string> strings_of(const json& message, const char* key) {
     std::vector<std::string> values;
@@ -43,34 +49,34 @@ std::optional<ClockView> clock_of(const json& message) {
     ClockView clock;
     for (const auto& [key, value] : found->items()) {
         const auto suffix = key.rfind("_ms");
-        if (suffix != std::string::npos && suffix + 3 == key.size() && value.is_number()) {
+        if (suffix != std::string::npos && suffix + 3 == key.size() && value.is_number_integer()) {
             clock.remaining_ms[key.substr(0, suffix)] = value.get<std::int64_t>();
         }
     }
-    clock.running = found->value("running", false);
+    clock.running = flag_field(*found, "running");
     return clock;
 }
 
 void read_position(GameView& view, const json& message) {
-    view.position = text_of(message, "position");
-    view.turn = text_of(message, "turn");
+    view.position = text_field(message, "position");
+    view.turn = text_field(message, "turn");
     view.legal = strings_of(message, "legal");
-    view.check = message.value("check", false);
+    view.check = flag_field(message, "check");
     view.clock = clock_of(message);
 }
 
 void read_state(GameView& view, const json& message) {
-    view.game = text_of(message, "game");
-    view.seq = number_of(message, "seq");
-    view.variant = text_of(message, "variant");
-    view.status = text_of(message, "status");
-    view.you = text_of(message, "you");
+    view.game = text_field(message, "game");
+    view.seq = count_field(message, "seq");
+    view.variant = text_field(message, "variant");
+    view.status = text_field(message, "status");
+    view.you = text_field(message, "you");
     view.players.clear();
     if (auto players = message.find("players"); players != message.end() && players->is_object()) {
         for (const auto& [seat, player] : players->items()) {
             SeatView seat_view;
             if (player.is_object()) {
-                seat_view = {true, text_of(player, "name"), player.value("connected", false)};
+                seat_view = {true, text_field(player, "name"), flag_field(player, "connected")};
             }
             view.players[seat] = seat_view;
         }
@@ -78,17 +84,17 @@ void read_state(GameView& view, const json& message) {
     read_position(view, message);
     view.moves = strings_of(message, "moves");
     view.notation = strings_of(message, "notation");
-    view.ply = number_of(message, "ply");
-    view.result = text_of(message, "result");
-    view.reason = text_of(message, "reason");
+    view.ply = count_field(message, "ply");
+    view.result = text_field(message, "result");
+    view.reason = text_field(message, "reason");
     view.offers.clear();
     if (auto offers = message.find("offers"); offers != message.end() && offers->is_array()) {
         for (const auto& offer : *offers) {
-            view.offers.emplace_back(text_of(offer, "kind"), text_of(offer, "by"));
+            view.offers.emplace_back(text_field(offer, "kind"), text_field(offer, "by"));
         }
     }
-    view.rematch = text_of(message, "rematch");
-    view.spectators = static_cast<int>(number_of(message, "spectators"));
+    view.rematch = text_field(message, "rematch");
+    view.spectators = static_cast<int>(count_field(message, "spectators"));
     view.have_state = true;
 }
 
@@ -98,35 +104,36 @@ void apply_event(GameView& view, const std::string& type, const json& message) {
             view.status = "playing";  // a spectator of a waiting game learns of the join here
         }
         read_position(view, message);
-        view.ply = number_of(message, "ply");
-        view.moves.push_back(text_of(message, "move"));
-        view.notation.push_back(text_of(message, "notation"));
+        view.ply = count_field(message, "ply");
+        view.moves.push_back(text_field(message, "move"));
+        view.notation.push_back(text_field(message, "notation"));
         // protocol.md: a moved event clears the open draw and takeback offers.
         std::erase_if(view.offers, [](const auto& offer) { return offer.first != "rematch"; });
     } else if (type == "ended") {
-        view.status = text_of(message, "status").empty() ? "ended" : text_of(message, "status");
-        view.result = text_of(message, "result");
-        view.reason = text_of(message, "reason");
+        view.status =
+            text_field(message, "status").empty() ? "ended" : text_field(message, "status");
+        view.result = text_field(message, "result");
+        view.reason = text_field(message, "reason");
         view.legal.clear();
         if (view.clock) {
             view.clock->running = false;
         }
     } else if (type == "offer") {
-        const std::string kind = text_of(message, "kind");
+        const std::string kind = text_field(message, "kind");
         std::erase_if(view.offers, [&](const auto& offer) { return offer.first == kind; });
-        if (text_of(message, "action") == "offer") {
-            view.offers.emplace_back(kind, text_of(message, "by"));
+        if (text_field(message, "action") == "offer") {
+            view.offers.emplace_back(kind, text_field(message, "by"));
         }
     } else if (type == "takeback") {
         read_position(view, message);
-        view.ply = number_of(message, "ply");
+        view.ply = count_field(message, "ply");
         view.moves.resize(std::min<std::size_t>(view.moves.size(), view.ply));
         view.notation.resize(std::min<std::size_t>(view.notation.size(), view.ply));
         std::erase_if(view.offers, [](const auto& offer) { return offer.first == "takeback"; });
     } else if (type == "presence") {
-        view.players[text_of(message, "seat")].connected = message.value("connected", false);
+        view.players[text_field(message, "seat")].connected = flag_field(message, "connected");
     } else if (type == "rematch") {
-        view.rematch = text_of(message, "next");
+        view.rematch = text_field(message, "next");
     }
 }
 
@@ -144,22 +151,22 @@ std::vector<std::string> seats_of(const std::string& variant) {
 }
 
 Applied apply_message(GameView& view, const json& message) {
-    const std::string type = text_of(message, "type");
+    const std::string type = text_field(message, "type");
     if (type == "state") {
         read_state(view, message);
         return Applied::changed;
     }
-    if (type == "spectators" && text_of(message, "game") == view.game) {
-        view.spectators = static_cast<int>(number_of(message, "count"));
+    if (type == "spectators" && text_field(message, "game") == view.game) {
+        view.spectators = static_cast<int>(count_field(message, "count"));
         return Applied::other;
     }
     static const std::vector<std::string> kEvents = {"moved",    "ended",    "offer",
                                                      "takeback", "presence", "rematch"};
     if (std::find(kEvents.begin(), kEvents.end(), type) == kEvents.end() || !view.have_state ||
-        text_of(message, "game") != view.game) {
+        text_field(message, "game") != view.game) {
         return Applied::other;
     }
-    const std::uint64_t seq = number_of(message, "seq");
+    const std::uint64_t seq = count_field(message, "seq");
     if (seq <= view.seq) {
         return Applied::duplicate;
     }
@@ -172,14 +179,14 @@ Applied apply_message(GameView& view, const json& message) {
 }
 
 std::string describe(const GameView& view, const json& message) {
-    const std::string type = text_of(message, "type");
+    const std::string type = text_field(message, "type");
     if (type == "error") {
-        return "error (" + text_of(message, "code") + "): " + text_of(message, "message");
+        return "error (" + text_field(message, "code") + "): " + text_field(message, "message");
     }
     if (type == "offer") {
-        const std::string kind = text_of(message, "kind");
-        const std::string action = text_of(message, "action");
-        const std::string who = seat_title(text_of(message, "by"));
+        const std::string kind = text_field(message, "kind");
+        const std::string action = text_field(message, "action");
+        const std::string who = seat_title(text_field(message, "by"));
         if (action == "offer") {
             return who + " offers " + (kind == "draw" ? "a draw" : "a " + kind) +
                    " (answer: " + kind + " accept | " + kind + " decline)";
@@ -187,27 +194,28 @@ std::string describe(const GameView& view, const json& message) {
         return who + (action == "accept" ? " accepts the " : " declines the ") + kind;
     }
     if (type == "presence") {
-        const std::string who = seat_title(text_of(message, "seat"));
-        if (message.value("connected", false)) {
+        const std::string who = seat_title(text_field(message, "seat"));
+        if (flag_field(message, "connected")) {
             return who + " is back";
         }
         return who + " disconnected; you may claim after " +
-               std::to_string(number_of(message, "claim_after_ms") / 1000) + " s";
+               std::to_string(count_field(message, "claim_after_ms") / 1000) + " s";
     }
     if (type == "takeback") {
-        return "Takeback: back to ply " + std::to_string(number_of(message, "ply"));
+        return "Takeback: back to ply " + std::to_string(count_field(message, "ply"));
     }
     if (type == "rematch") {
-        return "Rematch agreed: the next game is " + text_of(message, "next");
+        return "Rematch agreed: the next game is " + text_field(message, "next");
     }
     if (type == "ended") {
         if (view.status == "aborted") {
             return "Game aborted";
         }
-        return "Game over: " + text_of(message, "result") + " (" + text_of(message, "reason") + ")";
+        return "Game over: " + text_field(message, "result") + " (" +
+               text_field(message, "reason") + ")";
     }
     if (type == "created" || type == "joined") {
-        return "Game " + text_of(message, "game") + ": you play " + text_of(message, "seat");
+        return "Game " + text_field(message, "game") + ": you play " + text_field(message, "seat");
     }
     return "";
 }

@@ -59,6 +59,14 @@ enum class Applied {
     other,      ///< not about this game's state
 };
 
+/// Fields of a server message, read without trusting it: a missing field or one of another JSON
+/// type reads as "", false or 0 (nlohmann's value() throws on a wrong type, and an exception out
+/// of a message handler would end the client: a broken server must not).
+std::string text_field(const nlohmann::json& message, const char* key);
+bool flag_field(const nlohmann::json& message, const char* key);
+/// A non-negative integer field, or 0.
+std::uint64_t count_field(const nlohmann::json& message, const char* key);
+
 /// The seats of a variant, first mover first: chess/draughts white, black; xiangqi red, black.
 std::vector<std::string> seats_of(const std::string& variant);
 

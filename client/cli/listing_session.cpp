@@ -47,7 +47,7 @@ std::optional<json> ask(WsClient& socket, const CliOptions& options, const Termi
             continue;
         }
         terminal.json_line(message);
-        const std::string type = message.value("type", "");
+        const std::string type = text_field(message, "type");
         if (type == "error") {
             terminal.note(describe(GameView{}, message));
             return std::nullopt;
@@ -88,23 +88,28 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
     }
 }
 
+std::string name_or_unknown(std::string name) {
+    return name.empty() ? "?" : name;
+}
+
 std::string summary_line(const json& game) {
     std::ostringstream line;
     std::string players;
     const auto found = game.find("players");
-    for (const std::string& seat : seats_of(game.value("variant", ""))) {
+    for (const std::string& seat : seats_of(text_field(game, "variant"))) {
         const bool taken = found != game.end() && found->is_object() && found->contains(seat) &&
                            found->at(seat).is_object();
-        players += (players.empty() ? "" : " vs ") +
-                   (taken ? found->at(seat).value("name", "?") : std::string("(open)")) + " (" +
-                   seat + ")";
+        players +=
+            (players.empty() ? "" : " vs ") +
+            (taken ? name_or_unknown(text_field(found->at(seat), "name")) : std::string("(open)")) +
+            " (" + seat + ")";
     }
     auto text = [&](const char* key) {
         auto field = game.find(key);
         return field != game.end() && field->is_string() ? field->get<std::string>() : "";
     };
     line << text("game") << "  " << text("variant") << "  " << text("status") << "  " << players
-         << "  ply " << game.value("ply", 0);
+         << "  ply " << count_field(game, "ply");
     if (!text("result").empty()) {
         line << "  " << text("result") << " (" << text("reason") << ")";
     }
@@ -174,7 +179,7 @@ int run_listing(const CliOptions& options) {
             continue;
         }
         terminal.json_line(message);
-        if (!options.json && message.value("type", "") == "lobby") {
+        if (!options.json && text_field(message, "type") == "lobby") {
             terminal.note("-- open games --");
             print_list(terminal, message);
         }

@@ -7,39 +7,32 @@
 #include "client/cli/game_view.hpp"
 
 namespace arbiter::client {
-namespace {
 
 using nlohmann::json;
 
-std::string text_of(const json& message, const char* key) {
-    auto found = message.find(key);
-    return found != message.end() && found->is_string() ? found->get<std::string>() : "";
-}
-
-}  // namespace
-
 GameRecord read_record(const json& message) {
     GameRecord record;
-    record.game = text_of(message, "game");
-    record.variant = text_of(message, "variant");
-    record.status = text_of(message, "status");
-    record.initial_position = text_of(message, "initial_position");
-    record.result = text_of(message, "result");
-    record.reason = text_of(message, "reason");
+    record.game = text_field(message, "game");
+    record.variant = text_field(message, "variant");
+    record.status = text_field(message, "status");
+    record.initial_position = text_field(message, "initial_position");
+    record.result = text_field(message, "result");
+    record.reason = text_field(message, "reason");
     const auto players = message.find("players");
     for (const std::string& seat : seats_of(record.variant)) {
         std::string name = "(open)";
         if (players != message.end() && players->is_object() && players->contains(seat) &&
             players->at(seat).is_object()) {
-            name = text_of(players->at(seat), "name");
+            name = text_field(players->at(seat), "name");
         }
         record.players.emplace_back(seat, name);
     }
     if (auto moves = message.find("moves"); moves != message.end() && moves->is_array()) {
         for (const auto& move : *moves) {
             if (move.is_object()) {
-                record.moves.push_back({move.value("ply", std::uint64_t{0}), text_of(move, "move"),
-                                        text_of(move, "notation"), text_of(move, "position")});
+                record.moves.push_back({count_field(move, "ply"), text_field(move, "move"),
+                                        text_field(move, "notation"),
+                                        text_field(move, "position")});
             }
         }
     }

@@ -141,6 +141,43 @@ TEST(CliReplayView, PrintsEveryMoveAndTheResult) {
               std::string::npos);
 }
 
+// Found by fuzz_cli_view: nlohmann's value() throws on a field of another type, and nothing
+// catches it, so one odd message from a server ended the client (std::terminate).
+TEST(CliGameView, FieldsOfTheWrongTypeReadAsEmpty) {
+    GameView view;
+    json state = chess_state();
+    state["check"] = json::object();
+    state["clock"]["running"] = "yes";
+    state["clock"]["white_ms"] = 1e300;
+    state["players"]["white"] = json::array();
+    state["players"]["black"]["connected"] = 1;
+    EXPECT_EQ(apply_message(view, state), Applied::changed);
+    EXPECT_FALSE(view.check);
+    ASSERT_TRUE(view.clock.has_value());
+    EXPECT_FALSE(view.clock->running);
+    EXPECT_EQ(view.clock->remaining_ms.count("white"), 0u);
+    EXPECT_EQ(view.clock->remaining_ms.at("black"), 299500);
+    EXPECT_FALSE(view.players["black"].connected);
+    json presence = json::parse(R"({"type":"presence","game":"g1","seq":4,"seat":"black"})");
+    presence["connected"] = "true";
+    EXPECT_EQ(apply_message(view, presence), Applied::changed);
+    EXPECT_FALSE(view.players["black"].connected);
+    EXPECT_NO_THROW(describe(view, presence));
+}
+
+TEST(CliGameView, FieldReadersAcceptOnlyTheirType) {
+    const json message = json::parse(R"({"s":"x","b":true,"n":7,"neg":-1,"f":2.5,"o":{}})");
+    EXPECT_EQ(text_field(message, "s"), "x");
+    EXPECT_EQ(text_field(message, "b"), "");
+    EXPECT_TRUE(flag_field(message, "b"));
+    EXPECT_FALSE(flag_field(message, "n"));
+    EXPECT_EQ(count_field(message, "n"), 7u);
+    EXPECT_EQ(count_field(message, "neg"), 0u);
+    EXPECT_EQ(count_field(message, "f"), 0u);
+    EXPECT_EQ(text_field(json::array(), "s"), "");
+    EXPECT_FALSE(flag_field(json("text"), "b"));
+}
+
 TEST(CliReplayView, StepKeys) {
     EXPECT_EQ(parse_replay_step("", 2, 5)->ply, 3u);
     EXPECT_EQ(parse_replay_step("n", 5, 5)->ply, 5u);
