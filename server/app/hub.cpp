@@ -19,7 +19,7 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat) 
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, false};
+    return protocol::PlayerInfo{seat.name, false, false};
 }
 
 /// The game id a request is about, for those that go to a room.
@@ -202,7 +202,7 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                     std::lock_guard lock(peers_mutex_);
                     peers_[peer->id()].name = body.name;
                 }
-                reply(peer, protocol::Welcome{config_.server_name, protocol::kProtocolVersion},
+                reply(peer, protocol::Welcome{config_.server_name, protocol::kProtocolVersion, {}},
                       message.id);
             } else if constexpr (std::is_same_v<T, protocol::Ping>) {
                 reply(peer, protocol::Pong{}, message.id);

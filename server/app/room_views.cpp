@@ -61,7 +61,7 @@ std::optional<protocol::PlayerInfo> GameRoom::player(Side side) const {
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, seat_connected(side)};
+    return protocol::PlayerInfo{seat.name, seat_connected(side), false};
 }
 
 std::vector<std::string> GameRoom::legal_now() const {
