@@ -27,10 +27,12 @@ constexpr int kPieceIds = 32;
 int soldier_value(xq::Color color, xq::Square square) {
     const int file = xq::file_of(square);
     const int advance = color == xq::Color::red ? xq::rank_of(square) : 9 - xq::rank_of(square);
-    if (advance < 5)
+    if (advance < 5) {
         return kPawnValue;
-    if (advance == 9)
+    }
+    if (advance == 9) {
         return 150;
+    }
     const bool before_palace = advance >= 6 && file >= 3 && file <= 5;
     return 2 * kPawnValue + (before_palace ? 40 : 0);
 }
@@ -54,8 +56,9 @@ class XiangqiModel final : public PositionModel {
         int red_view = 0;
         for (int id = 0; id < kPieceIds; ++id) {
             const xq::Square square = pos.square_of(id);
-            if (square == 0)
+            if (square == 0) {
                 continue;
+            }
             const xq::Piece piece = pos.at(square);
             const xq::Color color = xq::color_of(piece);
             const xq::Kind kind = xq::kind_of(piece);
@@ -73,11 +76,13 @@ class XiangqiModel final : public PositionModel {
 
     int capture_value(std::string_view wire) const override {
         auto move = xq::parse_wire(wire);
-        if (!move.has_value())
+        if (!move.has_value()) {
             return 0;
+        }
         const xq::Piece victim = position_->at(move.value().to());
-        if (victim == xq::kEmpty || victim == xq::kOffBoard)
+        if (victim == xq::kEmpty || victim == xq::kOffBoard) {
             return 0;
+        }
         // Taking the general never happens in legal play; rank it above everything anyway.
         const xq::Kind kind = xq::kind_of(victim);
         return kind == xq::Kind::general ? 10000 : kPieceValue[static_cast<int>(kind)];
