@@ -1,5 +1,7 @@
 #include "server/app/config.hpp"
 
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 #include <sstream>
 
@@ -13,6 +15,9 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     unsigned idle_seconds = static_cast<unsigned>(config.net.limits.idle_timeout.count());
     unsigned disconnect_seconds = 60;
     std::string sync = "full";
+    std::vector<std::string> engine_flags;
+    unsigned engine_timeout_ms = static_cast<unsigned>(config.engines.handshake_timeout.count());
+    unsigned engine_margin_ms = static_cast<unsigned>(config.engines.answer_margin.count());
     po::options_description options("arbiter-server options");
     // clang-format off
     options.add_options()
@@ -37,7 +42,11 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "text or json (one JSON object per line)")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
-        ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit");
+        ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
+        ("engine", po::value(&engine_flags)->composing(), "NAME=PATH: offer a UCI engine (repeatable); a NAME with 'fairy' plays xiangqi, others chess; 'builtin' is always offered")
+        ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")
+        ("engine-timeout-ms", po::value(&engine_timeout_ms)->default_value(engine_timeout_ms), "a UCI engine's start-up handshake (uciok, readyok) limit")
+        ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer");
     // clang-format on
     po::variables_map values;
     try {
@@ -77,6 +86,28 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (config.hub.messages_per_second <= 0 || config.hub.message_burst < 1) {
         return refuse("--rate must be positive and --burst at least 1");
     }
+    if (config.engines.builtin_threads < 1 || config.engines.builtin_threads > 64) {
+        return refuse("--engine-threads must be 1..64");
+    }
+    for (const auto& flag : engine_flags) {
+        auto spec = engines::parse_engine_flag(flag);
+        if (!spec) {
+            return refuse(spec.error());
+        }
+        // A start-up failure now rather than a failed game later (a name without '/' is looked
+        // up in PATH when the engine starts).
+        if (spec->path.find('/') != std::string::npos && ::access(spec->path.c_str(), X_OK) != 0) {
+            return refuse("--engine " + spec->name + ": " + spec->path + " is not executable");
+        }
+        for (const auto& known : config.engines.uci) {
+            if (known.name == spec->name) {
+                return refuse("--engine " + spec->name + " is given twice");
+            }
+        }
+        config.engines.uci.push_back(std::move(spec).value());
+    }
+    config.engines.handshake_timeout = std::chrono::milliseconds(engine_timeout_ms);
+    config.engines.answer_margin = std::chrono::milliseconds(engine_margin_ms);
     config.net.port = static_cast<std::uint16_t>(port);
     config.net.limits.idle_timeout = std::chrono::seconds(idle_seconds);
     config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);

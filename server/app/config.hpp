@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "server/app/hub.hpp"
+#include "server/engine/engine_registry.hpp"
 #include "server/net/server.hpp"
 
 namespace arbiter::server::app {
@@ -21,6 +22,7 @@ struct ServerConfig {
     std::string log_format = "text";  ///< text | json
     std::string log_level = "info";
     std::string backup_to;  ///< --backup FILE: copy the database and exit
+    engines::EngineOptions engines;
 };
 
 /// What the command line asks for: run with a config, or print text (help, version, an error)

@@ -19,7 +19,7 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat) 
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, false, false};
+    return protocol::PlayerInfo{seat.name, false, !seat.engine.empty()};
 }
 
 /// The game id a request is about, for those that go to a room.
@@ -78,13 +78,13 @@ protocol::Record record_of(const storage::StoredGame& game) {
 }
 
 Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
-         Metrics& metrics, ExecutorFactory make_executor)
+         Metrics& metrics, ExecutorFactory make_executor, EngineDirectory* engines)
     : config_(std::move(config)),
       repository_(repository),
       time_(time),
       metrics_(metrics),
       make_executor_(std::move(make_executor)),
-      room_context_{repository, time, *this, metrics, config_.room} {}
+      room_context_{repository, time, *this, metrics, config_.room, engines} {}
 
 Expected<std::size_t, std::string> Hub::restore_games() {
     auto stored = repository_.load_unfinished();
@@ -202,7 +202,11 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                     std::lock_guard lock(peers_mutex_);
                     peers_[peer->id()].name = body.name;
                 }
-                reply(peer, protocol::Welcome{config_.server_name, protocol::kProtocolVersion, {}},
+                reply(peer,
+                      protocol::Welcome{config_.server_name, protocol::kProtocolVersion,
+                                        room_context_.engines != nullptr
+                                            ? room_context_.engines->offered()
+                                            : std::vector<protocol::EngineInfo>{}},
                       message.id);
             } else if constexpr (std::is_same_v<T, protocol::Ping>) {
                 reply(peer, protocol::Pong{}, message.id);
@@ -292,7 +296,22 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         side = Side::second;
     }
     std::array<std::optional<SeatSpec>, 2> seats;
-    seats[seat_index(side)] = SeatSpec{peer_name(*peer), new_seat_token(), {peer}};
+    seats[seat_index(side)] = SeatSpec{peer_name(*peer), new_seat_token(), {peer}, "", 0};
+    if (create.opponent) {
+        // The engine takes the other seat and the game starts at once.
+        auto name = room_context_.engines != nullptr
+                        ? room_context_.engines->seat_name(create.opponent->engine, create.variant,
+                                                           create.opponent->level)
+                        : Expected<std::string, std::string>(
+                              unexpected(std::string("this server offers no engines")));
+        if (!name) {
+            refuse(peer, ErrorCode::engine_unavailable, name.error(), id);
+            return;
+        }
+        seats[seat_index(rules::opponent(side))] =
+            SeatSpec{*name, new_seat_token(), {}, create.opponent->engine, create.opponent->level};
+        header.status = "playing";
+    }
     auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
                                  std::move(seats), id);
     std::lock_guard lock(rooms_mutex_);

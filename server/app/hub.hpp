@@ -36,8 +36,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
   public:
     using ExecutorFactory = std::function<std::shared_ptr<Executor>()>;
 
+    /// `engines`: the engine opponents offered (nullptr: none; create.opponent is refused).
     Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
-        Metrics& metrics, ExecutorFactory make_executor);
+        Metrics& metrics, ExecutorFactory make_executor, EngineDirectory* engines = nullptr);
 
     /// Loads every unfinished game from storage; returns how many, or the first error.
     Expected<std::size_t, std::string> restore_games();

@@ -45,8 +45,10 @@ int main(int argc, char** argv) {
     SystemTime time;
     app::Metrics metrics;
     std::unique_ptr<net::Network> network;
-    auto hub = std::make_shared<app::Hub>(config.hub, **repository, time, metrics,
-                                          [&network] { return network->make_strand(); });
+    engines::EngineRegistry engines(config.engines);
+    auto hub = std::make_shared<app::Hub>(
+        config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
+        &engines);
     auto http =
         std::make_shared<app::HttpApi>(**repository, metrics, config.web_root, [&network, &hub] {
             return "# TYPE arbiter_connections gauge\narbiter_connections " +
@@ -82,6 +84,9 @@ int main(int argc, char** argv) {
     // (which joins its thread), and only then the io_context.
     (*repository)->flush();
     hub->close();
+    // Every engine process is killed and reaped, every builtin search stopped, before the
+    // strands their answers would be posted to go away.
+    engines.stop();
     (*repository).reset();
     network.reset();
     spdlog::info("stopped");

@@ -24,6 +24,7 @@ GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor,
     } else {
         clock_history_.push_back({0, 0});
     }
+    make_agents();
 }
 
 std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr<Executor> executor,
@@ -33,7 +34,8 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
                                            std::optional<std::string> reply_id) {
     for (std::size_t i = 0; i < 2; ++i) {
         if (seats[i]) {
-            header.seats[i] = {seats[i]->name, token_hash(seats[i]->token)};
+            header.seats[i] = {seats[i]->name, token_hash(seats[i]->token), seats[i]->engine,
+                               seats[i]->engine_level};
         }
     }
     header.seq = 1;
@@ -118,6 +120,7 @@ void GameRoom::leave(std::shared_ptr<net::Peer> peer) {
 }
 
 void GameRoom::detach() {
+    close_agents();
     pending_.clear();
     members_.clear();
     history_.clear();
@@ -232,7 +235,7 @@ void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
     const Side side = header_.seats[0].name.empty() ? Side::first : Side::second;
     const std::string token = new_seat_token();
     storage::GameRow header = header_;
-    header.seats[seat_index(side)] = {request.player_name, token_hash(token)};
+    header.seats[seat_index(side)] = {request.player_name, token_hash(token), "", 0};
     header.status = "playing";
     header.seq += 1;
     header.updated_ms = context_.time.unix_ms();

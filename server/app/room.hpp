@@ -15,6 +15,7 @@
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/game_clock.hpp"
+#include "server/app/seat_agent.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
 #include "server/storage/repository.hpp"
@@ -48,6 +49,8 @@ struct SeatSpec {
     std::string name;
     std::string token;  ///< plain token: sent once to the seat's connections, stored hashed
     std::vector<std::shared_ptr<net::Peer>> peers;
+    std::string engine;    ///< an engine seat: the engine's name (no peers then); "" for a person
+    int engine_level = 0;  ///< 1..8 for an engine seat
 };
 
 /// What rooms need from the rest of the server (the hub).
@@ -73,6 +76,7 @@ struct RoomContext {
     RoomHost& host;
     Metrics& metrics;
     RoomConfig config;
+    EngineDirectory* engines = nullptr;  ///< nullptr: no engine seats (they fall to nobody)
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
@@ -150,6 +154,20 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since);
     void after_change();
 
+    // Engine seats (room_engine.cpp).
+    void make_agents();
+    /// Asks the engine for a move if the game is on and an engine is to move.
+    void ask_engine();
+    void on_engine_answer(std::uint32_t ply, MoveAnswer answer);
+    /// The engine's move request at `ply` was refused (illegal, or not stored).
+    void on_engine_refused(std::uint32_t ply, const std::string& why);
+    /// One failure of the engine to move: restart and ask again once, then end the game.
+    void engine_trouble(const std::string& why);
+    /// The engine answers an offer just made to it (declines draws and takebacks, accepts a
+    /// rematch).
+    void engine_reply_to(const protocol::OfferEvent& offer);
+    void close_agents();
+
     // Views.
     std::optional<rules::Side> seat_of(const net::Peer& peer) const;
     bool seat_connected(rules::Side side) const;
@@ -195,6 +213,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::deque<Task> pending_;
     bool busy_ = false;
     std::shared_ptr<Timer> flag_timer_;
+    /// The agents of engine seats (nullptr for a person's seat), and the peer that stands for
+    /// them in requests, so that an engine's move goes through on_move like anyone's.
+    std::array<std::shared_ptr<SeatAgent>, 2> agents_;
+    std::shared_ptr<net::Peer> engine_peer_;
+    std::uint32_t engine_failures_ = 0;  ///< failures at engine_failure_ply_
+    std::uint32_t engine_failure_ply_ = 0;
+    std::optional<std::uint32_t> engine_move_ply_;  ///< the ply of the engine move in flight
 };
 
 }  // namespace arbiter::server::app

@@ -283,6 +283,7 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
                          });
                      }
                      emit(event, request.peer, request.id);
+                     engine_reply_to(event);
                  });
 }
 
@@ -338,6 +339,8 @@ void GameRoom::accept_rematch(RoomRequest& request) {
         auto& spec = seats[seat_index(rules::opponent(side))];
         spec.name = header_.seats[seat_index(side)].name;
         spec.token = new_seat_token();
+        spec.engine = header_.seats[seat_index(side)].engine;
+        spec.engine_level = header_.seats[seat_index(side)].engine_level;
         for (const auto& member : members_) {
             if (member.seat == side) {
                 spec.peers.push_back(member.peer);
@@ -423,6 +426,7 @@ void GameRoom::start_turn() {
         // Clocks start after each side's first move: the first two plies are not charged.
         clock_->start_turn(game_->turn(), context_.time.now(), header_.ply >= 2);
     }
+    ask_engine();
 }
 
 void GameRoom::arm_flag_timer() {

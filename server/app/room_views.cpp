@@ -33,6 +33,9 @@ std::string with_request_id(const std::string& text, const std::string& id) {
 }
 
 std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
+    if (engine_peer_ && &peer == engine_peer_.get()) {
+        return agents_[0] ? Side::first : Side::second;
+    }
     for (const auto& member : members_) {
         if (member.peer.get() == &peer && member.seat) {
             return member.seat;
@@ -42,7 +45,9 @@ std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
 }
 
 bool GameRoom::seat_connected(Side side) const {
-    return std::any_of(members_.begin(), members_.end(),
+    // An engine never disconnects.
+    return agents_[seat_index(side)] != nullptr ||
+           std::any_of(members_.begin(), members_.end(),
                        [&](const Member& member) { return member.seat == side; });
 }
 
@@ -61,7 +66,7 @@ std::optional<protocol::PlayerInfo> GameRoom::player(Side side) const {
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, seat_connected(side), false};
+    return protocol::PlayerInfo{seat.name, seat_connected(side), !seat.engine.empty()};
 }
 
 std::vector<std::string> GameRoom::legal_now() const {
@@ -132,6 +137,9 @@ protocol::GameSummary GameRoom::summary() const {
 }
 
 void GameRoom::after_change() {
+    if (header_.status == "ended" || header_.status == "aborted") {
+        close_agents();
+    }
     context_.host.listing_changed(summary(), header_.is_private);
 }
 
