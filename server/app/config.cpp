@@ -44,6 +44,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
         ("engine", po::value(&engine_flags)->composing(), "NAME=PATH: offer a UCI engine (repeatable); a NAME with 'fairy' plays xiangqi, others chess; 'builtin' is always offered")
+        ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes at once (games against a UCI engine are refused beyond)")
         ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")
         ("engine-timeout-ms", po::value(&engine_timeout_ms)->default_value(engine_timeout_ms), "a UCI engine's start-up handshake (uciok, readyok) limit")
         ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer");

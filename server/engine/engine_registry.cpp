@@ -85,6 +85,10 @@ Expected<std::string, std::string> EngineRegistry::seat_name(const std::string& 
                                       std::string(rules::to_string(variant))
                                 : "no engine named " + engine + " on this server");
     }
+    if (engine != kBuiltin && processes_.running() >= options_.max_processes) {
+        return unexpected("all " + std::to_string(options_.max_processes) +
+                          " engine processes are busy; try later or play the builtin engine");
+    }
     return engines::seat_name(engine, level);
 }
 

@@ -34,6 +34,9 @@ struct EngineOptions {
     unsigned builtin_threads = 1;
     std::chrono::milliseconds handshake_timeout{5000};
     std::chrono::milliseconds answer_margin{2000};
+    /// UCI engine processes running at once; a game against a UCI engine is refused
+    /// (engine_unavailable) while all are in use.
+    std::size_t max_processes = 32;
 };
 
 class EngineRegistry final : public app::EngineDirectory {

@@ -220,9 +220,26 @@ void UciAgent::answer(app::MoveAnswer answer) {
     auto done = std::move(done_);
     done_ = nullptr;
     question_.reset();
+    if (child_) {
+        arm_idle();
+    }
     if (done) {
         done(std::move(answer));
     }
+}
+
+void UciAgent::arm_idle() {
+    if (timer_) {
+        timer_->cancel();
+    }
+    const std::uint64_t generation = ++timer_generation_;
+    std::weak_ptr<UciAgent> weak = weak_from_this();
+    timer_ = executor_->post_after(settings_.idle_timeout, [weak, generation] {
+        auto self = weak.lock();
+        if (self && self->timer_generation_ == generation && !self->question_) {
+            self->kill_process();
+        }
+    });
 }
 
 void UciAgent::kill_process() {

@@ -25,6 +25,9 @@ struct UciSettings {
     int level = 1;
     std::chrono::milliseconds handshake_timeout{5000};  ///< uciok, then readyok
     std::chrono::milliseconds answer_margin{2000};      ///< beyond the think time, for bestmove
+    /// An engine idle this long (its opponent thinking, or gone) is stopped; the next question
+    /// starts it again. Keeps abandoned games from holding processes.
+    std::chrono::milliseconds idle_timeout{60000};
 };
 
 class UciAgent final : public app::SeatAgent, public std::enable_shared_from_this<UciAgent> {
@@ -46,6 +49,7 @@ class UciAgent final : public app::SeatAgent, public std::enable_shared_from_thi
     void on_uciok();
     void search();
     void arm(std::chrono::milliseconds delay, std::string what);
+    void arm_idle();
     void fail(std::string why);
     void answer(app::MoveAnswer answer);
     void kill_process();

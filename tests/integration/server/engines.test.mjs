@@ -59,7 +59,7 @@ function serverChildren(pid) {
  * game ends (or resigns at `maxPlies`). Every engine move must be one of the legal moves the
  * server listed for that position. Returns the ending and what was seen.
  */
-async function playEngineGame(client, create, { maxPlies = 200, afterEngineMove = async () => {} } = {}) {
+async function playEngineGame(client, create, { maxPlies = 200, afterMove = async () => {} } = {}) {
   const created = await client.ok({ type: 'create', ...create });
   const game = created.game;
   const seat = created.seat;
@@ -87,6 +87,7 @@ async function playEngineGame(client, create, { maxPlies = 200, afterEngineMove 
         ended = await client.nextOf('ended', (m) => m.game === game);
         break;
       }
+      await afterMove({ game, ply: moved.ply, byEngine: false });
     } else {
       moved = await client.next(endedOrMoved, 60000);
       if (moved.type === 'ended') {
@@ -95,7 +96,7 @@ async function playEngineGame(client, create, { maxPlies = 200, afterEngineMove 
       }
       assert.ok(legal.includes(moved.move), `engine move ${moved.move} was not legal at ply ${ply}`);
       engineMoves += 1;
-      await afterEngineMove({ game, ply: moved.ply });
+      await afterMove({ game, ply: moved.ply, byEngine: true });
     }
     ({ legal, turn, ply } = moved);
     if (legal.length === 0) ended = await client.nextOf('ended', (m) => m.game === game, 60000);
@@ -176,8 +177,9 @@ test('a killed engine is restarted: the game goes on and other games keep workin
     variant: 'chess', side: 'first', opponent: { engine: 'stockfish', level: 4 },
   }, {
     maxPlies: 12,
-    afterEngineMove: async ({ ply }) => {
-      if (ply !== 2 && ply !== 6) return;
+    // Killed once while idle (after its move) and once while thinking (right after ours).
+    afterMove: async ({ ply }) => {
+      if (ply !== 2 && ply !== 5) return;
       const engines = serverChildren(server.proc.pid).filter(([, name]) => name.includes('stockfish'));
       assert.ok(engines.length >= 1, 'the Stockfish child is found under the server');
       for (const [pid] of engines) process.kill(pid, 'SIGKILL');
