@@ -86,8 +86,9 @@ int main(int argc, char** argv) {
                      "       arbiter-engine-match match VARIANT LEVEL_A LEVEL_B [GAMES]\n");
         return 2;
     }
-    if (args[0] == "speed")
+    if (args[0] == "speed") {
         return speed(*variant, args.size() > 2 ? std::atoi(args[2].c_str()) : 8);
+    }
     if (args[0] == "match" && args.size() >= 4) {
         return match(*variant, std::atoi(args[2].c_str()), std::atoi(args[3].c_str()),
                      args.size() > 4 ? std::atoi(args[4].c_str()) : 10);

@@ -35,14 +35,16 @@ constexpr std::array<LevelLimits, kMaxLevel> kLevels = {{
 SearchResult capture_or_random(const rules::Game& game, std::uint64_t seed) {
     const std::vector<std::string> moves = game.legal_moves();
     SearchResult result;
-    if (moves.empty())
+    if (moves.empty()) {
         return result;
+    }
     std::vector<std::size_t> captures;
     for (std::size_t i = 0; i < moves.size(); ++i) {
         auto child = game.clone();
         const auto played = child->play(moves[i]);
-        if (played.has_value() && played.value().capture)
+        if (played.has_value() && played.value().capture) {
             captures.push_back(i);
+        }
     }
     std::mt19937_64 random(seed);
     const std::size_t pick =
@@ -77,8 +79,9 @@ SearchLimits limits_for_level(int level) {
 
 SearchResult choose_move(const rules::Game& game, int level, SearchLimits limits,
                          std::uint64_t seed) {
-    if (level <= kMinLevel)
+    if (level <= kMinLevel) {
         return capture_or_random(game, seed);
+    }
     return search(game, limits, seed);
 }
 

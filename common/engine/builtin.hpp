@@ -14,8 +14,9 @@
 
 namespace arbiter::engine {
 
-/// The weakest and the strongest level.
+/// The weakest level: take any capture, else a random move.
 inline constexpr int kMinLevel = 1;
+/// The strongest level: the deepest and longest search.
 inline constexpr int kMaxLevel = 8;
 
 /// How far one search may go; whichever limit is reached first ends it.

@@ -12,8 +12,9 @@ enum class GameEnd { a_wins, b_wins, draw, capped };
 GameEnd play_one(const MatchConfig& config, const std::string& opening, bool a_first,
                  std::uint64_t seed) {
     auto made = rules::make_game(config.variant, opening);
-    if (!made.has_value())
+    if (!made.has_value()) {
         return GameEnd::draw;
+    }
     rules::Game& game = *made.value();
     for (int ply = 0; ply < config.max_plies && !game.status().over(); ++ply) {
         const bool a_to_move = (game.turn() == rules::Side::first) == a_first;
@@ -24,10 +25,12 @@ GameEnd play_one(const MatchConfig& config, const std::string& opening, bool a_f
         ARBITER_ASSERT(played.has_value());  // the engine only returns legal moves
     }
     const rules::Outcome outcome = game.status().outcome;
-    if (outcome == rules::Outcome::ongoing)
+    if (outcome == rules::Outcome::ongoing) {
         return GameEnd::capped;
-    if (outcome == rules::Outcome::draw)
+    }
+    if (outcome == rules::Outcome::draw) {
         return GameEnd::draw;
+    }
     const bool first_won = outcome == rules::Outcome::first_wins;
     return first_won == a_first ? GameEnd::a_wins : GameEnd::b_wins;
 }
@@ -36,8 +39,9 @@ GameEnd play_one(const MatchConfig& config, const std::string& opening, bool a_f
 
 MatchResult play_match(const MatchConfig& config) {
     MatchResult result;
-    if (config.openings.empty())
+    if (config.openings.empty()) {
         return result;
+    }
     for (int index = 0; index < config.games; ++index) {
         const std::string& opening =
             config.openings[static_cast<std::size_t>(index / 2) % config.openings.size()];

@@ -31,9 +31,11 @@ class PositionModel {
 /// The model of `variant`.
 std::unique_ptr<PositionModel> make_model(rules::Variant variant);
 
-/// Models of each game (model_chess.cpp, model_xiangqi.cpp, model_draughts.cpp).
+/// Chess: material, mobility, pawn advancement, centralisation (model_chess.cpp).
 std::unique_ptr<PositionModel> make_chess_model();
+/// Xiangqi: material, mobility of both sides, crossed soldiers (model_xiangqi.cpp).
 std::unique_ptr<PositionModel> make_xiangqi_model();
+/// Brazilian draughts: men and kings, advancement, back-rank guard (model_draughts.cpp).
 std::unique_ptr<PositionModel> make_draughts_model();
 
 }  // namespace arbiter::engine

@@ -53,8 +53,9 @@ class ChessModel final : public PositionModel {
     }
 
     int capture_value(std::string_view wire) const override {
-        if (wire.size() < 4)
+        if (wire.size() < 4) {
             return 0;
+        }
         const chess::Position& pos = *position_;
         const chess::Piece victim = pos.piece_on(square_at(wire, 2));
         int value = kPieceValue[chess::type_of(victim)];
@@ -64,8 +65,9 @@ class ChessModel final : public PositionModel {
             chess::file_of(from) != chess::file_of(to)) {
             value = kPawnValue;  // en passant: the pawn taken is not on the target square
         }
-        if (wire.size() == 5)
+        if (wire.size() == 5) {
             value += wire[4] == 'q' ? 800 : 100;
+        }
         return value;
     }
 
@@ -96,14 +98,17 @@ class ChessModel final : public PositionModel {
                     attacks_of(chess::PieceType(type), square, occupied);
                 score +=
                     kPieceValue[type] + kMobilityWeight[type] * chess::popcount(attacks & ~own);
-                if (type == chess::knight)
+                if (type == chess::knight) {
                     score += 8 * centrality(square);
-                if (type == chess::bishop)
+                }
+                if (type == chess::bishop) {
                     score += 4 * centrality(square);
+                }
             }
         }
-        if (chess::more_than_one(pos.pieces(color, chess::bishop)))
+        if (chess::more_than_one(pos.pieces(color, chess::bishop))) {
             score += 30;
+        }
         const int king_centre = centrality(pos.king_square(color));
         score += endgame ? 10 * king_centre : -10 * king_centre;
         return score;

@@ -69,8 +69,9 @@ class DraughtsModel final : public PositionModel {
         int white_view = men_score(white_men, true) - men_score(black_men, false) +
                          kings_score(pos.white & pos.kings) - kings_score(pos.black & pos.kings);
         const int missing = kStartPieces - std::popcount(pos.occupied());
-        if (material != 0)
+        if (material != 0) {
             white_view += (material > 0 ? 1 : -1) * kTradeDownBonus * missing;
+        }
         return pos.turn == rules::Side::first ? white_view : -white_view;
     }
 

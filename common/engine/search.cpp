@@ -44,8 +44,9 @@ struct TableEntry {
 /// root scores higher the sooner it comes.
 int terminal_score(const rules::Game& game, int ply) {
     const rules::Status status = game.status();
-    if (status.outcome == rules::Outcome::draw)
+    if (status.outcome == rules::Outcome::draw) {
         return 0;
+    }
     const rules::Side winner =
         status.outcome == rules::Outcome::first_wins ? rules::Side::first : rules::Side::second;
     return winner == game.turn() ? kMateScore - ply : -(kMateScore - ply);
@@ -53,17 +54,21 @@ int terminal_score(const rules::Game& game, int ply) {
 
 /// Mate scores are stored relative to the node, not the root, so they stay true elsewhere.
 int to_table(int score, int ply) {
-    if (score >= kMateBound)
+    if (score >= kMateBound) {
         return score + ply;
-    if (score <= -kMateBound)
+    }
+    if (score <= -kMateBound) {
         return score - ply;
+    }
     return score;
 }
 int from_table(int score, int ply) {
-    if (score >= kMateBound)
+    if (score >= kMateBound) {
         return score - ply;
-    if (score <= -kMateBound)
+    }
+    if (score <= -kMateBound) {
         return score + ply;
+    }
     return score;
 }
 
@@ -75,8 +80,9 @@ std::uint64_t position_key(const rules::Game& game) {
     if (game.variant() != rules::Variant::draughts) {
         for (int field = 0; field < 2; ++field) {
             const std::size_t space = placement.rfind(' ');
-            if (space == std::string_view::npos)
+            if (space == std::string_view::npos) {
                 break;
+            }
             placement = placement.substr(0, space);
         }
     }
@@ -94,8 +100,9 @@ class Searcher {
   public:
     Searcher(rules::Variant variant, const SearchLimits& limits)
         : limits_(limits), start_(std::chrono::steady_clock::now()), table_(kTableSize) {
-        for (auto& model : models_)
+        for (auto& model : models_) {
             model = make_model(variant);
+        }
     }
 
     SearchResult run(const rules::Game& game, std::uint64_t seed);
@@ -123,16 +130,19 @@ class Searcher {
 };
 
 bool Searcher::out_of_budget() {
-    if (aborted_)
+    if (aborted_) {
         return true;
-    if (nodes_ >= limits_.max_nodes)
+    }
+    if (nodes_ >= limits_.max_nodes) {
         return aborted_ = true;
+    }
     if (nodes_ % kCheckInterval == 1) {  // from the first node on
         if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) {
             return aborted_ = true;
         }
-        if (elapsed() >= limits_.max_time)
+        if (elapsed() >= limits_.max_time) {
             return aborted_ = true;
+        }
     }
     return false;
 }
@@ -159,20 +169,24 @@ std::vector<std::size_t> Searcher::order(const std::vector<std::string>& moves,
 
 void Searcher::remember_killer(const std::string& move, int ply) {
     auto& killers = killers_[ply];
-    if (killers[0] == move)
+    if (killers[0] == move) {
         return;
+    }
     killers[1] = std::move(killers[0]);
     killers[0] = move;
 }
 
 int Searcher::negamax(const rules::Game& game, int depth, int alpha, int beta, int ply) {
     ++nodes_;
-    if (out_of_budget())
+    if (out_of_budget()) {
         return 0;
-    if (game.status().over())
+    }
+    if (game.status().over()) {
         return terminal_score(game, ply);
-    if (depth <= 0 || ply >= kMaxPly)
+    }
+    if (depth <= 0 || ply >= kMaxPly) {
         return quiesce(game, alpha, beta, ply, 0);
+    }
 
     const std::uint64_t key = position_key(game);
     TableEntry& entry = table_[key % kTableSize];
@@ -196,16 +210,18 @@ int Searcher::negamax(const rules::Game& game, int depth, int alpha, int beta, i
     std::size_t best_index = 0;
     for (const std::size_t index : order(moves, model, table_move, ply)) {
         const int score = -negamax(*after(game, moves[index]), depth - 1, -beta, -alpha, ply + 1);
-        if (aborted_)
+        if (aborted_) {
             return 0;
+        }
         if (score > best_score) {
             best_score = score;
             best_index = index;
         }
         alpha = std::max(alpha, score);
         if (alpha >= beta) {
-            if (model.capture_value(moves[index]) == 0)
+            if (model.capture_value(moves[index]) == 0) {
                 remember_killer(moves[index], ply);
+            }
             break;
         }
     }
@@ -220,16 +236,25 @@ int Searcher::negamax(const rules::Game& game, int depth, int alpha, int beta, i
 int Searcher::quiesce(const rules::Game& game, int alpha, int beta, int ply, int quiet_depth) {
     if (quiet_depth > 0) {
         ++nodes_;
-        if (out_of_budget())
+        if (out_of_budget()) {
             return 0;
-        if (game.status().over())
+        }
+        if (game.status().over()) {
             return terminal_score(game, ply);
+        }
     }
     PositionModel& model = *models_[ply];
     model.load(game);
     const int stand_pat = model.evaluate();
-    if (ply >= kMaxPly || quiet_depth >= kQuiescenceDepth)
+    if (ply >= kMaxPly || quiet_depth >= kQuiescenceDepth) {
         return stand_pat;
+    }
+    // Draughts captures are compulsory (CBD rules): a side that must capture cannot stand pat,
+    // so only there must the moves be known before the cut-off.
+    const bool captures_compulsory = game.variant() == rules::Variant::draughts;
+    if (!captures_compulsory && stand_pat >= beta) {
+        return stand_pat;
+    }
 
     const std::vector<std::string> moves = game.legal_moves();
     std::vector<std::pair<int, std::size_t>> captures;
@@ -238,12 +263,12 @@ int Searcher::quiesce(const rules::Game& game, int alpha, int beta, int ply, int
             captures.emplace_back(value, i);
         }
     }
-    // Draughts captures are compulsory (CBD rules): a side that must capture cannot stand pat.
-    const bool forced = game.variant() == rules::Variant::draughts && !captures.empty();
+    const bool forced = captures_compulsory && !captures.empty();
     int best_score = -kInfinity;
     if (!forced) {
-        if (stand_pat >= beta)
+        if (stand_pat >= beta) {
             return stand_pat;
+        }
         alpha = std::max(alpha, stand_pat);
         best_score = stand_pat;
     }
@@ -252,12 +277,14 @@ int Searcher::quiesce(const rules::Game& game, int alpha, int beta, int ply, int
     for (const auto& [value, index] : captures) {
         const int score =
             -quiesce(*after(game, moves[index]), -beta, -alpha, ply + 1, quiet_depth + 1);
-        if (aborted_)
+        if (aborted_) {
             return 0;
+        }
         best_score = std::max(best_score, score);
         alpha = std::max(alpha, score);
-        if (alpha >= beta)
+        if (alpha >= beta) {
             break;
+        }
     }
     return best_score;
 }
@@ -265,8 +292,9 @@ int Searcher::quiesce(const rules::Game& game, int alpha, int beta, int ply, int
 SearchResult Searcher::run(const rules::Game& game, std::uint64_t seed) {
     const std::vector<std::string> moves = game.legal_moves();
     SearchResult result;
-    if (moves.empty())
+    if (moves.empty()) {
         return result;
+    }
 
     // Root moves are played on the real game (its history decides repetitions); the subtrees
     // are searched from history-less copies of the positions reached.
@@ -303,8 +331,9 @@ SearchResult Searcher::run(const rules::Game& game, std::uint64_t seed) {
             const int score = finished[index]
                                   ? final_scores[index]
                                   : -negamax(*children[index], depth - 1, -kInfinity, -alpha, 1);
-            if (aborted_)
+            if (aborted_) {
                 break;
+            }
             ++completed;
             if (score > alpha) {
                 alpha = score;
@@ -313,20 +342,24 @@ SearchResult Searcher::run(const rules::Game& game, std::uint64_t seed) {
         }
         // An interrupted iteration still counts when it searched the previous best move first:
         // whatever it preferred since is at least as good at the new depth.
-        if (aborted_ && completed == 0)
+        if (aborted_ && completed == 0) {
             break;
+        }
         result.move = moves[best];
         result.score = alpha;
-        if (aborted_)
+        if (aborted_) {
             break;
+        }
         result.depth = depth;
         std::rotate(order.begin(), std::find(order.begin(), order.end(), best),
                     std::find(order.begin(), order.end(), best) + 1);
-        if (moves.size() == 1 || std::abs(alpha) >= kMateBound)
+        if (moves.size() == 1 || std::abs(alpha) >= kMateBound) {
             break;
+        }
         // The next iteration costs several times this one: do not start what cannot finish.
-        if (elapsed() * 2 >= limits_.max_time)
+        if (elapsed() * 2 >= limits_.max_time) {
             break;
+        }
     }
     result.nodes = nodes_;
     return result;

@@ -10,8 +10,9 @@
 
 namespace arbiter::engine {
 
-/// Scores at or beyond this magnitude announce a forced win or loss.
+/// The score of a win on the board; a win n plies away scores kMateScore - n.
 inline constexpr int kMateScore = 100000;
+/// Scores at or beyond this magnitude announce a forced win (or, negated, a forced loss).
 inline constexpr int kMateBound = kMateScore - 1000;
 
 /// The best move of `game` (ongoing, at least one legal move) within `limits`. `seed` decides

@@ -29,8 +29,9 @@ SearchLimits depth_limits(int depth) {
 /// Plays `move` on a copy of `game` and reports whether the mover won there and then.
 bool wins_at_once(const rules::Game& game, const std::string& move) {
     const auto child = game.clone();
-    if (!child->play(move).has_value())
+    if (!child->play(move).has_value()) {
         return false;
+    }
     const rules::Outcome win = game.turn() == rules::Side::first ? rules::Outcome::first_wins
                                                                  : rules::Outcome::second_wins;
     return child->status().outcome == win;
