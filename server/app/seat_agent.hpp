@@ -65,8 +65,8 @@ class EngineDirectory {
                                                          int level) const = 0;
     /// An agent whose answers arrive on `executor`. An engine no longer configured (a restored
     /// game after a configuration change) falls back to the builtin engine.
-    virtual std::shared_ptr<SeatAgent> make_agent(const std::string& engine,
-                                                  rules::Variant variant, int level,
+    virtual std::shared_ptr<SeatAgent> make_agent(const std::string& engine, rules::Variant variant,
+                                                  int level,
                                                   std::shared_ptr<Executor> executor) = 0;
 };
 

@@ -12,7 +12,7 @@ const stockfish = '/usr/games/stockfish';
 const fairy = '/usr/games/fairy-stockfish';
 const haveEngines = existsSync(stockfish) && existsSync(fairy);
 const fakeDir = mkdtempSync(path.join(tmpdir(), 'arbiter-fake-uci-'));
-const fakeModes = ['illegal', 'hang', 'crash', 'silent', 'opening-hang', 'opening-illegal'];
+const fakeModes = ['illegal', 'hang', 'crash', 'silent', 'none', 'opening-hang', 'opening-illegal'];
 
 function fakeEngine(mode) {
   const file = path.join(fakeDir, `fake-${mode}.sh`);
@@ -216,6 +216,7 @@ for (const [engine, side, status, result] of [
   ['illegal', 'second', 'aborted', null],
   ['crash', 'second', 'aborted', null],
   ['silent', 'second', 'aborted', null],
+  ['none', 'second', 'aborted', null],
   ['opening_hang', 'first', 'ended', '1-0'],
   ['opening_illegal', 'second', 'ended', '0-1'],
 ]) {
