@@ -4,6 +4,7 @@
 // in the same slot and the slot's spectators follow it.
 #include "bench/load/driver.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include <nlohmann/json.hpp>
@@ -27,11 +28,9 @@ struct Driver::Slot {
 
 struct Driver::Spectator {
     std::shared_ptr<Link> link;
-    Slot* slot = nullptr;
+    std::vector<Slot*> slots;  // the slots whose games it watches
     bool stalled = false;
     bool open = false;
-    bool closed = false;
-    std::string watching;
 };
 
 namespace {
@@ -63,9 +62,10 @@ Driver::Driver(EventLoop& loop, const RunSettings& settings, unsigned games, uns
     for (unsigned i = 0; i < spectators + stalled; ++i) {
         auto spectator = std::make_unique<Spectator>();
         spectator->stalled = i >= spectators;
-        if (!slots_.empty()) {
-            spectator->slot = slots_[i % slots_.size()].get();
-            spectator->slot->spectators.push_back(spectator.get());
+        for (unsigned k = 0; k < std::min<std::size_t>(settings.watch_games, slots_.size()); ++k) {
+            Slot* slot = slots_[(i + k) % slots_.size()].get();
+            spectator->slots.push_back(slot);
+            slot->spectators.push_back(spectator.get());
         }
         spectators_.push_back(std::move(spectator));
     }
@@ -162,9 +162,10 @@ void Driver::open_spectator(Spectator& spectator) {
             ++stalled_open_;
             spectator.link->pause_reading();
         }
-        if (spectator.slot != nullptr && !spectator.slot->game.empty()) {
-            spectator.watching = spectator.slot->game;
-            spectator.link->send(R"({"type":"watch","game":")" + spectator.watching + R"("})");
+        for (const Slot* slot : spectator.slots) {
+            if (!slot->game.empty()) {
+                spectator.link->send(R"({"type":"watch","game":")" + slot->game + R"("})");
+            }
         }
     };
     handler.on_message = [](std::string_view) {};
@@ -180,7 +181,6 @@ void Driver::open_spectator(Spectator& spectator) {
             }
         }
         spectator.open = false;
-        spectator.closed = true;
         on_closed(code, (spectator.stalled ? "stalled spectator " : "spectator ") + what);
     };
     spectator.link =
@@ -188,6 +188,9 @@ void Driver::open_spectator(Spectator& spectator) {
 }
 
 void Driver::on_closed(int close_code, const std::string& what) {
+    if (shutting_down_) {
+        return;  // our own closes at the end of the run
+    }
     std::string key = close_code != 0 ? "close " + std::to_string(close_code) : what;
     // Keep the report short: "read: Connection reset by peer" and friends by their first words.
     if (key.size() > 60) {
@@ -343,7 +346,6 @@ void Driver::follow(Slot& slot, const std::string& previous_game) {
         if (!previous_game.empty()) {
             spectator->link->send(R"({"type":"unwatch","game":")" + previous_game + R"("})");
         }
-        spectator->watching = slot.game;
         spectator->link->send(R"({"type":"watch","game":")" + slot.game + R"("})");
     }
 }
@@ -357,6 +359,7 @@ void Driver::drain_stalled() {
 }
 
 void Driver::shutdown() {
+    shutting_down_ = true;
     for (auto& slot : slots_) {
         for (auto& link : slot->players) {
             if (link) {

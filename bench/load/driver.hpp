@@ -28,6 +28,7 @@ struct RunSettings {
     double moves_per_second = 0;  ///< cap over all games (0: as fast as the server answers)
     unsigned total_games = 1;     ///< over all drivers, for the per-game share of the cap
     unsigned per_address = 250;   ///< connections per 127.0.0.x source address (0: no binding)
+    unsigned watch_games = 1;     ///< games each spectator watches
     int stalled_receive_buffer = 4096;  ///< SO_RCVBUF of a stalled spectator
     std::FILE* record = nullptr;        ///< acknowledged moves, one per line (may be null)
     std::mutex* record_mutex = nullptr;
@@ -91,6 +92,7 @@ class Driver {
     unsigned wanted_ = 0;
     std::chrono::microseconds move_interval_{0};
     std::mt19937_64 random_;
+    bool shutting_down_ = false;
     std::atomic<int> open_{0};
     std::atomic<int> settled_{0};
     std::atomic<int> stalled_open_{0};

@@ -22,6 +22,7 @@ struct Options {
     unsigned games = 100;
     unsigned spectators = 0;
     unsigned stalled = 0;
+    unsigned watch_games = 1;
     double duration = 10;
     double warmup = 1;
     double rate = 0;
@@ -92,6 +93,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("games", po::value(&o.games)->default_value(o.games), "games played at once (2 connections each)")
         ("spectators", po::value(&o.spectators)->default_value(o.spectators), "spectator connections that read")
         ("stalled-spectators", po::value(&o.stalled)->default_value(o.stalled), "spectator connections that never read")
+        ("watch-games", po::value(&o.watch_games)->default_value(o.watch_games), "games each spectator watches (of its event loop)")
         ("stalled-rcvbuf", po::value(&o.stalled_receive_buffer)->default_value(o.stalled_receive_buffer), "SO_RCVBUF of a stalled spectator")
         ("duration", po::value(&o.duration)->default_value(o.duration), "seconds measured")
         ("warmup", po::value(&o.warmup)->default_value(o.warmup), "seconds played before measuring")
@@ -186,6 +188,7 @@ int main(int argc, char** argv) {
     settings.moves_per_second = options.rate;
     settings.total_games = options.games;
     settings.per_address = options.per_address;
+    settings.watch_games = options.watch_games;
     settings.stalled_receive_buffer = options.stalled_receive_buffer;
     settings.record = record;
     settings.record_mutex = &record_mutex;

@@ -61,7 +61,7 @@ class ClientLink final : public Link, public std::enable_shared_from_this<Client
             return;
         }
         queue_.push_back(std::move(text));
-        if (open_ && queue_.size() == 1) {
+        if (open_ && !writing_) {
             write_next();
         }
     }
@@ -106,7 +106,7 @@ class ClientLink final : public Link, public std::enable_shared_from_this<Client
         if (handler_.on_open) {
             handler_.on_open();
         }
-        if (!queue_.empty()) {
+        if (!queue_.empty() && !writing_) {
             write_next();
         }
         if (!paused_) {
@@ -136,6 +136,7 @@ class ClientLink final : public Link, public std::enable_shared_from_this<Client
     }
 
     void write_next() {
+        writing_ = true;
         ws_.async_write(
             asio::buffer(queue_.front()),
             [self = shared_from_this()](error_code ec, std::size_t) { self->on_write(ec); });
@@ -145,6 +146,7 @@ class ClientLink final : public Link, public std::enable_shared_from_this<Client
         if (ec) {
             return finish(0, "write: " + ec.message());
         }
+        writing_ = false;
         queue_.pop_front();
         if (!queue_.empty() && !finished_) {
             write_next();
@@ -174,6 +176,7 @@ class ClientLink final : public Link, public std::enable_shared_from_this<Client
     bool open_ = false;
     bool paused_ = false;
     bool reading_ = false;
+    bool writing_ = false;
     bool closing_ = false;
     bool finished_ = false;
 };
