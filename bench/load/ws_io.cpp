@@ -123,6 +123,9 @@ class ClientLink final : public Link, public std::enable_shared_from_this<Client
 
     void on_read(error_code ec) {
         reading_ = false;
+        if (finished_) {
+            return;  // a write failed meanwhile and the handler is gone
+        }
         if (ec) {
             const int code = ec == websocket::error::closed ? ws_.reason().code : 0;
             return finish(code, "read: " + ec.message());
