@@ -1,5 +1,6 @@
 // arbiter-server: the authoritative game server. See README.md and schema/protocol.md.
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <memory>
@@ -13,6 +14,22 @@
 
 using namespace arbiter::server;
 
+namespace {
+
+// Every connection is a descriptor and --max-connections defaults to 20,000: take what the hard
+// limit allows rather than the usual soft 1,024 (issue 9: 10,000 concurrent connections).
+void raise_descriptor_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+            spdlog::warn("cannot raise the descriptor limit to {}", limit.rlim_max);
+        }
+    }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     auto parsed = app::parse_command_line(argc, argv);
     if (const auto* exit = std::get_if<app::ExitWith>(&parsed)) {
@@ -24,6 +41,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "arbiter-server: unknown --log-level %s\n", config.log_level.c_str());
         return 2;
     }
+    raise_descriptor_limit();
     storage::SqliteOptions storage_options;
     storage_options.synchronous =
         config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;

@@ -144,23 +144,29 @@ void GameRoom::run_next() {
 }
 
 void GameRoom::persist_then(storage::GameWrite change, std::optional<RoomRequest> requester,
-                            Task apply) {
+                            Task apply, Task undo) {
     busy_ = true;
     const auto started = context_.time.now();
     auto self = shared_from_this();
     context_.repository.write(std::move(change), [self, started, requester = std::move(requester),
-                                                  apply = std::move(apply)](
+                                                  apply = std::move(apply), undo = std::move(undo)](
                                                      Expected<void, storage::StorageError> done) {
-        self->executor_->post([self, started, requester, apply, done = std::move(done)] {
+        self->executor_->post([self, started, requester, apply, undo, done = std::move(done)] {
             if (done) {
                 self->context_.metrics.commit_latency(
                     std::chrono::duration_cast<std::chrono::microseconds>(
                         self->context_.time.now() - started)
                         .count());
                 apply();
-            } else if (requester) {
-                self->reply_error(*requester, ErrorCode::unavailable,
-                                  "storage failed, nothing was changed: " + done.error().message);
+            } else {
+                if (undo) {
+                    undo();
+                }
+                if (requester) {
+                    self->reply_error(
+                        *requester, ErrorCode::unavailable,
+                        "storage failed, nothing was changed: " + done.error().message);
+                }
             }
             self->busy_ = false;
             self->run_next();

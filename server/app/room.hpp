@@ -124,7 +124,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // Queueing: one request at a time; a request that writes holds the queue until its commit.
     void enqueue(Task task);
     void run_next();
-    void persist_then(storage::GameWrite change, std::optional<RoomRequest> requester, Task apply);
+    /// Stores `change`, then runs `apply` on the room's strand; when the write fails, runs
+    /// `undo` instead and answers the requester with `unavailable`.
+    void persist_then(storage::GameWrite change, std::optional<RoomRequest> requester, Task apply,
+                      Task undo = {});
+    /// The game replayed from its start position through its first `plies` moves; null when
+    /// the stored moves no longer replay.
+    std::shared_ptr<rules::Game> replayed(std::uint32_t plies) const;
 
     void handle(RoomRequest& request);
     void on_join(RoomRequest& request, const protocol::Join& join);
