@@ -86,7 +86,9 @@ void GameRoom::ask_engine() {
     MoveQuestion question;
     question.initial_position = header_.initial_position;
     question.moves = game_->moves();
-    question.game = game_;
+    // A copy: the room plays each move on its own game before the commit (room_play.cpp), so
+    // the agent must not hold that one.
+    question.game = game_->clone();
     question.side = side;
     if (clock_) {
         question.remaining_ms = clock_->at(context_.time.now());

@@ -90,9 +90,9 @@ void BuiltinAgent::ask(app::MoveQuestion question, std::function<void(app::MoveA
     stop_ = stop;
     engine::SearchLimits limits = engine::limits_for_level(level_);
     limits.max_time = builtin_budget(limits.max_time, question);
-    // The worker gets its own copy of the position: the room's game is not shared across
-    // threads.
-    std::shared_ptr<const rules::Game> game = question.game->clone();
+    // The question's game is the room's own copy for this question (never changed after
+    // asking), so the worker may read it.
+    std::shared_ptr<const rules::Game> game = question.game;
     std::weak_ptr<BuiltinAgent> weak = weak_from_this();
     const int level = level_;
     const std::uint64_t seed = seed_ + generation;
