@@ -4,6 +4,7 @@
 - the build stage installs the packages scripts/install-deps.sh installs (plus nodejs/npm, which
   the script adds when Node is missing, and ca-certificates for npm);
 - every COPY source exists in the repository (or in an earlier stage's known outputs);
+- the runtime stage installs exactly the libraries the server links (ldd, dpkg -S);
 - the runtime stage runs a binary the build produces, with flags `arbiter-server --help` lists;
 - HEALTHCHECK asks GET /healthz, the runtime stage runs as a non-root USER with a VOLUME;
 - docker-compose.yml builds this Dockerfile with a named volume and a published port;
@@ -14,6 +15,7 @@ Usage: docker_files_test.py REPO_ROOT ARBITER_SERVER_BINARY
 import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import unittest
@@ -183,6 +185,40 @@ class Dockerfile(unittest.TestCase):
         database = exec_form(dict(self.stages[1][1])["CMD"])
         db = database[database.index("--db") + 1]
         self.assertTrue(any(db.startswith(v.strip('[]" ') + "/") for v in volumes))
+
+
+def linked_packages(binary):
+    """Debian packages that own the shared libraries `binary` links (ldd + dpkg -S)."""
+    listing = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
+    packages = set()
+    for library in re.findall(r"=> (/\S+)", listing):
+        for path in (str(Path(library).resolve()), library):
+            owner = subprocess.run(["dpkg", "-S", path], capture_output=True, text=True)
+            if owner.returncode == 0:
+                packages.add(owner.stdout.split(":")[0])
+                break
+        else:
+            raise AssertionError(f"no Debian package owns {library}")
+    return packages
+
+
+class RuntimeLibraries(unittest.TestCase):
+    # In every Debian image already, or only in the sanitizer build the test runs against.
+    BASE = {"libc6", "libstdc++6", "libgcc-s1", "zlib1g"}
+    SANITIZERS = {"libasan8", "libubsan1", "libtsan2"}
+
+    def test_runtime_stage_installs_every_library_the_server_links(self):
+        if not shutil.which("ldd") or not shutil.which("dpkg"):
+            self.skipTest("ldd and dpkg are needed")
+        text = (REPO / "docker/Dockerfile").read_text()
+        runtime = stages(dockerfile_instructions(text))[1][1]
+        installed = set()
+        for word, rest in runtime:
+            if word == "RUN":
+                installed |= apt_packages(rest)
+        needed = linked_packages(SERVER) - self.BASE - self.SANITIZERS
+        self.assertEqual(needed - installed, set(), "linked but not installed in the runtime stage")
+        self.assertEqual(installed - needed, set(), "installed in the runtime stage but not linked")
 
 
 class Compose(unittest.TestCase):
