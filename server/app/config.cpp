@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+
 #include <sstream>
+#include "server/app/log.hpp"
 
 namespace arbiter::server::app {
 
@@ -40,7 +42,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim")
-        ("log-format", po::value(&config.log_format)->default_value(config.log_format), "text or json (one JSON object per line)")
+        ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
         ("engine", po::value(&engine_flags)->composing(), "NAME=PATH: offer a UCI engine (repeatable); a NAME with 'fairy' plays xiangqi, others chess; 'builtin' is always offered")
@@ -78,8 +80,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (config.threads < 1 || config.threads > 256) {
         return refuse("--threads must be 1..256");
     }
-    if (config.log_format != "text" && config.log_format != "json") {
-        return refuse("--log-format must be text or json");
+    if (!parse_log_format(config.log_format)) {
+        return refuse("--log-format must be json, logfmt or text");
     }
     if (config.net.tls_cert_file.empty() != config.net.tls_key_file.empty()) {
         return refuse("--tls-cert and --tls-key go together");

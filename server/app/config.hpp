@@ -19,7 +19,7 @@ struct ServerConfig {
     bool synchronous_full = true;
     std::string web_root;
     unsigned threads = 2;
-    std::string log_format = "text";  ///< text | json
+    std::string log_format = "text";  ///< json | logfmt | text
     std::string log_level = "info";
     std::string backup_to;  ///< --backup FILE: copy the database and exit
     engines::EngineOptions engines;

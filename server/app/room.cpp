@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
@@ -17,7 +18,8 @@ GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor,
       executor_(std::move(executor)),
       id_(header.id),
       header_(std::move(header)),
-      game_(std::move(game)) {
+      game_(std::move(game)),
+      variant_(header_.variant) {
     if (auto spec = time_control_of(header_)) {
         clock_.emplace(*spec);
         clock_history_.push_back({spec->initial_ms, spec->initial_ms});
@@ -105,6 +107,7 @@ void GameRoom::submit(RoomRequest request) {
     executor_->post([self, request = std::move(request)]() mutable {
         if (self->pending_.size() >= self->context_.config.max_pending) {
             self->reply_error(request, ErrorCode::unavailable, "the game is busy; try again");
+            self->answered(request);
             return;
         }
         self->pending_.push_back(
@@ -168,6 +171,9 @@ void GameRoom::persist_then(storage::GameWrite change, std::optional<RoomRequest
                         "storage failed, nothing was changed: " + done.error().message);
                 }
             }
+            if (requester) {
+                self->answered(*requester);
+            }
             self->busy_ = false;
             self->run_next();
         });
@@ -201,6 +207,10 @@ void GameRoom::handle(RoomRequest& request) {
             }
         },
         request.body);
+    // A request that writes is answered after its commit (persist_then); the others now.
+    if (!busy_) {
+        answered(request);
+    }
 }
 
 void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
@@ -221,6 +231,12 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
         send_state(member.peer, std::nullopt);
     }
     context_.metrics.game_created();
+    log_event(LogLevel::info, "game_created",
+              {{"game", id_},
+               {"variant", rules::to_string(header_.variant)},
+               {"status", header_.status},
+               {"rematch", rematch},
+               {"private", header_.is_private}});
     after_change();
     if (header_.status == "playing") {
         start_turn();

@@ -4,6 +4,7 @@
 /// on its own executor, validates with the rules, makes every change durable through the
 /// repository, and only after the commit applies it and tells players and spectators.
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -62,8 +63,10 @@ class RoomHost {
     /// Both players agreed to a rematch: create and seat the new game; returns its id.
     virtual std::string start_rematch(const storage::GameRow& finished,
                                       std::array<SeatSpec, 2> seats) = 0;
-    /// `peer` became a member of room `game` (so that its close reaches the room).
-    virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) = 0;
+    /// `peer` became a member of room `game` (so that its close reaches the room), in a seat
+    /// or as a spectator.
+    virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                               bool seated) = 0;
     /// The game is over and nobody is in the room: the host may drop it from memory (it can be
     /// restored from storage when someone asks for it again).
     virtual void room_idle(const std::string& game) = 0;
@@ -99,6 +102,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void leave(std::shared_ptr<net::Peer> peer);
 
     const std::string& id() const noexcept { return id_; }
+    /// The status ("waiting", "playing", "ended", "aborted") and variant last listed; any
+    /// thread may read them (for /metrics).
+    std::string_view listed_status() const noexcept;
+    rules::Variant variant() const noexcept { return variant_; }
 
     /// Drops queued work, members and timers, so that nothing the room holds keeps it (or the
     /// network) alive. Only for shutdown, once no thread runs the room's executor any more.
@@ -159,6 +166,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
               const std::optional<std::string>& id = std::nullopt);
     bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since);
     void after_change();
+    /// Counts and logs the end of the game (header_ holds the result).
+    void note_ended();
+    /// The request has its reply or broadcast queued: message latency for /metrics.
+    void answered(const RoomRequest& request);
 
     // Engine seats (room_engine.cpp).
     void make_agents();
@@ -226,6 +237,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::uint32_t engine_failures_ = 0;  ///< failures at engine_failure_ply_
     std::uint32_t engine_failure_ply_ = 0;
     std::optional<std::uint32_t> engine_move_ply_;  ///< the ply of the engine move in flight
+    const rules::Variant variant_;
+    std::atomic<std::uint8_t> listed_status_{0};  ///< index into the status names
 };
 
 }  // namespace arbiter::server::app

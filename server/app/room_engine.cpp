@@ -1,10 +1,11 @@
 // GameRoom: engine seats. The engine is asked when its turn starts; its answer comes back on
 // the room's executor and is played through on_move like a person's request (same checks, same
 // commit before broadcast, same ply check, so an answer for an old ply is refused and dropped).
-#include <spdlog/spdlog.h>
 
 #include <atomic>
 
+#include "server/app/log.hpp"
+#include "server/app/metrics.hpp"
 #include "server/app/room.hpp"
 #include "server/app/seats.hpp"
 
@@ -134,8 +135,12 @@ void GameRoom::on_engine_refused(std::uint32_t ply, const std::string& why) {
 void GameRoom::engine_trouble(const std::string& why) {
     const Side side = game_->turn();
     auto& agent = agents_[seat_index(side)];
-    spdlog::warn("game {}: the engine at ply {} failed ({} of 2): {}", id_, header_.ply,
-                 engine_failures_ + 1, why);
+    context_.metrics.engine_failed();
+    log_event(LogLevel::warn, "engine_failed",
+              {{"game", id_},
+               {"ply", std::to_string(header_.ply)},
+               {"failure", std::to_string(engine_failures_ + 1) + " of 2"},
+               {"why", why}});
     agent->restart();
     if (++engine_failures_ < 2) {
         ask_engine();

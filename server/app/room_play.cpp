@@ -138,8 +138,8 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
             if (status.over()) {
                 emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason,
                                      header_.status});
-                context_.metrics.game_ended();
                 after_change();
+                note_ended();
             } else {
                 arm_flag_timer();
             }
@@ -393,8 +393,8 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
             }
             emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason, header_.status},
                  peer, id);
-            context_.metrics.game_ended();
             after_change();
+            note_ended();
         });
 }
 
