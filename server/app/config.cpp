@@ -29,6 +29,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("port", po::value(&port)->default_value(port), "port for HTTP and WebSocket (0: any free port)")
         ("db", po::value(&config.database)->default_value(config.database), "SQLite database file")
         ("sync", po::value(&sync)->default_value(sync), "SQLite synchronous mode: full (survives power loss) or normal")
+        ("max-db-bytes", po::value(&config.max_db_bytes)->default_value(config.max_db_bytes), "largest the database may grow (0: no bound); past it moves are refused with unavailable and nothing changes")
         ("web-root", po::value(&config.web_root)->default_value(config.web_root), "folder of the browser client served at /")
         ("threads", po::value(&config.threads)->default_value(config.threads), "network threads")
         ("tls-cert", po::value(&config.net.tls_cert_file), "PEM certificate chain: serve https:// and wss://")

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
     storage::SqliteOptions storage_options;
     storage_options.synchronous =
         config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
+    storage_options.max_size_bytes = config.max_db_bytes;
     auto repository = storage::SqliteRepository::open(config.database, storage_options);
     if (!repository) {
         log_event(LogLevel::error, "database_open_failed",
