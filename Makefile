@@ -1,7 +1,7 @@
 # The two set-up commands: `make run` (build Release, start the server) and `make test` (build
 # the sanitizer Debug preset, run every test). Both install their Debian packages first.
 
-.PHONY: run test deps test-deps build release web perft format clean fuzz-smoke tsan
+.PHONY: run test deps test-deps build release web perft load format clean fuzz-smoke tsan
 
 # The server on 127.0.0.1:8080 with ./arbiter.db, serving the browser client at /.
 run: deps release web
@@ -42,6 +42,13 @@ perft: release
 	./build/release/bin/arbiter-perft chess startpos 6
 	./build/release/bin/arbiter-perft xiangqi startpos 5
 	./build/release/bin/arbiter-perft draughts startpos 10
+
+# The issue-9 load benchmark, short: echo baseline, moves at FULL and NORMAL, idle connections,
+# stalled spectators, printed against the targets (bench/load/README.md).
+load: deps
+	cmake --preset release
+	cmake --build --preset release --target arbiter-server arbiter-load
+	./scripts/load_report.py --short
 
 format:
 	git ls-files '*.cpp' '*.hpp' | xargs clang-format -i

@@ -1,4 +1,5 @@
-// replay, games and lobby: one request, then its answer (and, for the lobby, its updates).
+// replay, games, lobby and engines: one request, then its answer (and, for the lobby, its
+// updates).
 #include <unistd.h>
 
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "client/cli/engines.hpp"
 #include "client/cli/game_view.hpp"
 #include "client/cli/line_input.hpp"
 #include "client/cli/replay_view.hpp"
@@ -151,6 +153,22 @@ int run_replay(const CliOptions& options) {
 int run_listing(const CliOptions& options) {
     Terminal terminal = Terminal::detect(options);
     WsClient socket;
+    if (options.command == Command::engines) {
+        // The engines come with the welcome that answers hello (protocol.md).
+        auto welcome =
+            ask(socket, options, terminal,
+                requests::hello(options.name.empty() ? "arbiter-cli" : options.name), "welcome");
+        socket.close();
+        if (!welcome) {
+            return 1;
+        }
+        if (!options.json) {
+            for (const std::string& line : engine_lines(*welcome)) {
+                terminal.note(line);
+            }
+        }
+        return 0;
+    }
     const bool lobby = options.command == Command::lobby;
     auto answer =
         ask(socket, options, terminal, lobby ? requests::lobby() : requests::games(options),

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
             return run_replay(*options);
         case Command::games:
         case Command::lobby:
+        case Command::engines:
             return run_listing(*options);
     }
     return 2;

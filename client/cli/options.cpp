@@ -9,7 +9,7 @@
 namespace arbiter::client {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Command>, 8> kCommands = {{
+constexpr std::array<std::pair<std::string_view, Command>, 9> kCommands = {{
     {"help", Command::help},
     {"create", Command::create},
     {"join", Command::join},
@@ -18,6 +18,7 @@ constexpr std::array<std::pair<std::string_view, Command>, 8> kCommands = {{
     {"replay", Command::replay},
     {"games", Command::games},
     {"lobby", Command::lobby},
+    {"engines", Command::engines},
 }};
 
 bool is_one_of(std::string_view value, std::initializer_list<std::string_view> allowed) {
@@ -38,6 +39,20 @@ Expected<double, std::string> parse_number(std::string_view text, std::string_vi
                           "\" is not a number");
     }
     return value;
+}
+
+// The value of an option such as --limit or --level: a whole number from `low` to `high`.
+Expected<int, std::string> whole_number(const Expected<std::string, std::string>& text,
+                                        std::string_view flag, int low, int high) {
+    if (!text) {
+        return unexpected(text.error());
+    }
+    auto number = parse_number(*text, flag);
+    if (!number || *number < low || *number > high || *number != std::floor(*number)) {
+        return unexpected(std::string(flag) + " is a whole number from " + std::to_string(low) +
+                          " to " + std::to_string(high));
+    }
+    return static_cast<int>(*number);
 }
 
 // Takes the value of an option that needs one: `--side first` or `--side=first`.
@@ -107,6 +122,7 @@ Expected<ClockSetting, std::string> parse_clock(std::string_view text) {
 
 Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>& arguments) {
     CliOptions options;
+    bool level_given = false;
     std::optional<Command> command;
     std::vector<std::string> operands;
     for (std::size_t index = 0; index < arguments.size(); ++index) {
@@ -150,6 +166,19 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
             }
         } else if (flag == "--position") {
             outcome = set(options.position);
+        } else if (flag == "--opponent") {
+            outcome = set(options.opponent);
+            if (outcome && options.opponent.empty()) {
+                return unexpected(std::string("--opponent needs an engine name (see: engines)"));
+            }
+        } else if (flag == "--level") {
+            // protocol.md: create.opponent.level is an integer 1 (weakest) .. 8 (strongest).
+            auto level = whole_number(value(), flag, 1, 8);
+            if (!level) {
+                return unexpected(level.error());
+            }
+            options.level = *level;
+            level_given = true;
         } else if (flag == "--token") {
             outcome = set(options.token);
         } else if (flag == "--status") {
@@ -160,16 +189,11 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
         } else if (flag == "--variant") {
             outcome = set(options.variant);
         } else if (flag == "--limit") {
-            std::string text;
-            outcome = set(text);
-            auto number = parse_number(text, "limit");
-            if (outcome &&
-                (!number || *number < 1 || *number > 200 || *number != std::floor(*number))) {
-                return unexpected(std::string("--limit is a whole number from 1 to 200"));
+            auto limit = whole_number(value(), flag, 1, 200);
+            if (!limit) {
+                return unexpected(limit.error());
             }
-            if (outcome) {
-                options.limit = static_cast<int>(*number);
-            }
+            options.limit = *limit;
         } else if (inline_value) {
             return unexpected("option " + flag + " takes no value");
         } else if (flag == "--json") {
@@ -215,6 +239,12 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
     if (!checked) {
         return unexpected(checked.error());
     }
+    if (level_given && options.opponent.empty()) {
+        return unexpected(std::string("--level needs --opponent ENGINE"));
+    }
+    if (!options.opponent.empty() && options.command != Command::create) {
+        return unexpected(std::string("--opponent is for create"));
+    }
     return options;
 }
 
@@ -226,6 +256,8 @@ usage: arbiter-cli [options] COMMAND [arguments]
 commands:
   create chess|xiangqi|draughts   open a game and play it
          [--side first|second|random] [--clock MIN+SEC] [--private] [--position FEN]
+         [--opponent ENGINE [--level 1-8]]   play the computer: an engine listed by
+                                  `engines` takes the other seat (level default 3, 8 strongest)
   join GAME                       take the open seat of a game and play it
   resume GAME [--token TOKEN]     come back to your seat (the token is remembered per game)
   watch GAME                      follow a game as a spectator
@@ -233,6 +265,7 @@ commands:
                                   or print it whole (--print, or when input is not a terminal)
   games [--status S] [--variant V] [--limit N]   list stored games
   lobby [--once]                  follow the open public games
+  engines                         list the engines this server offers and the games they play
 
 options:
   --server URL   the server (default ws://127.0.0.1:8080/ws)

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The command line of arbiter-cli: a subcommand (create, join, resume, watch, replay, games,
-/// lobby, help) and options that may come before or after it.
+/// lobby, engines, help) and options that may come before or after it.
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +14,10 @@
 namespace arbiter::client {
 
 /// What the user asked arbiter-cli to do.
-enum class Command { help, create, join, resume, watch, replay, games, lobby };
+enum class Command { help, create, join, resume, watch, replay, games, lobby, engines };
+
+/// The level `create --opponent` asks for when --level is not given.
+inline constexpr int kDefaultEngineLevel = 3;
 
 /// A Fischer time control as `create` sends it.
 struct ClockSetting {
@@ -37,10 +40,12 @@ struct CliOptions {
     std::optional<ClockSetting> clock;
     bool is_private = false;
     std::string position;  ///< create: a start FEN
-    std::string game;      ///< join, resume, watch, replay
-    std::string token;     ///< resume: overrides the stored token
-    bool print = false;    ///< replay: print the whole game instead of stepping
-    std::string status;    ///< games: a filter
+    std::string opponent;  ///< create: an engine to play against (a name from welcome.engines)
+    int level = kDefaultEngineLevel;  ///< create: the engine's level 1..8
+    std::string game;                 ///< join, resume, watch, replay
+    std::string token;                ///< resume: overrides the stored token
+    bool print = false;               ///< replay: print the whole game instead of stepping
+    std::string status;               ///< games: a filter
     std::optional<int> limit;
     bool once = false;  ///< lobby: print the list once and exit
 };

@@ -22,6 +22,9 @@ std::string create(const CliOptions& options) {
     if (!options.position.empty()) {
         message["position"] = options.position;
     }
+    if (!options.opponent.empty()) {
+        message["opponent"] = {{"engine", options.opponent}, {"level", options.level}};
+    }
     return message.dump();
 }
 

@@ -11,7 +11,7 @@
 namespace arbiter::client::requests {
 
 std::string hello(const std::string& name);
-/// `create` from the command line's variant, side, clock, private flag and position.
+/// `create` from the command line's variant, side, clock, private flag, position and opponent.
 std::string create(const CliOptions& options);
 std::string join(const std::string& game);
 std::string resume(const std::string& game, const std::string& token,

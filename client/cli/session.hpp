@@ -19,7 +19,7 @@ int run_game(const CliOptions& options);
 /// replay: steps through a stored game, or prints it whole.
 int run_replay(const CliOptions& options);
 
-/// games (one answer) and lobby (live list).
+/// games (one answer), lobby (live list) and engines (the welcome's list).
 int run_listing(const CliOptions& options);
 
 }  // namespace arbiter::client

@@ -22,6 +22,8 @@ constexpr TextRule kIdRule{0, 64, detail::Charset::any};
 constexpr TextRule kNameRule{1, 32, detail::Charset::printable};
 constexpr TextRule kMoveRule{1, 64, detail::Charset::printable};
 constexpr TextRule kPositionRule{0, 256, detail::Charset::printable};
+// Engine names are configuration keys ("stockfish", "fairy-stockfish"): the game id alphabet.
+constexpr TextRule kEngineRule{1, 32, detail::Charset::game_id};
 
 constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // 24 h
 constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;     // 1 h
@@ -56,6 +58,22 @@ std::optional<ClockSpec> read_clock(FieldReader& in) {
     return clock;
 }
 
+std::optional<EngineOpponent> read_opponent(FieldReader& in) {
+    const Json* object = in.optional_object("opponent", false);
+    if (object == nullptr) {
+        return std::nullopt;
+    }
+    FieldReader opponent_in(*object, "opponent.");
+    EngineOpponent opponent;
+    opponent.engine = opponent_in.text("engine", kEngineRule);
+    opponent.level =
+        static_cast<int>(opponent_in.integer("level", kMinEngineLevel, kMaxEngineLevel));
+    if (auto error = opponent_in.finish()) {
+        in.fail(std::move(*error));
+    }
+    return opponent;
+}
+
 OfferAction read_action(FieldReader& in) {
     return in.choice<OfferAction>("action", {{"offer", OfferAction::offer},
                                              {"accept", OfferAction::accept},
@@ -76,6 +94,7 @@ ClientBody read_create(FieldReader& in) {
     create.clock = read_clock(in);
     create.is_private = in.optional_boolean("private").value_or(false);
     create.position = in.optional_text("position", kPositionRule).value_or(std::string{});
+    create.opponent = read_opponent(in);
     return create;
 }
 

@@ -25,7 +25,12 @@ Json player(const std::optional<PlayerInfo>& info) {
     if (!info) {
         return nullptr;
     }
-    return Json{{"name", info->name}, {"connected", info->connected}};
+    Json object{{"name", info->name}, {"connected", info->connected}};
+    // Absent for people, so that a human seat reads exactly as before engines existed.
+    if (info->engine) {
+        object["engine"] = true;
+    }
+    return object;
 }
 
 Json players(rules::Variant variant, const std::optional<PlayerInfo>& first,
@@ -100,8 +105,23 @@ Json record_moves(const std::vector<RecordMove>& moves) {
     return list;
 }
 
+Json engines(const std::vector<EngineInfo>& offered) {
+    Json list = Json::array();
+    for (const EngineInfo& engine : offered) {
+        Json variants = Json::array();
+        for (rules::Variant variant : engine.variants) {
+            variants.push_back(rules::to_string(variant));
+        }
+        list.push_back(Json{{"name", engine.name}, {"variants", std::move(variants)}});
+    }
+    return list;
+}
+
 Json body(const Welcome& m) {
-    return Json{{"type", "welcome"}, {"server", m.server}, {"protocol", m.protocol}};
+    return Json{{"type", "welcome"},
+                {"server", m.server},
+                {"protocol", m.protocol},
+                {"engines", engines(m.engines)}};
 }
 
 Json body(const SeatGranted& m) {

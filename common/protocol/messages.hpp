@@ -37,7 +37,8 @@ enum class ErrorCode : std::uint8_t {
     not_allowed,    ///< the action is not allowed now (abort after both moved, claim too early)
     not_ready,      ///< the game has not started (no opponent yet)
     unavailable,    ///< the server cannot take this now (storage failed, shutting down)
-    internal,       ///< a bug on the server; the request changed nothing
+    engine_unavailable,  ///< create.opponent names no engine for that variant, or a bad level
+    internal,            ///< a bug on the server; the request changed nothing
 };
 /// The wire name of an error code: "bad_json", "not_your_turn", ...
 std::string_view to_string(ErrorCode code) noexcept;
@@ -69,12 +70,23 @@ enum class ClaimKind : std::uint8_t { win, draw };
 struct Hello {
     std::string name;  ///< 1..32 printable characters
 };
+/// The levels an engine opponent accepts: 1 (weakest) .. 8 (strongest).
+inline constexpr int kMinEngineLevel = 1;
+inline constexpr int kMaxEngineLevel = 8;
+
+/// create.opponent: play the computer instead of waiting for a person.
+struct EngineOpponent {
+    std::string engine;  ///< a name from welcome.engines ("builtin", "stockfish", ...)
+    int level = kMinEngineLevel;
+    friend bool operator==(const EngineOpponent&, const EngineOpponent&) = default;
+};
 struct Create {
     rules::Variant variant = rules::Variant::chess;
     SidePreference side = SidePreference::random;
     std::optional<ClockSpec> clock;
-    bool is_private = false;  ///< wire: "private"
-    std::string position;     ///< FEN of the start position; empty = standard start
+    bool is_private = false;                 ///< wire: "private"
+    std::string position;                    ///< FEN of the start position; empty = standard start
+    std::optional<EngineOpponent> opponent;  ///< nullopt: wait for a person to join
 };
 struct Join {
     std::string game;
@@ -147,6 +159,7 @@ struct ProtocolError {
 struct PlayerInfo {
     std::string name;
     bool connected = false;
+    bool engine = false;  ///< the seat is played by an engine (wire: `engine: true`, else absent)
 };
 
 /// Clock readings: remaining ms per seat, and whether the side to move's clock is running.
@@ -162,9 +175,16 @@ struct OpenOffer {
     rules::Side by = rules::Side::first;
 };
 
+/// One engine this server offers as an opponent, and the variants it plays.
+struct EngineInfo {
+    std::string name;
+    std::vector<rules::Variant> variants;
+    friend bool operator==(const EngineInfo&, const EngineInfo&) = default;
+};
 struct Welcome {
     std::string server;  ///< "arbiter/<version>"
     int protocol = kProtocolVersion;
+    std::vector<EngineInfo> engines;  ///< what create.opponent may name
 };
 /// `created` and `joined`: the seat and its secret token, sent only to that seat's connection.
 struct SeatGranted {

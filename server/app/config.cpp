@@ -1,7 +1,11 @@
 #include "server/app/config.hpp"
 
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
+
 #include <sstream>
+#include "server/app/log.hpp"
 
 namespace arbiter::server::app {
 
@@ -13,6 +17,9 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     unsigned idle_seconds = static_cast<unsigned>(config.net.limits.idle_timeout.count());
     unsigned disconnect_seconds = 60;
     std::string sync = "full";
+    std::vector<std::string> engine_flags;
+    unsigned engine_timeout_ms = static_cast<unsigned>(config.engines.handshake_timeout.count());
+    unsigned engine_margin_ms = static_cast<unsigned>(config.engines.answer_margin.count());
     po::options_description options("arbiter-server options");
     // clang-format off
     options.add_options()
@@ -22,6 +29,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("port", po::value(&port)->default_value(port), "port for HTTP and WebSocket (0: any free port)")
         ("db", po::value(&config.database)->default_value(config.database), "SQLite database file")
         ("sync", po::value(&sync)->default_value(sync), "SQLite synchronous mode: full (survives power loss) or normal")
+        ("max-db-bytes", po::value(&config.max_db_bytes)->default_value(config.max_db_bytes), "largest the database may grow (0: no bound); past it moves are refused with unavailable and nothing changes")
         ("web-root", po::value(&config.web_root)->default_value(config.web_root), "folder of the browser client served at /")
         ("threads", po::value(&config.threads)->default_value(config.threads), "network threads")
         ("tls-cert", po::value(&config.net.tls_cert_file), "PEM certificate chain: serve https:// and wss://")
@@ -35,9 +43,14 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim")
-        ("log-format", po::value(&config.log_format)->default_value(config.log_format), "text or json (one JSON object per line)")
+        ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
-        ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit");
+        ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
+        ("engine", po::value(&engine_flags)->composing(), "NAME=PATH: offer a UCI engine (repeatable); a NAME with 'fairy' plays xiangqi, others chess; 'builtin' is always offered")
+        ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes at once (games against a UCI engine are refused beyond)")
+        ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")
+        ("engine-timeout-ms", po::value(&engine_timeout_ms)->default_value(engine_timeout_ms), "a UCI engine's start-up handshake (uciok, readyok) limit")
+        ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer");
     // clang-format on
     po::variables_map values;
     try {
@@ -68,8 +81,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (config.threads < 1 || config.threads > 256) {
         return refuse("--threads must be 1..256");
     }
-    if (config.log_format != "text" && config.log_format != "json") {
-        return refuse("--log-format must be text or json");
+    if (!parse_log_format(config.log_format)) {
+        return refuse("--log-format must be json, logfmt or text");
     }
     if (config.net.tls_cert_file.empty() != config.net.tls_key_file.empty()) {
         return refuse("--tls-cert and --tls-key go together");
@@ -77,6 +90,28 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (config.hub.messages_per_second <= 0 || config.hub.message_burst < 1) {
         return refuse("--rate must be positive and --burst at least 1");
     }
+    if (config.engines.builtin_threads < 1 || config.engines.builtin_threads > 64) {
+        return refuse("--engine-threads must be 1..64");
+    }
+    for (const auto& flag : engine_flags) {
+        auto spec = engines::parse_engine_flag(flag);
+        if (!spec) {
+            return refuse(spec.error());
+        }
+        // A start-up failure now rather than a failed game later (a name without '/' is looked
+        // up in PATH when the engine starts).
+        if (spec->path.find('/') != std::string::npos && ::access(spec->path.c_str(), X_OK) != 0) {
+            return refuse("--engine " + spec->name + ": " + spec->path + " is not executable");
+        }
+        for (const auto& known : config.engines.uci) {
+            if (known.name == spec->name) {
+                return refuse("--engine " + spec->name + " is given twice");
+            }
+        }
+        config.engines.uci.push_back(std::move(spec).value());
+    }
+    config.engines.handshake_timeout = std::chrono::milliseconds(engine_timeout_ms);
+    config.engines.answer_margin = std::chrono::milliseconds(engine_margin_ms);
     config.net.port = static_cast<std::uint16_t>(port);
     config.net.limits.idle_timeout = std::chrono::seconds(idle_seconds);
     config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "server/app/hub.hpp"
+#include "server/engine/engine_registry.hpp"
 #include "server/net/server.hpp"
 
 namespace arbiter::server::app {
@@ -16,11 +17,13 @@ struct ServerConfig {
     HubConfig hub;
     std::string database = "./arbiter.db";
     bool synchronous_full = true;
+    std::uint64_t max_db_bytes = 0;  ///< 0: no bound; else writes past it fail (SQLITE_FULL)
     std::string web_root;
     unsigned threads = 2;
-    std::string log_format = "text";  ///< text | json
+    std::string log_format = "text";  ///< json | logfmt | text
     std::string log_level = "info";
     std::string backup_to;  ///< --backup FILE: copy the database and exit
+    engines::EngineOptions engines;
 };
 
 /// What the command line asks for: run with a config, or print text (help, version, an error)

@@ -267,8 +267,10 @@ net::HttpResponse HttpApi::metrics() {
     net::HttpResponse response;
     response.content_type = "text/plain; version=0.0.4; charset=utf-8";
     response.body = metrics_.render();
-    response.body += "# TYPE arbiter_database_bytes gauge\narbiter_database_bytes " +
-                     std::to_string(repository_.size_bytes()) + "\n";
+    response.body +=
+        "# HELP arbiter_database_bytes Size of the SQLite database file.\n"
+        "# TYPE arbiter_database_bytes gauge\narbiter_database_bytes " +
+        std::to_string(repository_.size_bytes()) + "\n";
     if (gauges_) {
         response.body += gauges_();
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/protocol/codec.hpp"
+#include "server/app/log.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
 
@@ -19,7 +20,7 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat) 
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, false};
+    return protocol::PlayerInfo{seat.name, false, !seat.engine.empty()};
 }
 
 /// The game id a request is about, for those that go to a room.
@@ -78,13 +79,13 @@ protocol::Record record_of(const storage::StoredGame& game) {
 }
 
 Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
-         Metrics& metrics, ExecutorFactory make_executor)
+         Metrics& metrics, ExecutorFactory make_executor, EngineDirectory* engines)
     : config_(std::move(config)),
       repository_(repository),
       time_(time),
       metrics_(metrics),
       make_executor_(std::move(make_executor)),
-      room_context_{repository, time, *this, metrics, config_.room} {}
+      room_context_{repository, time, *this, metrics, config_.room, engines} {}
 
 Expected<std::size_t, std::string> Hub::restore_games() {
     auto stored = repository_.load_unfinished();
@@ -110,14 +111,20 @@ Expected<std::size_t, std::string> Hub::restore_games() {
 // ---- connections --------------------------------------------------------------------------
 
 void Hub::on_open(const std::shared_ptr<net::Peer>& peer) {
-    std::lock_guard lock(peers_mutex_);
-    PeerState state;
-    state.tokens = config_.message_burst;
-    state.refilled = time_.now();
-    peers_[peer->id()] = std::move(state);
+    {
+        std::lock_guard lock(peers_mutex_);
+        PeerState state;
+        state.tokens = config_.message_burst;
+        state.refilled = time_.now();
+        peers_[peer->id()] = std::move(state);
+    }
+    log_event(LogLevel::info, "connection_opened",
+              {{"peer", peer->id()}, {"address", peer->address()}});
 }
 
 void Hub::on_close(const std::shared_ptr<net::Peer>& peer) {
+    log_event(LogLevel::info, "connection_closed",
+              {{"peer", peer->id()}, {"address", peer->address()}});
     if (closed_) {
         // The network is being torn down: its executors no longer run what is posted to them.
         return;
@@ -156,6 +163,7 @@ void Hub::on_too_large(const std::shared_ptr<net::Peer>& peer) {
 
 bool Hub::admit(const std::shared_ptr<net::Peer>& peer) {
     bool close = false;
+    bool first = false;
     {
         std::lock_guard lock(peers_mutex_);
         auto it = peers_.find(peer->id());
@@ -174,8 +182,14 @@ bool Hub::admit(const std::shared_ptr<net::Peer>& peer) {
             return true;
         }
         close = ++state.refused_in_row > config_.max_refused_in_row;
+        first = state.refused_in_row == 1;
     }
     metrics_.rate_limited();
+    // One line per burst, not per refused message: a flood must not flood the log too.
+    if (first || close) {
+        log_event(LogLevel::warn, close ? "flood_closed" : "rate_limited",
+                  {{"peer", peer->id()}, {"address", peer->address()}});
+    }
     if (close) {
         peer->close(net::CloseCode::policy_violation, "message flood");
     } else {
@@ -185,13 +199,23 @@ bool Hub::admit(const std::shared_ptr<net::Peer>& peer) {
 }
 
 void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view text) {
+    const auto received = time_.now();
+    // Rooms time the requests they take (GameRoom::answered); the hub times the rest.
+    bool routed = false;
+    const auto answered = [&] {
+        if (!routed) {
+            metrics_.message_latency(
+                std::chrono::duration_cast<std::chrono::microseconds>(time_.now() - received)
+                    .count());
+        }
+    };
     if (!admit(peer)) {
-        return;
+        return answered();
     }
     auto decoded = protocol::decode(text);
     if (!decoded) {
         refuse(peer, decoded.error().code, decoded.error().message, decoded.error().id);
-        return;
+        return answered();
     }
     auto& message = *decoded;
     std::visit(
@@ -202,7 +226,11 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                     std::lock_guard lock(peers_mutex_);
                     peers_[peer->id()].name = body.name;
                 }
-                reply(peer, protocol::Welcome{config_.server_name, protocol::kProtocolVersion},
+                reply(peer,
+                      protocol::Welcome{config_.server_name, protocol::kProtocolVersion,
+                                        room_context_.engines != nullptr
+                                            ? room_context_.engines->offered()
+                                            : std::vector<protocol::EngineInfo>{}},
                       message.id);
             } else if constexpr (std::is_same_v<T, protocol::Ping>) {
                 reply(peer, protocol::Pong{}, message.id);
@@ -227,7 +255,9 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                 if (auto room = find_room(body.game)) {
                     room->leave(peer);
                     std::lock_guard lock(peers_mutex_);
-                    peers_[peer->id()].rooms.erase(body.game);
+                    auto& state = peers_[peer->id()];
+                    state.rooms.erase(body.game);
+                    state.seated_in.erase(body.game);
                 }
             } else {
                 const std::string* game = room_game(message.body);
@@ -236,11 +266,13 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                     refuse(peer, ErrorCode::unknown_game, "no game with that id", message.id);
                     return;
                 }
+                routed = true;
                 room->submit(
-                    RoomRequest{peer, message.id, std::move(body), peer_name(*peer), time_.now()});
+                    RoomRequest{peer, message.id, std::move(body), peer_name(*peer), received});
             }
         },
         message.body);
+    answered();
 }
 
 std::string Hub::peer_name(const net::Peer& peer) {
@@ -258,6 +290,10 @@ void Hub::reply(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody bod
 void Hub::refuse(const std::shared_ptr<net::Peer>& peer, ErrorCode code, std::string message,
                  const std::optional<std::string>& id) {
     metrics_.refused(code);
+    if (code != ErrorCode::rate_limited) {
+        log_event(LogLevel::info, "request_refused",
+                  {{"peer", peer->id()}, {"code", protocol::to_string(code)}});
+    }
     peer->send(std::make_shared<const std::string>(protocol::encode_error(code, message, id)));
 }
 
@@ -292,7 +328,22 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         side = Side::second;
     }
     std::array<std::optional<SeatSpec>, 2> seats;
-    seats[seat_index(side)] = SeatSpec{peer_name(*peer), new_seat_token(), {peer}};
+    seats[seat_index(side)] = SeatSpec{peer_name(*peer), new_seat_token(), {peer}, "", 0};
+    if (create.opponent) {
+        // The engine takes the other seat and the game starts at once.
+        auto name = room_context_.engines != nullptr
+                        ? room_context_.engines->seat_name(create.opponent->engine, create.variant,
+                                                           create.opponent->level)
+                        : Expected<std::string, std::string>(
+                              unexpected(std::string("this server offers no engines")));
+        if (!name) {
+            refuse(peer, ErrorCode::engine_unavailable, name.error(), id);
+            return;
+        }
+        seats[seat_index(rules::opponent(side))] =
+            SeatSpec{*name, new_seat_token(), {}, create.opponent->engine, create.opponent->level};
+        header.status = "playing";
+    }
     auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
                                  std::move(seats), id);
     std::lock_guard lock(rooms_mutex_);
@@ -343,11 +394,15 @@ void Hub::room_idle(const std::string& game) {
     rooms_.erase(game);
 }
 
-void Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) {
+void Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                        bool seated) {
     std::lock_guard lock(peers_mutex_);
     auto it = peers_.find(peer->id());
     if (it != peers_.end()) {
         it->second.rooms.insert(game);
+        if (seated) {
+            it->second.seated_in.insert(game);
+        }
     }
 }
 
@@ -443,16 +498,6 @@ void Hub::close() {
     std::lock_guard lock(lobby_mutex_);
     lobby_subscribers_.clear();
     open_games_.clear();
-}
-
-std::size_t Hub::room_count() const {
-    std::lock_guard lock(rooms_mutex_);
-    return rooms_.size();
-}
-
-std::size_t Hub::connection_count() const {
-    std::lock_guard lock(peers_mutex_);
-    return peers_.size();
 }
 
 }  // namespace arbiter::server::app

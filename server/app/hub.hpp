@@ -36,8 +36,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
   public:
     using ExecutorFactory = std::function<std::shared_ptr<Executor>()>;
 
+    /// `engines`: the engine opponents offered (nullptr: none; create.opponent is refused).
     Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
-        Metrics& metrics, ExecutorFactory make_executor);
+        Metrics& metrics, ExecutorFactory make_executor, EngineDirectory* engines = nullptr);
 
     /// Loads every unfinished game from storage; returns how many, or the first error.
     Expected<std::size_t, std::string> restore_games();
@@ -52,7 +53,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void listing_changed(const protocol::GameSummary& summary, bool is_private) override;
     std::string start_rematch(const storage::GameRow& finished,
                               std::array<SeatSpec, 2> seats) override;
-    void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) override;
+    void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                       bool seated) override;
     void room_idle(const std::string& game) override;
 
     /// Drops every room and subscription, after the network has stopped: rooms hold their
@@ -62,6 +64,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// Rooms in memory, and connections that are players or spectators (for /metrics).
     std::size_t room_count() const;
     std::size_t connection_count() const;
+    /// WebSocket connections by role, and rooms in memory by (status, variant), for /metrics.
+    ConnectionRoles connection_roles() const;
+    std::map<std::pair<std::string, std::string>, std::size_t> games_in_memory() const;
 
   private:
     struct PeerState {
@@ -70,7 +75,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
         std::chrono::steady_clock::time_point refilled{};
         unsigned refused_in_row = 0;
         std::set<std::string> rooms;
-        bool lobby = false;
+        std::set<std::string> seated_in;  ///< the rooms where it holds a seat
     };
 
     bool admit(const std::shared_ptr<net::Peer>& peer);

@@ -1,12 +1,52 @@
 #pragma once
 /// \file
-/// Logging set-up: spdlog, one line per event, as text or as JSON objects. Never log a token.
+/// Structured logging: one line per event, as JSON lines, logfmt or human text, with a level.
+/// Every value is escaped for its format, so no field can break a line or forge another one.
+/// Never log a token or any other secret: log ids, addresses, codes and counts only.
 
+#include <concepts>
+#include <initializer_list>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace arbiter::server::app {
 
-/// Configures the default logger; false (and nothing changed) for an unknown level.
-bool configure_logging(const std::string& format, const std::string& level);
+enum class LogFormat { text, logfmt, json };
+enum class LogLevel { trace, debug, info, warn, error };
+
+/// One `key=value` of an event. Keys are our own snake_case constants; values may hold any
+/// bytes (player names, error messages) and are escaped when the line is written.
+struct LogField {
+    LogField(std::string_view key_in, std::string_view value_in) : key(key_in), value(value_in) {}
+    LogField(std::string_view key_in, const char* value_in) : key(key_in), value(value_in) {}
+    LogField(std::string_view key_in, const std::string& value_in) : key(key_in), value(value_in) {}
+    template <std::integral Number>
+    LogField(std::string_view key_in, Number number)
+        : key(key_in), value(std::to_string(number)), is_number(true) {}
+    LogField(std::string_view key_in, bool flag)
+        : key(key_in), value(flag ? "true" : "false"), is_number(true) {}
+
+    std::string_view key;
+    std::string value;
+    bool is_number = false;  ///< written bare in JSON (numbers and booleans)
+};
+
+/// "json", "logfmt" or "text"; nullopt for anything else.
+std::optional<LogFormat> parse_log_format(std::string_view name);
+/// The level's name as written in each line ("info", "warn", ...).
+std::string_view level_name(LogLevel level);
+
+/// One complete line without its newline. `event` is a snake_case name (empty for free text,
+/// which then goes in a `msg` field). Pure: the unit tests call it directly.
+std::string format_log_line(LogFormat format, std::string_view time, LogLevel level,
+                            std::string_view event, std::initializer_list<LogField> fields);
+
+/// Configures logging to standard error; false (and nothing changed) for an unknown level.
+/// Free-text spdlog calls elsewhere are written in the same format, as a `msg` field.
+bool configure_logging(LogFormat format, const std::string& level);
+
+/// Writes one event when `level` is enabled. Thread-safe.
+void log_event(LogLevel level, std::string_view event, std::initializer_list<LogField> fields = {});
 
 }  // namespace arbiter::server::app

@@ -1,8 +1,9 @@
 // arbiter-server: the authoritative game server. See README.md and schema/protocol.md.
-#include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "server/app/config.hpp"
 #include "server/app/http_api.hpp"
@@ -13,6 +14,23 @@
 
 using namespace arbiter::server;
 
+namespace {
+
+// Every connection is a descriptor and --max-connections defaults to 20,000: take what the hard
+// limit allows rather than the usual soft 1,024 (issue 9: 10,000 concurrent connections).
+void raise_descriptor_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+            app::log_event(app::LogLevel::warn, "descriptor_limit_not_raised",
+                           {{"limit", std::to_string(limit.rlim_max)}});
+        }
+    }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     auto parsed = app::parse_command_line(argc, argv);
     if (const auto* exit = std::get_if<app::ExitWith>(&parsed)) {
@@ -20,61 +38,84 @@ int main(int argc, char** argv) {
         return exit->code;
     }
     const auto& config = std::get<app::ServerConfig>(parsed);
-    if (!app::configure_logging(config.log_format, config.log_level)) {
+    using app::log_event;
+    using app::LogLevel;
+    if (!app::configure_logging(*app::parse_log_format(config.log_format), config.log_level)) {
         std::fprintf(stderr, "arbiter-server: unknown --log-level %s\n", config.log_level.c_str());
         return 2;
     }
+    raise_descriptor_limit();
     storage::SqliteOptions storage_options;
     storage_options.synchronous =
         config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
+    storage_options.max_size_bytes = config.max_db_bytes;
     auto repository = storage::SqliteRepository::open(config.database, storage_options);
     if (!repository) {
-        spdlog::error("cannot open database {}: {}", config.database, repository.error().message);
+        log_event(LogLevel::error, "database_open_failed",
+                  {{"db", config.database}, {"error", repository.error().message}});
         return 1;
     }
     if (!config.backup_to.empty()) {
         auto copied = (*repository)->backup(config.backup_to);
         if (!copied) {
-            spdlog::error("backup to {} failed: {}", config.backup_to, copied.error().message);
+            log_event(LogLevel::error, "backup_failed",
+                      {{"db", config.database},
+                       {"to", config.backup_to},
+                       {"error", copied.error().message}});
             return 1;
         }
-        spdlog::info("backup of {} written to {}", config.database, config.backup_to);
+        log_event(LogLevel::info, "backup_written",
+                  {{"db", config.database}, {"to", config.backup_to}});
         return 0;
     }
 
     SystemTime time;
     app::Metrics metrics;
     std::unique_ptr<net::Network> network;
-    auto hub = std::make_shared<app::Hub>(config.hub, **repository, time, metrics,
-                                          [&network] { return network->make_strand(); });
+    engines::EngineRegistry engines(config.engines);
+    auto hub = std::make_shared<app::Hub>(
+        config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
+        &engines);
     auto http =
         std::make_shared<app::HttpApi>(**repository, metrics, config.web_root, [&network, &hub] {
-            return "# TYPE arbiter_connections gauge\narbiter_connections " +
-                   std::to_string(network->connection_count()) +
-                   "\n# TYPE arbiter_rooms gauge\narbiter_rooms " +
-                   std::to_string(hub->room_count()) + "\n";
+            app::ScrapeGauges gauges;
+            gauges.open_connections = network->connection_count();
+            gauges.roles = hub->connection_roles();
+            gauges.games = hub->games_in_memory();
+            gauges.net = network->stats();
+            return app::render_gauges(gauges) + app::render_process_metrics();
         });
     try {
         net::NetConfig net_config = config.net;
-        net_config.log = [](std::string_view message) { spdlog::warn("net: {}", message); };
+        net_config.log = [](std::string_view message) {
+            log_event(LogLevel::warn, "network", {{"msg", message}});
+        };
         network = std::make_unique<net::Network>(std::move(net_config), hub, http);
     } catch (const std::exception& error) {
-        spdlog::error("cannot listen on {}:{}: {}", config.net.bind_address, config.net.port,
-                      error.what());
+        // Also on standard error as plain text: the operator's first look at a failed start.
+        log_event(LogLevel::error, "start_failed", {{"error", error.what()}});
+        std::fprintf(stderr, "arbiter-server: %s\n", error.what());
         return 1;
     }
     auto restored = hub->restore_games();
     if (!restored) {
-        spdlog::error("cannot reload unfinished games: {}", restored.error());
+        log_event(LogLevel::error, "restore_failed", {{"error", restored.error()}});
         return 1;
     }
-    spdlog::info("reloaded {} unfinished games from {}", *restored, config.database);
+    log_event(LogLevel::info, "server_started",
+              {{"version", config.hub.server_name},
+               {"address", config.net.bind_address},
+               {"port", network->port()},
+               {"tls", !config.net.tls_cert_file.empty()},
+               {"db", config.database},
+               {"threads", config.threads},
+               {"games_restored", *restored}});
     // Tests and scripts read the bound port from this line.
     std::printf("arbiter-server listening on %s:%u\n", config.net.bind_address.c_str(),
                 static_cast<unsigned>(network->port()));
     std::fflush(stdout);
     network->run(config.threads, [&network] {
-        spdlog::info("signal received: closing connections");
+        log_event(LogLevel::info, "server_stopping", {{"reason", "signal"}});
         network->stop();
     });
     // Teardown order matters: rooms hold strands of the io_context, and the storage writer may
@@ -82,8 +123,11 @@ int main(int argc, char** argv) {
     // (which joins its thread), and only then the io_context.
     (*repository)->flush();
     hub->close();
+    // Every engine process is killed and reaped, every builtin search stopped, before the
+    // strands their answers would be posted to go away.
+    engines.stop();
     (*repository).reset();
     network.reset();
-    spdlog::info("stopped");
+    log_event(LogLevel::info, "server_stopped");
     return 0;
 }

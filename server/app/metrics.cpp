@@ -1,52 +1,223 @@
 #include "server/app/metrics.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+
+#include "common/rules/game.hpp"
 
 namespace arbiter::server::app {
 
-void Metrics::commit_latency(std::int64_t micros) noexcept {
+namespace {
+
+void header(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
+    out += "# HELP ";
+    out += name;
+    out += ' ';
+    out += help;
+    out += "\n# TYPE ";
+    out += name;
+    out += ' ';
+    out += type;
+    out += '\n';
+}
+
+void sample(std::string& out, std::string_view name, std::string_view labels, double value) {
+    std::ostringstream number;
+    number.precision(15);  // whole seconds since 1970 and large counters stay exact
+    number << value;
+    out += name;
+    if (!labels.empty()) {
+        out += '{';
+        out += labels;
+        out += '}';
+    }
+    out += ' ';
+    out += number.str();
+    out += '\n';
+}
+
+void single(std::string& out, std::string_view name, std::string_view type, std::string_view help,
+            double value) {
+    header(out, name, type, help);
+    sample(out, name, "", value);
+}
+
+void by_code(std::string& out, std::string_view name, std::string_view help,
+             const std::array<std::atomic<std::uint64_t>, Metrics::kErrorCodes>& counts) {
+    header(out, name, "counter", help);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const std::string labels =
+            "code=\"" + std::string(protocol::to_string(static_cast<protocol::ErrorCode>(i))) +
+            "\"";
+        sample(out, name, labels, static_cast<double>(counts[i].load()));
+    }
+}
+
+}  // namespace
+
+void LatencyHistogram::observe(std::int64_t micros) noexcept {
     std::size_t bucket = 0;
-    while (bucket < kLatencyBucketsUs.size() && micros > kLatencyBucketsUs[bucket]) {
+    while (bucket < kBucketsUs.size() && micros > kBucketsUs[bucket]) {
         ++bucket;
     }
-    latency_buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
-    latency_sum_us_.fetch_add(static_cast<std::uint64_t>(micros < 0 ? 0 : micros),
-                              std::memory_order_relaxed);
-    latency_count_.fetch_add(1, std::memory_order_relaxed);
+    buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
+    sum_us_.fetch_add(static_cast<std::uint64_t>(micros < 0 ? 0 : micros),
+                      std::memory_order_relaxed);
+    count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void LatencyHistogram::render(std::string& out, std::string_view name,
+                              std::string_view help) const {
+    header(out, name, "histogram", help);
+    const std::string bucket = std::string(name) + "_bucket";
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < kBucketsUs.size(); ++i) {
+        cumulative += buckets_[i].load();
+        std::ostringstream le;
+        le << static_cast<double>(kBucketsUs[i]) / 1e6;
+        sample(out, bucket, "le=\"" + le.str() + "\"", static_cast<double>(cumulative));
+    }
+    cumulative += buckets_.back().load();
+    sample(out, bucket, "le=\"+Inf\"", static_cast<double>(cumulative));
+    sample(out, std::string(name) + "_sum", "", static_cast<double>(sum_us_.load()) / 1e6);
+    // _count equals the +Inf bucket in one scrape, even while other threads observe.
+    sample(out, std::string(name) + "_count", "", static_cast<double>(cumulative));
 }
 
 std::string Metrics::render() const {
-    std::ostringstream out;
-    out << "# HELP arbiter_moves_accepted_total Moves committed and acknowledged.\n"
-        << "# TYPE arbiter_moves_accepted_total counter\n"
-        << "arbiter_moves_accepted_total " << moves_accepted_.load() << "\n"
-        << "# HELP arbiter_requests_refused_total Requests answered with an error, by code.\n"
-        << "# TYPE arbiter_requests_refused_total counter\n";
-    for (std::size_t i = 0; i < kErrorCodes; ++i) {
-        out << "arbiter_requests_refused_total{code=\""
-            << protocol::to_string(static_cast<protocol::ErrorCode>(i)) << "\"} "
-            << refused_[i].load() << "\n";
+    std::string out;
+    single(out, "arbiter_moves_accepted_total", "counter", "Moves committed and acknowledged.",
+           static_cast<double>(moves_accepted_.load()));
+    by_code(out, "arbiter_moves_refused_total", "Move requests answered with an error, by code.",
+            moves_refused_);
+    by_code(out, "arbiter_requests_refused_total", "Requests answered with an error, by code.",
+            refused_);
+    single(out, "arbiter_games_created_total", "counter", "Games created (rematches included).",
+           static_cast<double>(games_created_.load()));
+    single(out, "arbiter_games_ended_total", "counter", "Games that reached a result.",
+           static_cast<double>(games_ended_.load()));
+    single(out, "arbiter_rate_limited_total", "counter",
+           "Messages refused because a connection exceeded its message rate.",
+           static_cast<double>(rate_limited_.load()));
+    single(out, "arbiter_engine_failures_total", "counter",
+           "Times an engine failed to give a move (crashed, hung, or answered an illegal move).",
+           static_cast<double>(engine_failures_.load()));
+    commit_latency_.render(out, "arbiter_move_commit_seconds",
+                           "Time from a move's arrival to its durable commit.");
+    message_latency_.render(out, "arbiter_message_latency_seconds",
+                            "Time from a message's arrival to its reply or broadcast being sent.");
+    return out;
+}
+
+std::string render_gauges(const ScrapeGauges& gauges) {
+    std::string out;
+    single(out, "arbiter_connections_open", "gauge",
+           "Connections holding a slot (HTTP and WebSocket).",
+           static_cast<double>(gauges.open_connections));
+    header(out, "arbiter_websocket_connections", "gauge",
+           "WebSocket connections by role: player (seated), spectator, lobby, other.");
+    const auto& roles = gauges.roles;
+    sample(out, "arbiter_websocket_connections", "role=\"player\"",
+           static_cast<double>(roles.players));
+    sample(out, "arbiter_websocket_connections", "role=\"spectator\"",
+           static_cast<double>(roles.spectators));
+    sample(out, "arbiter_websocket_connections", "role=\"lobby\"",
+           static_cast<double>(roles.lobby));
+    sample(out, "arbiter_websocket_connections", "role=\"other\"",
+           static_cast<double>(roles.other));
+
+    // Every status and variant appears, at 0 when absent, so that series never vanish.
+    auto games = gauges.games;
+    for (const char* status : {"waiting", "playing", "ended", "aborted"}) {
+        for (auto variant :
+             {rules::Variant::chess, rules::Variant::xiangqi, rules::Variant::draughts}) {
+            games.try_emplace({status, std::string(rules::to_string(variant))}, 0);
+        }
     }
-    out << "# TYPE arbiter_games_created_total counter\n"
-        << "arbiter_games_created_total " << games_created_.load() << "\n"
-        << "# TYPE arbiter_games_ended_total counter\n"
-        << "arbiter_games_ended_total " << games_ended_.load() << "\n"
-        << "# TYPE arbiter_rate_limited_total counter\n"
-        << "arbiter_rate_limited_total " << rate_limited_.load() << "\n"
-        << "# HELP arbiter_move_commit_seconds Time from a move's arrival to its commit.\n"
-        << "# TYPE arbiter_move_commit_seconds histogram\n";
-    std::uint64_t cumulative = 0;
-    for (std::size_t i = 0; i < kLatencyBucketsUs.size(); ++i) {
-        cumulative += latency_buckets_[i].load();
-        out << "arbiter_move_commit_seconds_bucket{le=\""
-            << static_cast<double>(kLatencyBucketsUs[i]) / 1e6 << "\"} " << cumulative << "\n";
+    header(out, "arbiter_games_in_memory", "gauge", "Games held in memory, by status and variant.");
+    for (const auto& [key, count] : games) {
+        sample(out, "arbiter_games_in_memory",
+               "status=\"" + key.first + "\",variant=\"" + key.second + "\"",
+               static_cast<double>(count));
     }
-    cumulative += latency_buckets_.back().load();
-    out << "arbiter_move_commit_seconds_bucket{le=\"+Inf\"} " << cumulative << "\n"
-        << "arbiter_move_commit_seconds_sum " << static_cast<double>(latency_sum_us_.load()) / 1e6
-        << "\n"
-        << "arbiter_move_commit_seconds_count " << latency_count_.load() << "\n";
-    return out.str();
+
+    const auto& net = gauges.net;
+    single(out, "arbiter_outgoing_frames_dropped_total", "counter",
+           "Outgoing WebSocket frames not sent: queue over its bound, or connection closing.",
+           static_cast<double>(net.dropped_frames));
+    single(out, "arbiter_slow_consumer_closes_total", "counter",
+           "Connections closed (1013) because their outgoing queue hit its bound.",
+           static_cast<double>(net.slow_consumer_closes));
+    single(out, "arbiter_too_large_closes_total", "counter",
+           "Connections closed (1009) for a frame over --max-frame-bytes.",
+           static_cast<double>(net.too_large_closes));
+    single(out, "arbiter_binary_closes_total", "counter",
+           "Connections closed (1003) for sending a binary frame.",
+           static_cast<double>(net.binary_closes));
+    header(out, "arbiter_connections_rejected_total", "counter",
+           "Connections refused at accept because a cap was reached.");
+    sample(out, "arbiter_connections_rejected_total", "cap=\"per_address\"",
+           static_cast<double>(net.rejected_per_address));
+    sample(out, "arbiter_connections_rejected_total", "cap=\"total\"",
+           static_cast<double>(net.rejected_total));
+    single(out, "arbiter_handler_errors_total", "counter",
+           "Exceptions caught at a connection's dispatch boundary.",
+           static_cast<double>(net.handler_errors));
+    single(out, "arbiter_outgoing_queue_peak_bytes", "gauge",
+           "The largest outgoing queue of one connection seen since start.",
+           static_cast<double>(net.peak_queue_bytes));
+    return out;
+}
+
+std::string render_process_metrics() {
+    // /proc/self/stat fields (proc(5)): 14 utime, 15 stime, 22 starttime (clock ticks since
+    // boot), 23 vsize (bytes), 24 rss (pages). The command name (2) may hold spaces: skip past ')'.
+    std::ifstream stat_file("/proc/self/stat");
+    std::string stat((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) {
+        return {};
+    }
+    std::istringstream fields(stat.substr(close + 2));
+    std::array<double, 24> value{};  // value[i] is field i + 3
+    for (auto& field : value) {
+        std::string token;
+        fields >> token;
+        field = std::strtod(token.c_str(), nullptr);
+    }
+    const auto field = [&](int number) { return value[static_cast<std::size_t>(number - 3)]; };
+    const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+    const double page = static_cast<double>(sysconf(_SC_PAGESIZE));
+
+    double boot_time = 0;
+    std::ifstream proc_stat("/proc/stat");
+    for (std::string line; std::getline(proc_stat, line);) {
+        if (line.starts_with("btime ")) {
+            boot_time = std::strtod(line.c_str() + 6, nullptr);
+        }
+    }
+    std::error_code ec;
+    double open_fds = 0;
+    for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        ++open_fds;
+    }
+
+    std::string out;
+    single(out, "process_cpu_seconds_total", "counter", "User and system CPU time spent.",
+           (field(14) + field(15)) / ticks);
+    single(out, "process_start_time_seconds", "gauge", "Start time since the Unix epoch.",
+           boot_time + field(22) / ticks);
+    single(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size.", field(23));
+    single(out, "process_resident_memory_bytes", "gauge", "Resident memory size.",
+           field(24) * page);
+    single(out, "process_open_fds", "gauge", "Open file descriptors.", open_fds);
+    return out;
 }
 
 }  // namespace arbiter::server::app

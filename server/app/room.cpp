@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
@@ -17,13 +18,15 @@ GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor,
       executor_(std::move(executor)),
       id_(header.id),
       header_(std::move(header)),
-      game_(std::move(game)) {
+      game_(std::move(game)),
+      variant_(header_.variant) {
     if (auto spec = time_control_of(header_)) {
         clock_.emplace(*spec);
         clock_history_.push_back({spec->initial_ms, spec->initial_ms});
     } else {
         clock_history_.push_back({0, 0});
     }
+    make_agents();
 }
 
 std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr<Executor> executor,
@@ -33,7 +36,8 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
                                            std::optional<std::string> reply_id) {
     for (std::size_t i = 0; i < 2; ++i) {
         if (seats[i]) {
-            header.seats[i] = {seats[i]->name, token_hash(seats[i]->token)};
+            header.seats[i] = {seats[i]->name, token_hash(seats[i]->token), seats[i]->engine,
+                               seats[i]->engine_level};
         }
     }
     header.seq = 1;
@@ -103,6 +107,7 @@ void GameRoom::submit(RoomRequest request) {
     executor_->post([self, request = std::move(request)]() mutable {
         if (self->pending_.size() >= self->context_.config.max_pending) {
             self->reply_error(request, ErrorCode::unavailable, "the game is busy; try again");
+            self->answered(request);
             return;
         }
         self->pending_.push_back(
@@ -118,6 +123,7 @@ void GameRoom::leave(std::shared_ptr<net::Peer> peer) {
 }
 
 void GameRoom::detach() {
+    close_agents();
     pending_.clear();
     members_.clear();
     history_.clear();
@@ -141,23 +147,32 @@ void GameRoom::run_next() {
 }
 
 void GameRoom::persist_then(storage::GameWrite change, std::optional<RoomRequest> requester,
-                            Task apply) {
+                            Task apply, Task undo) {
     busy_ = true;
     const auto started = context_.time.now();
     auto self = shared_from_this();
     context_.repository.write(std::move(change), [self, started, requester = std::move(requester),
-                                                  apply = std::move(apply)](
+                                                  apply = std::move(apply), undo = std::move(undo)](
                                                      Expected<void, storage::StorageError> done) {
-        self->executor_->post([self, started, requester, apply, done = std::move(done)] {
+        self->executor_->post([self, started, requester, apply, undo, done = std::move(done)] {
             if (done) {
                 self->context_.metrics.commit_latency(
                     std::chrono::duration_cast<std::chrono::microseconds>(
                         self->context_.time.now() - started)
                         .count());
                 apply();
-            } else if (requester) {
-                self->reply_error(*requester, ErrorCode::unavailable,
-                                  "storage failed, nothing was changed: " + done.error().message);
+            } else {
+                if (undo) {
+                    undo();
+                }
+                if (requester) {
+                    self->reply_error(
+                        *requester, ErrorCode::unavailable,
+                        "storage failed, nothing was changed: " + done.error().message);
+                }
+            }
+            if (requester) {
+                self->answered(*requester);
             }
             self->busy_ = false;
             self->run_next();
@@ -192,6 +207,10 @@ void GameRoom::handle(RoomRequest& request) {
             }
         },
         request.body);
+    // A request that writes is answered after its commit (persist_then); the others now.
+    if (!busy_) {
+        answered(request);
+    }
 }
 
 void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
@@ -212,6 +231,12 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
         send_state(member.peer, std::nullopt);
     }
     context_.metrics.game_created();
+    log_event(LogLevel::info, "game_created",
+              {{"game", id_},
+               {"variant", rules::to_string(header_.variant)},
+               {"status", header_.status},
+               {"rematch", rematch},
+               {"private", header_.is_private}});
     after_change();
     if (header_.status == "playing") {
         start_turn();
@@ -232,7 +257,7 @@ void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
     const Side side = header_.seats[0].name.empty() ? Side::first : Side::second;
     const std::string token = new_seat_token();
     storage::GameRow header = header_;
-    header.seats[seat_index(side)] = {request.player_name, token_hash(token)};
+    header.seats[seat_index(side)] = {request.player_name, token_hash(token), "", 0};
     header.status = "playing";
     header.seq += 1;
     header.updated_ms = context_.time.unix_ms();

@@ -4,6 +4,7 @@
 /// on its own executor, validates with the rules, makes every change durable through the
 /// repository, and only after the commit applies it and tells players and spectators.
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/game_clock.hpp"
+#include "server/app/seat_agent.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
 #include "server/storage/repository.hpp"
@@ -48,6 +50,8 @@ struct SeatSpec {
     std::string name;
     std::string token;  ///< plain token: sent once to the seat's connections, stored hashed
     std::vector<std::shared_ptr<net::Peer>> peers;
+    std::string engine;    ///< an engine seat: the engine's name (no peers then); "" for a person
+    int engine_level = 0;  ///< 1..8 for an engine seat
 };
 
 /// What rooms need from the rest of the server (the hub).
@@ -59,8 +63,10 @@ class RoomHost {
     /// Both players agreed to a rematch: create and seat the new game; returns its id.
     virtual std::string start_rematch(const storage::GameRow& finished,
                                       std::array<SeatSpec, 2> seats) = 0;
-    /// `peer` became a member of room `game` (so that its close reaches the room).
-    virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game) = 0;
+    /// `peer` became a member of room `game` (so that its close reaches the room), in a seat
+    /// or as a spectator.
+    virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                               bool seated) = 0;
     /// The game is over and nobody is in the room: the host may drop it from memory (it can be
     /// restored from storage when someone asks for it again).
     virtual void room_idle(const std::string& game) = 0;
@@ -73,6 +79,7 @@ struct RoomContext {
     RoomHost& host;
     Metrics& metrics;
     RoomConfig config;
+    EngineDirectory* engines = nullptr;  ///< nullptr: no engine seats (they fall to nobody)
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
@@ -95,6 +102,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void leave(std::shared_ptr<net::Peer> peer);
 
     const std::string& id() const noexcept { return id_; }
+    /// The status ("waiting", "playing", "ended", "aborted") and variant last listed; any
+    /// thread may read them (for /metrics).
+    std::string_view listed_status() const noexcept;
+    rules::Variant variant() const noexcept { return variant_; }
 
     /// Drops queued work, members and timers, so that nothing the room holds keeps it (or the
     /// network) alive. Only for shutdown, once no thread runs the room's executor any more.
@@ -120,7 +131,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // Queueing: one request at a time; a request that writes holds the queue until its commit.
     void enqueue(Task task);
     void run_next();
-    void persist_then(storage::GameWrite change, std::optional<RoomRequest> requester, Task apply);
+    /// Stores `change`, then runs `apply` on the room's strand; when the write fails, runs
+    /// `undo` instead and answers the requester with `unavailable`.
+    void persist_then(storage::GameWrite change, std::optional<RoomRequest> requester, Task apply,
+                      Task undo = {});
+    /// The game replayed from its start position through its first `plies` moves; null when
+    /// the stored moves no longer replay.
+    std::shared_ptr<rules::Game> replayed(std::uint32_t plies) const;
 
     void handle(RoomRequest& request);
     void on_join(RoomRequest& request, const protocol::Join& join);
@@ -149,6 +166,24 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
               const std::optional<std::string>& id = std::nullopt);
     bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since);
     void after_change();
+    /// Counts and logs the end of the game (header_ holds the result).
+    void note_ended();
+    /// The request has its reply or broadcast queued: message latency for /metrics.
+    void answered(const RoomRequest& request);
+
+    // Engine seats (room_engine.cpp).
+    void make_agents();
+    /// Asks the engine for a move if the game is on and an engine is to move.
+    void ask_engine();
+    void on_engine_answer(std::uint32_t ply, MoveAnswer answer);
+    /// The engine's move request at `ply` was refused (illegal, or not stored).
+    void on_engine_refused(std::uint32_t ply, const std::string& why);
+    /// One failure of the engine to move: restart and ask again once, then end the game.
+    void engine_trouble(const std::string& why);
+    /// The engine answers an offer just made to it (declines draws and takebacks, accepts a
+    /// rematch).
+    void engine_reply_to(const protocol::OfferEvent& offer);
+    void close_agents();
 
     // Views.
     std::optional<rules::Side> seat_of(const net::Peer& peer) const;
@@ -195,6 +230,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::deque<Task> pending_;
     bool busy_ = false;
     std::shared_ptr<Timer> flag_timer_;
+    /// The agents of engine seats (nullptr for a person's seat), and the peer that stands for
+    /// them in requests, so that an engine's move goes through on_move like anyone's.
+    std::array<std::shared_ptr<SeatAgent>, 2> agents_;
+    std::shared_ptr<net::Peer> engine_peer_;
+    std::uint32_t engine_failures_ = 0;  ///< failures at engine_failure_ply_
+    std::uint32_t engine_failure_ply_ = 0;
+    std::optional<std::uint32_t> engine_move_ply_;  ///< the ply of the engine move in flight
+    const rules::Variant variant_;
+    std::atomic<std::uint8_t> listed_status_{0};  ///< index into the status names
 };
 
 }  // namespace arbiter::server::app

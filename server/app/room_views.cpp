@@ -1,7 +1,9 @@
 // GameRoom: what members see (state, summaries, clocks) and how it reaches them.
 #include <algorithm>
+#include <array>
 
 #include "common/protocol/codec.hpp"
+#include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/room.hpp"
 #include "server/app/seats.hpp"
@@ -33,6 +35,9 @@ std::string with_request_id(const std::string& text, const std::string& id) {
 }
 
 std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
+    if (engine_peer_ && &peer == engine_peer_.get()) {
+        return agents_[0] ? Side::first : Side::second;
+    }
     for (const auto& member : members_) {
         if (member.peer.get() == &peer && member.seat) {
             return member.seat;
@@ -42,7 +47,9 @@ std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
 }
 
 bool GameRoom::seat_connected(Side side) const {
-    return std::any_of(members_.begin(), members_.end(),
+    // An engine never disconnects.
+    return agents_[seat_index(side)] != nullptr ||
+           std::any_of(members_.begin(), members_.end(),
                        [&](const Member& member) { return member.seat == side; });
 }
 
@@ -61,7 +68,7 @@ std::optional<protocol::PlayerInfo> GameRoom::player(Side side) const {
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, seat_connected(side)};
+    return protocol::PlayerInfo{seat.name, seat_connected(side), !seat.engine.empty()};
 }
 
 std::vector<std::string> GameRoom::legal_now() const {
@@ -131,8 +138,41 @@ protocol::GameSummary GameRoom::summary() const {
                                  header_.created_ms};
 }
 
+namespace {
+constexpr std::array<std::string_view, 4> kStatusNames = {"waiting", "playing", "ended", "aborted"};
+}  // namespace
+
+std::string_view GameRoom::listed_status() const noexcept {
+    return kStatusNames[listed_status_.load(std::memory_order_relaxed)];
+}
+
 void GameRoom::after_change() {
+    if (header_.status == "ended" || header_.status == "aborted") {
+        close_agents();
+    }
+    const auto found = std::find(kStatusNames.begin(), kStatusNames.end(), header_.status);
+    if (found != kStatusNames.end()) {
+        listed_status_.store(static_cast<std::uint8_t>(found - kStatusNames.begin()),
+                             std::memory_order_relaxed);
+    }
     context_.host.listing_changed(summary(), header_.is_private);
+}
+
+void GameRoom::note_ended() {
+    context_.metrics.game_ended();
+    log_event(LogLevel::info, "game_ended",
+              {{"game", id_},
+               {"variant", rules::to_string(header_.variant)},
+               {"status", header_.status},
+               {"result", header_.result},
+               {"reason", header_.reason},
+               {"plies", header_.ply}});
+}
+
+void GameRoom::answered(const RoomRequest& request) {
+    context_.metrics.message_latency(std::chrono::duration_cast<std::chrono::microseconds>(
+                                         context_.time.now() - request.received)
+                                         .count());
 }
 
 void GameRoom::send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
@@ -147,6 +187,15 @@ void GameRoom::send_state(const std::shared_ptr<net::Peer>& peer, std::optional<
 
 void GameRoom::reply_error(const RoomRequest& request, ErrorCode code, std::string message) {
     context_.metrics.refused(code);
+    const bool move = std::holds_alternative<protocol::MoveRequest>(request.body);
+    if (move) {
+        context_.metrics.move_refused(code);
+    }
+    log_event(LogLevel::info, "request_refused",
+              {{"peer", request.peer->id()},
+               {"game", id_},
+               {"request", move ? "move" : "game"},
+               {"code", protocol::to_string(code)}});
     request.peer->send(
         std::make_shared<const std::string>(protocol::encode_error(code, message, request.id)));
 }
@@ -226,7 +275,7 @@ void GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<
     });
     if (!present) {
         members_.push_back({peer, seat});
-        context_.host.member_joined(peer, id_);
+        context_.host.member_joined(peer, id_, seat.has_value());
     }
 }
 

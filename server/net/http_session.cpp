@@ -11,7 +11,6 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
@@ -37,9 +36,9 @@ bool is_websocket_path(std::string_view target) {
 
 class HttpSession final : public Connection, public std::enable_shared_from_this<HttpSession> {
   public:
-    HttpSession(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+    HttpSession(FrontStream stream, std::shared_ptr<SharedState> state, RemoteInfo remote,
                 std::optional<ConnectionTicket> ticket)
-        : stream_(std::move(socket)),
+        : stream_(std::move(stream)),
           state_(std::move(state)),
           remote_(std::move(remote)),
           ticket_(std::move(ticket)) {}
@@ -48,7 +47,12 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         if (ticket_) {
             state_->track(ticket_->id(), weak_from_this());
         }
-        asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+        asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+            if (self->stream_.is_tls()) {
+                return self->handshake();
+            }
+            self->read();
+        });
     }
 
     void shut_down(bool force) override {
@@ -56,17 +60,28 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
             self->closing_ = true;
             // An idle keep-alive connection closes now; one writing a response closes after it.
             if (force || !self->writing_) {
-                self->stream_.close();
+                self->stream_.next_layer().close();
             }
         });
     }
 
   private:
+    // TLS first: a client that never completes it is closed after handshake_timeout.
+    void handshake() {
+        stream_.next_layer().expires_after(state_->limits().handshake_timeout);
+        stream_.tls().async_handshake(asio::ssl::stream_base::server,
+                                      [self = shared_from_this()](error_code ec) {
+                                          if (!ec && !self->closing_) {
+                                              self->read();
+                                          }
+                                      });
+    }
+
     void read() {
         parser_.emplace();
         parser_->header_limit(kHeaderLimit);
         parser_->body_limit(state_->limits().max_http_body_bytes);
-        stream_.expires_after(state_->limits().handshake_timeout);
+        stream_.next_layer().expires_after(state_->limits().handshake_timeout);
         http::async_read(
             stream_, buffer_, *parser_,
             [self = shared_from_this()](error_code ec, std::size_t) { self->on_read(ec); });
@@ -100,8 +115,8 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
                 return reply_error(http::status::not_found);
             }
             // The WebSocket session keeps its own timeouts (beast's websocket timeout option).
-            stream_.expires_never();
-            start_websocket_session(stream_.release_socket(), std::move(request), state_,
+            stream_.next_layer().expires_never();
+            start_websocket_session(std::move(stream_), std::move(request), state_,
                                     std::move(remote_), std::move(*ticket_));
             return;
         }
@@ -157,7 +172,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
 
     void write() {
         writing_ = true;
-        stream_.expires_after(state_->limits().handshake_timeout);
+        stream_.next_layer().expires_after(state_->limits().handshake_timeout);
         http::async_write(
             stream_, *response_,
             [self = shared_from_this()](error_code ec, std::size_t) { self->on_write(ec); });
@@ -176,13 +191,15 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         read();
     }
 
+    // Over TLS the response is delimited by Content-Length, so no close_notify exchange is
+    // awaited (a peer that never answers it would hold the connection).
     void close_gracefully() {
         error_code ignored;
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-        stream_.close();
+        stream_.next_layer().socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.next_layer().close();
     }
 
-    beast::tcp_stream stream_;
+    FrontStream stream_;
     beast::flat_buffer buffer_;
     std::shared_ptr<SharedState> state_;
     RemoteInfo remote_;
@@ -195,9 +212,12 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
 
 }  // namespace
 
-void start_http_session(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+void start_http_session(tcp::socket socket, asio::ssl::context* tls,
+                        std::shared_ptr<SharedState> state, RemoteInfo remote,
                         std::optional<ConnectionTicket> ticket) {
-    std::make_shared<HttpSession>(std::move(socket), std::move(state), std::move(remote),
+    auto stream =
+        tls != nullptr ? FrontStream(std::move(socket), *tls) : FrontStream(std::move(socket));
+    std::make_shared<HttpSession>(std::move(stream), std::move(state), std::move(remote),
                                   std::move(ticket))
         ->run();
 }

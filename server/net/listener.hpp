@@ -6,6 +6,7 @@
 #include <string>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "server/net/asio.hpp"
@@ -15,9 +16,11 @@ namespace arbiter::server::net::detail {
 
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
-    /// Binds and listens; throws std::runtime_error when the address cannot be bound.
+    /// Binds and listens; throws std::runtime_error when the address cannot be bound. With
+    /// `tls` (owned by the caller, outliving the listener and its sessions) every connection
+    /// speaks TLS.
     Listener(asio::io_context& ioc, const std::string& address, std::uint16_t port,
-             std::shared_ptr<SharedState> state);
+             asio::ssl::context* tls, std::shared_ptr<SharedState> state);
 
     std::uint16_t port() const noexcept { return port_; }
     void start();
@@ -33,6 +36,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     asio::strand<asio::io_context::executor_type> strand_;
     tcp::acceptor acceptor_;
     asio::steady_timer backoff_;
+    asio::ssl::context* tls_;
     std::shared_ptr<SharedState> state_;
     std::uint16_t port_ = 0;
     bool stopped_ = false;

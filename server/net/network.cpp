@@ -4,16 +4,20 @@
 #include <chrono>
 #include <csignal>
 #include <exception>
+#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include <openssl/ssl.h>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "server/net/asio.hpp"
@@ -35,6 +39,36 @@ constexpr std::chrono::milliseconds kGracePeriod{2000};
 constexpr std::chrono::milliseconds kForcedCloseWait{500};
 constexpr std::chrono::milliseconds kDrainPoll{10};
 
+// A certificate or key that does not load is a start-up failure with the file named, never a
+// server that accepts connections it cannot serve.
+std::unique_ptr<asio::ssl::context> make_tls_context(const NetConfig& config) {
+    if (config.tls_cert_file.empty() && config.tls_key_file.empty()) {
+        return nullptr;
+    }
+    if (config.tls_cert_file.empty() || config.tls_key_file.empty()) {
+        throw std::runtime_error("TLS needs both a certificate and a key");
+    }
+    auto context = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    // TLS 1.2 is the oldest version still considered safe (RFC 8996 deprecates 1.0 and 1.1).
+    context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                         asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+    error_code ec;
+    if (context->use_certificate_chain_file(config.tls_cert_file, ec); ec) {
+        throw std::runtime_error("cannot load TLS certificate " + config.tls_cert_file + ": " +
+                                 ec.message());
+    }
+    if (context->use_private_key_file(config.tls_key_file, asio::ssl::context::pem, ec); ec) {
+        throw std::runtime_error("cannot load TLS key " + config.tls_key_file + ": " +
+                                 ec.message());
+    }
+    if (SSL_CTX_check_private_key(context->native_handle()) != 1) {
+        throw std::runtime_error("TLS key " + config.tls_key_file + " does not match certificate " +
+                                 config.tls_cert_file);
+    }
+    return context;
+}
+
 }  // namespace
 
 struct Network::Impl {
@@ -43,8 +77,10 @@ struct Network::Impl {
           state(std::make_shared<SharedState>(config.limits, std::move(peers), std::move(http),
                                               config.log)),
           control(asio::make_strand(ioc)),
-          drain_timer(control) {
-        listener = std::make_shared<Listener>(ioc, config.bind_address, config.port, state);
+          drain_timer(control),
+          tls(make_tls_context(config)) {
+        listener =
+            std::make_shared<Listener>(ioc, config.bind_address, config.port, tls.get(), state);
         listener->start();
     }
 
@@ -119,6 +155,8 @@ struct Network::Impl {
     std::shared_ptr<SharedState> state;
     asio::strand<asio::io_context::executor_type> control;
     asio::steady_timer drain_timer;
+    // Before the listener: sessions use it until they end, and they end before it is destroyed.
+    std::unique_ptr<asio::ssl::context> tls;
     std::shared_ptr<Listener> listener;
     std::optional<asio::signal_set> signals;
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;

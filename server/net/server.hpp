@@ -32,8 +32,10 @@ struct NetConfig {
     std::string bind_address = "127.0.0.1";
     std::uint16_t port = 8080;  ///< 0: any free port (see Network::port())
     NetLimits limits;
-    std::string tls_cert_file;  ///< both set: serve wss:// and https:// (issue 8)
-    std::string tls_key_file;
+    /// Both set: every connection on the port speaks TLS (https:// and wss://); a file that
+    /// does not load makes the Network constructor throw.
+    std::string tls_cert_file;  ///< PEM certificate chain
+    std::string tls_key_file;   ///< PEM private key
     /// Where the network layer reports errors (one line each); empty: standard error.
     std::function<void(std::string_view)> log;
 };
@@ -42,8 +44,9 @@ struct NetConfig {
 /// hit gives a close code and a metric).
 struct NetStats {
     std::uint64_t slow_consumer_closes = 0;  ///< closed with try_again_later (queue bound hit)
-    std::uint64_t too_large_closes = 0;      ///< closed with too_big (frame over max_frame_bytes)
-    std::uint64_t binary_closes = 0;         ///< closed because a binary frame arrived
+    std::uint64_t dropped_frames = 0;    ///< outgoing frames not sent: over the bound or closing
+    std::uint64_t too_large_closes = 0;  ///< closed with too_big (frame over max_frame_bytes)
+    std::uint64_t binary_closes = 0;     ///< closed because a binary frame arrived
     std::uint64_t rejected_per_address = 0;  ///< refused: max_connections_per_address reached
     std::uint64_t rejected_total = 0;        ///< refused: max_connections reached
     std::uint64_t handler_errors = 0;        ///< exceptions caught from handlers
@@ -53,7 +56,8 @@ struct NetStats {
 /// Owns the io_context, its threads and the listener.
 class Network {
   public:
-    /// Throws std::runtime_error when the address cannot be bound (a start-up failure).
+    /// Throws std::runtime_error when the address cannot be bound or the TLS certificate or key
+    /// does not load (start-up failures).
     Network(NetConfig config, std::shared_ptr<PeerHandler> peers,
             std::shared_ptr<HttpHandler> http);
     ~Network();

@@ -6,21 +6,24 @@
 #include <memory>
 #include <optional>
 
+#include <boost/asio/ssl/context.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
 #include "server/net/asio.hpp"
+#include "server/net/front_stream.hpp"
 #include "server/net/shared_state.hpp"
 
 namespace arbiter::server::net::detail {
 
-/// Serves HTTP/1.1 on `socket`. Without a ticket (a cap was reached) every request is answered
-/// 503 and the connection closes.
-void start_http_session(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+/// Serves HTTP/1.1 on `socket`, over TLS when `tls` is set (the handshake comes first). Without
+/// a ticket (a cap was reached) every request is answered 503 and the connection closes.
+void start_http_session(tcp::socket socket, asio::ssl::context* tls,
+                        std::shared_ptr<SharedState> state, RemoteInfo remote,
                         std::optional<ConnectionTicket> ticket);
 
 /// Completes the WebSocket handshake for `request` and runs the connection until it closes.
-void start_websocket_session(tcp::socket socket,
+void start_websocket_session(FrontStream stream,
                              beast::http::request<beast::http::string_body> request,
                              std::shared_ptr<SharedState> state, RemoteInfo remote,
                              ConnectionTicket ticket);

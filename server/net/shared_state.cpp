@@ -99,6 +99,7 @@ void SharedState::note_queue_bytes(std::size_t bytes) noexcept {
 NetStats SharedState::stats() const noexcept {
     NetStats stats;
     stats.slow_consumer_closes = counters.slow_consumer_closes.load();
+    stats.dropped_frames = counters.dropped_frames.load();
     stats.too_large_closes = counters.too_large_closes.load();
     stats.binary_closes = counters.binary_closes.load();
     stats.rejected_per_address = counters.rejected_per_address.load();

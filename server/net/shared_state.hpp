@@ -55,6 +55,7 @@ class ConnectionTicket {
 /// Counters behind NetStats.
 struct Counters {
     std::atomic<std::uint64_t> slow_consumer_closes{0};
+    std::atomic<std::uint64_t> dropped_frames{0};
     std::atomic<std::uint64_t> too_large_closes{0};
     std::atomic<std::uint64_t> binary_closes{0};
     std::atomic<std::uint64_t> rejected_per_address{0};

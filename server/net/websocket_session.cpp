@@ -15,7 +15,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
 #include "server/net/sessions.hpp"
@@ -56,9 +55,9 @@ class PeerHandle final : public Peer {
 class WebsocketSession final : public Connection,
                                public std::enable_shared_from_this<WebsocketSession> {
   public:
-    WebsocketSession(tcp::socket socket, std::shared_ptr<SharedState> state, RemoteInfo remote,
+    WebsocketSession(FrontStream stream, std::shared_ptr<SharedState> state, RemoteInfo remote,
                      ConnectionTicket ticket)
-        : ws_(std::move(socket)),
+        : ws_(std::move(stream)),
           state_(std::move(state)),
           remote_(std::move(remote)),
           ticket_(std::move(ticket)) {}
@@ -98,7 +97,11 @@ class WebsocketSession final : public Connection,
     // Any thread. The counters cover frames posted but not yet on the strand too, so the
     // bound holds for everything this connection keeps in memory.
     bool send(std::shared_ptr<const std::string> text) {
-        if (!text || closing_.load()) {
+        if (!text) {
+            return false;
+        }
+        if (closing_.load()) {
+            state_->counters.dropped_frames.fetch_add(1);
             return false;
         }
         const auto& limits = state_->limits();
@@ -107,6 +110,7 @@ class WebsocketSession final : public Connection,
         const auto bytes = queued_bytes_.fetch_add(size) + size;
         if (messages > limits.max_queue_messages || bytes > limits.max_queue_bytes) {
             unqueue(size);
+            state_->counters.dropped_frames.fetch_add(1);
             if (!closing_.exchange(true)) {
                 state_->counters.slow_consumer_closes.fetch_add(1);
                 asio::post(ws_.get_executor(), [self = shared_from_this()] {
@@ -279,6 +283,9 @@ class WebsocketSession final : public Connection,
         for (auto i = keep; i < queue_.size(); ++i) {
             unqueue(queue_[i]->size());
         }
+        if (queue_.size() > keep) {
+            state_->counters.dropped_frames.fetch_add(queue_.size() - keep);
+        }
         queue_.resize(keep);
     }
 
@@ -331,7 +338,7 @@ class WebsocketSession final : public Connection,
         start_close({websocket::close_code::internal_error, "internal error"});
     }
 
-    websocket::stream<beast::tcp_stream> ws_;
+    websocket::stream<FrontStream> ws_;
     beast::flat_buffer buffer_;
     std::shared_ptr<SharedState> state_;
     RemoteInfo remote_;
@@ -364,10 +371,10 @@ void PeerHandle::close(CloseCode code, std::string_view reason) {
 
 }  // namespace
 
-void start_websocket_session(tcp::socket socket, http::request<http::string_body> request,
+void start_websocket_session(FrontStream stream, http::request<http::string_body> request,
                              std::shared_ptr<SharedState> state, RemoteInfo remote,
                              ConnectionTicket ticket) {
-    std::make_shared<WebsocketSession>(std::move(socket), std::move(state), std::move(remote),
+    std::make_shared<WebsocketSession>(std::move(stream), std::move(state), std::move(remote),
                                        std::move(ticket))
         ->run(std::move(request));
 }

@@ -7,11 +7,12 @@ namespace arbiter::server::storage::detail {
 
 namespace {
 
-// The column order shared by the upsert (parameters ?1…?21) and by every SELECT of a header.
+// The column order shared by the upsert (parameters ?1…?25) and by every SELECT of a header.
 constexpr std::string_view game_columns =
     "id, variant, initial_position, is_private, clock_initial_ms, clock_increment_ms, status, "
     "result, reason, first_name, first_token_hash, second_name, second_token_hash, "
-    "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next";
+    "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
+    "first_engine, first_engine_level, second_engine, second_engine_level";
 
 // created_ms is kept from the first write: it orders the game list and is the key of `before`
 // paging, so a later header must not move a game to another page.
@@ -19,9 +20,10 @@ constexpr std::string_view upsert_game_sql =
     "INSERT INTO games (id, variant, initial_position, is_private, clock_initial_ms, "
     "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
     "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
-    "rematch_of, rematch_next) "
+    "rematch_of, rematch_next, first_engine, first_engine_level, second_engine, "
+    "second_engine_level) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-    "?19, ?20, ?21) "
+    "?19, ?20, ?21, ?22, ?23, ?24, ?25) "
     "ON CONFLICT (id) DO UPDATE SET variant = excluded.variant, "
     "initial_position = excluded.initial_position, is_private = excluded.is_private, "
     "clock_initial_ms = excluded.clock_initial_ms, "
@@ -31,7 +33,9 @@ constexpr std::string_view upsert_game_sql =
     "second_token_hash = excluded.second_token_hash, first_clock_ms = excluded.first_clock_ms, "
     "second_clock_ms = excluded.second_clock_ms, seq = excluded.seq, ply = excluded.ply, "
     "updated_ms = excluded.updated_ms, rematch_of = excluded.rematch_of, "
-    "rematch_next = excluded.rematch_next";
+    "rematch_next = excluded.rematch_next, first_engine = excluded.first_engine, "
+    "first_engine_level = excluded.first_engine_level, second_engine = excluded.second_engine, "
+    "second_engine_level = excluded.second_engine_level";
 
 constexpr std::string_view move_columns =
     "ply, move, notation, position, clock_ms, think_ms, seq, played_ms";
@@ -68,6 +72,10 @@ void bind_game(sqlite::Statement& statement, const GameRow& game) {
         .bind(19, game.updated_ms);
     bind_optional_text(statement, 20, game.rematch_of);
     bind_optional_text(statement, 21, game.rematch_next);
+    statement.bind(22, std::string_view(game.seats[0].engine))
+        .bind(23, std::int64_t{game.seats[0].engine_level})
+        .bind(24, std::string_view(game.seats[1].engine))
+        .bind(25, std::int64_t{game.seats[1].engine_level});
 }
 
 std::optional<std::string> column_optional_text(const sqlite::Statement& statement, int index) {
@@ -94,8 +102,10 @@ Expected<GameRow, StorageError> read_game(const sqlite::Statement& row) {
     game.status = row.column_text(6);
     game.result = row.column_text(7);
     game.reason = row.column_text(8);
-    game.seats[0] = SeatRow{row.column_text(9), row.column_text(10)};
-    game.seats[1] = SeatRow{row.column_text(11), row.column_text(12)};
+    game.seats[0] = SeatRow{row.column_text(9), row.column_text(10), row.column_text(21),
+                            static_cast<int>(row.column_int64(22))};
+    game.seats[1] = SeatRow{row.column_text(11), row.column_text(12), row.column_text(23),
+                            static_cast<int>(row.column_int64(24))};
     game.clock_ms = {row.column_int64(13), row.column_int64(14)};
     game.seq = static_cast<std::uint64_t>(row.column_int64(15));
     game.ply = static_cast<std::uint32_t>(row.column_int64(16));

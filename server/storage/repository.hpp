@@ -21,6 +21,8 @@ namespace arbiter::server::storage {
 struct SeatRow {
     std::string name;        ///< "" while the seat is open
     std::string token_hash;  ///< hex SHA-256 of the seat token; "" while open
+    std::string engine;      ///< the engine playing this seat ("stockfish"); "" for a person
+    int engine_level = 0;    ///< 1..8 for an engine seat
 };
 
 /// The header of a game: everything but its moves.

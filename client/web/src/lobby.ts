@@ -20,6 +20,16 @@ function timeControl(tc: { initial_ms: number; increment_ms: number } | null): s
   return `${formatClock(tc.initial_ms)} + ${tc.increment_ms / 1000}s`;
 }
 
+const ENGINE_TITLES: Record<string, string> = {
+  builtin: 'Arbiter builtin',
+  stockfish: 'Stockfish',
+  'fairy-stockfish': 'Fairy-Stockfish',
+};
+
+function engineTitle(name: string): string {
+  return ENGINE_TITLES[name] ?? name;
+}
+
 function names(game: Message): string {
   const variant = variantOf(game.variant);
   return variant.seats.map((s) => game.players?.[s]?.name ?? '—').join(' vs ');
@@ -35,6 +45,35 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
   const clockSelect = h('select', { id: 'create-clock', name: 'clock' }, ...CLOCKS.map(([v, l]) => h('option', { value: v }, l)));
   clockSelect.value = '300000+3000';
   const privateBox = h('input', { type: 'checkbox', id: 'create-private', name: 'private' });
+  // "Play the computer": the engines come from the server's welcome, filtered by the variant.
+  const opponentSelect = h(
+    'select',
+    { id: 'create-opponent', name: 'opponent' },
+    h('option', { value: 'person' }, 'a person'),
+    h('option', { value: 'computer' }, 'the computer'),
+  );
+  const engineSelect = h('select', { id: 'create-engine', name: 'engine' });
+  const levelSelect = h(
+    'select',
+    { id: 'create-level', name: 'level' },
+    ...[1, 2, 3, 4, 5, 6, 7, 8].map((level) => h('option', { value: String(level) }, level === 1 ? '1 (weakest)' : level === 8 ? '8 (strongest)' : String(level))),
+  );
+  levelSelect.value = '3';
+  const engineLabel = h('label', { id: 'create-engine-label' }, 'Engine ', engineSelect);
+  const levelLabel = h('label', { id: 'create-level-label' }, 'Level ', levelSelect);
+  const refreshOpponents = () => {
+    const engines = app.conn.engines.filter((engine) => engine.variants.includes(variantSelect.value));
+    const keep = engineSelect.value;
+    fill(engineSelect, ...engines.map((engine) => h('option', { value: engine.name }, engineTitle(engine.name))));
+    if (engines.some((engine) => engine.name === keep)) engineSelect.value = keep;
+    const computerOption = opponentSelect.querySelector<HTMLOptionElement>('option[value="computer"]')!;
+    computerOption.disabled = engines.length === 0;
+    if (engines.length === 0) opponentSelect.value = 'person';
+    const computer = opponentSelect.value === 'computer';
+    engineLabel.hidden = !computer;
+    levelLabel.hidden = !computer;
+  };
+  opponentSelect.addEventListener('change', refreshOpponents);
   const positionInput = h('input', { id: 'create-position', name: 'position', autocomplete: 'off', spellcheck: 'false' });
   const createError = h('p', { class: 'message error', id: 'create-error', role: 'alert' });
   const refreshSides = () => {
@@ -50,7 +89,9 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     positionInput.placeholder = v.example;
   };
   variantSelect.addEventListener('change', refreshSides);
+  variantSelect.addEventListener('change', refreshOpponents);
   refreshSides();
+  refreshOpponents();
 
   const form = h(
     'form',
@@ -58,6 +99,9 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     h('h2', {}, 'New game'),
     h('label', {}, 'Game ', variantSelect),
     h('label', {}, 'Play as ', sideSelect),
+    h('label', {}, 'Opponent ', opponentSelect),
+    engineLabel,
+    levelLabel,
     h('label', {}, 'Time ', clockSelect),
     h('label', { class: 'check' }, privateBox, ' Private (only people with the link)'),
     h(
@@ -79,6 +123,9 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     }
     if (privateBox.checked) request.private = true;
     if (positionInput.value.trim()) request.position = positionInput.value.trim();
+    if (opponentSelect.value === 'computer' && engineSelect.value) {
+      request.opponent = { engine: engineSelect.value, level: Number(levelSelect.value) };
+    }
     const reply = await app.conn.request(request);
     if (reply.type === 'error') {
       createError.textContent = reply.message || reply.code;
@@ -178,6 +225,7 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
   }
 
   const off = app.conn.on((msg) => {
+    if (msg.type === 'welcome') refreshOpponents();
     if (msg.type === 'lobby') {
       renderOpen(msg.games ?? []);
       void refreshStored();

@@ -14,6 +14,12 @@ export interface ConnectionStatus {
   reconnected?: boolean;
 }
 
+/** An opponent the server offers (`welcome.engines`): its name and the variants it plays. */
+export interface EngineInfo {
+  name: string;
+  variants: string[];
+}
+
 const MIN_DELAY_MS = 500;
 const MAX_DELAY_MS = 10000;
 
@@ -28,6 +34,8 @@ export class Connection {
   private everOpened = false;
   private queue: string[] = [];
   status: ConnectionStatus = { state: 'connecting' };
+  /** The engines of the last `welcome` ("play the computer"); empty until it arrives. */
+  engines: EngineInfo[] = [];
 
   constructor(private url: string, private name: () => string) {
     this.open();
@@ -57,6 +65,9 @@ export class Connection {
         message = JSON.parse(String(event.data));
       } catch {
         return;
+      }
+      if (message.type === 'welcome') {
+        this.engines = Array.isArray(message.engines) ? message.engines : [];
       }
       if (typeof message.id === 'string' && this.pending.has(message.id)) {
         const resolve = this.pending.get(message.id)!;

@@ -39,12 +39,12 @@ export function checkServerMessage(message) {
 }
 
 // ---- server process -----------------------------------------------------------------------
-export async function startServer({ args = [], db = null } = {}) {
+export async function startServer({ args = [], db = null, logLevel = 'warn' } = {}) {
   const dir = db ? null : mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
   const database = db ?? path.join(dir, 'arbiter.db');
   const proc = spawn(
     serverBinary,
-    ['--port', '0', '--db', database, '--log-level', 'warn', '--web-root', path.join(repoRoot, 'client/web'), ...args],
+    ['--port', '0', '--db', database, '--log-level', logLevel, '--web-root', path.join(repoRoot, 'client/web'), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } },
   );
   let stderr = '';
@@ -95,19 +95,20 @@ export async function startServer({ args = [], db = null } = {}) {
 // ---- client -------------------------------------------------------------------------------
 let nextId = 1;
 export class Client {
-  static async connect(url, name = null) {
-    const client = new Client(url);
+  /** `options` go to the `ws` constructor (e.g. `{ ca }` for wss:// with a test certificate). */
+  static async connect(url, name = null, options = {}) {
+    const client = new Client(url, options);
     await client.opened;
     if (name) await client.request({ type: 'hello', name });
     return client;
   }
 
-  constructor(url) {
+  constructor(url, options = {}) {
     this.messages = []; // every message received, in order
     this.unread = []; // received and not yet taken by next()
     this.waiters = [];
     this.closed = null;
-    this.ws = new WebSocket(url);
+    this.ws = new WebSocket(url, options);
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', resolve);
       this.ws.once('error', reject);

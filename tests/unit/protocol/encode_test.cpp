@@ -29,8 +29,11 @@ Json round_trip(ServerBody body) {
 }
 
 TEST(ProtocolEncode, WelcomeAndPong) {
-    const Json welcome = round_trip(Welcome{"arbiter/0.1.0", kProtocolVersion});
-    EXPECT_EQ(welcome, (Json{{"type", "welcome"}, {"server", "arbiter/0.1.0"}, {"protocol", 1}}));
+    const Json welcome = round_trip(Welcome{"arbiter/0.1.0", kProtocolVersion, {}});
+    EXPECT_EQ(welcome, (Json{{"type", "welcome"},
+                             {"server", "arbiter/0.1.0"},
+                             {"protocol", 1},
+                             {"engines", Json::array()}}));
     EXPECT_EQ(round_trip(Pong{}), (Json{{"type", "pong"}}));
 }
 

@@ -59,7 +59,13 @@ GameSummary summary_of(Variant variant) {
 
 std::vector<ServerMessage> server_samples() {
     std::vector<ServerMessage> out;
-    out.push_back({Welcome{"arbiter/0.1.0", kProtocolVersion}, "h1"});
+    out.push_back({Welcome{"arbiter/0.1.0", kProtocolVersion, {}}, "h1"});
+    out.push_back(
+        {Welcome{"arbiter/0.1.0",
+                 kProtocolVersion,
+                 {EngineInfo{"builtin", {Variant::chess, Variant::xiangqi, Variant::draughts}},
+                  EngineInfo{"fairy-stockfish", {Variant::xiangqi}}}},
+         {}});
     out.push_back({Pong{}, "p1"});
     out.push_back({Pong{}, std::nullopt});
     out.push_back({ErrorMessage{ErrorCode::illegal_move, "e2e5: a pawn cannot move there"}, "m1"});
@@ -120,6 +126,11 @@ std::vector<ServerMessage> server_samples() {
                    {}});
     out.push_back({Ended{"g1", 12, "1/2-1/2", "agreement", "ended"}, {}});
     out.push_back({Ended{"g1", 2, "", "aborted", "aborted"}, {}});
+    out.push_back({Ended{"g1", 14, "1-0", "engine_failure", "ended"}, {}});
+    out.push_back({Ended{"g1", 1, "", "engine_failure", "aborted"}, {}});
+    State against_engine = state_of(Variant::draughts, Side::first, false);
+    against_engine.second = PlayerInfo{"Arbiter builtin (level 8)", true, true};
+    out.push_back({against_engine, {}});
     out.push_back({RematchEvent{"g1", 13, "g2"}, {}});
     out.push_back({SpectatorCount{"g1", 0}, {}});
     out.push_back({LobbyList{}, {}});
@@ -132,6 +143,7 @@ const std::vector<std::string_view> kClientSamples = {
     R"({"type":"create","variant":"chess"})",
     R"({"type":"create","variant":"xiangqi","side":"first","clock":{"initial_ms":300000,"increment_ms":2000},"private":true,"position":"startpos","id":"c"})",
     R"({"type":"create","variant":"draughts","side":"random","clock":null})",
+    R"({"type":"create","variant":"chess","side":"first","opponent":{"engine":"stockfish","level":8}})",
     R"({"type":"join","game":"g1"})",
     R"({"type":"resume","game":"g1","token":"0123456789abcdef","since":4})",
     R"({"type":"watch","game":"g1"})",
@@ -174,6 +186,12 @@ const std::vector<std::string_view> kInvalidClientSamples = {
     R"({"type":"create","variant":"chess","clock":{"initial_ms":1000}})",
     R"({"type":"create","variant":"chess","private":"yes"})",
     R"({"type":"create","variant":"chess","position":null})",
+    R"({"type":"create","variant":"chess","opponent":null})",
+    R"({"type":"create","variant":"chess","opponent":{"engine":"stockfish"}})",
+    R"({"type":"create","variant":"chess","opponent":{"engine":"stockfish","level":0}})",
+    R"({"type":"create","variant":"chess","opponent":{"engine":"stockfish","level":9}})",
+    R"({"type":"create","variant":"chess","opponent":{"engine":"a b","level":3}})",
+    R"({"type":"create","variant":"chess","opponent":{"engine":"s","level":3,"x":1}})",
     R"({"type":"join","game":""})",
     R"({"type":"join","game":"a b"})",
     R"({"type":"join","game":"gggggggggggggggggggggggggggggggggg"})",

@@ -58,8 +58,10 @@ GameRow full_game() {
     game.status = "ended";
     game.result = "0-1";
     game.reason = "checkmate";
-    game.seats[0] = SeatRow{"alice", std::string(64, 'a')};
-    game.seats[1] = SeatRow{"bob", std::string(64, 'b')};
+    game.seats[0] = SeatRow{"alice", std::string(64, 'a'), "", 0};
+    // An engine seat records its engine and level (migration 0002).
+    game.seats[1] =
+        SeatRow{"Fairy-Stockfish (level 5)", std::string(64, 'b'), "fairy-stockfish", 5};
     game.clock_ms = {123456, 654321};
     game.seq = 42;
     game.ply = 2;
@@ -83,6 +85,8 @@ void expect_same_game(const GameRow& actual, const GameRow& expected) {
     for (std::size_t seat = 0; seat < 2; ++seat) {
         EXPECT_EQ(actual.seats[seat].name, expected.seats[seat].name);
         EXPECT_EQ(actual.seats[seat].token_hash, expected.seats[seat].token_hash);
+        EXPECT_EQ(actual.seats[seat].engine, expected.seats[seat].engine);
+        EXPECT_EQ(actual.seats[seat].engine_level, expected.seats[seat].engine_level);
         EXPECT_EQ(actual.clock_ms[seat], expected.clock_ms[seat]);
     }
     EXPECT_EQ(actual.seq, expected.seq);

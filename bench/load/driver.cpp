@@ -1,0 +1,377 @@
+// Players: the creator (player 0) sends `create`, the joiner (player 1) `join`; whoever the
+// server names in `turn` picks a move from the `legal` list it was just sent, so the next move
+// leaves as soon as the previous `moved` arrived. When a game ends the creator opens the next one
+// in the same slot and the slot's spectators follow it.
+#include "bench/load/driver.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <nlohmann/json.hpp>
+
+namespace arbiter::bench::load {
+
+using nlohmann::json;
+
+struct Driver::Slot {
+    std::shared_ptr<Link> players[2];
+    bool open[2] = {false, false};
+    std::string game;
+    std::string seats[2];
+    std::string tokens[2];
+    bool join_sent = false;
+    Clock::time_point sent[4];  // by ply % 4: at most two moves are unacknowledged at once
+    Clock::time_point next_allowed;
+    std::vector<Spectator*> spectators;
+    std::uint64_t echo_ply = 0;
+};
+
+struct Driver::Spectator {
+    std::shared_ptr<Link> link;
+    std::vector<Slot*> slots;  // the slots whose games it watches
+    bool stalled = false;
+    bool open = false;
+};
+
+namespace {
+
+// At most this many handshakes in flight per loop: a burst of 10,000 SYNs would overflow the
+// server's accept backlog and turn into retransmit delays of a second or more.
+constexpr int kMaxConnecting = 64;
+
+// The echo mode's frame: the size and shape of a real `move` request.
+const std::string kEchoFrame =
+    R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"m"})";
+
+std::int64_t micros_since(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+Driver::Driver(EventLoop& loop, const RunSettings& settings, unsigned games, unsigned spectators,
+               unsigned stalled, unsigned first_connection, unsigned seed)
+    : loop_(loop), settings_(settings), next_connection_(first_connection), random_(seed) {
+    if (settings.moves_per_second > 0) {
+        move_interval_ = std::chrono::microseconds(
+            static_cast<std::int64_t>(1e6 * settings.total_games / settings.moves_per_second));
+    }
+    for (unsigned i = 0; i < games; ++i) {
+        slots_.push_back(std::make_unique<Slot>());
+    }
+    for (unsigned i = 0; i < spectators + stalled; ++i) {
+        auto spectator = std::make_unique<Spectator>();
+        spectator->stalled = i >= spectators;
+        for (unsigned k = 0; k < std::min<std::size_t>(settings.watch_games, slots_.size()); ++k) {
+            Slot* slot = slots_[(i + k) % slots_.size()].get();
+            spectator->slots.push_back(slot);
+            slot->spectators.push_back(spectator.get());
+        }
+        spectators_.push_back(std::move(spectator));
+    }
+    for (auto& slot : slots_) {
+        to_open_.push_back([this, s = slot.get()] { open_player(*s, 0); });
+        to_open_.push_back([this, s = slot.get()] { open_player(*s, 1); });
+    }
+    if (!settings.echo) {
+        for (auto& spectator : spectators_) {
+            to_open_.push_back([this, s = spectator.get()] { open_spectator(*s); });
+        }
+    }
+    wanted_ = static_cast<unsigned>(to_open_.size());
+}
+
+Driver::~Driver() = default;
+
+void Driver::start() {
+    for (int i = 0; i < kMaxConnecting; ++i) {
+        open_next();
+    }
+}
+
+void Driver::open_next() {
+    if (next_to_open_ < to_open_.size()) {
+        ++connecting_;
+        to_open_[next_to_open_++]();
+    }
+}
+
+LinkOptions Driver::link_options(bool stalled) {
+    LinkOptions options;
+    if (settings_.per_address > 0) {
+        const unsigned host = 1 + next_connection_ / settings_.per_address;
+        options.source_address = "127.0.0." + std::to_string(host);
+    }
+    ++next_connection_;
+    if (stalled) {
+        options.receive_buffer = settings_.stalled_receive_buffer;
+    }
+    return options;
+}
+
+void Driver::open_player(Slot& slot, int player) {
+    LinkHandler handler;
+    handler.on_open = [this, &slot, player] {
+        slot.open[player] = true;
+        ++open_;
+        ++settled_;
+        --connecting_;
+        open_next();
+        if (settings_.echo) {
+            if (slot.open[0] && slot.open[1]) {
+                send_echo(slot, 0);
+            }
+        } else if (player == 0) {
+            create_game(slot);
+        } else if (!slot.game.empty() && !slot.join_sent) {
+            slot.join_sent = true;
+            slot.players[1]->send(R"({"type":"join","game":")" + slot.game + R"("})");
+        }
+    };
+    handler.on_message = [this, &slot, player](std::string_view text) {
+        if (settings_.echo) {
+            on_echo(slot, player);
+        } else {
+            on_player_message(slot, player, text);
+        }
+    };
+    handler.on_close = [this, &slot, player](int code, std::string what) {
+        if (!slot.open[player]) {
+            ++settled_;
+            --connecting_;
+            open_next();
+        } else {
+            --open_;
+        }
+        slot.open[player] = false;
+        on_closed(code, what);
+    };
+    slot.players[player] =
+        loop_.connect(settings_.endpoint, link_options(false), std::move(handler));
+}
+
+void Driver::open_spectator(Spectator& spectator) {
+    LinkHandler handler;
+    handler.on_open = [this, &spectator] {
+        spectator.open = true;
+        ++open_;
+        ++settled_;
+        --connecting_;
+        open_next();
+        if (spectator.stalled) {
+            ++stalled_open_;
+            spectator.link->pause_reading();
+        }
+        for (const Slot* slot : spectator.slots) {
+            if (!slot->game.empty()) {
+                spectator.link->send(R"({"type":"watch","game":")" + slot->game + R"("})");
+            }
+        }
+    };
+    handler.on_message = [](std::string_view) {};
+    handler.on_close = [this, &spectator](int code, std::string what) {
+        if (!spectator.open) {
+            ++settled_;
+            --connecting_;
+            open_next();
+        } else {
+            --open_;
+            if (spectator.stalled) {
+                --stalled_open_;
+            }
+        }
+        spectator.open = false;
+        on_closed(code, (spectator.stalled ? "stalled spectator " : "spectator ") + what);
+    };
+    spectator.link =
+        loop_.connect(settings_.endpoint, link_options(spectator.stalled), std::move(handler));
+}
+
+void Driver::on_closed(int close_code, const std::string& what) {
+    if (shutting_down_) {
+        return;  // our own closes at the end of the run
+    }
+    std::string key = close_code != 0 ? "close " + std::to_string(close_code) : what;
+    // Keep the report short: "read: Connection reset by peer" and friends by their first words.
+    if (key.size() > 60) {
+        key.resize(60);
+    }
+    ++stats_.closes[key];
+}
+
+void Driver::create_game(Slot& slot) {
+    const std::string variant =
+        settings_.variant == "mixed"
+            ? std::string(std::array{"chess", "xiangqi", "draughts"}[random_() % 3])
+            : settings_.variant;
+    slot.players[0]->send(R"({"type":"create","variant":")" + variant +
+                          R"(","side":"first","id":"c"})");
+}
+
+void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
+    const json message = json::parse(text, nullptr, false);
+    if (message.is_discarded() || !message.is_object()) {
+        ++stats_.errors["unparsable server message"];
+        return;
+    }
+    const std::string type = message.value("type", "");
+    if (type == "error") {
+        ++stats_.errors[message.value("code", "?")];
+        // A refused move leaves the game waiting for it: take the seat's state afresh.
+        if (message.value("id", "") == "m" && !slot.game.empty()) {
+            slot.players[player]->send(R"({"type":"resume","game":")" + slot.game +
+                                       R"(","token":")" + slot.tokens[player] + R"("})");
+        }
+        return;
+    }
+    if (type == "created") {
+        const std::string previous = slot.game;
+        slot.game = message.value("game", "");
+        slot.seats[0] = message.value("seat", "");
+        slot.tokens[0] = message.value("token", "");
+        slot.join_sent = false;
+        ++stats_.games_started;
+        if (slot.open[1]) {
+            slot.join_sent = true;
+            slot.players[1]->send(R"({"type":"join","game":")" + slot.game + R"("})");
+        }
+        follow(slot, previous);
+        return;
+    }
+    if (message.value("game", "") != slot.game) {
+        return;  // a late event of the slot's previous game
+    }
+    if (type == "joined") {
+        slot.seats[1] = message.value("seat", "");
+        slot.tokens[1] = message.value("token", "");
+    } else if (type == "state") {
+        if (message.value("status", "") == "playing" &&
+            message.value("turn", "") == slot.seats[player] && !settings_.idle) {
+            choose_move(slot, player, message.at("legal").get<std::vector<std::string>>(),
+                        message.value("ply", std::uint64_t{0}));
+        }
+    } else if (type == "moved") {
+        const auto ply = message.value("ply", std::uint64_t{0});
+        const auto latency = micros_since(slot.sent[(ply - 1) % 4]);
+        const bool measuring = settings_.measuring->load(std::memory_order_relaxed);
+        if (message.contains("id")) {
+            if (measuring) {
+                ++stats_.round_trips;
+                stats_.to_mover.add(latency);
+            }
+            if (settings_.record != nullptr) {
+                const std::string line =
+                    slot.game + " " + std::to_string(ply) + " " + message.value("move", "") + "\n";
+                const std::lock_guard lock(*settings_.record_mutex);
+                std::fputs(line.c_str(), settings_.record);
+                std::fflush(settings_.record);
+            }
+        } else {
+            if (measuring) {
+                stats_.to_opponent.add(latency);
+            }
+            if (message.value("turn", "") == slot.seats[player]) {
+                choose_move(slot, player, message.at("legal").get<std::vector<std::string>>(), ply);
+            }
+        }
+    } else if (type == "ended" && player == 0) {
+        ++stats_.games_ended;
+        create_game(slot);
+    }
+}
+
+void Driver::choose_move(Slot& slot, int player, const std::vector<std::string>& legal,
+                         std::uint64_t ply) {
+    if (legal.empty()) {
+        return;
+    }
+    const std::string move = legal[random_() % legal.size()];
+    if (move_interval_.count() == 0) {
+        send_move(slot, player, move, ply);
+        return;
+    }
+    // The cap is spread evenly over the games: each moves at most once per interval.
+    const auto now = Clock::now();
+    const auto at = std::max(now, slot.next_allowed);
+    slot.next_allowed = at + move_interval_;
+    const auto delay = std::chrono::duration_cast<std::chrono::microseconds>(at - now);
+    loop_.after(delay, [this, &slot, player, move, ply, game = slot.game] {
+        if (slot.game == game && slot.open[player]) {
+            send_move(slot, player, move, ply);
+        }
+    });
+}
+
+void Driver::send_move(Slot& slot, int player, const std::string& move, std::uint64_t ply) {
+    slot.sent[ply % 4] = Clock::now();
+    slot.players[player]->send(R"({"type":"move","game":")" + slot.game + R"(","move":")" + move +
+                               R"(","ply":)" + std::to_string(ply) + R"(,"id":"m"})");
+}
+
+void Driver::send_echo(Slot& slot, int player) {
+    slot.sent[slot.echo_ply % 4] = Clock::now();
+    slot.players[player]->send(kEchoFrame);
+}
+
+void Driver::on_echo(Slot& slot, int player) {
+    if (settings_.measuring->load(std::memory_order_relaxed)) {
+        ++stats_.round_trips;
+        stats_.to_mover.add(micros_since(slot.sent[slot.echo_ply % 4]));
+    }
+    ++slot.echo_ply;
+    const int next = 1 - player;
+    if (!slot.open[next]) {
+        return;
+    }
+    if (move_interval_.count() == 0) {
+        send_echo(slot, next);
+        return;
+    }
+    const auto now = Clock::now();
+    const auto at = std::max(now, slot.next_allowed);
+    slot.next_allowed = at + move_interval_;
+    loop_.after(std::chrono::duration_cast<std::chrono::microseconds>(at - now),
+                [this, &slot, next] {
+                    if (slot.open[next]) {
+                        send_echo(slot, next);
+                    }
+                });
+}
+
+void Driver::follow(Slot& slot, const std::string& previous_game) {
+    for (Spectator* spectator : slot.spectators) {
+        if (!spectator->open) {
+            continue;
+        }
+        if (!previous_game.empty()) {
+            spectator->link->send(R"({"type":"unwatch","game":")" + previous_game + R"("})");
+        }
+        spectator->link->send(R"({"type":"watch","game":")" + slot.game + R"("})");
+    }
+}
+
+void Driver::drain_stalled() {
+    for (auto& spectator : spectators_) {
+        if (spectator->stalled && spectator->open) {
+            spectator->link->resume_reading();
+        }
+    }
+}
+
+void Driver::shutdown() {
+    shutting_down_ = true;
+    for (auto& slot : slots_) {
+        for (auto& link : slot->players) {
+            if (link) {
+                link->close();
+            }
+        }
+    }
+    for (auto& spectator : spectators_) {
+        if (spectator->link) {
+            spectator->link->close();
+        }
+    }
+}
+
+}  // namespace arbiter::bench::load

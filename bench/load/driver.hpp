@@ -1,0 +1,102 @@
+#pragma once
+// The players and spectators of one event loop: they speak the Arbiter protocol
+// (schema/protocol.md), or ping-pong frames against the echo server in echo mode.
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/load/stats.hpp"
+#include "bench/load/ws_io.hpp"
+
+namespace arbiter::bench::load {
+
+using Clock = std::chrono::steady_clock;
+
+/// What every driver shares: the run's settings and the record file.
+struct RunSettings {
+    Endpoint endpoint;
+    std::string variant = "chess";
+    bool echo = false;            ///< ping-pong against an echo server instead of playing
+    bool idle = false;            ///< create and join, then hold without moving
+    double moves_per_second = 0;  ///< cap over all games (0: as fast as the server answers)
+    unsigned total_games = 1;     ///< over all drivers, for the per-game share of the cap
+    unsigned per_address = 250;   ///< connections per 127.0.0.x source address (0: no binding)
+    unsigned watch_games = 1;     ///< games each spectator watches
+    int stalled_receive_buffer = 4096;  ///< SO_RCVBUF of a stalled spectator
+    std::FILE* record = nullptr;        ///< acknowledged moves, one per line (may be null)
+    std::mutex* record_mutex = nullptr;
+    std::atomic<bool>* measuring = nullptr;  ///< samples count only while set
+};
+
+/// One event loop's games and spectators.
+class Driver {
+  public:
+    /// `first_connection`: the global index of this driver's first connection (for the source
+    /// address).
+    Driver(EventLoop& loop, const RunSettings& settings, unsigned games, unsigned spectators,
+           unsigned stalled, unsigned first_connection, unsigned seed);
+    ~Driver();
+    Driver(const Driver&) = delete;
+    Driver& operator=(const Driver&) = delete;
+
+    /// Starts opening connections (on the loop's thread).
+    void start();
+    /// Stalled spectators read again, so their closes become visible (on the loop's thread).
+    void drain_stalled();
+    /// Drops every connection (on the loop's thread, before the loop stops).
+    void shutdown();
+
+    /// Connections open now.
+    int open_connections() const { return open_.load(); }
+    /// Connections that reached `open` or failed, and how many there are in all.
+    int settled_connections() const { return settled_.load(); }
+    int total_connections() const { return static_cast<int>(wanted_); }
+    /// Stalled spectators whose connection is still open.
+    int stalled_open() const { return stalled_open_.load(); }
+    /// The counters; read only after the loop stopped or from its thread.
+    Stats& stats() { return stats_; }
+
+  private:
+    struct Slot;
+    struct Spectator;
+
+    void open_next();
+    void open_player(Slot& slot, int player);
+    void open_spectator(Spectator& spectator);
+    LinkOptions link_options(bool stalled);
+    void on_player_message(Slot& slot, int player, std::string_view text);
+    void on_echo(Slot& slot, int player);
+    void on_closed(int close_code, const std::string& what);
+    void create_game(Slot& slot);
+    void choose_move(Slot& slot, int player, const std::vector<std::string>& legal,
+                     std::uint64_t ply);
+    void send_move(Slot& slot, int player, const std::string& move, std::uint64_t ply);
+    void send_echo(Slot& slot, int player);
+    void follow(Slot& slot, const std::string& previous_game);
+
+    EventLoop& loop_;
+    const RunSettings& settings_;
+    std::vector<std::unique_ptr<Slot>> slots_;
+    std::vector<std::unique_ptr<Spectator>> spectators_;
+    std::vector<std::function<void()>> to_open_;
+    std::size_t next_to_open_ = 0;
+    int connecting_ = 0;
+    unsigned next_connection_;
+    unsigned wanted_ = 0;
+    std::chrono::microseconds move_interval_{0};
+    std::mt19937_64 random_;
+    bool shutting_down_ = false;
+    std::atomic<int> open_{0};
+    std::atomic<int> settled_{0};
+    std::atomic<int> stalled_open_{0};
+    Stats stats_;
+};
+
+}  // namespace arbiter::bench::load

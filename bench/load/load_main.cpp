@@ -1,0 +1,331 @@
+// arbiter-load: the server benchmark of issue 9. See bench/load/README.md.
+#include <sys/resource.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "bench/load/driver.hpp"
+
+using namespace arbiter::bench::load;
+namespace po = boost::program_options;
+
+namespace {
+
+struct Options {
+    std::string url = "ws://127.0.0.1:8080/ws";
+    unsigned games = 100;
+    unsigned spectators = 0;
+    unsigned stalled = 0;
+    unsigned watch_games = 1;
+    double duration = 10;
+    double warmup = 1;
+    double rate = 0;
+    bool idle = false;
+    bool echo = false;
+    bool echo_server = false;
+    unsigned echo_port = 0;
+    unsigned echo_threads = 2;
+    unsigned threads = 1;
+    unsigned per_address = 250;
+    int stalled_receive_buffer = 4096;
+    int server_pid = 0;
+    std::string variant = "chess";
+    std::string record;
+    bool json = false;
+};
+
+// 10,000 sockets need 10,000 descriptors: take everything the hard limit allows.
+void raise_descriptor_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
+// VmRSS of a process in KiB, 0 when unknown.
+long resident_kib(int pid) {
+    if (pid <= 0) {
+        return 0;
+    }
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0) {
+            return std::stol(line.substr(6));
+        }
+    }
+    return 0;
+}
+
+bool parse_url(const std::string& url, Endpoint& endpoint) {
+    const std::string scheme = "ws://";
+    if (url.rfind(scheme, 0) != 0) {
+        return false;
+    }
+    const std::string rest = url.substr(scheme.size());
+    const auto colon = rest.find(':');
+    const auto slash = rest.find('/');
+    if (colon == std::string::npos || (slash != std::string::npos && slash < colon)) {
+        return false;
+    }
+    endpoint.host = rest.substr(0, colon);
+    const std::string port =
+        rest.substr(colon + 1, slash == std::string::npos ? slash : slash - colon - 1);
+    endpoint.port = static_cast<std::uint16_t>(std::stoul(port));
+    endpoint.path = slash == std::string::npos ? "/" : rest.substr(slash);
+    return true;
+}
+
+std::optional<Options> parse_options(int argc, char** argv) {
+    Options o;
+    po::options_description description("arbiter-load options");
+    // clang-format off
+    description.add_options()
+        ("help,h", "print this help")
+        ("url", po::value(&o.url)->default_value(o.url), "server WebSocket URL (IPv4 address, no name lookup)")
+        ("games", po::value(&o.games)->default_value(o.games), "games played at once (2 connections each)")
+        ("spectators", po::value(&o.spectators)->default_value(o.spectators), "spectator connections that read")
+        ("stalled-spectators", po::value(&o.stalled)->default_value(o.stalled), "spectator connections that never read")
+        ("watch-games", po::value(&o.watch_games)->default_value(o.watch_games), "games each spectator watches (of its event loop)")
+        ("stalled-rcvbuf", po::value(&o.stalled_receive_buffer)->default_value(o.stalled_receive_buffer), "SO_RCVBUF of a stalled spectator")
+        ("duration", po::value(&o.duration)->default_value(o.duration), "seconds measured")
+        ("warmup", po::value(&o.warmup)->default_value(o.warmup), "seconds played before measuring")
+        ("rate", po::value(&o.rate)->default_value(o.rate), "moves/s cap over all games (0: none)")
+        ("idle", po::bool_switch(&o.idle), "create and join the games, then hold them without moving")
+        ("variant", po::value(&o.variant)->default_value(o.variant), "chess, xiangqi, draughts or mixed")
+        ("record", po::value(&o.record), "append every acknowledged move to FILE: game ply move")
+        ("echo", po::bool_switch(&o.echo), "ping-pong the same frames against an echo server (--url, or one started in this process)")
+        ("echo-server", po::bool_switch(&o.echo_server), "only run the echo server (--echo-port, --echo-threads)")
+        ("echo-port", po::value(&o.echo_port)->default_value(o.echo_port), "echo server port (0: any free one)")
+        ("echo-threads", po::value(&o.echo_threads)->default_value(o.echo_threads), "echo server threads (the server's default is 2)")
+        ("threads", po::value(&o.threads)->default_value(o.threads), "client event loops (one thread each)")
+        ("per-address", po::value(&o.per_address)->default_value(o.per_address), "connections per 127.0.0.x source address (0: let the kernel pick)")
+        ("server-pid", po::value(&o.server_pid)->default_value(o.server_pid), "read the server's RSS from /proc/PID/status")
+        ("json", po::bool_switch(&o.json), "also print the figures as one JSON line");
+    // clang-format on
+    po::variables_map values;
+    try {
+        po::store(po::parse_command_line(argc, argv, description), values);
+        po::notify(values);
+    } catch (const po::error& error) {
+        std::cerr << "arbiter-load: " << error.what() << "\n\n" << description;
+        return std::nullopt;
+    }
+    if (values.count("help") != 0U) {
+        std::cout << "Usage: arbiter-load [options]\n\n" << description;
+        std::exit(0);
+    }
+    if (o.threads < 1 || o.threads > 16 || o.games < 1) {
+        std::cerr << "arbiter-load: --threads must be 1..16 and --games at least 1\n";
+        return std::nullopt;
+    }
+    return o;
+}
+
+std::string counts_text(const std::map<std::string, std::uint64_t>& counts) {
+    if (counts.empty()) {
+        return "none";
+    }
+    std::string text;
+    for (const auto& [key, count] : counts) {
+        text += (text.empty() ? "" : ", ") + key + ": " + std::to_string(count);
+    }
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const auto parsed = parse_options(argc, argv);
+    if (!parsed) {
+        return 2;
+    }
+    const Options& options = *parsed;
+    raise_descriptor_limit();
+    if (options.echo_server) {
+        run_echo_server("127.0.0.1", static_cast<std::uint16_t>(options.echo_port),
+                        options.echo_threads, [](std::uint16_t port) {
+                            std::printf("arbiter-load echo server listening on 127.0.0.1:%u\n",
+                                        static_cast<unsigned>(port));
+                            std::fflush(stdout);
+                        });
+        return 0;
+    }
+    RunSettings settings;
+    if (!parse_url(options.url, settings.endpoint)) {
+        std::cerr << "arbiter-load: --url must look like ws://127.0.0.1:8080/ws\n";
+        return 2;
+    }
+    if (options.echo && options.url == "ws://127.0.0.1:8080/ws") {
+        std::promise<std::uint16_t> bound;
+        std::thread([&options, &bound] {
+            run_echo_server("127.0.0.1", static_cast<std::uint16_t>(options.echo_port),
+                            options.echo_threads,
+                            [&bound](std::uint16_t port) { bound.set_value(port); });
+        }).detach();
+        settings.endpoint.port = bound.get_future().get();
+    }
+    std::atomic<bool> measuring{false};
+    std::mutex record_mutex;
+    std::FILE* record = nullptr;
+    if (!options.record.empty()) {
+        record = std::fopen(options.record.c_str(), "a");
+        if (record == nullptr) {
+            std::perror(options.record.c_str());
+            return 1;
+        }
+    }
+    settings.variant = options.variant;
+    settings.echo = options.echo;
+    settings.idle = options.idle;
+    settings.moves_per_second = options.rate;
+    settings.total_games = options.games;
+    settings.per_address = options.per_address;
+    settings.watch_games = options.watch_games;
+    settings.stalled_receive_buffer = options.stalled_receive_buffer;
+    settings.record = record;
+    settings.record_mutex = &record_mutex;
+    settings.measuring = &measuring;
+
+    const long rss_before = resident_kib(options.server_pid);
+    std::vector<std::unique_ptr<EventLoop>> loops;
+    std::vector<std::unique_ptr<Driver>> drivers;
+    unsigned first_connection = 0;
+    for (unsigned i = 0; i < options.threads; ++i) {
+        const auto share = [&](unsigned total) {
+            return total / options.threads + (i < total % options.threads ? 1 : 0);
+        };
+        loops.push_back(std::make_unique<EventLoop>());
+        drivers.push_back(std::make_unique<Driver>(
+            *loops.back(), settings, share(options.games), share(options.spectators),
+            share(options.stalled), first_connection, 1234 + i));
+        first_connection += static_cast<unsigned>(drivers.back()->total_connections());
+    }
+    for (unsigned i = 0; i < options.threads; ++i) {
+        loops[i]->start();
+        loops[i]->after(std::chrono::microseconds(0), [d = drivers[i].get()] { d->start(); });
+    }
+    const auto sum = [&drivers](auto field) {
+        int total = 0;
+        for (const auto& driver : drivers) {
+            total += (driver.get()->*field)();
+        }
+        return total;
+    };
+    const int wanted = sum(&Driver::total_connections);
+    const auto setup_start = Clock::now();
+    while (sum(&Driver::settled_connections) < wanted &&
+           Clock::now() - setup_start < std::chrono::seconds(120)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    const double setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.warmup));
+    measuring = true;
+    const auto start = Clock::now();
+    long rss_peak = resident_kib(options.server_pid);
+    while (Clock::now() - start < std::chrono::duration<double>(options.duration)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        rss_peak = std::max(rss_peak, resident_kib(options.server_pid));
+        if (sum(&Driver::open_connections) == 0) {
+            break;  // the server went away (the crash test kills it)
+        }
+    }
+    measuring = false;
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const int held = sum(&Driver::open_connections);
+    const long rss_end = resident_kib(options.server_pid);
+    const int stalled_before = sum(&Driver::stalled_open);
+    if (options.stalled > 0) {
+        for (unsigned i = 0; i < options.threads; ++i) {
+            loops[i]->after(std::chrono::microseconds(0),
+                            [d = drivers[i].get()] { d->drain_stalled(); });
+        }
+        std::this_thread::sleep_for(std::chrono::seconds(3));
+    }
+    const int stalled_after = sum(&Driver::stalled_open);
+    for (unsigned i = 0; i < options.threads; ++i) {
+        loops[i]->after(std::chrono::microseconds(0), [d = drivers[i].get()] { d->shutdown(); });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    Stats stats;
+    for (unsigned i = 0; i < options.threads; ++i) {
+        loops[i]->stop();
+        stats.merge(drivers[i]->stats());
+    }
+    drivers.clear();
+    if (record != nullptr) {
+        std::fclose(record);
+    }
+
+    const double per_second = seconds > 0 ? static_cast<double>(stats.round_trips) / seconds : 0;
+    const double mover[] = {stats.to_mover.quantile_ms(0.5), stats.to_mover.quantile_ms(0.99),
+                            stats.to_mover.quantile_ms(0.999)};
+    const double opponent[] = {stats.to_opponent.quantile_ms(0.5),
+                               stats.to_opponent.quantile_ms(0.99),
+                               stats.to_opponent.quantile_ms(0.999)};
+    const double kib_per_connection = held > 0 ? static_cast<double>(rss_end) / held : 0;
+    const double delta_per_connection =
+        held > 0 ? static_cast<double>(rss_end - rss_before) / held : 0;
+    const char* mode = options.echo ? "echo" : options.idle ? "idle" : "moves";
+    std::printf("arbiter-load: %s, %u games (%d connections), %u spectators, %u stalled, %s\n",
+                mode, options.games, wanted, options.spectators, options.stalled,
+                options.echo ? "echo frames" : options.variant.c_str());
+    std::printf("  set-up %.1f s; connections held at the end: %d of %d\n", setup_seconds, held,
+                wanted);
+    std::printf("  round trips: %llu in %.2f s = %.0f /s%s\n",
+                static_cast<unsigned long long>(stats.round_trips), seconds, per_second,
+                options.rate > 0 ? (" (cap " + std::to_string(options.rate) + ")").c_str() : "");
+    std::printf("  latency to mover    ms: p50 %.3f  p99 %.3f  p99.9 %.3f  (%zu samples)\n",
+                mover[0], mover[1], mover[2], stats.to_mover.size());
+    if (!options.echo) {
+        std::printf("  latency to opponent ms: p50 %.3f  p99 %.3f  p99.9 %.3f  (%zu samples)\n",
+                    opponent[0], opponent[1], opponent[2], stats.to_opponent.size());
+        std::printf("  games started %llu, ended %llu\n",
+                    static_cast<unsigned long long>(stats.games_started),
+                    static_cast<unsigned long long>(stats.games_ended));
+    }
+    std::printf("  errors: %s\n  closes: %s\n", counts_text(stats.errors).c_str(),
+                counts_text(stats.closes).c_str());
+    if (options.stalled > 0) {
+        std::printf("  stalled spectators still open: %d before draining, %d after\n",
+                    stalled_before, stalled_after);
+    }
+    if (options.server_pid > 0) {
+        std::printf(
+            "  server RSS: %.1f MB before, %.1f MB at the end, %.1f MB peak; %.1f KB per held "
+            "connection (%.1f KB above the start)\n",
+            static_cast<double>(rss_before) / 1024.0, static_cast<double>(rss_end) / 1024.0,
+            static_cast<double>(rss_peak) / 1024.0, kib_per_connection, delta_per_connection);
+    }
+    if (options.json) {
+        nlohmann::json summary = {
+            {"mode", mode},
+            {"games", options.games},
+            {"connections", wanted},
+            {"held", held},
+            {"seconds", seconds},
+            {"round_trips", stats.round_trips},
+            {"per_second", per_second},
+            {"mover_ms", {mover[0], mover[1], mover[2]}},
+            {"opponent_ms", {opponent[0], opponent[1], opponent[2]}},
+            {"errors", stats.errors},
+            {"closes", stats.closes},
+            {"stalled_open_before_drain", stalled_before},
+            {"stalled_open_after_drain", stalled_after},
+            {"rss_kib", {{"before", rss_before}, {"end", rss_end}, {"peak", rss_peak}}},
+            {"kib_per_connection", kib_per_connection},
+            {"games_started", stats.games_started},
+        };
+        std::printf("%s\n", summary.dump().c_str());
+    }
+    std::fflush(stdout);
+    loops.clear();
+    return 0;
+}

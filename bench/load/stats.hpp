@@ -1,0 +1,40 @@
+#pragma once
+// What one event loop of arbiter-load counted; merged across loops for the report.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace arbiter::bench::load {
+
+/// Latency samples in microseconds.
+class Latencies {
+  public:
+    void add(std::int64_t micros) { samples_.push_back(static_cast<std::uint32_t>(micros)); }
+    void merge(const Latencies& other) {
+        samples_.insert(samples_.end(), other.samples_.begin(), other.samples_.end());
+    }
+    std::size_t size() const { return samples_.size(); }
+    /// The q-quantile (0 < q <= 1) in milliseconds by the nearest-rank method; 0 when empty.
+    /// Sorts the samples.
+    double quantile_ms(double q);
+
+  private:
+    std::vector<std::uint32_t> samples_;
+};
+
+/// Counters of one loop (a loop's thread writes them; the main thread reads them after the run).
+struct Stats {
+    std::uint64_t round_trips = 0;    ///< moves acknowledged to their mover (echo: echoes)
+    std::uint64_t games_started = 0;  ///< `created` received
+    std::uint64_t games_ended = 0;    ///< `ended` received by the creator
+    Latencies to_mover;               ///< move sent -> the mover's `moved` (echo: the echo)
+    Latencies to_opponent;            ///< move sent -> the opponent's `moved`
+    std::map<std::string, std::uint64_t> errors;  ///< `error` messages by code
+    std::map<std::string, std::uint64_t> closes;  ///< closed connections by close code / reason
+
+    void merge(const Stats& other);
+};
+
+}  // namespace arbiter::bench::load

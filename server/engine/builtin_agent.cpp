@@ -1,0 +1,141 @@
+#include "server/engine/builtin_agent.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "common/engine/builtin.hpp"
+
+namespace arbiter::server::engines {
+
+BuiltinPool::BuiltinPool(unsigned threads) {
+    for (unsigned i = 0; i < std::max(1U, threads); ++i) {
+        workers_.emplace_back([this] { work(); });
+    }
+}
+
+BuiltinPool::~BuiltinPool() {
+    stop();
+}
+
+void BuiltinPool::submit(Job job) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) {
+            return;
+        }
+        queue_.push_back(std::move(job));
+    }
+    wake_.notify_one();
+}
+
+void BuiltinPool::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) {
+            return;
+        }
+        stopping_ = true;
+        for (const auto& flag : running_) {
+            flag->store(true);
+        }
+        queue_.clear();
+    }
+    wake_.notify_all();
+    for (auto& worker : workers_) {
+        worker.join();
+    }
+}
+
+void BuiltinPool::work() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (stopping_) {
+                return;
+            }
+            job = std::move(queue_.front());
+            queue_.pop_front();
+            running_.push_back(job.stop);
+        }
+        job.run();
+        std::lock_guard lock(mutex_);
+        std::erase(running_, job.stop);
+    }
+}
+
+std::chrono::milliseconds builtin_budget(std::chrono::milliseconds level_limit,
+                                         const app::MoveQuestion& question) {
+    if (!question.remaining_ms) {
+        return level_limit;
+    }
+    const std::int64_t own = (*question.remaining_ms)[question.side == rules::Side::first ? 0 : 1];
+    const std::int64_t from_clock = own / 30 + question.increment_ms / 2;
+    return std::chrono::milliseconds(std::clamp<std::int64_t>(
+        from_clock, std::min<std::int64_t>(20, level_limit.count()), level_limit.count()));
+}
+
+BuiltinAgent::BuiltinAgent(int level, BuiltinPool& pool, std::shared_ptr<Executor> executor)
+    : level_(level), pool_(pool), executor_(std::move(executor)), seed_(std::random_device{}()) {}
+
+void BuiltinAgent::ask(app::MoveQuestion question, std::function<void(app::MoveAnswer)> done) {
+    if (closed_) {
+        return;
+    }
+    cancel();
+    done_ = std::move(done);
+    const std::uint64_t generation = ++generation_;
+    auto stop = std::make_shared<std::atomic<bool>>(false);
+    stop_ = stop;
+    engine::SearchLimits limits = engine::limits_for_level(level_);
+    limits.max_time = builtin_budget(limits.max_time, question);
+    // The question's game is the room's own copy for this question (never changed after
+    // asking), so the worker may read it.
+    std::shared_ptr<const rules::Game> game = question.game;
+    std::weak_ptr<BuiltinAgent> weak = weak_from_this();
+    const int level = level_;
+    const std::uint64_t seed = seed_ + generation;
+    auto executor = executor_;
+    pool_.submit({[game, level, limits, stop, seed, weak, generation, executor]() mutable {
+                      limits.stop = stop.get();
+                      engine::SearchResult result = engine::choose_move(*game, level, limits, seed);
+                      if (stop->load()) {
+                          return;
+                      }
+                      executor->post([weak, generation, move = std::move(result.move)] {
+                          auto self = weak.lock();
+                          if (!self || self->generation_ != generation || !self->done_) {
+                              return;
+                          }
+                          auto reply = std::move(self->done_);
+                          self->done_ = nullptr;
+                          if (move.empty()) {
+                              reply(unexpected(std::string("the builtin engine found no move")));
+                          } else {
+                              reply(move);
+                          }
+                      });
+                  },
+                  stop});
+}
+
+void BuiltinAgent::cancel() {
+    ++generation_;
+    done_ = nullptr;
+    if (stop_) {
+        stop_->store(true);
+        stop_.reset();
+    }
+}
+
+void BuiltinAgent::restart() {
+    cancel();
+}
+
+void BuiltinAgent::close() {
+    closed_ = true;
+    cancel();
+}
+
+}  // namespace arbiter::server::engines

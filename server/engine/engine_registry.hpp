@@ -1,0 +1,65 @@
+#pragma once
+/// \file
+/// EngineRegistry: the engines this server offers (the builtin engine always, plus the UCI
+/// engines given by `--engine NAME=PATH`), the seat agents that play them, and the resources
+/// they share: the process host of UCI children and the builtin worker pool. stop() at server
+/// shutdown kills and reaps every child and stops every search.
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/app/seat_agent.hpp"
+#include "server/engine/builtin_agent.hpp"
+#include "server/net/child_process.hpp"
+
+namespace arbiter::server::engines {
+
+/// One configured UCI engine.
+struct UciEngineSpec {
+    std::string name;  ///< as offered in welcome.engines
+    std::string path;
+    std::vector<rules::Variant> variants;
+};
+
+/// Parses a `--engine NAME=PATH` flag. NAME is 1..32 of [A-Za-z0-9_-], not "builtin". A name
+/// containing "fairy" (Fairy-Stockfish) plays xiangqi, through UCI_Variant; any other plays
+/// chess (Stockfish and other chess engines).
+Expected<UciEngineSpec, std::string> parse_engine_flag(std::string_view flag);
+
+struct EngineOptions {
+    std::vector<UciEngineSpec> uci;
+    unsigned builtin_threads = 1;
+    std::chrono::milliseconds handshake_timeout{5000};
+    std::chrono::milliseconds answer_margin{2000};
+    /// UCI engine processes running at once; a game against a UCI engine is refused
+    /// (engine_unavailable) while all are in use.
+    std::size_t max_processes = 32;
+};
+
+class EngineRegistry final : public app::EngineDirectory {
+  public:
+    explicit EngineRegistry(EngineOptions options);
+    ~EngineRegistry() override;
+
+    std::vector<protocol::EngineInfo> offered() const override;
+    Expected<std::string, std::string> seat_name(const std::string& engine, rules::Variant variant,
+                                                 int level) const override;
+    std::shared_ptr<app::SeatAgent> make_agent(const std::string& engine, rules::Variant variant,
+                                               int level,
+                                               std::shared_ptr<Executor> executor) override;
+
+    /// Kills and reaps every engine process and stops every builtin search. Idempotent.
+    void stop();
+
+  private:
+    const UciEngineSpec* find(const std::string& engine, rules::Variant variant) const;
+
+    EngineOptions options_;
+    net::ProcessHost processes_;
+    BuiltinPool pool_;
+};
+
+}  // namespace arbiter::server::engines

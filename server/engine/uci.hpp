@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// The text side of UCI, as pure functions: reading an engine's lines, writing the commands
+/// the server sends, and how a level 1..8 maps to UCI options and think time. No I/O here, so
+/// all of it is unit-tested.
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace arbiter::server::engines {
+
+/// One line from a UCI engine, classified.
+struct UciLine {
+    enum class Kind : std::uint8_t { uciok, readyok, bestmove, option, other };
+    Kind kind = Kind::other;
+    std::string word;        ///< bestmove: the move ("(none)" too); option: the option's name
+    std::optional<int> min;  ///< option: "min" of a spin option
+    std::optional<int> max;  ///< option: "max" of a spin option
+};
+/// Classifies one line (without its newline). Unknown lines (id, info, copyright) are `other`.
+UciLine parse_uci_line(std::string_view line);
+
+/// How strong a UCI engine plays at a level.
+struct UciStrength {
+    int skill_level = 20;                   ///< "Skill Level" 0..20 (Stockfish, Fairy-Stockfish)
+    std::optional<int> elo;                 ///< UCI_LimitStrength + UCI_Elo; nullopt: not limited
+    std::chrono::milliseconds movetime{0};  ///< think time per move in an untimed game
+};
+/// The strength of a level 1..8 (clamped into that range).
+UciStrength uci_strength(int level);
+
+/// `position fen <fen>[ moves m1 m2 ...]`.
+std::string position_command(std::string_view fen, const std::vector<std::string>& moves);
+/// Timed: `go wtime W btime B winc I binc I` (the first seat is UCI's white, also xiangqi's
+/// red); untimed: `go movetime N`.
+std::string go_command(const std::optional<std::array<std::int64_t, 2>>& remaining_ms,
+                       std::int64_t increment_ms, std::chrono::milliseconds movetime);
+/// `setoption name <name> value <value>`.
+std::string setoption_command(std::string_view name, std::string_view value);
+
+/// "Stockfish", "Fairy-Stockfish", "Arbiter builtin", or the configured name itself.
+std::string display_name(std::string_view engine);
+/// "Stockfish (level 3)": the engine seat's player name (at most 32 characters).
+std::string seat_name(std::string_view engine, int level);
+
+}  // namespace arbiter::server::engines

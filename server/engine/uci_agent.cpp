@@ -1,0 +1,258 @@
+#include "server/engine/uci_agent.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "server/engine/uci.hpp"
+
+namespace arbiter::server::engines {
+
+UciAgent::UciAgent(UciSettings settings, net::ProcessHost& processes,
+                   std::shared_ptr<Executor> executor)
+    : settings_(std::move(settings)), processes_(processes), executor_(std::move(executor)) {}
+
+UciAgent::~UciAgent() {
+    kill_process();
+}
+
+void UciAgent::ask(app::MoveQuestion question, std::function<void(app::MoveAnswer)> done) {
+    if (closed_) {
+        return;
+    }
+    question_ = std::move(question);
+    done_ = std::move(done);
+    switch (phase_) {
+        case Phase::none:
+            start_process();
+            break;
+        case Phase::ready:
+            search();
+            break;
+        case Phase::searching:
+            // A new question while the engine thinks about an old one: stop it; the bestmove
+            // that follows is dropped and the new search starts then.
+            child_->write_line("stop");
+            phase_ = Phase::stopping;
+            arm(settings_.answer_margin, "stop");
+            break;
+        case Phase::handshake:
+        case Phase::syncing:
+        case Phase::stopping:
+            break;  // the search starts once the engine is ready
+    }
+}
+
+void UciAgent::cancel() {
+    question_.reset();
+    done_ = nullptr;
+    if (phase_ == Phase::searching) {
+        child_->write_line("stop");
+        phase_ = Phase::stopping;
+        arm(settings_.answer_margin, "stop");
+    }
+}
+
+void UciAgent::restart() {
+    kill_process();
+}
+
+void UciAgent::close() {
+    closed_ = true;
+    question_.reset();
+    done_ = nullptr;
+    kill_process();
+}
+
+void UciAgent::start_process() {
+    std::weak_ptr<UciAgent> weak = weak_from_this();
+    net::ChildCallbacks callbacks;
+    callbacks.on_line = [weak](std::string line) {
+        if (auto self = weak.lock()) {
+            self->on_line(line);
+        }
+    };
+    callbacks.on_exit = [weak](std::string why) {
+        if (auto self = weak.lock()) {
+            self->on_exit(why);
+        }
+    };
+    auto child = processes_.spawn({settings_.path}, executor_, std::move(callbacks));
+    if (!child) {
+        fail(child.error());
+        return;
+    }
+    child_ = std::move(child).value();
+    options_.clear();
+    phase_ = Phase::handshake;
+    child_->write_line("uci");
+    arm(settings_.handshake_timeout, "uciok");
+}
+
+void UciAgent::on_line(const std::string& line) {
+    const UciLine parsed = parse_uci_line(line);
+    switch (parsed.kind) {
+        case UciLine::Kind::option:
+            options_.insert(parsed.word);
+            if (parsed.word == "UCI_Elo") {
+                elo_min_ = parsed.min;
+                elo_max_ = parsed.max;
+            }
+            break;
+        case UciLine::Kind::uciok:
+            if (phase_ == Phase::handshake) {
+                on_uciok();
+            }
+            break;
+        case UciLine::Kind::readyok:
+            if (phase_ == Phase::syncing) {
+                phase_ = Phase::ready;
+                ++timer_generation_;
+                if (question_) {
+                    search();
+                }
+            }
+            break;
+        case UciLine::Kind::bestmove:
+            if (phase_ == Phase::stopping) {
+                phase_ = Phase::ready;
+                ++timer_generation_;
+                if (question_) {
+                    search();
+                }
+            } else if (phase_ == Phase::searching) {
+                phase_ = Phase::ready;
+                ++timer_generation_;
+                if (parsed.word.empty() || parsed.word == "(none)" || parsed.word == "0000") {
+                    fail("answered no move (\"" + line + "\")");
+                } else {
+                    answer(parsed.word);
+                }
+            }
+            break;
+        case UciLine::Kind::other:
+            break;
+    }
+}
+
+void UciAgent::on_uciok() {
+    if (settings_.uci_variant) {
+        if (options_.count("UCI_Variant") == 0) {
+            fail("the engine has no UCI_Variant option for " + *settings_.uci_variant);
+            return;
+        }
+        child_->write_line(setoption_command("UCI_Variant", *settings_.uci_variant));
+    }
+    // One search thread per engine: many games share two cores (and it keeps Skill Level's
+    // randomness the only randomness).
+    if (options_.count("Threads") != 0) {
+        child_->write_line(setoption_command("Threads", "1"));
+    }
+    const UciStrength strength = uci_strength(settings_.level);
+    if (options_.count("Skill Level") != 0) {
+        child_->write_line(setoption_command("Skill Level", std::to_string(strength.skill_level)));
+    }
+    if (strength.elo && options_.count("UCI_LimitStrength") != 0 &&
+        options_.count("UCI_Elo") != 0) {
+        const int elo = std::clamp(*strength.elo, elo_min_.value_or(*strength.elo),
+                                   elo_max_.value_or(*strength.elo));
+        child_->write_line(setoption_command("UCI_LimitStrength", "true"));
+        child_->write_line(setoption_command("UCI_Elo", std::to_string(elo)));
+    }
+    child_->write_line("ucinewgame");
+    child_->write_line("isready");
+    phase_ = Phase::syncing;
+    arm(settings_.handshake_timeout, "readyok");
+}
+
+void UciAgent::search() {
+    const app::MoveQuestion& question = *question_;
+    const UciStrength strength = uci_strength(settings_.level);
+    child_->write_line(position_command(question.initial_position, question.moves));
+    child_->write_line(go_command(question.remaining_ms, question.increment_ms, strength.movetime));
+    phase_ = Phase::searching;
+    // Timed: the engine manages its own clock, and a bestmove later than its remaining time
+    // (plus the margin) counts as a hang (the room's flag timer usually ends the game first).
+    // Untimed: movetime plus the margin.
+    const std::chrono::milliseconds think =
+        question.remaining_ms
+            ? std::chrono::milliseconds(
+                  (*question.remaining_ms)[question.side == rules::Side::first ? 0 : 1])
+            : strength.movetime;
+    arm(think + settings_.answer_margin, "bestmove");
+}
+
+void UciAgent::on_exit(const std::string& why) {
+    child_.reset();
+    phase_ = Phase::none;
+    ++timer_generation_;
+    if (question_) {
+        fail("the engine process ended: " + why);
+    } else {
+        // Idle: nothing is lost; the next question starts a new process.
+        spdlog::info("engine {}: process ended while idle: {}", settings_.engine, why);
+    }
+}
+
+void UciAgent::arm(std::chrono::milliseconds delay, std::string what) {
+    if (timer_) {
+        timer_->cancel();
+    }
+    const std::uint64_t generation = ++timer_generation_;
+    std::weak_ptr<UciAgent> weak = weak_from_this();
+    timer_ = executor_->post_after(delay, [weak, generation, what = std::move(what), delay] {
+        auto self = weak.lock();
+        if (!self || self->timer_generation_ != generation) {
+            return;
+        }
+        self->fail("no " + what + " within " + std::to_string(delay.count()) + " ms");
+    });
+}
+
+void UciAgent::fail(std::string why) {
+    spdlog::warn("engine {} (level {}): {}", settings_.engine, settings_.level, why);
+    // The process is in an unknown state: the next question starts a fresh one.
+    kill_process();
+    answer(unexpected(std::move(why)));
+}
+
+void UciAgent::answer(app::MoveAnswer answer) {
+    auto done = std::move(done_);
+    done_ = nullptr;
+    question_.reset();
+    if (child_) {
+        arm_idle();
+    }
+    if (done) {
+        done(std::move(answer));
+    }
+}
+
+void UciAgent::arm_idle() {
+    if (timer_) {
+        timer_->cancel();
+    }
+    const std::uint64_t generation = ++timer_generation_;
+    std::weak_ptr<UciAgent> weak = weak_from_this();
+    timer_ = executor_->post_after(settings_.idle_timeout, [weak, generation] {
+        auto self = weak.lock();
+        if (self && self->timer_generation_ == generation && !self->question_) {
+            self->kill_process();
+        }
+    });
+}
+
+void UciAgent::kill_process() {
+    if (timer_) {
+        timer_->cancel();
+        timer_.reset();
+    }
+    ++timer_generation_;
+    if (child_) {
+        child_->kill();
+        child_.reset();
+    }
+    phase_ = Phase::none;
+}
+
+}  // namespace arbiter::server::engines

@@ -1,0 +1,290 @@
+// Engine opponents (issue 10): full games against Stockfish, Fairy-Stockfish and the builtin
+// engine; an engine killed mid-game; fake UCI engines that answer illegal moves, hang or crash.
+// The human side plays random moves from the server's `legal` lists.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, repoRoot, startServer } from './harness.mjs';
+
+const stockfish = '/usr/games/stockfish';
+const fairy = '/usr/games/fairy-stockfish';
+const haveEngines = existsSync(stockfish) && existsSync(fairy);
+const fakeDir = mkdtempSync(path.join(tmpdir(), 'arbiter-fake-uci-'));
+const fakeModes = ['illegal', 'hang', 'crash', 'silent', 'none', 'opening-hang', 'opening-illegal'];
+
+function fakeEngine(mode) {
+  const file = path.join(fakeDir, `fake-${mode}.sh`);
+  writeFileSync(file, `#!/bin/sh\nexec python3 ${path.join(repoRoot, 'tests/integration/server/fake_uci.py')} ${mode}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+let server;
+before(async () => {
+  const args = ['--engine-margin-ms', '500', '--engine-timeout-ms', '2000'];
+  if (haveEngines) args.push('--engine', `stockfish=${stockfish}`, '--engine', `fairy-stockfish=${fairy}`);
+  for (const mode of fakeModes) args.push('--engine', `${mode.replace('-', '_')}=${fakeEngine(mode)}`);
+  server = await startServer({ args });
+});
+after(async () => {
+  const result = await server.stop();
+  rmSync(fakeDir, { recursive: true, force: true });
+  assert.equal(result.code, 0, 'the server stops cleanly with engines running');
+});
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+
+/** The server's children (engine processes) as [pid, command name]. */
+function serverChildren(pid) {
+  const children = [];
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+    for (const child of text ? text.split(/\s+/) : []) {
+      let name = '';
+      try {
+        name = readFileSync(`/proc/${child}/comm`, 'utf8').trim();
+      } catch {
+        continue; // gone meanwhile
+      }
+      children.push([Number(child), name]);
+    }
+  }
+  return children;
+}
+
+/** Waits until no child of the server has a name containing `name` (killed and reaped). */
+async function noChildNamed(name, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = serverChildren(server.proc.pid).filter(([, comm]) => comm.includes(name));
+    if (left.length === 0) return;
+    if (Date.now() > deadline) assert.fail(`engine processes left after the game: ${JSON.stringify(left)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Creates a game against an engine and plays the human side with random legal moves until the
+ * game ends (or resigns at `maxPlies`). Every engine move must be one of the legal moves the
+ * server listed for that position. Returns the ending and what was seen.
+ */
+async function playEngineGame(client, create, { maxPlies = 200, afterMove = async () => {} } = {}) {
+  const created = await client.ok({ type: 'create', ...create });
+  const game = created.game;
+  const seat = created.seat;
+  let state = await client.nextOf('state', (s) => s.game === game);
+  assert.equal(state.status, 'playing', 'a game against an engine starts at once');
+  const engineSeat = Object.keys(state.players).find((key) => key !== seat);
+  assert.equal(state.players[engineSeat].engine, true);
+  assert.equal(state.players[engineSeat].connected, true);
+  assert.equal(state.players[seat].engine, undefined);
+  let { legal, turn, ply } = state;
+  let engineMoves = 0;
+  let ended = null;
+  const endedOrMoved = (m) => m.game === game && (m.type === 'ended' || (m.type === 'moved' && m.ply === ply + 1));
+  while (!ended) {
+    let moved;
+    if (ply >= maxPlies) {
+      ended = await client.ok({ type: 'resign', game });
+      break;
+    }
+    if (turn === seat) {
+      moved = await client.request({ type: 'move', game, move: pick(legal), ply });
+      if (moved.type === 'error') {
+        // The engine side may have ended the game meanwhile (engine_failure).
+        assert.equal(moved.code, 'game_over', JSON.stringify(moved));
+        ended = await client.nextOf('ended', (m) => m.game === game);
+        break;
+      }
+      await afterMove({ game, ply: moved.ply, byEngine: false });
+    } else {
+      moved = await client.next(endedOrMoved, 60000);
+      if (moved.type === 'ended') {
+        ended = moved;
+        break;
+      }
+      assert.ok(legal.includes(moved.move), `engine move ${moved.move} was not legal at ply ${ply}`);
+      engineMoves += 1;
+      await afterMove({ game, ply: moved.ply, byEngine: true });
+    }
+    ({ legal, turn, ply } = moved);
+    if (legal.length === 0) ended = await client.nextOf('ended', (m) => m.game === game, 60000);
+  }
+  const record = await client.ok({ type: 'replay', game });
+  assert.equal(record.status, ended.status);
+  assert.equal(record.result, ended.result);
+  assert.equal(record.players[engineSeat].engine, true, 'the stored game says which seat is the engine');
+  return { game, seat, engineSeat, ended, engineMoves, record, ply };
+}
+
+test('welcome lists the builtin engine and the configured ones', async () => {
+  const client = await Client.connect(server.url);
+  const welcome = await client.ok({ type: 'hello', name: 'Ana' });
+  const names = welcome.engines.map((engine) => engine.name);
+  assert.deepEqual(welcome.engines[0], { name: 'builtin', variants: ['chess', 'xiangqi', 'draughts'] });
+  if (haveEngines) {
+    assert.deepEqual(welcome.engines.find((e) => e.name === 'stockfish').variants, ['chess']);
+    assert.deepEqual(welcome.engines.find((e) => e.name === 'fairy-stockfish').variants, ['xiangqi']);
+  }
+  assert.ok(names.includes('illegal'));
+  await client.close();
+});
+
+test('an engine that is not offered, or not for that variant, creates nothing', async () => {
+  const client = await Client.connect(server.url, 'Ana');
+  const unknown = await client.request({ type: 'create', variant: 'chess', opponent: { engine: 'gnuchess', level: 3 } });
+  assert.equal(unknown.code, 'engine_unavailable');
+  const wrongVariant = await client.request({ type: 'create', variant: 'draughts', opponent: { engine: 'illegal', level: 3 } });
+  assert.equal(wrongVariant.code, 'engine_unavailable');
+  const badLevel = await client.request({ type: 'create', variant: 'chess', opponent: { engine: 'builtin', level: 9 } });
+  assert.equal(badLevel.code, 'bad_request');
+  await client.close();
+});
+
+test('chess against Stockfish reaches a legal end', { skip: !haveEngines }, async () => {
+  const client = await Client.connect(server.url, 'Ana');
+  const result = await playEngineGame(client, {
+    variant: 'chess', side: 'first', clock: { initial_ms: 20000, increment_ms: 100 },
+    opponent: { engine: 'stockfish', level: 1 },
+  }, { maxPlies: 160 });
+  assert.ok(result.engineMoves > 0);
+  assert.match(result.record.players.black.name, /^Stockfish \(level 1\)$/);
+  assert.equal(result.ended.status, 'ended');
+  console.log(`chess vs stockfish: ${result.ended.result} by ${result.ended.reason} after ${result.ply} plies`);
+  await noChildNamed('stockfish'); // the game's engine was killed and reaped when it ended
+  await client.close();
+});
+
+test('xiangqi against Fairy-Stockfish reaches a legal end', { skip: !haveEngines }, async () => {
+  const client = await Client.connect(server.url, 'Li');
+  const result = await playEngineGame(client, {
+    variant: 'xiangqi', side: 'second', opponent: { engine: 'fairy-stockfish', level: 1 },
+  }, { maxPlies: 160 });
+  assert.ok(result.engineMoves > 0);
+  assert.equal(result.record.players.red.name, 'Fairy-Stockfish (level 1)');
+  assert.equal(result.ended.status, 'ended');
+  console.log(`xiangqi vs fairy-stockfish: ${result.ended.result} by ${result.ended.reason} after ${result.ply} plies`);
+  await client.close();
+});
+
+test('draughts against the builtin engine reaches a legal end', async () => {
+  const client = await Client.connect(server.url, 'Bo');
+  const result = await playEngineGame(client, {
+    variant: 'draughts', side: 'first', opponent: { engine: 'builtin', level: 2 },
+  }, { maxPlies: 160 });
+  assert.ok(result.engineMoves > 0);
+  assert.equal(result.record.players.black.name, 'Arbiter builtin (level 2)');
+  assert.equal(result.ended.status, 'ended');
+  console.log(`draughts vs builtin: ${result.ended.result} by ${result.ended.reason} after ${result.ply} plies`);
+  await client.close();
+});
+
+test('a killed engine is restarted: the game goes on and other games keep working', { skip: !haveEngines }, async () => {
+  const client = await Client.connect(server.url, 'Ana');
+  const bystander = await Client.connect(server.url, 'Bo');
+  let kills = 0;
+  const result = await playEngineGame(client, {
+    variant: 'chess', side: 'first', opponent: { engine: 'stockfish', level: 4 },
+  }, {
+    maxPlies: 12,
+    // Killed once while idle (after its move) and once while thinking (right after ours).
+    afterMove: async ({ ply }) => {
+      if (ply !== 2 && ply !== 5) return;
+      const engines = serverChildren(server.proc.pid).filter(([, name]) => name.includes('stockfish'));
+      assert.ok(engines.length >= 1, 'the Stockfish child is found under the server');
+      for (const [pid] of engines) process.kill(pid, 'SIGKILL');
+      kills += 1;
+      // Another game is served meanwhile.
+      const other = await bystander.ok({ type: 'create', variant: 'draughts', opponent: { engine: 'builtin', level: 1 } });
+      assert.equal(other.type, 'created');
+    },
+  });
+  assert.equal(kills, 2);
+  // The engine moved after each kill (ply 6 follows the kill at ply 5), and the game ended by
+  // the rules or at the ply cap, never by the engine's failure.
+  assert.ok(result.ply >= 6, `the engine kept moving after being killed (ended at ply ${result.ply})`);
+  assert.ok(result.engineMoves >= 3);
+  assert.notEqual(result.ended.reason, 'engine_failure');
+  await noChildNamed('stockfish');
+  await client.close();
+  await bystander.close();
+});
+
+for (const [engine, side, status, result] of [
+  ['illegal', 'second', 'aborted', null],
+  ['crash', 'second', 'aborted', null],
+  ['silent', 'second', 'aborted', null],
+  ['none', 'second', 'aborted', null],
+  ['opening_hang', 'first', 'ended', '1-0'],
+  ['opening_illegal', 'second', 'ended', '0-1'],
+]) {
+  test(`an engine that fails twice (${engine}) ends the game with engine_failure`, async () => {
+    const client = await Client.connect(server.url, 'Ana');
+    const played = await playEngineGame(client, { variant: 'chess', side, opponent: { engine, level: 1 } });
+    assert.equal(played.ended.reason, 'engine_failure');
+    assert.equal(played.ended.status, status);
+    assert.equal(played.ended.result, result);
+    // The server still answers at once.
+    assert.equal((await client.ok({ type: 'ping' })).type, 'pong');
+    await client.close();
+  });
+}
+
+test('the engine declines draws and takebacks and accepts a rematch', async () => {
+  const client = await Client.connect(server.url, 'Ana');
+  const created = await client.ok({ type: 'create', variant: 'draughts', side: 'first', opponent: { engine: 'builtin', level: 1 } });
+  const game = created.game;
+  const state = await client.nextOf('state', (s) => s.game === game);
+  await client.ok({ type: 'move', game, move: state.legal[0], ply: 0 });
+  await client.nextOf('moved', (m) => m.game === game && m.ply === 2, 30000);
+  for (const kind of ['draw', 'takeback']) {
+    const offered = await client.ok({ type: kind, game, action: 'offer' });
+    assert.equal(offered.action, 'offer');
+    const declined = await client.nextOf('offer', (m) => m.game === game && m.kind === kind && m.action === 'decline');
+    assert.equal(declined.by, 'black');
+  }
+  await client.ok({ type: 'resign', game });
+  await client.ok({ type: 'rematch', game, action: 'offer' });
+  const rematch = await client.nextOf('rematch', (m) => m.game === game);
+  const joined = await client.nextOf('joined', (m) => m.game === rematch.next);
+  assert.equal(joined.seat, 'black', 'seats swap in the rematch');
+  const next = await client.nextOf('state', (s) => s.game === rematch.next);
+  assert.equal(next.players.white.engine, true);
+  assert.equal(next.players.white.name, 'Arbiter builtin (level 1)');
+  // The engine moves first in the rematch.
+  await client.nextOf('moved', (m) => m.game === rematch.next && m.ply === 1, 30000);
+  await client.close();
+});
+
+test('a game against an engine survives a server restart: the engine is asked again', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-engine-restart-'));
+  const db = path.join(dir, 'arbiter.db');
+  try {
+    let first = await startServer({ db });
+    let client = await Client.connect(first.url, 'Ana');
+    const created = await client.ok({ type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'builtin', level: 8 } });
+    const game = created.game;
+    let state = await client.nextOf('state', (s) => s.game === game);
+    await client.ok({ type: 'move', game, move: 'e2e4', ply: 0 });
+    // Stop at once: the engine is most likely still thinking about ply 1.
+    assert.equal((await first.stop()).code, 0);
+    const second = await startServer({ db });
+    try {
+      client = await Client.connect(second.url, 'Ana');
+      state = await client.ok({ type: 'resume', game, token: created.token });
+      assert.equal(state.players.black.engine, true);
+      if (state.turn === 'white') {
+        await client.ok({ type: 'move', game, move: state.legal[0], ply: state.ply });
+      }
+      const moved = await client.nextOf('moved', (m) => m.game === game && m.turn === 'white', 30000);
+      assert.ok(moved.ply >= 2);
+      await client.close();
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,93 @@
+// GET /metrics: Prometheus text that moves with the games — moves accepted and refused (by code),
+// rate-limit hits, connection roles, games in memory, latency histograms, database and process.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, Client, startGame } from './harness.mjs';
+import { scrape, metric } from './prometheus.mjs';
+
+let server;
+before(async () => (server = await startServer({ args: ['--rate', '5', '--burst', '10'] })));
+after(async () => assert.equal((await server.stop()).code, 0));
+
+function histogramIsConsistent(parsed, name) {
+  const buckets = parsed.samples.filter((s) => s.name === `${name}_bucket`);
+  assert.ok(buckets.length > 2, `${name} has buckets`);
+  for (let i = 1; i < buckets.length; i++) {
+    assert.ok(buckets[i].value >= buckets[i - 1].value, `${name} buckets are cumulative`);
+    assert.ok(Number(buckets[i].labels.le) > Number(buckets[i - 1].labels.le) || buckets[i].labels.le === '+Inf');
+  }
+  assert.equal(buckets.at(-1).labels.le, '+Inf');
+  assert.equal(buckets.at(-1).value, metric(parsed, `${name}_count`));
+  assert.equal(parsed.types.get(name), 'histogram');
+}
+
+test('metrics follow a move, a refusal, a rate-limit hit and the connections', async () => {
+  const before = await scrape(server.http);
+  const code = (c) => ({ code: c });
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  await a.ok({ type: 'move', game, move: 'e2e4', ply: 0 });
+  const illegal = await b.request({ type: 'move', game, move: 'e7e4', ply: 1 });
+  assert.equal(illegal.code, 'illegal_move');
+  const early = await a.request({ type: 'move', game, move: 'd2d4', ply: 1 });
+  assert.equal(early.code, 'not_your_turn');
+
+  const watcher = await Client.connect(server.url, 'Watcher');
+  await watcher.ok({ type: 'watch', game });
+  const lobby = await Client.connect(server.url, 'Lobbyist');
+  await lobby.ok({ type: 'lobby' });
+  const idle = await Client.connect(server.url);
+
+  // A burst over --burst 10 from one connection: the rest are refused with rate_limited.
+  const flooder = await Client.connect(server.url);
+  for (let i = 0; i < 20; i++) flooder.send({ type: 'ping', id: `p${i}` });
+  await flooder.nextOf('error', (m) => m.code === 'rate_limited');
+
+  const now = await scrape(server.http);
+  const delta = (name, labels) => metric(now, name, labels) - metric(before, name, labels);
+  assert.equal(delta('arbiter_moves_accepted_total'), 1);
+  assert.equal(delta('arbiter_moves_refused_total', code('illegal_move')), 1);
+  assert.equal(delta('arbiter_moves_refused_total', code('not_your_turn')), 1);
+  assert.equal(delta('arbiter_requests_refused_total', code('illegal_move')), 1);
+  assert.ok(delta('arbiter_rate_limited_total') >= 1);
+  assert.equal(delta('arbiter_rate_limited_total'), delta('arbiter_requests_refused_total', code('rate_limited')));
+  assert.equal(delta('arbiter_games_created_total'), 1);
+  // Commits: the creation, the join and the move at least.
+  assert.ok(delta('arbiter_move_commit_seconds_count') >= 3);
+  assert.ok(delta('arbiter_message_latency_seconds_count') >= 10);
+
+  assert.equal(metric(now, 'arbiter_websocket_connections', { role: 'player' }), 2);
+  assert.equal(metric(now, 'arbiter_websocket_connections', { role: 'spectator' }), 1);
+  assert.equal(metric(now, 'arbiter_websocket_connections', { role: 'lobby' }), 1);
+  assert.equal(metric(now, 'arbiter_websocket_connections', { role: 'other' }), 2);
+  assert.ok(metric(now, 'arbiter_connections_open') >= 6);
+  assert.equal(metric(now, 'arbiter_games_in_memory', { status: 'playing', variant: 'chess' }), 1);
+  assert.equal(metric(now, 'arbiter_games_in_memory', { status: 'playing', variant: 'xiangqi' }), 0);
+
+  histogramIsConsistent(now, 'arbiter_move_commit_seconds');
+  histogramIsConsistent(now, 'arbiter_message_latency_seconds');
+  assert.ok(metric(now, 'arbiter_database_bytes') > 0);
+  assert.equal(metric(now, 'arbiter_slow_consumer_closes_total'), 0);
+  assert.equal(now.types.get('arbiter_outgoing_frames_dropped_total'), 'counter');
+  assert.ok(metric(now, 'process_resident_memory_bytes') > 1e6);
+  assert.ok(metric(now, 'process_open_fds') > 5);
+  assert.ok(Math.abs(metric(now, 'process_start_time_seconds') - Date.now() / 1000) < 600);
+
+  for (const c of [a, b, watcher, lobby, idle, flooder]) await c.close();
+});
+
+test('a game that ends leaves the playing gauge and counts as ended', async () => {
+  const before = await scrape(server.http);
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'draughts' });
+  const during = await scrape(server.http);
+  assert.equal(metric(during, 'arbiter_games_in_memory', { status: 'playing', variant: 'draughts' }), 1);
+  await a.ok({ type: 'resign', game });
+  await b.nextOf('ended');
+  const now = await scrape(server.http);
+  assert.equal(metric(now, 'arbiter_games_ended_total') - metric(before, 'arbiter_games_ended_total'), 1);
+  assert.equal(metric(now, 'arbiter_games_in_memory', { status: 'playing', variant: 'draughts' }), 0);
+  for (const c of [a, b]) await c.close();
+});

@@ -1,0 +1,91 @@
+// /metrics text: Prometheus exposition format, cumulative histogram buckets, labelled series.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "server/app/metrics.hpp"
+
+namespace arbiter::server::app {
+namespace {
+
+// name{labels} -> value, from every sample line; checks each family has one TYPE line.
+std::map<std::string, double> samples(const std::string& text) {
+    std::map<std::string, double> out;
+    std::map<std::string, int> types;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with("# TYPE ")) {
+            ++types[line.substr(7, line.find(' ', 7) - 7)];
+            continue;
+        }
+        if (line.empty() || line.starts_with("#")) {
+            continue;
+        }
+        const auto space = line.rfind(' ');
+        out[line.substr(0, space)] = std::stod(line.substr(space + 1));
+    }
+    for (const auto& [family, count] : types) {
+        EXPECT_EQ(count, 1) << family;
+    }
+    return out;
+}
+
+TEST(Metrics, CountsMovesAndRefusalsByCode) {
+    Metrics metrics;
+    metrics.move_accepted();
+    metrics.move_accepted();
+    metrics.refused(protocol::ErrorCode::illegal_move);
+    metrics.move_refused(protocol::ErrorCode::illegal_move);
+    metrics.rate_limited();
+    const auto values = samples(metrics.render());
+    EXPECT_EQ(values.at("arbiter_moves_accepted_total"), 2);
+    EXPECT_EQ(values.at("arbiter_moves_refused_total{code=\"illegal_move\"}"), 1);
+    EXPECT_EQ(values.at("arbiter_moves_refused_total{code=\"not_your_turn\"}"), 0);
+    EXPECT_EQ(values.at("arbiter_requests_refused_total{code=\"illegal_move\"}"), 1);
+    EXPECT_EQ(values.at("arbiter_rate_limited_total"), 1);
+}
+
+TEST(Metrics, HistogramBucketsAreCumulative) {
+    Metrics metrics;
+    metrics.message_latency(100);      // <= 250 us
+    metrics.message_latency(3000);     // <= 5 ms
+    metrics.message_latency(5000000);  // over 1 s: only +Inf
+    const auto values = samples(metrics.render());
+    EXPECT_EQ(values.at("arbiter_message_latency_seconds_bucket{le=\"0.00025\"}"), 1);
+    EXPECT_EQ(values.at("arbiter_message_latency_seconds_bucket{le=\"0.002\"}"), 1);
+    EXPECT_EQ(values.at("arbiter_message_latency_seconds_bucket{le=\"0.005\"}"), 2);
+    EXPECT_EQ(values.at("arbiter_message_latency_seconds_bucket{le=\"1\"}"), 2);
+    EXPECT_EQ(values.at("arbiter_message_latency_seconds_bucket{le=\"+Inf\"}"), 3);
+    EXPECT_EQ(values.at("arbiter_message_latency_seconds_count"), 3);
+    EXPECT_DOUBLE_EQ(values.at("arbiter_message_latency_seconds_sum"), 5.0031);
+    EXPECT_EQ(values.at("arbiter_move_commit_seconds_count"), 0);
+}
+
+TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
+    ScrapeGauges gauges;
+    gauges.open_connections = 5;
+    gauges.roles = {2, 1, 1, 1};
+    gauges.games[{"playing", "xiangqi"}] = 3;
+    gauges.net.slow_consumer_closes = 4;
+    gauges.net.dropped_frames = 9;
+    const auto values = samples(render_gauges(gauges));
+    EXPECT_EQ(values.at("arbiter_connections_open"), 5);
+    EXPECT_EQ(values.at("arbiter_websocket_connections{role=\"player\"}"), 2);
+    EXPECT_EQ(values.at("arbiter_websocket_connections{role=\"other\"}"), 1);
+    EXPECT_EQ(values.at("arbiter_games_in_memory{status=\"playing\",variant=\"xiangqi\"}"), 3);
+    EXPECT_EQ(values.at("arbiter_games_in_memory{status=\"waiting\",variant=\"draughts\"}"), 0);
+    EXPECT_EQ(values.at("arbiter_slow_consumer_closes_total"), 4);
+    EXPECT_EQ(values.at("arbiter_outgoing_frames_dropped_total"), 9);
+}
+
+TEST(Metrics, ProcessMetricsComeFromProc) {
+    const auto values = samples(render_process_metrics());
+    EXPECT_GT(values.at("process_resident_memory_bytes"), 0);
+    EXPECT_GT(values.at("process_open_fds"), 2);
+    EXPECT_GT(values.at("process_start_time_seconds"), 1.6e9);  // after 2020
+}
+
+}  // namespace
+}  // namespace arbiter::server::app

@@ -1,0 +1,175 @@
+// The UCI text helpers, the level mapping and the --engine flag of server/engine.
+
+#include <gtest/gtest.h>
+
+#include "common/rules/game.hpp"
+#include "server/engine/builtin_agent.hpp"
+#include "server/engine/engine_registry.hpp"
+#include "server/engine/uci.hpp"
+
+namespace arbiter::server::engines {
+namespace {
+
+using Kind = UciLine::Kind;
+
+TEST(UciLineParse, HandshakeWordsAreRecognised) {
+    EXPECT_EQ(parse_uci_line("uciok").kind, Kind::uciok);
+    EXPECT_EQ(parse_uci_line("readyok").kind, Kind::readyok);
+    EXPECT_EQ(parse_uci_line("  readyok  ").kind, Kind::readyok);
+    EXPECT_EQ(parse_uci_line("id name Stockfish 15.1").kind, Kind::other);
+    EXPECT_EQ(parse_uci_line("info depth 3 score cp 20 pv e2e4").kind, Kind::other);
+    EXPECT_EQ(parse_uci_line("").kind, Kind::other);
+    EXPECT_EQ(parse_uci_line("uciokay").kind, Kind::other);
+}
+
+TEST(UciLineParse, BestmoveGivesTheMoveAndIgnoresPonder) {
+    const UciLine line = parse_uci_line("bestmove e7e8q ponder d1d8");
+    EXPECT_EQ(line.kind, Kind::bestmove);
+    EXPECT_EQ(line.word, "e7e8q");
+    EXPECT_EQ(parse_uci_line("bestmove h10h9").word, "h10h9");
+    EXPECT_EQ(parse_uci_line("bestmove (none)").word, "(none)");
+}
+
+TEST(UciLineParse, BestmoveWithoutMoveHasAnEmptyWord) {
+    const UciLine line = parse_uci_line("bestmove");
+    EXPECT_EQ(line.kind, Kind::bestmove);
+    EXPECT_EQ(line.word, "");
+}
+
+TEST(UciLineParse, OptionNamesMayHaveSpacesAndSpinBounds) {
+    const UciLine skill =
+        parse_uci_line("option name Skill Level type spin default 20 min 0 max 20");
+    EXPECT_EQ(skill.kind, Kind::option);
+    EXPECT_EQ(skill.word, "Skill Level");
+    EXPECT_EQ(skill.min, 0);
+    EXPECT_EQ(skill.max, 20);
+    const UciLine elo =
+        parse_uci_line("option name UCI_Elo type spin default 1350 min 1350 max 2850");
+    EXPECT_EQ(elo.word, "UCI_Elo");
+    EXPECT_EQ(elo.min, 1350);
+    EXPECT_EQ(elo.max, 2850);
+    const UciLine check = parse_uci_line("option name Ponder type check default false");
+    EXPECT_EQ(check.word, "Ponder");
+    EXPECT_FALSE(check.min.has_value());
+}
+
+TEST(UciLineParse, MalformedOptionIsOther) {
+    EXPECT_EQ(parse_uci_line("option").kind, Kind::other);
+    EXPECT_EQ(parse_uci_line("option name").kind, Kind::other);
+    EXPECT_EQ(parse_uci_line("option type spin").kind, Kind::other);
+}
+
+TEST(UciCommands, PositionCarriesTheFenAndTheMoves) {
+    EXPECT_EQ(position_command("8/8/8/8/8/8/8/K6k w - - 0 1", {}),
+              "position fen 8/8/8/8/8/8/8/K6k w - - 0 1");
+    EXPECT_EQ(position_command("F", {"e2e4", "e7e5"}), "position fen F moves e2e4 e7e5");
+}
+
+TEST(UciCommands, TimedGoUsesTheGameClock) {
+    EXPECT_EQ(
+        go_command(std::array<std::int64_t, 2>{60000, 45000}, 2000, std::chrono::milliseconds(300)),
+        "go wtime 60000 btime 45000 winc 2000 binc 2000");
+    // A clock at zero or below still gives the engine a legal, positive time.
+    EXPECT_EQ(go_command(std::array<std::int64_t, 2>{0, -5}, 0, std::chrono::milliseconds(300)),
+              "go wtime 1 btime 1 winc 0 binc 0");
+}
+
+TEST(UciCommands, UntimedGoUsesTheLevelsMovetime) {
+    EXPECT_EQ(go_command(std::nullopt, 0, std::chrono::milliseconds(300)), "go movetime 300");
+    EXPECT_EQ(setoption_command("UCI_Variant", "xiangqi"),
+              "setoption name UCI_Variant value xiangqi");
+}
+
+TEST(UciStrengthMap, LevelsGrowStrongerAndThinkLonger) {
+    for (int level = 1; level < 8; ++level) {
+        const UciStrength weaker = uci_strength(level);
+        const UciStrength stronger = uci_strength(level + 1);
+        EXPECT_LE(weaker.skill_level, stronger.skill_level) << level;
+        EXPECT_LT(weaker.movetime, stronger.movetime) << level;
+        if (weaker.elo && stronger.elo) {
+            EXPECT_LT(*weaker.elo, *stronger.elo) << level;
+        }
+    }
+    EXPECT_EQ(uci_strength(1).skill_level, 0);
+    EXPECT_FALSE(uci_strength(1).elo.has_value());
+    EXPECT_EQ(uci_strength(8).skill_level, 20);
+    EXPECT_FALSE(uci_strength(8).elo.has_value());
+    EXPECT_TRUE(uci_strength(6).elo.has_value());
+}
+
+TEST(UciStrengthMap, OutOfRangeLevelsAreClamped) {
+    EXPECT_EQ(uci_strength(0).movetime, uci_strength(1).movetime);
+    EXPECT_EQ(uci_strength(99).movetime, uci_strength(8).movetime);
+}
+
+TEST(EngineSeatNames, SayWhichEngineAndLevel) {
+    EXPECT_EQ(seat_name("stockfish", 3), "Stockfish (level 3)");
+    EXPECT_EQ(seat_name("fairy-stockfish", 5), "Fairy-Stockfish (level 5)");
+    EXPECT_EQ(seat_name("builtin", 8), "Arbiter builtin (level 8)");
+    EXPECT_LE(seat_name(std::string(32, 'x'), 8).size(), 32U);
+}
+
+TEST(EngineFlag, NameEqualsPathIsRead) {
+    const auto stockfish = parse_engine_flag("stockfish=/usr/games/stockfish");
+    ASSERT_TRUE(stockfish.has_value());
+    EXPECT_EQ(stockfish->name, "stockfish");
+    EXPECT_EQ(stockfish->path, "/usr/games/stockfish");
+    EXPECT_EQ(stockfish->variants, std::vector<rules::Variant>{rules::Variant::chess});
+    const auto fairy = parse_engine_flag("fairy-stockfish=/usr/games/fairy-stockfish");
+    ASSERT_TRUE(fairy.has_value());
+    EXPECT_EQ(fairy->variants, std::vector<rules::Variant>{rules::Variant::xiangqi});
+}
+
+TEST(EngineFlag, MalformedFlagsAreRefused) {
+    EXPECT_FALSE(parse_engine_flag("stockfish").has_value());
+    EXPECT_FALSE(parse_engine_flag("=/usr/games/stockfish").has_value());
+    EXPECT_FALSE(parse_engine_flag("stock fish=/x").has_value());
+    EXPECT_FALSE(parse_engine_flag("stockfish=").has_value());
+    EXPECT_FALSE(parse_engine_flag("builtin=/x").has_value());
+}
+
+TEST(EngineRegistryOffer, BuiltinIsAlwaysOfferedForEveryVariant) {
+    EngineRegistry registry(EngineOptions{});
+    const auto offered = registry.offered();
+    ASSERT_EQ(offered.size(), 1U);
+    EXPECT_EQ(offered[0].name, "builtin");
+    EXPECT_EQ(offered[0].variants.size(), 3U);
+    EXPECT_EQ(registry.seat_name("builtin", rules::Variant::draughts, 8).value_or(""),
+              "Arbiter builtin (level 8)");
+}
+
+TEST(EngineRegistryOffer, UnknownEngineWrongVariantOrLevelIsRefused) {
+    EngineOptions options;
+    options.uci.push_back({"stockfish", "/bin/true", {rules::Variant::chess}});
+    EngineRegistry registry(options);
+    EXPECT_TRUE(registry.seat_name("stockfish", rules::Variant::chess, 1).has_value());
+    EXPECT_FALSE(registry.seat_name("stockfish", rules::Variant::draughts, 1).has_value());
+    EXPECT_FALSE(registry.seat_name("gnuchess", rules::Variant::chess, 1).has_value());
+    EXPECT_FALSE(registry.seat_name("builtin", rules::Variant::chess, 0).has_value());
+    EXPECT_FALSE(registry.seat_name("builtin", rules::Variant::chess, 9).has_value());
+}
+
+TEST(BuiltinBudget, UntimedUsesTheLevelsLimit) {
+    app::MoveQuestion question;
+    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(700), question),
+              std::chrono::milliseconds(700));
+}
+
+TEST(BuiltinBudget, TimedIsCappedFromTheMoversClock) {
+    app::MoveQuestion question;
+    question.side = rules::Side::second;
+    question.remaining_ms = std::array<std::int64_t, 2>{600000, 3000};
+    question.increment_ms = 0;
+    // 3000 / 30 = 100 ms: the second seat's clock, not the first's.
+    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(5000), question),
+              std::chrono::milliseconds(100));
+    question.remaining_ms = std::array<std::int64_t, 2>{600000, 0};
+    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(5000), question),
+              std::chrono::milliseconds(20));
+    question.remaining_ms = std::array<std::int64_t, 2>{600000, 600000};
+    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(500), question),
+              std::chrono::milliseconds(500));
+}
+
+}  // namespace
+}  // namespace arbiter::server::engines
