@@ -2,6 +2,7 @@
 // is checked and the position must be one that legal play could have produced as far as simple
 // counting can tell (piece counts, pawn ranks, kings, check, castling and en-passant
 // consistency). Four fields are accepted and mean clocks "0 1" (the EPD convention).
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -10,6 +11,9 @@
 namespace arbiter::rules::chess {
 
 namespace {
+
+/// The largest fullmove number a FEN may carry.
+constexpr int kMaxFullmove = 9999;
 
 constexpr std::string_view piece_letters = " PNBRQK  pnbrqk";
 
@@ -218,7 +222,7 @@ Expected<Position, RulesError> FenParser::parse(std::string_view fen) {
         if (!parse_number(fields[4], 0, 9999, halfmove)) {
             return fail("halfmove clock must be a whole number from 0 to 9999");
         }
-        if (!parse_number(fields[5], 1, 9999, fullmove)) {
+        if (!parse_number(fields[5], 1, kMaxFullmove, fullmove)) {
             return fail("fullmove number must be a whole number from 1 to 9999");
         }
     }
@@ -276,7 +280,10 @@ std::string Position::fen() const {
     }
     out += ' ';
     out += en_passant_ == no_square ? std::string("-") : square_name(en_passant_);
-    out += ' ' + std::to_string(halfmove_clock_) + ' ' + std::to_string(fullmove_number_);
+    // Play may count past the largest number a FEN may carry (a game set up at move 9998); the
+    // text stops there, so that every position written reads back.
+    out += ' ' + std::to_string(halfmove_clock_) + ' ' +
+           std::to_string(std::min<int>(fullmove_number_, kMaxFullmove));
     return out;
 }
 

@@ -2,6 +2,7 @@
 // rank (rank 10) down to red's (rank 1), uppercase red, side `w` (red) or `b`, then "- -" and
 // the halfmove (plies since the last capture) and fullmove counters. Untrusted text: every
 // malformed or impossible position is refused with a message.
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@
 namespace arbiter::rules::xiangqi {
 
 namespace {
+
+/// The largest fullmove number a FEN may carry.
+constexpr int kMaxFullmove = 100000;
 
 constexpr std::string_view kLetters = " kabnrcp";
 
@@ -188,7 +192,7 @@ Expected<void, RulesError> FenParser::parse_counters(const std::vector<std::stri
                   std::string(fields[4]) + "'"));
     }
     if (!number(fields[5], position.fullmove_) || position.fullmove_ < 1 ||
-        position.fullmove_ > 100000) {
+        position.fullmove_ > kMaxFullmove) {
         return unexpected(error("the fullmove number must be a whole number from 1, not '" +
                                 std::string(fields[5]) + "'"));
     }
@@ -275,7 +279,10 @@ std::string Position::fen() const {
         }
     }
     text += side_ == Color::red ? " w - - " : " b - - ";
-    text += std::to_string(plies_since_capture_) + " " + std::to_string(fullmove_);
+    // Play may count past the largest number a FEN may carry; the text stops there, so that every
+    // position written reads back.
+    text += std::to_string(plies_since_capture_) + " " +
+            std::to_string(std::min(fullmove_, kMaxFullmove));
     return text;
 }
 

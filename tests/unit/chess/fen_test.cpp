@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/rules/chess/position.hpp"
+#include "common/rules/game.hpp"
 #include "tests/unit/chess/chess_test_util.hpp"
 
 namespace arbiter::rules::chess {
@@ -137,3 +138,19 @@ TEST(ChessFen, GameFaceRefusesWithTheSameMessage) {
 
 }  // namespace
 }  // namespace arbiter::rules::chess
+
+// Found by fuzz_position_chess: a game set up at move 9998 counted to 10000, which its own FEN
+// could not carry, so position() did not read back. The text stops at the largest number.
+TEST(ChessFen, PositionsPastTheLargestMoveNumberStillReadBack) {
+    auto game = arbiter::rules::make_game(arbiter::rules::Variant::chess,
+                                          "4k3/8/8/8/8/8/8/R3K3 w - - 0 9998");
+    ASSERT_TRUE(game);
+    for (const char* move : {"a1a2", "e8d8", "a2a3", "d8e8", "a3a4", "e8d8"}) {
+        ASSERT_TRUE((*game)->play(move)) << move;
+    }
+    const std::string fen = (*game)->position();
+    EXPECT_TRUE(fen.ends_with(" 9999")) << fen;
+    auto again = arbiter::rules::make_game(arbiter::rules::Variant::chess, fen);
+    ASSERT_TRUE(again) << fen << ": " << again.error().message;
+    EXPECT_EQ((*again)->position(), fen);
+}

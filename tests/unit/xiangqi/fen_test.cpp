@@ -149,3 +149,19 @@ TEST(XiangqiFen, RefusesFacingGeneralsAndTheSideNotToMoveInCheck) {
 
 }  // namespace
 }  // namespace arbiter::rules::xiangqi
+
+// As in chess (found there by the fuzzer): play may count past the largest fullmove number a
+// FEN carries; the text stops at it so that every position written reads back.
+TEST(XiangqiFen, PositionsPastTheLargestMoveNumberStillReadBack) {
+    auto game = arbiter::rules::make_game(arbiter::rules::Variant::xiangqi,
+                                          "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 100000");
+    ASSERT_TRUE(game);
+    for (const char* move : {"a1a2", "d10d9", "a2a3", "d9d10"}) {
+        ASSERT_TRUE((*game)->play(move)) << move;
+    }
+    const std::string fen = (*game)->position();
+    EXPECT_TRUE(fen.ends_with(" 100000")) << fen;
+    auto again = arbiter::rules::make_game(arbiter::rules::Variant::xiangqi, fen);
+    ASSERT_TRUE(again) << fen << ": " << again.error().message;
+    EXPECT_EQ((*again)->position(), fen);
+}
