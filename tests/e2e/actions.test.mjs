@@ -1,16 +1,15 @@
 // The game buttons through a real server: takeback, abort, claim after the opponent leaves, and a
 // rematch that both players and a watcher follow.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  serverAndBrowserPerFile,
   closePages,
   createGame,
   drag,
   joinByLink,
-  launchBrowser,
   moveListText,
   newPlayer,
-  startServer,
   statusText,
   waitForPly,
   waitMyTurn,
@@ -19,15 +18,10 @@ import {
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer(['--disconnect-timeout', '1']);
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  const result = await server?.stop();
-  assert.equal(result?.code, 0, `arbiter-server must exit 0 on SIGTERM: ${JSON.stringify(result)}\n${server?.stderrDigest()}`);
-});
+serverAndBrowserPerFile((started, launched) => {
+  server = started;
+  browser = launched;
+}, ['--disconnect-timeout', '1']);
 
 async function twoPlayers(variant) {
   const first = await newPlayer(browser, server, 'Alice');

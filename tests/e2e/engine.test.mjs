@@ -1,20 +1,15 @@
 // Playing the computer from the browser: the create form offers the engines of the server's
 // welcome (filtered by the chosen game) and a level; the game opens at once and the engine
 // answers a move.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closePages, drag, launchBrowser, newPlayer, startServer, statusText, waitForPly, waitMyTurn } from './harness.mjs';
+import { serverAndBrowserPerFile, closePages, drag, newPlayer, statusText, waitForPly, waitMyTurn } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  const result = await server?.stop();
-  assert.equal(result?.code, 0, `arbiter-server must exit 0 on SIGTERM: ${JSON.stringify(result)}\n${server?.stderrDigest()}`);
+serverAndBrowserPerFile((started, launched) => {
+  server = started;
+  browser = launched;
 });
 
 test('draughts against the builtin engine at level 1: the engine answers a move', async () => {

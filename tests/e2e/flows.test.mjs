@@ -1,20 +1,19 @@
 // The rest of what a person does: an illegal drop goes back, a promotion asks which piece, a
 // dropped connection comes back by itself, offers and resignation end a game with a clear
 // message, and a finished game replays step by step.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  serverAndBrowserPerFile,
   boardPosition,
   closePages,
   createGame,
   drag,
   joinByLink,
-  launchBrowser,
   newPlayer,
   piecesOnBoard,
   screenshotBoard,
   squareCenter as squareCenterOf,
-  startServer,
   statusText,
   waitForPly,
   waitMyTurn,
@@ -22,14 +21,9 @@ import {
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  const result = await server?.stop();
-  assert.equal(result?.code, 0, `arbiter-server must exit 0 on SIGTERM: ${JSON.stringify(result)}\n${server?.stderrDigest()}`);
+serverAndBrowserPerFile((started, launched) => {
+  server = started;
+  browser = launched;
 });
 
 async function twoPlayers(variant, position = '') {

@@ -1,11 +1,13 @@
 // End-to-end harness: a real arbiter-server on 127.0.0.1 (ephemeral port, temporary database,
 // the built client as its web root) and Debian's Chromium driven headless by playwright-core.
 // Every player is its own browser context (own localStorage, so own seat tokens).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,6 +86,26 @@ export async function launchBrowser() {
 }
 
 /** A page in a fresh context (its own storage), failing loudly on page errors. */
+/**
+ * One server (started with `serverArgs`) and one browser for a test file: started before its first
+ * test, closed after its last; the server must exit 0 on SIGTERM. `use(server, browser)` receives
+ * them once started.
+ */
+export function serverAndBrowserPerFile(use, serverArgs = []) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer(serverArgs);
+    browser = await launchBrowser();
+    use(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    const result = await server?.stop();
+    assert.equal(result?.code, 0, `arbiter-server must exit 0 on SIGTERM: ${JSON.stringify(result)}\n${server?.stderrDigest()}`);
+  });
+}
+
 export async function newPlayer(browser, server, name, viewport = { width: 1100, height: 860 }) {
   const context = await browser.newContext({ viewport });
   await context.addInitScript((n) => localStorage.setItem('arbiter.name', n), name);

@@ -1,20 +1,19 @@
 // Two browser pages play each game against each other through a real server while a third page
 // watches; all three must end on the same position, and every board is kept as a screenshot.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  serverAndBrowserPerFile,
   boardPosition,
   clickClick,
   closePages,
   createGame,
   drag,
   joinByLink,
-  launchBrowser,
   moveListText,
   newPlayer,
   piecesOnBoard,
   screenshotBoard,
-  startServer,
   statusText,
   waitForPly,
   waitMyTurn,
@@ -23,14 +22,9 @@ import {
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  const result = await server?.stop();
-  assert.equal(result?.code, 0, `arbiter-server must exit 0 on SIGTERM: ${JSON.stringify(result)}\n${server?.stderrDigest()}`);
+serverAndBrowserPerFile((started, launched) => {
+  server = started;
+  browser = launched;
 });
 
 async function threePages(variant, position = '') {
