@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "common/protocol/codec.hpp"
 
@@ -174,6 +176,68 @@ TEST(ProtocolEncode, Moved) {
                     {"clock", {{"white_ms", 1000}, {"black_ms", 2000}, {"running", false}}}}));
     moved.clock.reset();
     EXPECT_TRUE(round_trip(moved)["clock"].is_null());
+}
+
+// `moved` is written directly, not through a Json tree: its text must be exactly what the tree
+// dumps (ordered fields, no spaces), and any string the tree would escape or repair must still
+// come out as valid JSON carrying the same value.
+TEST(ProtocolEncode, MovedTextIsTheCanonicalDump) {
+    using Ordered = nlohmann::ordered_json;
+    const std::optional<ClockState> clocks[] = {std::nullopt, ClockState{0, -5, true},
+                                                ClockState{9007199254740993, 299000, false}};
+    for (const Variant variant : {Variant::chess, Variant::xiangqi, Variant::draughts}) {
+        for (const auto& clock : clocks) {
+            for (const auto& legal :
+                 {std::vector<std::string>{}, std::vector<std::string>{"e2e4", "g1f3", "10-14"}}) {
+                for (const std::optional<std::string>& id :
+                     {std::optional<std::string>(), std::optional<std::string>("m-1")}) {
+                    const Moved moved{
+                        "Xq7Rk2LmP9", 18446744073709551615ULL, variant,      4294967295U, "e2e4",
+                        "e4",         "8/8/8 w - - 0 1",       Side::second, legal,       true,
+                        clock};
+                    const std::string text = encode(ServerMessage{moved, id});
+                    const Ordered parsed = Ordered::parse(text, nullptr, false);
+                    ASSERT_FALSE(parsed.is_discarded()) << text;
+                    EXPECT_EQ(parsed.dump(), text);
+                    EXPECT_EQ(parsed["seq"], 18446744073709551615ULL);
+                    EXPECT_EQ(parsed["ply"], 4294967295U);
+                    EXPECT_EQ(parsed["turn"], rules::seat_name(variant, Side::second));
+                    EXPECT_EQ(parsed["legal"].size(), legal.size());
+                    EXPECT_EQ(parsed.contains("id"), id.has_value());
+                    if (clock) {
+                        const std::string second(rules::seat_name(variant, Side::second));
+                        EXPECT_EQ(parsed["clock"][second + "_ms"], clock->second_ms);
+                        EXPECT_EQ(parsed["clock"]["running"], clock->running);
+                    } else {
+                        EXPECT_TRUE(parsed["clock"].is_null());
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(ProtocolEncode, MovedWithTextToEscapeIsStillValidJson) {
+    for (const std::string& odd :
+         {std::string("a\"b"), std::string("back\\slash"), std::string("tab\there"),
+          std::string("\xE5\x85\xB5\xE4\xB8\x83"),
+          std::string("bad\xFF"
+                      "byte"),
+          std::string("del\x7F")}) {
+        Moved moved{"g1",  2,     Variant::xiangqi, 1, "h2e2", odd, "pos", Side::second,
+                    {odd}, false, std::nullopt};
+        const std::string text = encode(ServerMessage{moved, odd});
+        const Json parsed = Json::parse(text, nullptr, false);
+        ASSERT_FALSE(parsed.is_discarded()) << text;
+        const std::string expected = odd == "bad\xFF"
+                                            "byte"
+                                         ? "bad\xEF\xBF\xBD"
+                                           "byte"
+                                         : odd;
+        EXPECT_EQ(parsed["notation"], expected);
+        EXPECT_EQ(parsed["legal"][0], expected);
+        EXPECT_EQ(parsed["id"], expected);
+    }
 }
 
 TEST(ProtocolEncode, EndedWritesNullForTheResultOfAnAbortedGame) {
