@@ -243,6 +243,10 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
                 set_batch_failed(false);
                 return results;
             }
+        }
+        // This pass is rolled back: what it wrote is not in the database.
+        write_statements_.forget_written();
+        if (!faulty_found) {
             break;  // COMMIT failed: no single write to blame
         }
         if (!writer_connection_.in_transaction()) {
@@ -280,10 +284,14 @@ SqliteRepository::Result SqliteRepository::commit_alone(const GameWrite& change)
     if (!transaction) {
         return unexpected(prefixed("storing a write", transaction.error()));
     }
-    if (auto applied = write_statements_.apply(change); !applied) {
-        return applied;
+    auto applied = write_statements_.apply(change);
+    if (applied) {
+        applied = transaction->commit();
     }
-    return transaction->commit();
+    if (!applied) {
+        write_statements_.forget_written();  // rolled back
+    }
+    return applied;
 }
 
 WriterStats SqliteRepository::stats() {

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <vector>
 
 #include "storage_test_support.hpp"
 
@@ -148,6 +150,70 @@ TEST_F(StorageRepository, HeaderUpdateReplacesFieldsButKeepsCreationTime) {
     GameRow expected = updated;
     expected.created_ms = game.created_ms;
     expect_same_game(load_or_fail(game.id).header, expected);
+}
+
+// A write that changes only a move's columns updates just those; any other change must still
+// reach the row. Each step changes one field that the short update does not write.
+TEST_F(StorageRepository, EveryHeaderChangeAfterMovesIsStored) {
+    GameRow game = full_game();
+    game.status = "playing";
+    game.result = "";
+    game.reason = "";
+    game.rematch_next.reset();
+    ASSERT_TRUE(write_and_wait(*repository_, header_only(game)));
+    const std::vector<std::function<void(GameRow&)>> changes = {
+        [](GameRow& g) { g.seats[1].name = "bob"; },
+        [](GameRow& g) { g.seats[0].token_hash = std::string(64, 'c'); },
+        [](GameRow& g) { g.seats[1].engine = "stockfish"; },
+        [](GameRow& g) { g.seats[1].engine_level = 7; },
+        [](GameRow& g) { g.is_private = false; },
+        [](GameRow& g) { g.clock_increment_ms = 0; },
+        [](GameRow& g) { g.initial_position = "another start"; },
+        [](GameRow& g) { g.variant = rules::Variant::chess; },
+        [](GameRow& g) { g.rematch_of.reset(); },
+        [](GameRow& g) { g.rematch_next = "g-next"; },
+        [](GameRow& g) {
+            g.status = "ended";
+            g.result = "1-0";
+            g.reason = "resign";
+        },
+    };
+    std::uint32_t ply = 0;
+    for (const auto& change : changes) {
+        // Two moves first, so that the next write finds this header remembered.
+        for (int i = 0; i < 2; ++i) {
+            ++ply;
+            game.ply = ply;
+            game.seq = 100 + ply;
+            game.clock_ms = {1000 + ply, 2000 + ply};
+            game.updated_ms += 1;
+            ASSERT_TRUE(write_and_wait(
+                *repository_, GameWrite{game, {}, make_move(ply, "m" + std::to_string(ply))}));
+            expect_same_game(load_or_fail(game.id).header, game);
+        }
+        change(game);
+        game.updated_ms += 1;
+        ASSERT_TRUE(write_and_wait(*repository_, header_only(game)));
+        expect_same_game(load_or_fail(game.id).header, game);
+    }
+    EXPECT_EQ(load_or_fail(game.id).moves.size(), ply);
+}
+
+TEST_F(StorageRepository, ProgressWriteRecreatesARowDeletedBehindTheRepository) {
+    GameRow game = make_game("g-gone", 1);
+    game.status = "playing";
+    ASSERT_TRUE(write_and_wait(*repository_, header_only(game)));
+    {
+        auto other = sqlite::Connection::open(database_.path(), false);
+        ASSERT_TRUE(other);
+        other->set_busy_timeout(5000);
+        ASSERT_TRUE(other->exec("DELETE FROM games WHERE id = 'g-gone'"));
+    }
+    game.ply = 1;
+    game.seq = 2;
+    game.clock_ms = {5, 6};
+    ASSERT_TRUE(write_and_wait(*repository_, header_only(game)));
+    expect_same_game(load_or_fail(game.id).header, game);
 }
 
 TEST_F(StorageRepository, UnknownGameLoadsAsNothing) {

@@ -66,6 +66,40 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
     EXPECT_TRUE(repository->load("other")->has_value());
 }
 
+// The writer remembers the header it last wrote for each game so that a move updates only its
+// columns. A rolled-back pass must make it forget: otherwise the replayed header change would
+// look like "only the move's columns changed" and the rest of it would be lost.
+TEST(StorageWriter, HeaderChangeInABatchThatIsReplayedIsStoredWhole) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), fast_options());
+    ASSERT_NE(repository, nullptr);
+    GameRow game = make_game("g", 1);
+    game.status = "playing";
+    ASSERT_TRUE(write_and_wait(*repository, with_move(game, make_move(1, "e2e4"))));
+    const GameRow other = make_game("other", 2);
+    ASSERT_TRUE(write_and_wait(*repository, with_move(other, make_move(1, "c2c4"))));
+
+    GameRow renamed = game;
+    renamed.seats[1].name = "bob";
+    std::promise<Result> results[2];
+    repository->write(header_only(make_game("trigger", 3)), [&](const Result&) {
+        repository->write(with_move(renamed, make_move(2, "e7e5")),
+                          [&](const Result& r) { results[0].set_value(r); });
+        // Faulty (ply 1 of the other game is taken): the pass that wrote "bob" is rolled back.
+        repository->write(with_move(other, make_move(1, "d2d4")),
+                          [&](const Result& r) { results[1].set_value(r); });
+    });
+    EXPECT_TRUE(results[0].get_future().get());
+    EXPECT_FALSE(results[1].get_future().get());
+    repository->flush();
+    EXPECT_EQ(repository->stats().replayed, 1U);
+    auto loaded = repository->load("g");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    EXPECT_EQ((*loaded)->header.seats[1].name, "bob");
+    EXPECT_EQ((*loaded)->header.ply, 2U);
+    EXPECT_EQ((*loaded)->moves.size(), 2U);
+}
+
 TEST(StorageWriter, WriteThatFillsTheDiskFailsAloneAfterTheBatchIsRetried) {
     TempDatabase database;
     SqliteOptions options = fast_options();
