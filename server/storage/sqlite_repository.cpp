@@ -5,6 +5,8 @@
 #include <iterator>
 #include <utility>
 
+#include <sqlite3.h>
+
 #include "server/storage/migrations.hpp"
 
 namespace arbiter::server::storage {
@@ -113,26 +115,38 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
     if (!probe) {
         return unexpected(std::move(probe).error());
     }
+    auto checkpointer = open_connection(path, options, false);
+    if (!checkpointer) {
+        return unexpected(std::move(checkpointer).error());
+    }
 
     std::unique_ptr<SqliteRepository> repository(
         new SqliteRepository(path, options, std::move(writer).value(), std::move(reader).value(),
-                             std::move(probe).value()));
+                             std::move(probe).value(), std::move(checkpointer).value()));
     // Prepared only now: the statements keep a pointer to the connection in its final place.
     auto statements = detail::WriteStatements::prepare(repository->writer_connection_);
     if (!statements) {
         return unexpected(std::move(statements).error());
     }
     repository->write_statements_ = std::move(statements).value();
+    // Replaces SQLite's automatic checkpoint, which ran inside the COMMIT of whichever batch
+    // crossed 1000 WAL pages: copying the pages and syncing the database file then delayed every
+    // move of that batch (p99 at NORMAL went 9 -> 22 ms on the load benchmark).
+    sqlite3_wal_hook(repository->writer_connection_.handle(), &SqliteRepository::on_wal_commit,
+                     repository.get());
+    repository->checkpointer_thread_ =
+        std::thread([raw = repository.get()] { raw->run_checkpointer(); });
     repository->writer_thread_ = std::thread([raw = repository.get()] { raw->run_writer(); });
     return repository;
 }
 
 SqliteRepository::SqliteRepository(std::string path, const SqliteOptions& options,
                                    sqlite::Connection writer, sqlite::Connection reader,
-                                   sqlite::Connection probe)
+                                   sqlite::Connection probe, sqlite::Connection checkpointer)
     : path_(std::move(path)),
       options_(options),
       writer_connection_(std::move(writer)),
+      checkpointer_connection_(std::move(checkpointer)),
       reader_(std::move(reader)),
       probe_(std::move(probe)) {}
 
@@ -144,6 +158,64 @@ SqliteRepository::~SqliteRepository() {
     queue_ready_.notify_one();
     if (writer_thread_.joinable()) {
         writer_thread_.join();
+    }
+    sqlite3_wal_hook(writer_connection_.handle(), nullptr, nullptr);
+    {
+        std::lock_guard lock(checkpoint_mutex_);
+        checkpointer_stopping_ = true;
+    }
+    checkpoint_wanted_.notify_one();
+    if (checkpointer_thread_.joinable()) {
+        checkpointer_thread_.join();
+    }
+}
+
+// --- checkpoints -------------------------------------------------------------------------------
+
+int SqliteRepository::on_wal_commit(void* self, sqlite3* connection, const char* database,
+                                    int wal_pages) {
+    auto* repository = static_cast<SqliteRepository*>(self);
+    if (wal_pages >= inline_checkpoint_wal_pages) {
+        // Under steady writes the checkpoint thread never finishes between two commits, and the
+        // WAL restarts from its start only when a writer begins after a checkpoint copied every
+        // frame. So past this size the writer copies the little that is left itself, right after
+        // its commit (PASSIVE: it waits for no reader), and its next transaction restarts the
+        // WAL. Not while the thread is copying: the two would only make each other busy.
+        if (!repository->checkpointing_.load()) {
+            sqlite3_wal_checkpoint_v2(connection, database, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                                      nullptr);
+            std::lock_guard lock(repository->queue_mutex_);
+            repository->stats_.inline_checkpoints += 1;
+        }
+    } else if (wal_pages >= checkpoint_wal_pages) {
+        {
+            std::lock_guard lock(repository->checkpoint_mutex_);
+            repository->checkpoint_requested_ = true;
+        }
+        repository->checkpoint_wanted_.notify_one();
+    }
+    return SQLITE_OK;
+}
+
+void SqliteRepository::run_checkpointer() {
+    for (;;) {
+        {
+            std::unique_lock lock(checkpoint_mutex_);
+            checkpoint_wanted_.wait(
+                lock, [this] { return checkpoint_requested_ || checkpointer_stopping_; });
+            if (checkpointer_stopping_) {
+                return;
+            }
+            checkpoint_requested_ = false;
+        }
+        // PASSIVE copies what it can without waiting for anyone and never blocks the writer;
+        // SQLITE_BUSY (another checkpoint is running) just means the next request does it.
+        checkpointing_.store(true);
+        sqlite3_wal_checkpoint_v2(checkpointer_connection_.handle(), nullptr,
+                                  SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        checkpointing_.store(false);
+        std::lock_guard lock(queue_mutex_);
+        stats_.checkpoints += 1;
     }
 }
 

@@ -14,6 +14,7 @@
 /// Reads use a second connection behind a mutex, each inside a read transaction (one consistent
 /// snapshot); WAL lets them run beside the writer.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -53,12 +54,14 @@ struct SqliteOptions {
 
 /// What the writer has done so far (for metrics and tests).
 struct WriterStats {
-    std::uint64_t batches = 0;        ///< batches taken from the queue
-    std::uint64_t committed = 0;      ///< writes whose callback got ok
-    std::uint64_t failed = 0;         ///< writes whose callback got an error
-    std::uint64_t replayed = 0;       ///< passes rolled back to drop a faulty write
-    std::uint64_t retried_alone = 0;  ///< batches that fell back to one write per transaction
-    std::size_t queued = 0;           ///< writes waiting now
+    std::uint64_t batches = 0;             ///< batches taken from the queue
+    std::uint64_t committed = 0;           ///< writes whose callback got ok
+    std::uint64_t failed = 0;              ///< writes whose callback got an error
+    std::uint64_t replayed = 0;            ///< passes rolled back to drop a faulty write
+    std::uint64_t retried_alone = 0;       ///< batches that fell back to one write per transaction
+    std::uint64_t checkpoints = 0;         ///< WAL checkpoints run by the checkpoint thread
+    std::uint64_t inline_checkpoints = 0;  ///< finished by the writer so that the WAL restarts
+    std::size_t queued = 0;                ///< writes waiting now
 };
 
 /// The SQLite GameRepository. Thread-safe: any thread may call any member.
@@ -105,9 +108,19 @@ class SqliteRepository final : public GameRepository {
     };
     using Result = Expected<void, StorageError>;
 
-    SqliteRepository(std::string path, const SqliteOptions& options, sqlite::Connection writer,
-                     sqlite::Connection reader, sqlite::Connection probe);
+    /// WAL pages after a commit from which the checkpoint thread is woken (SQLite's default
+    /// automatic checkpoint threshold), and from which the writer finishes the checkpoint itself
+    /// so that the WAL restarts (see on_wal_commit).
+    static constexpr int checkpoint_wal_pages = 1000;
+    static constexpr int inline_checkpoint_wal_pages = 4 * checkpoint_wal_pages;
 
+    SqliteRepository(std::string path, const SqliteOptions& options, sqlite::Connection writer,
+                     sqlite::Connection reader, sqlite::Connection probe,
+                     sqlite::Connection checkpointer);
+
+    /// sqlite3_wal_hook of the writer connection: runs in the writer thread after each commit.
+    static int on_wal_commit(void* self, sqlite3* connection, const char* database, int wal_pages);
+    void run_checkpointer();
     void run_writer();
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
@@ -120,6 +133,16 @@ class SqliteRepository final : public GameRepository {
     // connection so that they are finalized before it closes.
     sqlite::Connection writer_connection_;
     detail::WriteStatements write_statements_;
+
+    // Used by the checkpoint thread only. The writer's commits append to the WAL; this
+    // connection copies the WAL back into the database file off the writer's path.
+    sqlite::Connection checkpointer_connection_;
+    std::mutex checkpoint_mutex_;
+    std::condition_variable checkpoint_wanted_;
+    bool checkpoint_requested_ = false;
+    bool checkpointer_stopping_ = false;
+    std::atomic<bool> checkpointing_{false};  ///< the thread is inside a checkpoint
+    std::thread checkpointer_thread_;
 
     std::mutex read_mutex_;
     sqlite::Connection reader_;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -214,6 +215,55 @@ TEST(StorageWriter, DestructorCommitsTheQueueAndRunsItsCallbacks) {
     auto reopened = testing::open_or_die(database.path());
     ASSERT_NE(reopened, nullptr);
     EXPECT_TRUE(reopened->load("g99")->has_value());
+}
+
+std::uintmax_t wal_bytes(const std::string& path) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path + "-wal", error);
+    return error ? 0 : size;
+}
+
+// Checkpoints run on their own thread (not inside a batch's COMMIT), and the WAL stays bounded
+// both when they can finish and when a reader's open snapshot keeps them from finishing.
+TEST(StorageWriter, CheckpointsKeepTheWalBoundedOffTheWritersPath) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), fast_options());
+    ASSERT_NE(repository, nullptr);
+    // ~4 KiB per header, two pages each (the games row and an index page).
+    GameRow big = make_game("g", 1);
+    big.initial_position = std::string(4000, 'p');
+    auto write_many = [&](int count, int offset) {
+        for (int i = 0; i < count; ++i) {
+            big.id = "g" + std::to_string(offset + i);
+            ASSERT_TRUE(write_and_wait(*repository, header_only(big)));
+        }
+    };
+    write_many(6000, 0);
+    repository->flush();
+    EXPECT_GE(repository->stats().checkpoints, 1U);
+    const std::uintmax_t frame = 4096 + 24;
+    // 4,000 pages, plus what commits add while the checkpoint thread is still copying.
+    EXPECT_LT(wal_bytes(database.path()), 8000 * frame) << "the WAL did not restart";
+
+    // A reader in the middle of a read transaction pins the WAL: no checkpoint can copy past its
+    // snapshot and the WAL grows; the writer is not blocked, and once the reader is done the
+    // WAL restarts again.
+    auto reader = sqlite::Connection::open(database.path(), false);
+    ASSERT_TRUE(reader);
+    ASSERT_TRUE(reader->exec("BEGIN"));
+    ASSERT_TRUE(reader->query_int64("SELECT count(*) FROM games"));
+    write_many(6000, 6000);
+    const std::uintmax_t pinned = wal_bytes(database.path());
+    EXPECT_GT(pinned, 8000 * frame);
+    ASSERT_TRUE(reader->exec("COMMIT"));
+    write_many(6000, 12000);
+    repository->flush();
+    // 6,000 more writes (~18,000 frames) went to the start of the file again.
+    EXPECT_LT(wal_bytes(database.path()), pinned + 100 * frame)
+        << "the WAL did not restart after the reader";
+    auto last = repository->load("g17999");
+    ASSERT_TRUE(last && last->has_value());
+    EXPECT_EQ((*last)->header.initial_position, big.initial_position);
 }
 
 TEST(StorageWriter, NotWritableWhileAnotherProcessHoldsTheWriteLock) {
