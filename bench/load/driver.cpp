@@ -13,6 +13,114 @@ namespace arbiter::bench::load {
 
 using nlohmann::json;
 
+// The top-level fields of a server message that the players act on, read with nlohmann's SAX
+// parser instead of into a json tree: the client shares the machine with the server, and the
+// tree of every `moved` (a map, ~40 strings) cost more than the rest of the client together. The
+// strings and the list keep their capacity from one message to the next.
+struct ServerFields {
+    std::string type, code, id, game, seat, token, status, turn, move;
+    bool has_id = false;
+    std::uint64_t ply = 0;
+    std::vector<std::string> legal;
+    std::size_t legal_count = 0;  // legal[0, legal_count) is this message's list
+
+    void clear() {
+        for (std::string* field :
+             {&type, &code, &id, &game, &seat, &token, &status, &turn, &move}) {
+            field->clear();
+        }
+        has_id = false;
+        ply = 0;
+        legal_count = 0;
+    }
+    std::span<const std::string> legal_moves() const { return {legal.data(), legal_count}; }
+};
+
+class FieldReader : public nlohmann::json_sax<json> {
+  public:
+    explicit FieldReader(ServerFields& fields) : fields_(fields) {}
+
+    bool null() override { return value_done(); }
+    bool boolean(bool) override { return value_done(); }
+    bool number_integer(number_integer_t value) override {
+        if (depth_ == 1 && key_ == "ply" && value >= 0) {
+            fields_.ply = static_cast<std::uint64_t>(value);
+        }
+        return value_done();
+    }
+    bool number_unsigned(number_unsigned_t value) override {
+        if (depth_ == 1 && key_ == "ply") {
+            fields_.ply = value;
+        }
+        return value_done();
+    }
+    bool number_float(number_float_t, const string_t&) override { return value_done(); }
+    bool string(string_t& value) override {
+        if (depth_ == 2 && in_legal_) {
+            if (fields_.legal_count == fields_.legal.size()) {
+                fields_.legal.emplace_back();
+            }
+            fields_.legal[fields_.legal_count++].swap(value);
+        } else if (depth_ == 1) {
+            if (std::string* field = top_level_text()) {
+                field->swap(value);
+            }
+        }
+        return value_done();
+    }
+    bool binary(binary_t&) override { return value_done(); }
+    bool start_object(std::size_t) override {
+        ++depth_;
+        return true;
+    }
+    bool key(string_t& name) override {
+        if (depth_ == 1) {
+            key_.swap(name);
+            fields_.has_id = fields_.has_id || key_ == "id";
+        }
+        return true;
+    }
+    bool end_object() override {
+        --depth_;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        ++depth_;
+        in_legal_ = depth_ == 2 && key_ == "legal";
+        return true;
+    }
+    bool end_array() override {
+        --depth_;
+        in_legal_ = false;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+  private:
+    bool value_done() { return true; }
+    std::string* top_level_text() {
+        static constexpr std::pair<std::string_view, std::string ServerFields::*> kFields[] = {
+            {"type", &ServerFields::type},     {"code", &ServerFields::code},
+            {"id", &ServerFields::id},         {"game", &ServerFields::game},
+            {"seat", &ServerFields::seat},     {"token", &ServerFields::token},
+            {"status", &ServerFields::status}, {"turn", &ServerFields::turn},
+            {"move", &ServerFields::move}};
+        for (const auto& [name, member] : kFields) {
+            if (key_ == name) {
+                return &(fields_.*member);
+            }
+        }
+        return nullptr;
+    }
+
+    ServerFields& fields_;
+    std::string key_;
+    int depth_ = 0;
+    bool in_legal_ = false;
+};
+
 struct Driver::Slot {
     std::shared_ptr<Link> players[2];
     bool open[2] = {false, false};
@@ -209,16 +317,18 @@ void Driver::create_game(Slot& slot) {
 }
 
 void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
-    const json message = json::parse(text, nullptr, false);
-    if (message.is_discarded() || !message.is_object()) {
+    static thread_local ServerFields message;
+    message.clear();
+    FieldReader reader(message);
+    if (!json::sax_parse(text, &reader) || message.type.empty()) {
         ++stats_.errors["unparsable server message"];
         return;
     }
-    const std::string type = message.value("type", "");
+    const std::string& type = message.type;
     if (type == "error") {
-        ++stats_.errors[message.value("code", "?")];
+        ++stats_.errors[message.code.empty() ? "?" : message.code];
         // A refused move leaves the game waiting for it: take the seat's state afresh.
-        if (message.value("id", "") == "m" && !slot.game.empty()) {
+        if (message.id == "m" && !slot.game.empty()) {
             slot.players[player]->send(R"({"type":"resume","game":")" + slot.game +
                                        R"(","token":")" + slot.tokens[player] + R"("})");
         }
@@ -226,9 +336,9 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
     }
     if (type == "created") {
         const std::string previous = slot.game;
-        slot.game = message.value("game", "");
-        slot.seats[0] = message.value("seat", "");
-        slot.tokens[0] = message.value("token", "");
+        slot.game = message.game;
+        slot.seats[0] = message.seat;
+        slot.tokens[0] = message.token;
         slot.join_sent = false;
         ++stats_.games_started;
         if (slot.open[1]) {
@@ -238,30 +348,28 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
         follow(slot, previous);
         return;
     }
-    if (message.value("game", "") != slot.game) {
+    if (message.game != slot.game) {
         return;  // a late event of the slot's previous game
     }
     if (type == "joined") {
-        slot.seats[1] = message.value("seat", "");
-        slot.tokens[1] = message.value("token", "");
+        slot.seats[1] = message.seat;
+        slot.tokens[1] = message.token;
     } else if (type == "state") {
-        if (message.value("status", "") == "playing" &&
-            message.value("turn", "") == slot.seats[player] && !settings_.idle) {
-            choose_move(slot, player, message.at("legal").get<std::vector<std::string>>(),
-                        message.value("ply", std::uint64_t{0}));
+        if (message.status == "playing" && message.turn == slot.seats[player] && !settings_.idle) {
+            choose_move(slot, player, message.legal_moves(), message.ply);
         }
     } else if (type == "moved") {
-        const auto ply = message.value("ply", std::uint64_t{0});
+        const auto ply = message.ply;
         const auto latency = micros_since(slot.sent[(ply - 1) % 4]);
         const bool measuring = settings_.measuring->load(std::memory_order_relaxed);
-        if (message.contains("id")) {
+        if (message.has_id) {
             if (measuring) {
                 ++stats_.round_trips;
                 stats_.to_mover.add(latency);
             }
             if (settings_.record != nullptr) {
                 const std::string line =
-                    slot.game + " " + std::to_string(ply) + " " + message.value("move", "") + "\n";
+                    slot.game + " " + std::to_string(ply) + " " + message.move + "\n";
                 const std::lock_guard lock(*settings_.record_mutex);
                 std::fputs(line.c_str(), settings_.record);
                 std::fflush(settings_.record);
@@ -270,8 +378,8 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
             if (measuring) {
                 stats_.to_opponent.add(latency);
             }
-            if (message.value("turn", "") == slot.seats[player]) {
-                choose_move(slot, player, message.at("legal").get<std::vector<std::string>>(), ply);
+            if (message.turn == slot.seats[player]) {
+                choose_move(slot, player, message.legal_moves(), ply);
             }
         }
     } else if (type == "ended" && player == 0) {
@@ -280,7 +388,7 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
     }
 }
 
-void Driver::choose_move(Slot& slot, int player, const std::vector<std::string>& legal,
+void Driver::choose_move(Slot& slot, int player, std::span<const std::string> legal,
                          std::uint64_t ply) {
     if (legal.empty()) {
         return;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -75,8 +76,7 @@ class Driver {
     void on_echo(Slot& slot, int player);
     void on_closed(int close_code, const std::string& what);
     void create_game(Slot& slot);
-    void choose_move(Slot& slot, int player, const std::vector<std::string>& legal,
-                     std::uint64_t ply);
+    void choose_move(Slot& slot, int player, std::span<const std::string> legal, std::uint64_t ply);
     void send_move(Slot& slot, int player, const std::string& move, std::uint64_t ply);
     void send_echo(Slot& slot, int player);
     void follow(Slot& slot, const std::string& previous_game);
