@@ -23,7 +23,11 @@ function fakeEngine(mode) {
 
 let server;
 before(async () => {
-  const args = ['--engine-margin-ms', '500', '--engine-timeout-ms', '2000'];
+  // Short enough that the fake engines' failures end their games in seconds, long enough that a
+  // Stockfish restarted after a SIGKILL answers in time on a loaded machine: with 500 ms the
+  // restarted engine missed its margin once under ctest -j2 next to the browser suites, and the
+  // kill test saw a second failure end its game at ply 5.
+  const args = ['--engine-margin-ms', '2000', '--engine-timeout-ms', '4000'];
   if (haveEngines) args.push('--engine', `stockfish=${stockfish}`, '--engine', `fairy-stockfish=${fairy}`);
   for (const mode of fakeModes) args.push('--engine', `${mode.replace('-', '_')}=${fakeEngine(mode)}`);
   server = await startServer({ args });
