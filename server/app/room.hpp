@@ -202,7 +202,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
               std::optional<std::string> id = std::nullopt);
     void send_state(const std::shared_ptr<net::Peer>& peer, std::optional<std::string> id);
     void reply_error(const RoomRequest& request, protocol::ErrorCode code, std::string message);
+    /// Tells every member the new number of watchers, once per burst of watches and leaves.
     void broadcast_spectators();
+    void send_spectator_count();
     void add_member(const std::shared_ptr<net::Peer>& peer, std::optional<rules::Side> seat);
     void set_presence(rules::Side side, bool connected);
     void arm_flag_timer();
@@ -229,6 +231,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::chrono::steady_clock::time_point turn_started_{};
     std::deque<Task> pending_;
     bool busy_ = false;
+    bool spectator_count_posted_ = false;     ///< a send_spectator_count() is on the strand
+    std::uint32_t spectator_count_sent_ = 0;  ///< the count last broadcast
     std::shared_ptr<Timer> flag_timer_;
     /// The agents of engine seats (nullptr for a person's seat), and the peer that stands for
     /// them in requests, so that an engine's move goes through on_move like anyone's.

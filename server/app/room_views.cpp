@@ -258,8 +258,30 @@ bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
 }
 
 void GameRoom::broadcast_spectators() {
+    // Watchers come and go in bursts (a popular game, a game that ends and its watchers follow the
+    // next one): a count to every member for each of them was quadratic, 40,000 messages when 200
+    // watchers moved to a new game. The count goes out once, after the requests already on the
+    // strand, and only if it changed.
+    if (spectator_count_posted_) {
+        return;
+    }
+    spectator_count_posted_ = true;
+    executor_->post([weak = weak_from_this()] {
+        if (auto self = weak.lock()) {
+            self->send_spectator_count();
+        }
+    });
+}
+
+void GameRoom::send_spectator_count() {
+    spectator_count_posted_ = false;
+    const std::uint32_t count = spectator_count();
+    if (count == spectator_count_sent_) {
+        return;
+    }
+    spectator_count_sent_ = count;
     auto text = std::make_shared<const std::string>(protocol::encode(
-        protocol::ServerMessage{protocol::SpectatorCount{id_, spectator_count()}, std::nullopt}));
+        protocol::ServerMessage{protocol::SpectatorCount{id_, count}, std::nullopt}));
     std::vector<const net::Peer*> sent;
     for (const auto& member : members_) {
         if (std::find(sent.begin(), sent.end(), member.peer.get()) == sent.end()) {

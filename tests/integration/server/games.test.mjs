@@ -102,3 +102,32 @@ test('lobby: open public games appear live and leave when joined; private ones n
   const joined = await b.ok({ type: 'join', game: hidden.game });
   assert.equal(joined.type, 'joined');
 });
+
+// Watchers in a burst: the players learn the count without a message per watcher to everyone
+// (that was quadratic), the last count is the true one, and a spectator who watches and leaves
+// does not leave a stale count behind.
+test('a burst of watchers and leavers ends with the true spectator count', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  const watchers = await Promise.all(Array.from({ length: 30 }, () => Client.connect(server.url)));
+  await Promise.all(watchers.map((w) => w.ok({ type: 'watch', game })));
+  await a.nextOf('spectators', (m) => m.game === game && m.count === 30);
+  // A watcher's own state counts it, then the count follows.
+  const late = await Client.connect(server.url);
+  const state = await late.ok({ type: 'watch', game });
+  assert.equal(state.spectators, 31);
+  await Promise.all(watchers.slice(0, 20).map((w) => w.close()));
+  await a.nextOf('spectators', (m) => m.game === game && m.count === 11);
+  await late.nextOf('spectators', (m) => m.game === game && m.count === 11);
+  const settled = a.messages.length;
+  // No message per watcher to each member, and no count that did not happen.
+  const counts = a.messages.filter((m) => m.type === 'spectators' && m.game === game).map((m) => m.count);
+  assert.ok(counts.length <= 51, `one count per change at most (${counts.length})`);
+  assert.ok(counts.every((c) => c >= 0 && c <= 31), counts.join(','));
+  // Moves still reach everyone, and a quiet moment sends nothing more.
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  await late.nextOf('moved', (m) => m.game === game && m.ply === 2);
+  assert.deepEqual(a.messages.slice(settled).filter((m) => m.type === 'spectators'), []);
+  await Promise.all([...watchers.slice(20), late, a, b].map((c) => c.close()));
+});
