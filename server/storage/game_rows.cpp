@@ -14,12 +14,11 @@ constexpr std::string_view game_columns =
     "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
     "first_engine, first_engine_level, second_engine, second_engine_level";
 
-// A header write is an UPDATE of an existing row, or an INSERT when there is none. Not one
-// upsert: SQLite compiles `INSERT ... ON CONFLICT DO UPDATE` on this table into four ephemeral
-// tables opened and dropped on every run, which made the upsert most of a move's write cost
-// (measured: ~20 us of a move's ~50 us in apply()). Both statements take the parameters
-// ?1...?25 in game_columns order, so one bind_game() serves both; only the writer thread writes,
-// so nothing can insert the row between the two.
+// A whole header is written by an UPDATE of the existing row, or an INSERT when there is none
+// (only the writer thread writes, so nothing can insert the row between the two). Both take the
+// parameters ?1...?25 in game_columns order, so one bind_game() serves both. Either statement
+// evaluates the IN lists of the status/result/variant CHECKs, which SQLite compiles into ephemeral
+// tables opened and dropped on every run: a move therefore takes update_progress_sql below.
 //
 // created_ms (?18) is kept from the first write: it orders the game list and is the key of
 // `before` paging, so a later header must not move a game to another page.
