@@ -64,9 +64,10 @@ struct StoredGame {
     std::vector<MoveRow> moves;
 };
 
-/// One atomic change to one game: the header is written (inserted or replaced); then moves from `truncate_from_ply`
-/// on are deleted (a takeback); then `append` is inserted. A MoveRow that already exists at its
-/// ply with the same move is not an error (idempotent); with a different move it is.
+/// One atomic change to one game: the header is written (inserted or replaced); then moves from
+/// `truncate_from_ply` on are deleted (a takeback); then `append` is inserted. A MoveRow that
+/// already exists at its ply with the same move is not an error (idempotent); with a different move
+/// it is.
 struct GameWrite {
     GameRow header;
     std::optional<std::uint32_t> truncate_from_ply;
