@@ -246,7 +246,12 @@ Expected<void, StorageError> WriteStatements::write_header(const GameRow& header
             return updated;
         }
         if (connection_->changes() == 1) {
-            last->second = header;
+            // Everything else is equal already: keep just what this write changed.
+            GameRow& kept = last->second;
+            kept.clock_ms = header.clock_ms;
+            kept.seq = header.seq;
+            kept.ply = header.ply;
+            kept.updated_ms = header.updated_ms;
             return {};
         }
         // The row is not what this connection last wrote (changed by hand, or deleted): write
