@@ -40,21 +40,21 @@ class FieldReader : public nlohmann::json_sax<json> {
   public:
     explicit FieldReader(ServerFields& fields) : fields_(fields) {}
 
-    bool null() override { return value_done(); }
-    bool boolean(bool) override { return value_done(); }
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
     bool number_integer(number_integer_t value) override {
         if (depth_ == 1 && key_ == "ply" && value >= 0) {
             fields_.ply = static_cast<std::uint64_t>(value);
         }
-        return value_done();
+        return true;
     }
     bool number_unsigned(number_unsigned_t value) override {
         if (depth_ == 1 && key_ == "ply") {
             fields_.ply = value;
         }
-        return value_done();
+        return true;
     }
-    bool number_float(number_float_t, const string_t&) override { return value_done(); }
+    bool number_float(number_float_t, const string_t&) override { return true; }
     bool string(string_t& value) override {
         if (depth_ == 2 && in_legal_) {
             if (fields_.legal_count == fields_.legal.size()) {
@@ -66,9 +66,9 @@ class FieldReader : public nlohmann::json_sax<json> {
                 field->swap(value);
             }
         }
-        return value_done();
+        return true;
     }
-    bool binary(binary_t&) override { return value_done(); }
+    bool binary(binary_t&) override { return true; }
     bool start_object(std::size_t) override {
         ++depth_;
         return true;
@@ -99,7 +99,6 @@ class FieldReader : public nlohmann::json_sax<json> {
     }
 
   private:
-    bool value_done() { return true; }
     std::string* top_level_text() {
         static constexpr std::pair<std::string_view, std::string ServerFields::*> kFields[] = {
             {"type", &ServerFields::type},     {"code", &ServerFields::code},
