@@ -232,9 +232,8 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
                  rematch ? std::nullopt : reply_id);
         }
     }
-    for (const auto& member : members_) {
-        send_state(member.peer, std::nullopt);
-    }
+    for_each_connection(
+        [this](const std::shared_ptr<net::Peer>& peer) { send_state(peer, std::nullopt); });
     context_.metrics.game_created();
     log_event(LogLevel::info, "game_created",
               {{"game", id_},
@@ -276,9 +275,9 @@ void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
                      send(request.peer,
                           protocol::SeatGranted{false, id_, header_.variant, side, token},
                           request.id);
-                     for (const auto& member : members_) {
-                         send_state(member.peer, std::nullopt);
-                     }
+                     for_each_connection([this](const std::shared_ptr<net::Peer>& peer) {
+                         send_state(peer, std::nullopt);
+                     });
                      after_change();
                      start_turn();
                  });

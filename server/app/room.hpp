@@ -206,6 +206,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void broadcast_spectators();
     void send_spectator_count();
     void add_member(const std::shared_ptr<net::Peer>& peer, std::optional<rules::Side> seat);
+    /// Calls visit(peer) once for each connection among the members, seat holders first.
+    void for_each_connection(
+        const std::function<void(const std::shared_ptr<net::Peer>&)>& visit) const;
     void set_presence(rules::Side side, bool connected);
     void arm_flag_timer();
     void start_turn();

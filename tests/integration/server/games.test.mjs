@@ -131,3 +131,21 @@ test('a burst of watchers and leavers ends with the true spectator count', async
   assert.deepEqual(a.messages.slice(settled).filter((m) => m.type === 'spectators'), []);
   await Promise.all([...watchers.slice(20), late, a, b].map((c) => c.close()));
 });
+
+// A connection can be a member of a room twice: in its seat and as a spectator of the same game.
+// It gets each event once, and counts once as a watcher.
+test('a player who also watches its own game gets each event once', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  const watched = await a.ok({ type: 'watch', game });
+  assert.equal(watched.type, 'state');
+  assert.equal(watched.spectators, 1);
+  const from = a.messages.length;
+  await play(game, a, b, ['e2e4', 'e7e5', 'g1f3']);
+  // Anything sent twice was sent before the reply to a later request on the same connection.
+  assert.equal((await a.request({ type: 'ping' })).type, 'pong');
+  const moved = a.messages.slice(from).filter((m) => m.type === 'moved' && m.game === game);
+  assert.deepEqual(moved.map((m) => m.ply), [1, 2, 3]);
+  await Promise.all([a, b].map((c) => c.close()));
+});
