@@ -363,8 +363,7 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
         const bool measuring = settings_.measuring->load(std::memory_order_relaxed);
         if (message.has_id) {
             if (measuring) {
-                ++stats_.round_trips;
-                stats_.to_mover.add(latency);
+                add_round_trip(latency);
             }
             if (settings_.record != nullptr) {
                 const std::string line =
@@ -397,12 +396,7 @@ void Driver::choose_move(Slot& slot, int player, std::span<const std::string> le
         send_move(slot, player, move, ply);
         return;
     }
-    // The cap is spread evenly over the games: each moves at most once per interval.
-    const auto now = Clock::now();
-    const auto at = std::max(now, slot.next_allowed);
-    slot.next_allowed = at + move_interval_;
-    const auto delay = std::chrono::duration_cast<std::chrono::microseconds>(at - now);
-    loop_.after(delay, [this, &slot, player, move, ply, game = slot.game] {
+    loop_.after(pacing_delay(slot), [this, &slot, player, move, ply, game = slot.game] {
         if (slot.game == game && slot.open[player]) {
             send_move(slot, player, move, ply);
         }
@@ -422,8 +416,7 @@ void Driver::send_echo(Slot& slot, int player) {
 
 void Driver::on_echo(Slot& slot, int player) {
     if (settings_.measuring->load(std::memory_order_relaxed)) {
-        ++stats_.round_trips;
-        stats_.to_mover.add(micros_since(slot.sent[slot.echo_ply % 4]));
+        add_round_trip(micros_since(slot.sent[slot.echo_ply % 4]));
     }
     ++slot.echo_ply;
     const int next = 1 - player;
@@ -434,15 +427,45 @@ void Driver::on_echo(Slot& slot, int player) {
         send_echo(slot, next);
         return;
     }
+    loop_.after(pacing_delay(slot), [this, &slot, next] {
+        if (slot.open[next]) {
+            send_echo(slot, next);
+        }
+    });
+}
+
+void Driver::add_round_trip(std::int64_t micros) {
+    ++stats_.round_trips;
+    stats_.to_mover.add(micros);
+    if (!settings_.timeline) {
+        return;
+    }
     const auto now = Clock::now();
+    if (measured_from_ == Clock::time_point()) {
+        measured_from_ = now;
+    }
+    const auto second = static_cast<std::size_t>(
+        std::chrono::duration_cast<std::chrono::seconds>(now - measured_from_).count());
+    if (stats_.to_mover_by_second.size() <= second) {
+        stats_.to_mover_by_second.resize(second + 1);
+    }
+    stats_.to_mover_by_second[second].add(micros);
+}
+
+std::chrono::microseconds Driver::pacing_delay(Slot& slot) {
+    // The cap is spread evenly over the games: each moves at most once per interval, and each
+    // slot's intervals start at its own random phase. Without the phase every slot's first move
+    // went at once and the games kept that alignment: the "steady" rate arrived as one burst of
+    // G moves per interval, and the latency measured was the burst's.
+    const auto now = Clock::now();
+    if (slot.next_allowed == Clock::time_point()) {
+        slot.next_allowed =
+            now + std::chrono::microseconds(static_cast<std::int64_t>(
+                      random_() % static_cast<std::uint64_t>(move_interval_.count())));
+    }
     const auto at = std::max(now, slot.next_allowed);
     slot.next_allowed = at + move_interval_;
-    loop_.after(std::chrono::duration_cast<std::chrono::microseconds>(at - now),
-                [this, &slot, next] {
-                    if (slot.open[next]) {
-                        send_echo(slot, next);
-                    }
-                });
+    return std::chrono::duration_cast<std::chrono::microseconds>(at - now);
 }
 
 void Driver::follow(Slot& slot, const std::string& previous_game) {

@@ -34,6 +34,7 @@ struct RunSettings {
     std::FILE* record = nullptr;        ///< acknowledged moves, one per line (may be null)
     std::mutex* record_mutex = nullptr;
     std::atomic<bool>* measuring = nullptr;  ///< samples count only while set
+    bool timeline = false;                   ///< also keep to_mover per second
 };
 
 /// One event loop's games and spectators.
@@ -79,7 +80,11 @@ class Driver {
     void choose_move(Slot& slot, int player, std::span<const std::string> legal, std::uint64_t ply);
     void send_move(Slot& slot, int player, const std::string& move, std::uint64_t ply);
     void send_echo(Slot& slot, int player);
+    /// How long to hold a slot's next move (or echo) to keep to the --rate cap.
+    std::chrono::microseconds pacing_delay(Slot& slot);
     void follow(Slot& slot, const std::string& previous_game);
+    /// Counts a round trip seen while measuring.
+    void add_round_trip(std::int64_t micros);
 
     EventLoop& loop_;
     const RunSettings& settings_;
@@ -97,6 +102,7 @@ class Driver {
     std::atomic<int> settled_{0};
     std::atomic<int> stalled_open_{0};
     Stats stats_;
+    Clock::time_point measured_from_{};  ///< when this loop saw the first measured round trip
 };
 
 }  // namespace arbiter::bench::load

@@ -27,6 +27,7 @@ struct Options {
     double warmup = 1;
     double rate = 0;
     bool idle = false;
+    bool timeline = false;
     bool echo = false;
     bool echo_server = false;
     unsigned echo_port = 0;
@@ -98,6 +99,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("duration", po::value(&o.duration)->default_value(o.duration), "seconds measured")
         ("warmup", po::value(&o.warmup)->default_value(o.warmup), "seconds played before measuring")
         ("rate", po::value(&o.rate)->default_value(o.rate), "moves/s cap over all games (0: none)")
+        ("timeline", po::bool_switch(&o.timeline), "print p50/p99 to the mover for each second measured")
         ("idle", po::bool_switch(&o.idle), "create and join the games, then hold them without moving")
         ("variant", po::value(&o.variant)->default_value(o.variant), "chess, xiangqi, draughts or mixed")
         ("record", po::value(&o.record), "append every acknowledged move to FILE: game ply move")
@@ -193,6 +195,7 @@ int main(int argc, char** argv) {
     settings.record = record;
     settings.record_mutex = &record_mutex;
     settings.measuring = &measuring;
+    settings.timeline = options.timeline;
 
     const long rss_before = resident_kib(options.server_pid);
     std::vector<std::unique_ptr<EventLoop>> loops;
@@ -284,6 +287,11 @@ int main(int argc, char** argv) {
                 options.rate > 0 ? (" (cap " + std::to_string(options.rate) + ")").c_str() : "");
     std::printf("  latency to mover    ms: p50 %.3f  p99 %.3f  p99.9 %.3f  (%zu samples)\n",
                 mover[0], mover[1], mover[2], stats.to_mover.size());
+    for (std::size_t second = 0; second < stats.to_mover_by_second.size(); ++second) {
+        auto& samples = stats.to_mover_by_second[second];
+        std::printf("    second %2zu: %6zu round trips, p50 %.3f  p99 %.3f ms\n", second + 1,
+                    samples.size(), samples.quantile_ms(0.5), samples.quantile_ms(0.99));
+    }
     if (!options.echo) {
         std::printf("  latency to opponent ms: p50 %.3f  p99 %.3f  p99.9 %.3f  (%zu samples)\n",
                     opponent[0], opponent[1], opponent[2], stats.to_opponent.size());

@@ -21,6 +21,12 @@ void Stats::merge(const Stats& other) {
     games_ended += other.games_ended;
     to_mover.merge(other.to_mover);
     to_opponent.merge(other.to_opponent);
+    if (to_mover_by_second.size() < other.to_mover_by_second.size()) {
+        to_mover_by_second.resize(other.to_mover_by_second.size());
+    }
+    for (std::size_t second = 0; second < other.to_mover_by_second.size(); ++second) {
+        to_mover_by_second[second].merge(other.to_mover_by_second[second]);
+    }
     for (const auto& [code, count] : other.errors) {
         errors[code] += count;
     }

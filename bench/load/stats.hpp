@@ -31,6 +31,9 @@ struct Stats {
     std::uint64_t games_ended = 0;    ///< `ended` received by the creator
     Latencies to_mover;               ///< move sent -> the mover's `moved` (echo: the echo)
     Latencies to_opponent;            ///< move sent -> the opponent's `moved`
+    /// to_mover again, one entry per second of the measured window (with --timeline): shows
+    /// whether a tail is a transient (set-up, slow consumers being closed) or steady.
+    std::vector<Latencies> to_mover_by_second;
     std::map<std::string, std::uint64_t> errors;  ///< `error` messages by code
     std::map<std::string, std::uint64_t> closes;  ///< closed connections by close code / reason
 
