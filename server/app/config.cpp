@@ -36,6 +36,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("tls-key", po::value(&config.net.tls_key_file), "PEM private key for --tls-cert")
         ("max-frame-bytes", po::value(&config.net.limits.max_frame_bytes)->default_value(config.net.limits.max_frame_bytes), "largest incoming WebSocket message")
         ("max-queue-messages", po::value(&config.net.limits.max_queue_messages)->default_value(config.net.limits.max_queue_messages), "outgoing messages queued per connection before it is closed")
+        ("socket-send-buffer", po::value(&config.net.limits.socket_send_buffer_bytes)->default_value(config.net.limits.socket_send_buffer_bytes), "SO_SNDBUF of a WebSocket connection in bytes (0: the kernel's autotuning)")
         ("max-queue-bytes", po::value(&config.net.limits.max_queue_bytes)->default_value(config.net.limits.max_queue_bytes), "outgoing bytes queued per connection before it is closed")
         ("max-connections", po::value(&config.net.limits.max_connections)->default_value(config.net.limits.max_connections), "connections in total")
         ("max-connections-per-address", po::value(&config.net.limits.max_connections_per_address)->default_value(config.net.limits.max_connections_per_address), "connections from one IP address")
@@ -86,6 +87,9 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     }
     if (config.net.tls_cert_file.empty() != config.net.tls_key_file.empty()) {
         return refuse("--tls-cert and --tls-key go together");
+    }
+    if (config.net.limits.socket_send_buffer_bytes > 64 * 1024 * 1024) {
+        return refuse("--socket-send-buffer must be at most 67108864 (0: the kernel's autotuning)");
     }
     if (config.hub.messages_per_second <= 0 || config.hub.message_burst < 1) {
         return refuse("--rate must be positive and --burst at least 1");
