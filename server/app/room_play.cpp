@@ -136,10 +136,10 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                                   legal_now(), game_->in_check(), clock_reading()};
             emit(moved, request.peer, request.id);
             if (status.over()) {
+                note_ended();  // counted before anyone hears of it (a client may scrape at once)
                 emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason,
                                      header_.status});
                 after_change();
-                note_ended();
             } else {
                 arm_flag_timer();
             }
@@ -391,10 +391,10 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
             if (flag_timer_) {
                 flag_timer_->cancel();
             }
+            note_ended();  // counted before anyone hears of it (a client may scrape at once)
             emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason, header_.status},
                  peer, id);
             after_change();
-            note_ended();
         });
 }
 
