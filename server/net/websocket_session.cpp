@@ -218,23 +218,32 @@ class WebsocketSession final : public Connection,
     // Moves what send() left in the inbox to the queue; false when it was empty, and then the
     // strand stops watching it (the next send() posts again). On the strand.
     bool take_inbox() {
-        std::vector<std::shared_ptr<const std::string>> arrived;
-        {
-            std::lock_guard lock(inbox_mutex_);
-            if (inbox_.empty()) {
-                inbox_watched_ = false;
-                return false;
-            }
-            arrived.swap(inbox_);
-        }
-        if (finished_ || close_started_) {
-            for (const auto& text : arrived) {
-                unqueue(text->size());
-            }
+        std::lock_guard lock(inbox_mutex_);
+        if (inbox_.empty()) {
+            inbox_watched_ = false;
             return false;
         }
-        queue_.insert(queue_.end(), std::make_move_iterator(arrived.begin()),
-                      std::make_move_iterator(arrived.end()));
+        if (finished_ || close_started_) {
+            for (const auto& text : inbox_) {
+                unqueue(text->size());
+            }
+            inbox_.clear();
+            return false;
+        }
+        if (queue_head_ == queue_.size()) {
+            // The usual case: the queue is drained, so the two vectors trade storage and no
+            // frame allocates (a healthy connection takes one frame at a time).
+            queue_.clear();
+            queue_head_ = 0;
+            queue_.swap(inbox_);
+            if (inbox_.capacity() > 16) {
+                inbox_.shrink_to_fit();  // after a burst, an idle connection keeps no buffer
+            }
+        } else {
+            queue_.insert(queue_.end(), std::make_move_iterator(inbox_.begin()),
+                          std::make_move_iterator(inbox_.end()));
+            inbox_.clear();
+        }
         return true;
     }
 
