@@ -186,6 +186,11 @@ export class Client {
     return this.closedPromise;
   }
 
+  /** Drops the unread messages that match (say, counts a later wait must not take). */
+  discard(predicate) {
+    this.unread = this.unread.filter((m) => !predicate(m));
+  }
+
   /** Messages received but not yet taken by next(). */
   pending() {
     return [...this.unread];
