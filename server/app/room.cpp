@@ -232,8 +232,6 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
                  rematch ? std::nullopt : reply_id);
         }
     }
-    for_each_connection(
-        [this](const std::shared_ptr<net::Peer>& peer) { send_state(peer, std::nullopt); });
     context_.metrics.game_created();
     log_event(LogLevel::info, "game_created",
               {{"game", id_},
@@ -241,7 +239,9 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
                {"status", header_.status},
                {"rematch", rematch},
                {"private", header_.is_private}});
-    after_change();
+    after_change();  // the lobby and the gauges first: a client may look as soon as it hears
+    for_each_connection(
+        [this](const std::shared_ptr<net::Peer>& peer) { send_state(peer, std::nullopt); });
     if (header_.status == "playing") {
         start_turn();
     }
@@ -272,13 +272,13 @@ void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
                      // requests from before it get a full state.
                      history_.clear();
                      add_member(request.peer, side);
+                     after_change();
                      send(request.peer,
                           protocol::SeatGranted{false, id_, header_.variant, side, token},
                           request.id);
                      for_each_connection([this](const std::shared_ptr<net::Peer>& peer) {
                          send_state(peer, std::nullopt);
                      });
-                     after_change();
                      start_turn();
                  });
 }

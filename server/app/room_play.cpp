@@ -136,10 +136,11 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                                   legal_now(), game_->in_check(), clock_reading()};
             emit(moved, request.peer, request.id);
             if (status.over()) {
-                note_ended();  // counted before anyone hears of it (a client may scrape at once)
+                // Counted and listed before anyone hears of it (a client may scrape at once).
+                note_ended();
+                after_change();
                 emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason,
                                      header_.status});
-                after_change();
             } else {
                 arm_flag_timer();
             }
@@ -391,10 +392,11 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
             if (flag_timer_) {
                 flag_timer_->cancel();
             }
-            note_ended();  // counted before anyone hears of it (a client may scrape at once)
+            // Counted and listed before anyone hears of it (a client may scrape at once).
+            note_ended();
+            after_change();
             emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason, header_.status},
                  peer, id);
-            after_change();
         });
 }
 
@@ -417,8 +419,8 @@ void GameRoom::set_presence(Side side, bool connected) {
     persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, std::nullopt,
                  [this, header, event] {
                      header_ = header;
-                     emit(event);
                      after_change();
+                     emit(event);
                  });
 }
 
