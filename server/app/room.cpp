@@ -78,6 +78,7 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
         }
         room->clock_history_.push_back(clocks);
         room->notation_.push_back(row.notation);
+        room->move_seq_.push_back(row.seq);
     }
     if (room->clock_) {
         room->clock_->set(room->header_.clock_ms);

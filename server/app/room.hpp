@@ -195,6 +195,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<protocol::ClockState> clock_reading() const;
     protocol::GameSummary summary() const;
     std::vector<std::string> legal_now() const;
+    /// The `moved` event of the move that made `ply` plies, as first sent, answering `id`;
+    /// nullptr if that move no longer replays.
+    std::shared_ptr<const std::string> moved_again(std::uint32_t ply,
+                                                   const std::optional<std::string>& id) const;
     std::optional<protocol::PlayerInfo> player(rules::Side side) const;
 
     // Sending.
@@ -219,8 +223,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     storage::GameRow header_;
     std::shared_ptr<rules::Game> game_;
     std::optional<GameClock> clock_;
-    std::vector<Clocks> clock_history_;  ///< remaining at the start of each ply
-    std::vector<std::string> notation_;  ///< display notation of each move
+    std::vector<Clocks> clock_history_;    ///< remaining at the start of each ply
+    std::vector<std::string> notation_;    ///< display notation of each move
+    std::vector<std::uint64_t> move_seq_;  ///< the seq of the `moved` event of each move
     std::vector<Member> members_;
     std::array<SeatState, 2> seats_;
     std::vector<Offer> offers_;

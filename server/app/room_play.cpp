@@ -29,13 +29,9 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         const Side mover =
             (header_.ply - move.ply) % 2 == 0 ? game_->turn() : rules::opponent(game_->turn());
         if (mover == *seat && game_->moves()[move.ply] == move.move) {
-            for (const auto& event : history_) {
-                if (event.moved_ply == move.ply + 1) {
-                    request.peer->send(request.id ? std::make_shared<const std::string>(
-                                                        with_request_id(*event.text, *request.id))
-                                                  : event.text);
-                    return;
-                }
+            if (auto again = moved_again(move.ply + 1, request.id)) {
+                request.peer->send(std::move(again));
+                return;
             }
         }
         reply_error(request, ErrorCode::stale_ply,
@@ -122,6 +118,7 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
             header_ = header;
             clock_history_.push_back(clocks);
             notation_.push_back(played.notation);
+            move_seq_.push_back(moved_seq);
             offers_.clear();
             if (clock_) {
                 clock_->set(clocks);
@@ -322,6 +319,7 @@ void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
                      game_ = game;
                      clock_history_.resize(target + 1);
                      notation_.resize(target);
+                     move_seq_.resize(target);
                      offers_.clear();
                      if (clock_) {
                          clock_->set(clock_history_.back());

@@ -231,6 +231,45 @@ void GameRoom::emit(const protocol::ServerBody& event, const std::shared_ptr<net
     }
 }
 
+std::shared_ptr<const std::string> GameRoom::moved_again(
+    std::uint32_t ply, const std::optional<std::string>& id) const {
+    for (const auto& event : history_) {
+        if (event.moved_ply == ply) {
+            return id ? std::make_shared<const std::string>(with_request_id(*event.text, *id))
+                      : event.text;
+        }
+    }
+    // Not in memory: the server restarted since (the move was committed, its answer lost with
+    // the connection), the history was cleared, or the move is older than it keeps. The event
+    // is rebuilt from the moves; every field is what was sent the first time.
+    const auto game = replayed(ply);
+    if (!game || ply > move_seq_.size()) {
+        return nullptr;
+    }
+    // The game was playing after this move unless the move ended it (a resignation or a flag
+    // since then came in an event of its own).
+    const bool playing = !game->status().over();
+    std::optional<protocol::ClockState> clock;
+    if (clock_) {
+        const Clocks& clocks = clock_history_[ply];
+        // Clocks run from each side's first move on (start_turn), until the game ends.
+        clock = protocol::ClockState{clocks[0], clocks[1], playing && ply >= 2};
+    }
+    const protocol::Moved moved{id_,
+                                move_seq_[ply - 1],
+                                header_.variant,
+                                ply,
+                                game_->moves()[ply - 1],
+                                notation_[ply - 1],
+                                game->position(),
+                                game->turn(),
+                                playing ? game->legal_moves() : std::vector<std::string>{},
+                                game->in_check(),
+                                clock};
+    return std::make_shared<const std::string>(
+        protocol::encode(protocol::ServerMessage{moved, id}));
+}
+
 bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
                             std::optional<std::uint64_t> since) {
     if (!since || *since > header_.seq) {
