@@ -161,7 +161,7 @@ void Hub::on_too_large(const std::shared_ptr<net::Peer>& peer) {
     refuse(peer, ErrorCode::too_large, "the message is over the size limit", std::nullopt);
 }
 
-bool Hub::admit(const std::shared_ptr<net::Peer>& peer) {
+bool Hub::admit(const std::shared_ptr<net::Peer>& peer, std::string_view text) {
     bool close = false;
     bool first = false;
     {
@@ -193,7 +193,12 @@ bool Hub::admit(const std::shared_ptr<net::Peer>& peer) {
     if (close) {
         peer->close(net::CloseCode::policy_violation, "message flood");
     } else {
-        refuse(peer, ErrorCode::rate_limited, "too many messages; slow down", std::nullopt);
+        // The refusal answers the request by its id, so a client waiting for that answer is
+        // not left waiting. Reading the id costs a parse, as admitting the message would have,
+        // and refusals in a row are bounded (max_refused_in_row, then the close).
+        const auto decoded = protocol::decode(text);
+        refuse(peer, ErrorCode::rate_limited, "too many messages; slow down",
+               decoded ? decoded->id : decoded.error().id);
     }
     return false;
 }
@@ -209,7 +214,7 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                     .count());
         }
     };
-    if (!admit(peer)) {
+    if (!admit(peer, text)) {
         return answered();
     }
     auto decoded = protocol::decode(text);
@@ -237,13 +242,11 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
             } else if constexpr (std::is_same_v<T, protocol::Create>) {
                 on_create(peer, body, message.id);
             } else if constexpr (std::is_same_v<T, protocol::LobbySubscribe>) {
-                std::shared_ptr<const std::string> text_now;
-                {
-                    std::lock_guard lock(lobby_mutex_);
-                    lobby_subscribers_[peer->id()] = peer;
-                    text_now = lobby_text();
-                }
                 // The first list is the direct reply (it echoes the id); updates follow without.
+                // Sent under the lock, like the updates: a later list never arrives before it.
+                std::lock_guard lock(lobby_mutex_);
+                lobby_subscribers_[peer->id()] = peer;
+                auto text_now = lobby_text();
                 peer->send(message.id ? std::make_shared<const std::string>(
                                             with_request_id(*text_now, *message.id))
                                       : text_now);
@@ -456,32 +459,29 @@ std::shared_ptr<const std::string> Hub::lobby_text() const {
 }
 
 void Hub::listing_changed(const protocol::GameSummary& summary, bool is_private) {
-    std::vector<std::shared_ptr<net::Peer>> subscribers;
-    std::shared_ptr<const std::string> text;
-    {
-        std::lock_guard lock(lobby_mutex_);
-        const bool listed = open_games_.count(summary.game) != 0;
-        const bool open = !is_private && summary.status == "waiting";
-        if (!open && !listed) {
-            return;
-        }
-        if (open) {
-            open_games_[summary.game] = summary;
-        } else {
-            open_games_.erase(summary.game);
-        }
-        text = lobby_text();
-        for (auto it = lobby_subscribers_.begin(); it != lobby_subscribers_.end();) {
-            if (auto peer = it->second.lock()) {
-                subscribers.push_back(std::move(peer));
-                ++it;
-            } else {
-                it = lobby_subscribers_.erase(it);
-            }
-        }
+    // Rooms change on several threads. Each list is sent under the lock that made it: sent
+    // after the lock, two rooms' lists could reach a subscriber in reverse order and leave it
+    // holding the older one. send() only queues, so the lock is held for an append per
+    // subscriber.
+    std::lock_guard lock(lobby_mutex_);
+    const bool listed = open_games_.count(summary.game) != 0;
+    const bool open = !is_private && summary.status == "waiting";
+    if (!open && !listed) {
+        return;
     }
-    for (const auto& peer : subscribers) {
-        peer->send(text);
+    if (open) {
+        open_games_[summary.game] = summary;
+    } else {
+        open_games_.erase(summary.game);
+    }
+    const auto text = lobby_text();
+    for (auto it = lobby_subscribers_.begin(); it != lobby_subscribers_.end();) {
+        if (auto peer = it->second.lock()) {
+            peer->send(text);
+            ++it;
+        } else {
+            it = lobby_subscribers_.erase(it);
+        }
     }
 }
 

@@ -78,7 +78,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
         std::set<std::string> seated_in;  ///< the rooms where it holds a seat
     };
 
-    bool admit(const std::shared_ptr<net::Peer>& peer);
+    bool admit(const std::shared_ptr<net::Peer>& peer, std::string_view text);
     void reply(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
                const std::optional<std::string>& id);
     void refuse(const std::shared_ptr<net::Peer>& peer, protocol::ErrorCode code,
