@@ -128,11 +128,22 @@ test('a dropped connection reconnects by itself, says so, and the game goes on',
   const { first, second } = await twoPlayers('chess');
   await drag(first, 'd2', 'd4');
   await waitForPly(second, 1);
-  await second.evaluate(() => window.arbiter.conn.drop());
-  await second.waitForFunction(() => /Connection lost/.test(document.querySelector('#connection').textContent));
+  // Every text the banner shows is recorded: "Connection lost" lasts only until the reconnect,
+  // which a busy machine may reach before the test looks.
+  await second.evaluate(() => {
+    const banner = document.querySelector('#connection');
+    window.bannerTexts = [];
+    // Each text set is a node added to the banner, recorded even if two come in one task.
+    new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) window.bannerTexts.push(node.textContent);
+    }).observe(banner, { childList: true });
+    window.arbiter.conn.drop();
+  });
   await second.waitForFunction(() => /Reconnected/.test(document.querySelector('#connection').textContent), null, {
     timeout: 15000,
   });
+  const shown = await second.evaluate(() => window.bannerTexts);
+  assert.ok(shown.some((text) => /Connection lost/.test(text)), shown.join(' | '));
   await waitMyTurn(second);
   await drag(second, 'd7', 'd5');
   await waitForPly(first, 2);

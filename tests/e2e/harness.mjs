@@ -213,7 +213,11 @@ export async function boardPosition(page) {
 
 /** The pieces chessgroundx shows ("p-piece white@translate(..)"), sorted, to compare boards. */
 export async function piecesOnBoard(page) {
-  await page.waitForTimeout(300); // let a move animation (150 ms) finish
+  // Let move animations finish: chessgroundx keeps a moving piece as .anim and a captured one
+  // as .fading until its animation frame runs, and a busy machine may delay that past 150 ms.
+  await page.waitForFunction(() => !document.querySelector('.board cg-board piece.anim, .board cg-board piece.fading'), null, {
+    timeout: 15000,
+  });
   return page.evaluate(() =>
     [...document.querySelectorAll('.board cg-board piece:not(.ghost)')]
       .map((p) => {

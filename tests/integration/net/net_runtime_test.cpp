@@ -62,12 +62,13 @@ TEST_F(NetRuntime, CancelledTimerNeverRuns) {
     start();
     const auto executor = network_->make_strand();
     std::atomic<bool> ran{false};
-    const auto timer = executor->post_after(100ms, [&] { ran = true; });
+    // Deadlines far apart enough that a stalled machine cannot reach the first before cancel().
+    const auto timer = executor->post_after(1s, [&] { ran = true; });
     timer->cancel();
     timer->cancel();
     // A later timer on the same strand fires, so the cancelled one had its chance to run.
     std::promise<void> later;
-    executor->post_after(300ms, [&] { later.set_value(); });
+    executor->post_after(1200ms, [&] { later.set_value(); });
     ASSERT_EQ(later.get_future().wait_for(10s), std::future_status::ready);
     EXPECT_FALSE(ran);
 }
@@ -78,12 +79,13 @@ TEST_F(NetRuntime, TimersRunOnTheirStrandInDeadlineOrder) {
     std::vector<int> order;
     std::promise<void> done;
     std::vector<std::shared_ptr<server::Timer>> timers;
-    timers.push_back(executor->post_after(60ms, [&] {
+    // Armed latest-first, 200 ms apart: a stall while arming them cannot swap their deadlines.
+    timers.push_back(executor->post_after(600ms, [&] {
         order.push_back(3);
         done.set_value();
     }));
-    timers.push_back(executor->post_after(20ms, [&] { order.push_back(1); }));
-    timers.push_back(executor->post_after(40ms, [&] { order.push_back(2); }));
+    timers.push_back(executor->post_after(200ms, [&] { order.push_back(1); }));
+    timers.push_back(executor->post_after(400ms, [&] { order.push_back(2); }));
     ASSERT_EQ(done.get_future().wait_for(10s), std::future_status::ready);
     EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
 }

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { startServer, Client, startGame, play } from './harness.mjs';
 
 let server;
-before(async () => (server = await startServer({ args: ['--disconnect-timeout', '1'] })));
+// 3 s: the early claim below must reach the server inside the window even on a loaded machine
+// (the window opens at the disconnect, before the presence event is stored and sent).
+before(async () => (server = await startServer({ args: ['--disconnect-timeout', '3'] })));
 after(async () => assert.equal((await server.stop()).code, 0));
 
 async function pair() {
@@ -91,7 +93,8 @@ test('claim: after the opponent\'s disconnect timeout, the win can be claimed', 
   assert.equal(presence.seat, 'black');
   const tooSoon = await a.request({ type: 'claim', game, kind: 'win' });
   assert.equal(tooSoon.code, 'not_allowed');
-  await new Promise((r) => setTimeout(r, 1100));
+  assert.equal(presence.claim_after_ms, 3000);
+  await new Promise((r) => setTimeout(r, presence.claim_after_ms + 100));
   const ended = await a.ok({ type: 'claim', game, kind: 'win' });
   assert.equal(ended.result, '1-0');
   assert.equal(ended.reason, 'abandoned');

@@ -11,7 +11,7 @@ const PLIES = 24;
 const VARIANTS = ['chess', 'xiangqi', 'draughts'];
 
 let server;
-before(async () => (server = await startServer({ args: ['--threads', '4'] })));
+before(async () => (server = await startServer({ args: ['--threads', '4', '--rate', '100000', '--burst', '100000'] })));
 after(async () => assert.equal((await server.stop()).code, 0));
 
 // Plays up to PLIES moves picked from the server's own `legal` lists; returns the moves played.

@@ -84,6 +84,8 @@ TEST(EngineSearch, DraughtsTakesTheMajorityCaptureThatIsNotRetaken) {
         for (int level = 2; level <= kMaxLevel; ++level) {
             SearchLimits limits = limits_for_level(level);
             limits.max_depth = std::min(limits.max_depth, 6);
+            // The depth decides here, not the clock: a stalled machine must not cut it short.
+            limits.max_time = std::chrono::minutes{10};
             const SearchResult result = choose_move(*game, level, limits, 13);
             EXPECT_EQ(result.move, c.winning) << c.fen << " level " << level;
             EXPECT_NE(result.move, c.losing);

@@ -115,14 +115,21 @@ TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
     repository->flush();
 
     std::atomic<bool> stop{false};
+    std::atomic<int> issued{0};
     std::atomic<int> written_during{0};
     std::thread writer([&] {
         for (int i = 0; !stop; ++i) {
             repository->write(header_only(make_game("during" + std::to_string(i), 100000 + i)),
                               [&](const Result& result) { written_during += result ? 1 : 0; });
+            ++issued;
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
     });
+    // The writes are under way before the copy starts (a loaded machine may not have run the
+    // thread yet, and the copy takes only milliseconds).
+    while (issued.load() == 0) {
+        std::this_thread::yield();
+    }
     const std::string copy_path = database.sibling(".backup");
     auto copied = repository->backup(copy_path);
     stop = true;
