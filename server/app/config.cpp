@@ -91,7 +91,34 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (config.net.limits.socket_send_buffer_bytes > 64 * 1024 * 1024) {
         return refuse("--socket-send-buffer must be at most 67108864 (0: the kernel's autotuning)");
     }
-    if (config.hub.messages_per_second <= 0 || config.hub.message_burst < 1) {
+    // Unsigned flags take "-1" as the largest value (boost::lexical_cast wraps it), so every
+    // count has an upper bound too: a typo must stop the server, not disable a limit.
+    struct Range {
+        const char* flag;
+        std::uint64_t value;
+        std::uint64_t low;
+        std::uint64_t high;
+    };
+    const auto& limits = config.net.limits;
+    const Range ranges[] = {
+        {"--max-frame-bytes", limits.max_frame_bytes, 256, 64ULL << 20},
+        {"--max-queue-messages", limits.max_queue_messages, 1, 1'000'000},
+        {"--max-queue-bytes", limits.max_queue_bytes, 1024, 1ULL << 30},
+        {"--max-connections", limits.max_connections, 1, 1'000'000},
+        {"--max-connections-per-address", limits.max_connections_per_address, 1, 1'000'000},
+        {"--idle-timeout", idle_seconds, 1, 86'400},
+        {"--disconnect-timeout", disconnect_seconds, 0, 86'400},
+        {"--max-engine-processes", config.engines.max_processes, 0, 4096},
+        {"--engine-timeout-ms", engine_timeout_ms, 1, 600'000},
+        {"--engine-margin-ms", engine_margin_ms, 0, 600'000},
+    };
+    for (const Range& range : ranges) {
+        if (range.value < range.low || range.value > range.high) {
+            return refuse(std::string(range.flag) + " must be " + std::to_string(range.low) + ".." +
+                          std::to_string(range.high));
+        }
+    }
+    if (!(config.hub.messages_per_second > 0) || !(config.hub.message_burst >= 1)) {
         return refuse("--rate must be positive and --burst at least 1");
     }
     if (config.engines.builtin_threads < 1 || config.engines.builtin_threads > 64) {

@@ -1,0 +1,159 @@
+// arbiter-server's command line: defaults, accepted values, and a clear refusal (exit 2) for
+// every value that would otherwise start a server with a limit that is not what was meant.
+#include "server/app/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace arbiter::server::app {
+namespace {
+
+std::variant<ServerConfig, ExitWith> parse(std::initializer_list<std::string> flags) {
+    std::vector<std::string> words{"arbiter-server"};
+    words.insert(words.end(), flags.begin(), flags.end());
+    std::vector<const char*> argv;
+    for (const auto& word : words) {
+        argv.push_back(word.c_str());
+    }
+    return parse_command_line(static_cast<int>(argv.size()), argv.data());
+}
+
+ServerConfig accepted(std::initializer_list<std::string> flags) {
+    auto result = parse(flags);
+    if (const auto* exit = std::get_if<ExitWith>(&result)) {
+        ADD_FAILURE() << "refused: " << exit->text;
+        return {};
+    }
+    return std::get<ServerConfig>(std::move(result));
+}
+
+// The refusal's text (empty if the flags were accepted).
+std::string refusal(std::initializer_list<std::string> flags) {
+    auto result = parse(flags);
+    const auto* exit = std::get_if<ExitWith>(&result);
+    if (exit == nullptr) {
+        return {};
+    }
+    EXPECT_EQ(exit->code, 2) << exit->text;
+    return exit->text;
+}
+
+TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
+    const ServerConfig config = accepted({});
+    EXPECT_EQ(config.net.bind_address, "127.0.0.1");
+    EXPECT_EQ(config.net.port, 8080);
+    EXPECT_TRUE(config.synchronous_full);
+    EXPECT_EQ(config.net.limits.max_frame_bytes, 64U * 1024);
+    EXPECT_EQ(config.net.limits.max_queue_messages, 1024U);
+    EXPECT_EQ(config.net.limits.socket_send_buffer_bytes, 64U * 1024);
+    EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(60));
+    EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(60));
+    EXPECT_EQ(config.hub.messages_per_second, 20);
+}
+
+TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
+    const ServerConfig config = accepted({"--port",
+                                          "0",
+                                          "--sync",
+                                          "normal",
+                                          "--threads",
+                                          "256",
+                                          "--socket-send-buffer",
+                                          "0",
+                                          "--max-frame-bytes",
+                                          "256",
+                                          "--max-queue-messages",
+                                          "1",
+                                          "--max-connections",
+                                          "1000000",
+                                          "--idle-timeout",
+                                          "86400",
+                                          "--disconnect-timeout",
+                                          "0",
+                                          "--rate",
+                                          "0.5",
+                                          "--burst",
+                                          "1"});
+    EXPECT_EQ(config.net.port, 0);
+    EXPECT_FALSE(config.synchronous_full);
+    EXPECT_EQ(config.threads, 256U);
+    EXPECT_EQ(config.net.limits.socket_send_buffer_bytes, 0U);
+    EXPECT_EQ(config.net.limits.max_frame_bytes, 256U);
+    EXPECT_EQ(config.net.limits.max_queue_messages, 1U);
+    EXPECT_EQ(config.net.limits.max_connections, 1'000'000U);
+    EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(86'400));
+    EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
+    EXPECT_EQ(config.hub.messages_per_second, 0.5);
+}
+
+TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
+    const struct {
+        std::initializer_list<std::string> flags;
+        const char* names;
+    } cases[] = {
+        {{"--port", "65536"}, "--port"},
+        {{"--sync", "off"}, "--sync"},
+        {{"--threads", "0"}, "--threads"},
+        {{"--log-format", "xml"}, "--log-format"},
+        {{"--tls-cert", "a.pem"}, "--tls-key"},
+        {{"--socket-send-buffer", "67108865"}, "--socket-send-buffer"},
+        {{"--max-frame-bytes", "255"}, "--max-frame-bytes"},
+        {{"--max-queue-messages", "0"}, "--max-queue-messages"},
+        {{"--max-queue-bytes", "1023"}, "--max-queue-bytes"},
+        {{"--max-connections", "0"}, "--max-connections"},
+        {{"--max-connections-per-address", "0"}, "--max-connections-per-address"},
+        {{"--idle-timeout", "0"}, "--idle-timeout"},
+        {{"--disconnect-timeout", "86401"}, "--disconnect-timeout"},
+        {{"--max-engine-processes", "4097"}, "--max-engine-processes"},
+        {{"--engine-timeout-ms", "0"}, "--engine-timeout-ms"},
+        {{"--engine-margin-ms", "600001"}, "--engine-margin-ms"},
+        {{"--engine-threads", "0"}, "--engine-threads"},
+        {{"--rate", "0"}, "--rate"},
+        {{"--rate", "nan"}, "--rate"},
+        {{"--burst", "0.5"}, "--burst"},
+        {{"--engine", "stockfish=/nonexistent/stockfish"}, "is not executable"},
+    };
+    for (const auto& c : cases) {
+        const std::string text = refusal(c.flags);
+        EXPECT_NE(text.find(c.names), std::string::npos)
+            << *c.flags.begin() << " gave: " << (text.empty() ? "(accepted)" : text);
+    }
+}
+
+TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
+    // boost::lexical_cast reads "-1" into an unsigned as its largest value; each such flag is
+    // refused rather than turning a limit off.
+    for (const char* flag : {"--max-connections", "--max-queue-messages", "--max-queue-bytes",
+                             "--max-frame-bytes", "--idle-timeout", "--disconnect-timeout",
+                             "--max-connections-per-address", "--engine-timeout-ms"}) {
+        const std::string text = refusal({flag, "-1"});
+        EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
+        EXPECT_NE(text.find(flag), std::string::npos) << text;
+    }
+}
+
+TEST(ServerCommandLine, UnknownFlagsAndBadNumbersAreRefusedWithTheHelp) {
+    for (const auto& flags : {std::initializer_list<std::string>{"--no-such-flag"},
+                              std::initializer_list<std::string>{"--port", "http"},
+                              std::initializer_list<std::string>{"--threads"}}) {
+        const std::string text = refusal(flags);
+        EXPECT_NE(text.find("arbiter-server: "), std::string::npos) << text;
+        EXPECT_NE(text.find("--max-queue-messages"), std::string::npos) << "no option list";
+    }
+}
+
+TEST(ServerCommandLine, HelpAndVersionExitZero) {
+    for (const char* flag : {"--help", "--version"}) {
+        auto result = parse({flag});
+        ASSERT_TRUE(std::holds_alternative<ExitWith>(result)) << flag;
+        EXPECT_EQ(std::get<ExitWith>(result).code, 0);
+        EXPECT_FALSE(std::get<ExitWith>(result).text.empty());
+    }
+}
+
+}  // namespace
+}  // namespace arbiter::server::app
