@@ -243,12 +243,18 @@ TEST_F(NetWebsocket, SlowConsumerIsClosedAndMemoryStaysBounded) {
     EXPECT_LT(accepted, 2048u);
     EXPECT_FALSE(peer->send(frame));
     ASSERT_TRUE(peers_->wait([&] { return network_->stats().slow_consumer_closes == 1; }));
+    const auto refused = std::chrono::steady_clock::now();
     EXPECT_LE(network_->stats().peak_queue_bytes, kQueueBytes);
+    // The handler hears of the close at once, while the reader is still stalled, not when the
+    // close handshake gives up (5 s): game rooms would go on sending to it until then.
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_LT(std::chrono::steady_clock::now() - refused, std::chrono::seconds(3));
     // Now the client reads: what was in flight, then the close frame.
     EXPECT_EQ(client.read_close(std::chrono::seconds(20)), 1013);
     ASSERT_TRUE(client.close());
     EXPECT_TRUE(client.wait_eof());
-    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    ASSERT_TRUE(peers_->wait([&] { return network_->connection_count() == 0; }));
+    EXPECT_EQ(peers_->events(0), (Events{"open", "close"}));  // once, and nothing after it
 }
 
 TEST_F(NetWebsocket, PerAddressCapRefusesTheNextConnection) {
