@@ -69,6 +69,17 @@ async function readers(done) {
     await lobby.ok({ type: 'games', limit: 10 });
     reads++;
   }
+  // The games were listed and unlisted from several threads at once. Lists reach a subscriber
+  // in the order they were made, so the last update it holds is the lobby as it is now (the
+  // reply to a new subscription), and none comes after that reply.
+  // (The first subscription's reply counts as the first list: the games may all have come and
+  // gone before it.)
+  const now = await lobby.ok({ type: 'lobby' });
+  await lobby.ok({ type: 'ping' });
+  const lists = lobby.messages.filter((m) => m.type === 'lobby');
+  const replyAt = lists.indexOf(now);
+  assert.equal(replyAt, lists.length - 1, 'no update after the current lobby');
+  assert.deepEqual(lists[replyAt - 1].games, now.games, 'the last update is the current lobby');
   await lobby.close();
   return reads;
 }
