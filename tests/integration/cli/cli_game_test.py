@@ -109,7 +109,8 @@ def check(condition, message, process=None):
         fail(message, process)
 
 
-def start_server(binary, workdir, port=0):
+def try_start_server(binary, workdir, port=0):
+    """(server, port), or (None, the line it printed) when it did not start."""
     log = open(os.path.join(workdir, "server.log"), "a")
     server = subprocess.Popen(
         [binary, "--port", str(port), "--db", os.path.join(workdir, "games.db"),
@@ -119,8 +120,22 @@ def start_server(binary, workdir, port=0):
     match = re.search(r"listening on ([\d.]+):(\d+)", line)
     if not match:
         server.kill()
-        fail(f"the server did not start: {line!r}")
+        server.wait()
+        return None, line
     return server, int(match.group(2))
+
+
+def start_server(binary, workdir, port=0):
+    # A restart binds the port the clients know. It was free a moment ago, but another test
+    # binding port 0 (or a reconnecting client's own connection) may hold it for a while.
+    deadline = time.monotonic() + (10 if port else 0)
+    while True:
+        server, found = try_start_server(binary, workdir, port)
+        if server is not None:
+            return server, found
+        if time.monotonic() >= deadline:
+            fail(f"the server did not start: {found!r}")
+        time.sleep(0.2)
 
 
 def stop_server(server):
