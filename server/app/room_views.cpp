@@ -242,8 +242,12 @@ std::shared_ptr<const std::string> GameRoom::moved_again(
     // Not in memory: the server restarted since (the move was committed, its answer lost with
     // the connection), the history was cleared, or the move is older than it keeps. The event
     // is rebuilt from the moves; every field is what was sent the first time.
+    // Replaying costs O(ply) rule checks; re-sends are bounded by the rate limit like any request.
+    if (ply > move_seq_.size()) {
+        return nullptr;
+    }
     const auto game = replayed(ply);
-    if (!game || ply > move_seq_.size()) {
+    if (!game) {
         return nullptr;
     }
     // The game was playing after this move unless the move ended it (a resignation or a flag
