@@ -128,10 +128,8 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                 start_turn();
             }
             context_.metrics.move_accepted();
-            protocol::Moved moved{id_,         moved_seq,         header_.variant,   header_.ply,
-                                  played.wire, played.notation,   game_->position(), game_->turn(),
-                                  legal_now(), game_->in_check(), clock_reading()};
-            emit(moved, request.peer, request.id);
+            emit(moved_event(*game_, moved_seq, !status.over(), clock_reading()), request.peer,
+                 request.id);
             if (status.over()) {
                 // Counted and listed before anyone hears of it (a client may scrape at once).
                 note_ended();

@@ -259,19 +259,24 @@ std::shared_ptr<const std::string> GameRoom::moved_again(
         // Clocks run from each side's first move on (start_turn), until the game ends.
         clock = protocol::ClockState{clocks[0], clocks[1], playing && ply >= 2};
     }
-    const protocol::Moved moved{id_,
-                                move_seq_[ply - 1],
-                                header_.variant,
-                                ply,
-                                game_->moves()[ply - 1],
-                                notation_[ply - 1],
-                                game->position(),
-                                game->turn(),
-                                playing ? game->legal_moves() : std::vector<std::string>{},
-                                game->in_check(),
-                                clock};
-    return std::make_shared<const std::string>(
-        protocol::encode(protocol::ServerMessage{moved, id}));
+    return std::make_shared<const std::string>(protocol::encode(
+        protocol::ServerMessage{moved_event(*game, move_seq_[ply - 1], playing, clock), id}));
+}
+
+protocol::Moved GameRoom::moved_event(const rules::Game& after, std::uint64_t seq, bool playing,
+                                      std::optional<protocol::ClockState> clock) const {
+    const auto ply = static_cast<std::uint32_t>(after.moves().size());
+    return protocol::Moved{id_,
+                           seq,
+                           header_.variant,
+                           ply,
+                           after.moves().back(),
+                           notation_[ply - 1],
+                           after.position(),
+                           after.turn(),
+                           playing ? after.legal_moves() : std::vector<std::string>{},
+                           after.in_check(),
+                           std::move(clock)};
 }
 
 bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
