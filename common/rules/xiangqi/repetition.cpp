@@ -1,5 +1,6 @@
 #include "common/rules/xiangqi/repetition.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace arbiter::rules::xiangqi {
@@ -99,8 +100,7 @@ PlyRecord record_ply(const Position& before, Move move) {
     return PlyRecord{after.in_check(), chased_pieces(before, move)};
 }
 
-std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
-                                       const std::vector<PlyRecord>& plies, Color first_mover) {
+std::optional<std::size_t> third_occurrence(const std::vector<std::uint64_t>& hashes) {
     const std::size_t now = hashes.size() - 1;
     int occurrences = 0;
     std::size_t first = now;
@@ -113,9 +113,13 @@ std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
     if (occurrences < 3) {
         return std::nullopt;
     }
+    return first;
+}
+
+Status judge_cycle(std::span<const PlyRecord> plies, Color first_mover) {
     std::array<bool, 2> always_checked = {true, true};
     std::array<std::uint32_t, 2> always_chased = {~0U, ~0U};
-    for (std::size_t ply = first; ply < now; ++ply) {
+    for (std::size_t ply = 0; ply < plies.size(); ++ply) {
         const Color mover = ply % 2 == 0 ? first_mover : other(first_mover);
         const auto side = static_cast<std::size_t>(mover);
         always_checked[side] = always_checked[side] && plies[ply].gave_check;
@@ -136,6 +140,16 @@ std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
         }
     }
     return Status{Outcome::draw, Reason::repetition};
+}
+
+std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
+                                       const std::vector<PlyRecord>& plies, Color first_mover) {
+    const auto first = third_occurrence(hashes);
+    if (!first) {
+        return std::nullopt;
+    }
+    const std::span<const PlyRecord> cycle(plies.data() + *first, hashes.size() - 1 - *first);
+    return judge_cycle(cycle, *first % 2 == 0 ? first_mover : other(first_mover));
 }
 
 }  // namespace arbiter::rules::xiangqi

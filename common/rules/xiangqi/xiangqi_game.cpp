@@ -64,11 +64,11 @@ class XiangqiGame final : public Game {
         }
         PlayedMove played{wire_notation(*move), wxf_notation(current_, *move),
                           current_.at(move->to()) != kEmpty};
-        records_.push_back(record_ply(current_, *move));
         san_.push_back(san_notation(current_, *move));
         current_.make(*move);
         hashes_.push_back(current_.hash());
         moves_.push_back(played.wire);
+        played_.push_back(*move);
         update_status();
         return played;
     }
@@ -126,8 +126,10 @@ class XiangqiGame final : public Game {
             // Xiangqi: the side with no legal move loses, whether in check or not.
             status_ = Status{mover == Color::red ? Outcome::second_wins : Outcome::first_wins,
                              current_.in_check() ? Reason::checkmate : Reason::stalemate};
-        } else if (auto repetition = judge_repetition(hashes_, records_, start_.side_to_move())) {
-            status_ = *repetition;
+        } else if (const auto first = third_occurrence(hashes_)) {
+            status_ =
+                judge_cycle(records_since(*first),
+                            *first % 2 == 0 ? start_.side_to_move() : other(start_.side_to_move()));
         } else if (current_.plies_since_capture() >= kMoveLimitPlies) {
             status_ = Status{Outcome::draw, Reason::move_limit};
         } else if (!current_.has_attacking_material(Color::red) &&
@@ -138,12 +140,28 @@ class XiangqiGame final : public Game {
         }
     }
 
+    // What each ply since `first` contributes to the repetition judgement. Computed only here,
+    // once a position occurs for the third time (which ends the game): finding the chases of a
+    // ply takes dozens of move generations, too much to spend on every move.
+    std::vector<PlyRecord> records_since(std::size_t first) const {
+        Position position = start_;
+        for (std::size_t ply = 0; ply < first; ++ply) {
+            position.make(played_[ply]);
+        }
+        std::vector<PlyRecord> records;
+        for (std::size_t ply = first; ply < played_.size(); ++ply) {
+            records.push_back(record_ply(position, played_[ply]));
+            position.make(played_[ply]);
+        }
+        return records;
+    }
+
     Position start_;
     Position current_;
     std::vector<std::string> moves_;
     std::vector<std::string> san_;
     std::vector<std::uint64_t> hashes_;
-    std::vector<PlyRecord> records_;
+    std::vector<Move> played_;  ///< the moves of moves_, decoded
     Status status_;
 };
 

@@ -3,7 +3,9 @@
 // insufficient material.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <random>
 
 #include "common/rules/game.hpp"
 #include "common/rules/xiangqi/repetition.hpp"
@@ -193,6 +195,67 @@ TEST(XiangqiRepetition, ChaseCountsOnlyThreatsMadeByPiecesThatMayNotChaseFreely)
     auto crossed = Position::from_fen(fen_of({"K e1", "R b2", "p a3", "k d10"}));
     ASSERT_TRUE(crossed);
     EXPECT_NE(chased_pieces(*crossed, *parse_wire("b2b3")), 0U) << "a crossed soldier may not";
+}
+
+// The game judges a repetition from records computed only once a position occurs for the third
+// time. Its verdict must equal judging records taken at every ply, whatever the moves: random
+// games in small endgames (where repetitions, checks and chases are frequent) are played
+// through the game face beside a position that records every ply.
+TEST(XiangqiRepetition, VerdictEqualsRecordingEveryPly) {
+    const std::vector<std::string> starts = {
+        fen_of({"K d1", "R h2", "n i10", "k e10"}),
+        fen_of({"K e1", "R g1", "N h7", "k d10", "r i10"}),
+        fen_of({"K f3", "C i9", "N h8", "k d9", "c f10", "a f8"}),
+        fen_of({"K e1", "R a5", "P c6", "n a8", "c c8", "k d10"}, 'b'),
+    };
+    std::mt19937 random(20261130);
+    int repetitions = 0;
+    int chases_or_checks = 0;
+    for (int round = 0; round < 400; ++round) {
+        const std::string& fen = starts[round % starts.size()];
+        auto game = game_from(fen);
+        ASSERT_TRUE(game);
+        auto position = Position::from_fen(fen);
+        ASSERT_TRUE(position);
+        const Color first_mover = position->side_to_move();
+        std::vector<std::uint64_t> hashes = {position->hash()};
+        std::vector<PlyRecord> records;
+        std::vector<Move> played;
+        while (!game->status().over()) {
+            const auto legal = game->legal_moves();
+            ASSERT_FALSE(legal.empty());
+            // Mostly undo one's own move of two plies ago (a cycle, keeping whatever checks or
+            // chases the moves before made), sometimes any move.
+            std::string wire = legal[random() % legal.size()];
+            if (records.size() >= 2 && random() % 5 != 0) {
+                const Move back = played[played.size() - 2];
+                const std::string undo = wire_notation(Move(back.to(), back.from()));
+                if (std::find(legal.begin(), legal.end(), undo) != legal.end()) {
+                    wire = undo;
+                }
+            }
+            const Move move = *parse_wire(wire);
+            played.push_back(move);
+            records.push_back(record_ply(*position, move));
+            position->make(move);
+            hashes.push_back(position->hash());
+            ASSERT_TRUE(game->play(wire));
+        }
+        const Status status = game->status();
+        const auto expected = judge_repetition(hashes, records, first_mover);
+        const bool by_repetition = status.reason == Reason::repetition ||
+                                   status.reason == Reason::perpetual_check ||
+                                   status.reason == Reason::perpetual_chase;
+        ASSERT_EQ(by_repetition, expected.has_value()) << fen << " round " << round;
+        if (expected) {
+            ASSERT_EQ(status, *expected) << fen << " round " << round;
+            ++repetitions;
+            chases_or_checks += status.reason != Reason::repetition;
+        }
+    }
+    // The comparison covered every verdict, not only plain draws.
+    EXPECT_GT(repetitions, 300);
+    EXPECT_GT(chases_or_checks, 20);
 }
 
 TEST(XiangqiStatus, MoveLimitAfter120PliesWithoutCapture) {
