@@ -47,7 +47,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
-        ("engine", po::value(&engine_flags)->composing(), "NAME=PATH: offer a UCI engine (repeatable); a NAME with 'fairy' plays xiangqi, others chess; 'builtin' is always offered")
+        ("engine", po::value(&engine_flags)->composing(), "NAME[:GAMES]=PATH: offer a UCI engine (repeatable); GAMES is chess and/or xiangqi, comma-separated (without it a NAME with 'fairy' plays xiangqi, others chess); 'builtin' is always offered")
         ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes at once (games against a UCI engine are refused beyond)")
         ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")
         ("engine-timeout-ms", po::value(&engine_timeout_ms)->default_value(engine_timeout_ms), "a UCI engine's start-up handshake (uciok, readyok) limit")

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "server/engine/uci.hpp"
 #include "server/engine/uci_agent.hpp"
@@ -27,8 +28,14 @@ Expected<UciEngineSpec, std::string> parse_engine_flag(std::string_view flag) {
     if (equals == std::string_view::npos) {
         return unexpected("--engine " + std::string(flag) + ": expected NAME=PATH");
     }
+    std::string_view name = flag.substr(0, equals);
+    std::optional<std::string_view> listed;
+    if (const std::size_t colon = name.find(':'); colon != std::string_view::npos) {
+        listed = name.substr(colon + 1);
+        name = name.substr(0, colon);
+    }
     UciEngineSpec spec;
-    spec.name = std::string(flag.substr(0, equals));
+    spec.name = std::string(name);
     spec.path = std::string(flag.substr(equals + 1));
     if (!valid_name(spec.name)) {
         return unexpected("--engine " + std::string(flag) +
@@ -40,8 +47,32 @@ Expected<UciEngineSpec, std::string> parse_engine_flag(std::string_view flag) {
     if (spec.path.empty()) {
         return unexpected("--engine " + std::string(flag) + ": PATH is empty");
     }
-    spec.variants = {spec.name.find("fairy") != std::string::npos ? rules::Variant::xiangqi
-                                                                  : rules::Variant::chess};
+    if (!listed) {
+        spec.variants = {spec.name.find("fairy") != std::string::npos ? rules::Variant::xiangqi
+                                                                      : rules::Variant::chess};
+        return spec;
+    }
+    // NAME:chess,xiangqi — the games this engine is offered for.
+    std::string_view rest = *listed;
+    for (;;) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view word = rest.substr(0, comma);
+        const auto variant = rules::parse_variant(word);
+        if (!variant || *variant == rules::Variant::draughts) {
+            return unexpected("--engine " + std::string(flag) + ": '" + std::string(word) +
+                              "' is not a game a UCI engine plays (chess, xiangqi)");
+        }
+        if (std::find(spec.variants.begin(), spec.variants.end(), *variant) !=
+            spec.variants.end()) {
+            return unexpected("--engine " + std::string(flag) + ": " + std::string(word) +
+                              " is listed twice");
+        }
+        spec.variants.push_back(*variant);
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        rest = rest.substr(comma + 1);
+    }
     return spec;
 }
 

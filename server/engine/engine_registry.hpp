@@ -24,9 +24,10 @@ struct UciEngineSpec {
     std::vector<rules::Variant> variants;
 };
 
-/// Parses a `--engine NAME=PATH` flag. NAME is 1..32 of [A-Za-z0-9_-], not "builtin". A name
-/// containing "fairy" (Fairy-Stockfish) plays xiangqi, through UCI_Variant; any other plays
-/// chess (Stockfish and other chess engines).
+/// Parses a `--engine NAME[:GAMES]=PATH` flag. NAME is 1..32 of [A-Za-z0-9_-], not "builtin".
+/// GAMES lists what the engine is offered for, comma-separated: chess and/or xiangqi (a game other
+/// than chess is set through UCI_Variant). Without it, a name containing "fairy"
+/// (Fairy-Stockfish) plays xiangqi and any other chess (Stockfish and other chess engines).
 Expected<UciEngineSpec, std::string> parse_engine_flag(std::string_view flag);
 
 struct EngineOptions {

@@ -120,6 +120,51 @@ TEST(EngineFlag, NameEqualsPathIsRead) {
     EXPECT_EQ(fairy->variants, std::vector<rules::Variant>{rules::Variant::xiangqi});
 }
 
+TEST(EngineFlag, ListedGamesReplaceTheGuessFromTheName) {
+    const auto both = parse_engine_flag("fsf:chess,xiangqi=/usr/games/fairy-stockfish");
+    ASSERT_TRUE(both.has_value()) << both.error();
+    EXPECT_EQ(both->name, "fsf");
+    EXPECT_EQ(both->path, "/usr/games/fairy-stockfish");
+    EXPECT_EQ(both->variants,
+              (std::vector<rules::Variant>{rules::Variant::chess, rules::Variant::xiangqi}));
+    const auto fairy_chess = parse_engine_flag("fairy-stockfish:chess=/usr/games/fairy-stockfish");
+    ASSERT_TRUE(fairy_chess.has_value()) << fairy_chess.error();
+    EXPECT_EQ(fairy_chess->variants, std::vector<rules::Variant>{rules::Variant::chess});
+    // Only the name part is read for the list: a path may hold ':' and ','.
+    const auto odd_path = parse_engine_flag("sf:xiangqi=/opt/a:b,c/engine");
+    ASSERT_TRUE(odd_path.has_value()) << odd_path.error();
+    EXPECT_EQ(odd_path->path, "/opt/a:b,c/engine");
+    EXPECT_EQ(odd_path->variants, std::vector<rules::Variant>{rules::Variant::xiangqi});
+
+    // The registry offers the engine for exactly the listed games.
+    EngineOptions options;
+    options.uci.push_back(*both);
+    EngineRegistry registry(options);
+    EXPECT_TRUE(registry.seat_name("fsf", rules::Variant::chess, 3).has_value());
+    EXPECT_TRUE(registry.seat_name("fsf", rules::Variant::xiangqi, 3).has_value());
+    const auto draughts = registry.seat_name("fsf", rules::Variant::draughts, 3);
+    ASSERT_FALSE(draughts.has_value());
+    EXPECT_EQ(draughts.error(), "engine fsf does not play draughts");
+}
+
+TEST(EngineFlag, BadGameListsAreRefusedWithTheReason) {
+    const auto draughts = parse_engine_flag("sf:chess,draughts=/x");
+    ASSERT_FALSE(draughts.has_value());
+    EXPECT_NE(draughts.error().find("'draughts' is not a game a UCI engine plays"),
+              std::string::npos)
+        << draughts.error();
+    const auto unknown = parse_engine_flag("sf:shogi=/x");
+    ASSERT_FALSE(unknown.has_value());
+    EXPECT_NE(unknown.error().find("'shogi'"), std::string::npos) << unknown.error();
+    const auto twice = parse_engine_flag("sf:chess,chess=/x");
+    ASSERT_FALSE(twice.has_value());
+    EXPECT_NE(twice.error().find("chess is listed twice"), std::string::npos) << twice.error();
+    EXPECT_FALSE(parse_engine_flag("sf:=/x").has_value()) << "an empty list";
+    EXPECT_FALSE(parse_engine_flag("sf:chess,=/x").has_value()) << "an empty entry";
+    EXPECT_FALSE(parse_engine_flag(":chess=/x").has_value()) << "no name";
+    EXPECT_FALSE(parse_engine_flag("builtin:chess=/x").has_value());
+}
+
 TEST(EngineFlag, MalformedFlagsAreRefused) {
     EXPECT_FALSE(parse_engine_flag("stockfish").has_value());
     EXPECT_FALSE(parse_engine_flag("=/usr/games/stockfish").has_value());
