@@ -134,8 +134,10 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
     // move of that batch (p99 at NORMAL went 9 -> 22 ms on the load benchmark).
     sqlite3_wal_hook(repository->writer_connection_.handle(), &SqliteRepository::on_wal_commit,
                      repository.get());
-    repository->checkpointer_thread_ =
-        std::thread([raw = repository.get()] { raw->run_checkpointer(); });
+    if (options.checkpoint_thread) {
+        repository->checkpointer_thread_ =
+            std::thread([raw = repository.get()] { raw->run_checkpointer(); });
+    }
     repository->writer_thread_ = std::thread([raw = repository.get()] { raw->run_writer(); });
     return repository;
 }

@@ -50,6 +50,9 @@ struct SqliteOptions {
     /// A cap on the database file (PRAGMA max_page_count on the writer); 0 means none. A write
     /// that would grow the file beyond it fails with "database or disk is full".
     std::uint64_t max_size_bytes = 0;
+    /// Whether WAL checkpoints run on their own thread. Without it only the writer's own pass
+    /// (past inline_checkpoint_wal_pages) keeps the WAL bounded: for tests of that pass.
+    bool checkpoint_thread = true;
 };
 
 /// What the writer has done so far (for metrics and tests).

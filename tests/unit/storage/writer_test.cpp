@@ -291,6 +291,30 @@ TEST(StorageWriter, CheckpointsKeepTheWalBoundedOffTheWritersPath) {
     EXPECT_EQ((*last)->header.initial_position, big.initial_position);
 }
 
+// Under steady writes the checkpoint thread may never finish between two commits, and then only
+// the writer's own pass restarts the WAL. Without the thread that pass is all there is, so this
+// fails whenever it is missing (the WAL would hold the 12,000+ frames written).
+TEST(StorageWriter, WritersOwnCheckpointRestartsTheWalWhenTheThreadCannot) {
+    TempDatabase database;
+    SqliteOptions options = fast_options();
+    options.checkpoint_thread = false;
+    auto repository = testing::open_or_die(database.path(), options);
+    ASSERT_NE(repository, nullptr);
+    GameRow big = make_game("g", 1);
+    big.initial_position = std::string(4000, 'p');
+    for (int i = 0; i < 6000; ++i) {
+        big.id = "g" + std::to_string(i);
+        ASSERT_TRUE(write_and_wait(*repository, header_only(big)));
+    }
+    repository->flush();
+    EXPECT_EQ(repository->stats().checkpoints, 0U);
+    EXPECT_GE(repository->stats().inline_checkpoints, 2U);
+    EXPECT_LT(wal_frames(database.path()), 10000) << "the WAL did not restart";
+    auto last = repository->load("g5999");
+    ASSERT_TRUE(last && last->has_value());
+    EXPECT_EQ((*last)->header.initial_position, big.initial_position);
+}
+
 TEST(StorageWriter, NotWritableWhileAnotherProcessHoldsTheWriteLock) {
     TempDatabase database;
     SqliteOptions options = fast_options();
