@@ -116,12 +116,25 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--rate", "nan"}, "--rate"},
         {{"--burst", "0.5"}, "--burst"},
         {{"--engine", "stockfish=/nonexistent/stockfish"}, "is not executable"},
+        {{"--engine", "fsf:chess,draughts=/bin/true"},
+         "'draughts' is not a game a UCI engine plays"},
     };
     for (const auto& c : cases) {
         const std::string text = refusal(c.flags);
         EXPECT_NE(text.find(c.names), std::string::npos)
             << *c.flags.begin() << " gave: " << (text.empty() ? "(accepted)" : text);
     }
+}
+
+TEST(ServerCommandLine, AnEngineIsOfferedForTheGamesListedAfterItsName) {
+    const ServerConfig config =
+        accepted({"--engine", "fsf:chess,xiangqi=/bin/true", "--engine", "stockfish=/bin/true"});
+    ASSERT_EQ(config.engines.uci.size(), 2U);
+    EXPECT_EQ(config.engines.uci[0].name, "fsf");
+    EXPECT_EQ(config.engines.uci[0].path, "/bin/true");
+    EXPECT_EQ(config.engines.uci[0].variants,
+              (std::vector<rules::Variant>{rules::Variant::chess, rules::Variant::xiangqi}));
+    EXPECT_EQ(config.engines.uci[1].variants, std::vector<rules::Variant>{rules::Variant::chess});
 }
 
 TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
