@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <span>
 
 namespace arbiter::rules::xiangqi {
 
@@ -100,6 +102,9 @@ PlyRecord record_ply(const Position& before, Move move) {
     return PlyRecord{after.in_check(), chased_pieces(before, move)};
 }
 
+namespace {
+
+// Whether the last of `hashes` has occurred three times; if so, the index of its first occurrence.
 std::optional<std::size_t> third_occurrence(const std::vector<std::uint64_t>& hashes) {
     const std::size_t now = hashes.size() - 1;
     int occurrences = 0;
@@ -116,14 +121,16 @@ std::optional<std::size_t> third_occurrence(const std::vector<std::uint64_t>& ha
     return first;
 }
 
-Status judge_cycle(std::span<const PlyRecord> plies, Color first_mover) {
+// The verdict on `cycle`, the plies played since position `first`; `first_mover` moved in
+// position 0 of the game.
+Status judge_cycle(std::span<const PlyRecord> cycle, std::size_t first, Color first_mover) {
     std::array<bool, 2> always_checked = {true, true};
     std::array<std::uint32_t, 2> always_chased = {~0U, ~0U};
-    for (std::size_t ply = 0; ply < plies.size(); ++ply) {
-        const Color mover = ply % 2 == 0 ? first_mover : other(first_mover);
+    for (std::size_t k = 0; k < cycle.size(); ++k) {
+        const Color mover = (first + k) % 2 == 0 ? first_mover : other(first_mover);
         const auto side = static_cast<std::size_t>(mover);
-        always_checked[side] = always_checked[side] && plies[ply].gave_check;
-        always_chased[side] &= plies[ply].chased;
+        always_checked[side] = always_checked[side] && cycle[k].gave_check;
+        always_chased[side] &= cycle[k].chased;
     }
     auto loss_of = [](std::size_t side, Reason reason) {
         return Status{side == 0 ? Outcome::second_wins : Outcome::first_wins, reason};
@@ -142,6 +149,8 @@ Status judge_cycle(std::span<const PlyRecord> plies, Color first_mover) {
     return Status{Outcome::draw, Reason::repetition};
 }
 
+}  // namespace
+
 std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
                                        const std::vector<PlyRecord>& plies, Color first_mover) {
     const auto first = third_occurrence(hashes);
@@ -149,7 +158,25 @@ std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
         return std::nullopt;
     }
     const std::span<const PlyRecord> cycle(plies.data() + *first, hashes.size() - 1 - *first);
-    return judge_cycle(cycle, *first % 2 == 0 ? first_mover : other(first_mover));
+    return judge_cycle(cycle, *first, first_mover);
+}
+
+std::optional<Status> judge_repetition(const Position& start, const std::vector<Move>& moves,
+                                       const std::vector<std::uint64_t>& hashes) {
+    const auto first = third_occurrence(hashes);
+    if (!first) {
+        return std::nullopt;
+    }
+    Position position = start;
+    for (std::size_t ply = 0; ply < *first; ++ply) {
+        position.make(moves[ply]);
+    }
+    std::vector<PlyRecord> cycle;
+    for (std::size_t ply = *first; ply < moves.size(); ++ply) {
+        cycle.push_back(record_ply(position, moves[ply]));
+        position.make(moves[ply]);
+    }
+    return judge_cycle(cycle, *first, start.side_to_move());
 }
 
 }  // namespace arbiter::rules::xiangqi

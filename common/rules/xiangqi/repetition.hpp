@@ -6,10 +6,8 @@
 /// piece with every one of its moves loses (both did: draw); otherwise the game is drawn.
 /// What "chase" covers is listed in common/rules/xiangqi/README.md.
 
-#include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <vector>
 
 #include "common/rules/game.hpp"
@@ -29,19 +27,16 @@ std::uint32_t chased_pieces(const Position& before, Move move);
 /// The record of the legal `move` played in `before`.
 PlyRecord record_ply(const Position& before, Move move);
 
-/// Whether the last of `hashes` (the keys of a game's positions, position k being the one
-/// before ply k) has occurred three times; if so, the index of its first occurrence.
-std::optional<std::size_t> third_occurrence(const std::vector<std::uint64_t>& hashes);
-
-/// The verdict on the plies played since the first occurrence of a position that has now
-/// occurred three times; `first_mover` played the first of `plies`.
-Status judge_cycle(std::span<const PlyRecord> plies, Color first_mover);
-
-/// The repetition verdict for a game whose positions had the keys `hashes` and whose plies are
-/// `plies`; `first_mover` is the side to move in position 0. nullopt while no position has
-/// occurred three times. (third_occurrence and judge_cycle in one; a game computes the records
-/// of the cycle only once a third occurrence is found, since judging them is costly.)
+/// The repetition verdict for a game whose positions had the keys `hashes` (position k is the
+/// one before ply k; the last is the current one) and whose plies are `plies`; `first_mover`
+/// is the side to move in position 0. nullopt while no position has occurred three times.
 std::optional<Status> judge_repetition(const std::vector<std::uint64_t>& hashes,
                                        const std::vector<PlyRecord>& plies, Color first_mover);
+
+/// The same verdict for the game played from `start` by `moves`. The records are computed only
+/// for the plies of the cycle, and only once a third occurrence is found: finding a ply's chases
+/// takes dozens of move generations, too much to spend on every move.
+std::optional<Status> judge_repetition(const Position& start, const std::vector<Move>& moves,
+                                       const std::vector<std::uint64_t>& hashes);
 
 }  // namespace arbiter::rules::xiangqi

@@ -126,10 +126,8 @@ class XiangqiGame final : public Game {
             // Xiangqi: the side with no legal move loses, whether in check or not.
             status_ = Status{mover == Color::red ? Outcome::second_wins : Outcome::first_wins,
                              current_.in_check() ? Reason::checkmate : Reason::stalemate};
-        } else if (const auto first = third_occurrence(hashes_)) {
-            status_ =
-                judge_cycle(records_since(*first),
-                            *first % 2 == 0 ? start_.side_to_move() : other(start_.side_to_move()));
+        } else if (auto repetition = judge_repetition(start_, played_, hashes_)) {
+            status_ = *repetition;
         } else if (current_.plies_since_capture() >= kMoveLimitPlies) {
             status_ = Status{Outcome::draw, Reason::move_limit};
         } else if (!current_.has_attacking_material(Color::red) &&
@@ -138,22 +136,6 @@ class XiangqiGame final : public Game {
         } else {
             status_ = Status{};
         }
-    }
-
-    // What each ply since `first` contributes to the repetition judgement. Computed only here,
-    // once a position occurs for the third time (which ends the game): finding the chases of a
-    // ply takes dozens of move generations, too much to spend on every move.
-    std::vector<PlyRecord> records_since(std::size_t first) const {
-        Position position = start_;
-        for (std::size_t ply = 0; ply < first; ++ply) {
-            position.make(played_[ply]);
-        }
-        std::vector<PlyRecord> records;
-        for (std::size_t ply = first; ply < played_.size(); ++ply) {
-            records.push_back(record_ply(position, played_[ply]));
-            position.make(played_[ply]);
-        }
-        return records;
     }
 
     Position start_;
