@@ -4,121 +4,12 @@
 // in the same slot and the slot's spectators follow it.
 #include "bench/load/driver.hpp"
 
+#include "bench/load/server_fields.hpp"
+
 #include <algorithm>
 #include <array>
 
-#include <nlohmann/json.hpp>
-
 namespace arbiter::bench::load {
-
-using nlohmann::json;
-
-// The top-level fields of a server message that the players act on, read with nlohmann's SAX
-// parser instead of into a json tree: the client shares the machine with the server, and the
-// tree of every `moved` (a map, ~40 strings) cost more than the rest of the client together. The
-// strings and the list keep their capacity from one message to the next.
-struct ServerFields {
-    std::string type, code, id, game, seat, token, status, turn, move;
-    bool has_id = false;
-    std::uint64_t ply = 0;
-    std::vector<std::string> legal;
-    std::size_t legal_count = 0;  // legal[0, legal_count) is this message's list
-
-    void clear() {
-        for (std::string* field :
-             {&type, &code, &id, &game, &seat, &token, &status, &turn, &move}) {
-            field->clear();
-        }
-        has_id = false;
-        ply = 0;
-        legal_count = 0;
-    }
-    std::span<const std::string> legal_moves() const { return {legal.data(), legal_count}; }
-};
-
-class FieldReader : public nlohmann::json_sax<json> {
-  public:
-    explicit FieldReader(ServerFields& fields) : fields_(fields) {}
-
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t value) override {
-        if (depth_ == 1 && key_ == "ply" && value >= 0) {
-            fields_.ply = static_cast<std::uint64_t>(value);
-        }
-        return true;
-    }
-    bool number_unsigned(number_unsigned_t value) override {
-        if (depth_ == 1 && key_ == "ply") {
-            fields_.ply = value;
-        }
-        return true;
-    }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t& value) override {
-        if (depth_ == 2 && in_legal_) {
-            if (fields_.legal_count == fields_.legal.size()) {
-                fields_.legal.emplace_back();
-            }
-            fields_.legal[fields_.legal_count++].swap(value);
-        } else if (depth_ == 1) {
-            if (std::string* field = top_level_text()) {
-                field->swap(value);
-            }
-        }
-        return true;
-    }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override {
-        ++depth_;
-        return true;
-    }
-    bool key(string_t& name) override {
-        if (depth_ == 1) {
-            key_.swap(name);
-            fields_.has_id = fields_.has_id || key_ == "id";
-        }
-        return true;
-    }
-    bool end_object() override {
-        --depth_;
-        return true;
-    }
-    bool start_array(std::size_t) override {
-        ++depth_;
-        in_legal_ = depth_ == 2 && key_ == "legal";
-        return true;
-    }
-    bool end_array() override {
-        --depth_;
-        in_legal_ = false;
-        return true;
-    }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-        return false;
-    }
-
-  private:
-    std::string* top_level_text() {
-        static constexpr std::pair<std::string_view, std::string ServerFields::*> kFields[] = {
-            {"type", &ServerFields::type},     {"code", &ServerFields::code},
-            {"id", &ServerFields::id},         {"game", &ServerFields::game},
-            {"seat", &ServerFields::seat},     {"token", &ServerFields::token},
-            {"status", &ServerFields::status}, {"turn", &ServerFields::turn},
-            {"move", &ServerFields::move}};
-        for (const auto& [name, member] : kFields) {
-            if (key_ == name) {
-                return &(fields_.*member);
-            }
-        }
-        return nullptr;
-    }
-
-    ServerFields& fields_;
-    std::string key_;
-    int depth_ = 0;
-    bool in_legal_ = false;
-};
 
 struct Driver::Slot {
     std::shared_ptr<Link> players[2];
@@ -317,9 +208,7 @@ void Driver::create_game(Slot& slot) {
 
 void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
     static thread_local ServerFields message;
-    message.clear();
-    FieldReader reader(message);
-    if (!json::sax_parse(text, &reader) || message.type.empty()) {
+    if (!read_server_fields(text, message) || message.type.empty()) {
         ++stats_.errors["unparsable server message"];
         return;
     }
