@@ -35,6 +35,9 @@ struct RunSettings {
     std::mutex* record_mutex = nullptr;
     std::atomic<bool>* measuring = nullptr;  ///< samples count only while set
     bool timeline = false;                   ///< also keep to_mover per second
+    /// With a cap: each game's moves are due on a fixed grid (open loop) instead of at least one
+    /// interval after its previous move (closed loop, the default).
+    bool grid_pacing = false;
 };
 
 /// One event loop's games and spectators.

@@ -28,6 +28,7 @@ struct Options {
     double rate = 0;
     bool idle = false;
     bool timeline = false;
+    std::string pacing = "closed";
     bool echo = false;
     bool echo_server = false;
     unsigned echo_port = 0;
@@ -100,6 +101,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("warmup", po::value(&o.warmup)->default_value(o.warmup), "seconds played before measuring")
         ("rate", po::value(&o.rate)->default_value(o.rate), "moves/s cap over all games (0: none)")
         ("timeline", po::bool_switch(&o.timeline), "print p50/p99 to the mover for each second measured")
+        ("pacing", po::value(&o.pacing)->default_value(o.pacing), "with --rate: closed (a game's next move at least one interval after its last) or grid (due on a fixed grid per game: open loop)")
         ("idle", po::bool_switch(&o.idle), "create and join the games, then hold them without moving")
         ("variant", po::value(&o.variant)->default_value(o.variant), "chess, xiangqi, draughts or mixed")
         ("record", po::value(&o.record), "append every acknowledged move to FILE: game ply move")
@@ -126,6 +128,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
     }
     if (o.threads < 1 || o.threads > 16 || o.games < 1) {
         std::cerr << "arbiter-load: --threads must be 1..16 and --games at least 1\n";
+        return std::nullopt;
+    }
+    if (o.pacing != "closed" && o.pacing != "grid") {
+        std::cerr << "arbiter-load: --pacing must be closed or grid\n";
         return std::nullopt;
     }
     return o;
@@ -196,6 +202,7 @@ int main(int argc, char** argv) {
     settings.record_mutex = &record_mutex;
     settings.measuring = &measuring;
     settings.timeline = options.timeline;
+    settings.grid_pacing = options.pacing == "grid";
 
     const long rss_before = resident_kib(options.server_pid);
     std::vector<std::unique_ptr<EventLoop>> loops;
