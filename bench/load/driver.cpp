@@ -4,10 +4,10 @@
 // in the same slot and the slot's spectators follow it.
 #include "bench/load/driver.hpp"
 
-#include "bench/load/server_fields.hpp"
-
 #include <algorithm>
 #include <array>
+
+#include "bench/load/server_fields.hpp"
 
 namespace arbiter::bench::load {
 
