@@ -20,7 +20,8 @@ struct ServerFields {
 };
 
 /// Reads `text` into `fields` (cleared first; strings and the list keep their capacity from one
-/// message to the next). False when `text` is not one JSON object.
+/// message to the next). False when `text` is not exactly one JSON value; a value that is no
+/// object leaves `type` empty.
 bool read_server_fields(std::string_view text, ServerFields& fields);
 
 }  // namespace arbiter::bench::load
