@@ -352,22 +352,9 @@ std::chrono::microseconds Driver::pacing_delay(Slot& slot) {
             now + std::chrono::microseconds(static_cast<std::int64_t>(
                       random_() % static_cast<std::uint64_t>(move_interval_.count())));
     }
-    const auto due = std::max(now, slot.next_allowed);
-    if (!settings_.grid_pacing) {
-        // Closed loop, like a player: the next move is due one interval after this one. A game
-        // whose answer came late thus moves its phase to "now", and the games answered by one
-        // slow batch share it from then on, so a run can stay in bursts (bench/load/README.md).
-        slot.next_allowed = due + move_interval_;
-    } else {
-        // Open loop: the grid stays put when an answer comes late (the move leaves at once and
-        // the next one is due on the grid), and a game more than an interval behind goes on from
-        // the next grid point rather than catching up in a burst.
-        slot.next_allowed += move_interval_;
-        if (slot.next_allowed <= now) {
-            slot.next_allowed += ((now - slot.next_allowed) / move_interval_ + 1) * move_interval_;
-        }
-    }
-    return std::chrono::duration_cast<std::chrono::microseconds>(due - now);
+    const Pace paced = pace(now, slot.next_allowed, move_interval_, settings_.pacing);
+    slot.next_allowed = paced.next;
+    return std::chrono::duration_cast<std::chrono::microseconds>(paced.leaves - now);
 }
 
 void Driver::follow(Slot& slot, const std::string& previous_game) {

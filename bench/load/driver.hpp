@@ -13,12 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/load/pacing.hpp"
 #include "bench/load/stats.hpp"
 #include "bench/load/ws_io.hpp"
 
 namespace arbiter::bench::load {
-
-using Clock = std::chrono::steady_clock;
 
 /// What every driver shares: the run's settings and the record file.
 struct RunSettings {
@@ -35,9 +34,7 @@ struct RunSettings {
     std::mutex* record_mutex = nullptr;
     std::atomic<bool>* measuring = nullptr;  ///< samples count only while set
     bool timeline = false;                   ///< also keep to_mover per second
-    /// With a cap: each game's moves are due on a fixed grid (open loop) instead of at least one
-    /// interval after its previous move (closed loop, the default).
-    bool grid_pacing = false;
+    Pacing pacing = Pacing::closed;          ///< how a capped game's moves are spaced
 };
 
 /// One event loop's games and spectators.

@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
     settings.record_mutex = &record_mutex;
     settings.measuring = &measuring;
     settings.timeline = options.timeline;
-    settings.grid_pacing = options.pacing == "grid";
+    settings.pacing = options.pacing == "grid" ? Pacing::grid : Pacing::closed;
 
     const long rss_before = resident_kib(options.server_pid);
     std::vector<std::unique_ptr<EventLoop>> loops;

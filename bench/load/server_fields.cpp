@@ -13,6 +13,14 @@ namespace {
 using boost::json::error_code;
 using boost::json::string_view;
 
+// The top-level text fields read, by key.
+constexpr std::pair<std::string_view, std::string ServerFields::*> kTextFields[] = {
+    {"type", &ServerFields::type},     {"code", &ServerFields::code},
+    {"id", &ServerFields::id},         {"game", &ServerFields::game},
+    {"seat", &ServerFields::seat},     {"token", &ServerFields::token},
+    {"status", &ServerFields::status}, {"turn", &ServerFields::turn},
+    {"move", &ServerFields::move}};
+
 class FieldHandler {
   public:
     static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
@@ -42,24 +50,22 @@ class FieldHandler {
         in_legal_ = false;
         return true;
     }
+    // Keys and strings come in parts only around escapes: keep the parts of any, and use them
+    // when the last part says whether the text is one that is read.
     bool on_key_part(string_view part, std::size_t, error_code&) {
-        if (depth_ == 1) {
-            partial_.append(part.data(), part.size());
-        }
+        partial_.append(part.data(), part.size());
         return true;
     }
     bool on_key(string_view part, std::size_t, error_code&) {
         if (depth_ == 1) {
             key_.assign(partial_).append(part.data(), part.size());
-            partial_.clear();
             fields_.has_id = fields_.has_id || key_ == "id";
         }
+        partial_.clear();
         return true;
     }
     bool on_string_part(string_view part, std::size_t, error_code&) {
-        if (wanted()) {
-            partial_.append(part.data(), part.size());
-        }
+        partial_.append(part.data(), part.size());
         return true;
     }
     bool on_string(string_view part, std::size_t, error_code&) {
@@ -98,16 +104,8 @@ class FieldHandler {
     bool on_comment(string_view, error_code&) { return true; }
 
   private:
-    bool wanted() const { return (depth_ == 2 && in_legal_) || depth_ == 1; }
-
     std::string* top_level_text() {
-        static constexpr std::pair<std::string_view, std::string ServerFields::*> kFields[] = {
-            {"type", &ServerFields::type},     {"code", &ServerFields::code},
-            {"id", &ServerFields::id},         {"game", &ServerFields::game},
-            {"seat", &ServerFields::seat},     {"token", &ServerFields::token},
-            {"status", &ServerFields::status}, {"turn", &ServerFields::turn},
-            {"move", &ServerFields::move}};
-        for (const auto& [name, member] : kFields) {
+        for (const auto& [name, member] : kTextFields) {
             if (key_ == name) {
                 return &(fields_.*member);
             }
@@ -125,9 +123,8 @@ class FieldHandler {
 }  // namespace
 
 bool read_server_fields(std::string_view text, ServerFields& fields) {
-    for (std::string* field : {&fields.type, &fields.code, &fields.id, &fields.game, &fields.seat,
-                               &fields.token, &fields.status, &fields.turn, &fields.move}) {
-        field->clear();
+    for (const auto& field : kTextFields) {
+        (fields.*field.second).clear();
     }
     fields.has_id = false;
     fields.ply = 0;
