@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from statistics import median
 
 
 def start_server(bin_dir, workdir, sync, name):
@@ -51,18 +52,16 @@ def verdict(ok):
     return "met" if ok else "MISSED"
 
 
-def median(values):
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def spread(values, digits):
-    """'median (all: a, b, c)' for several rounds, the value alone for one."""
+    """'median (rounds: a, b, c)' for several rounds, the value alone for one."""
     text = f"{median(values):.{digits}f}"
     if len(values) > 1:
         text += " (rounds: " + ", ".join(f"{value:.{digits}f}" for value in values) + ")"
     return text
+
+
+def round_label(index, rounds):
+    return f" (round {index + 1} of {rounds})" if rounds > 1 else ""
 
 
 def main():
@@ -74,7 +73,9 @@ def main():
                         help="rounds of the throughput, latency and spectator runs, judged by "
                              "their median (default 3; 1 with --short)")
     args = parser.parse_args()
-    rounds = args.rounds or (1 if args.short else 3)
+    rounds = args.rounds if args.rounds is not None else (1 if args.short else 3)
+    if rounds < 1:
+        parser.error("--rounds must be at least 1")
     games = 50
     seconds = 4 if args.short else 10
     idle_games = 1000 if args.short else 5000
@@ -86,12 +87,11 @@ def main():
     # echo and both sync modes back to back (each ratio compares neighbouring minutes), and the
     # verdict is the median round's.
     echo_rates = []
-    ratios = {"full": [], "normal": []}
     rates = {"full": [], "normal": []}
     capped_p99 = {"full": [], "normal": []}
     halves = {"full": [], "normal": []}
     for round_index in range(rounds):
-        label = f" (round {round_index + 1} of {rounds})" if rounds > 1 else ""
+        label = round_label(round_index, rounds)
         print(f"== echo baseline: {games} pairs ({2 * games} connections){label}")
         echo = load(args.bin, "--echo", "--games", games, "--duration", seconds)
         echo_rates.append(echo["per_second"])
@@ -112,13 +112,13 @@ def main():
                 server.kill()
                 server.wait()
             rates[sync].append(fast["per_second"])
-            ratios[sync].append(fast["per_second"] / echo["per_second"])
             halves[sync].append(half)
             capped_p99[sync].append(capped["mover_ms"][1])
     for sync in ("full", "normal"):
+        ratios = [rate / echo for rate, echo in zip(rates[sync], echo_rates)]
         targets.append((f"durable round trips/s >= 0.4 x echo ({sync})",
-                        f"{spread(ratios[sync], 2)}; moves/s {spread(rates[sync], 0)}, echo "
-                        f"{spread(echo_rates, 0)}", median(ratios[sync]) >= 0.4))
+                        f"{spread(ratios, 2)}; moves/s {spread(rates[sync], 0)}, echo "
+                        f"{spread(echo_rates, 0)}", median(ratios) >= 0.4))
         targets.append((f"p99 move latency <= 5 ms at half the max rate ({sync})",
                         f"p99 {spread(capped_p99[sync], 2)} ms at {spread(halves[sync], 0)}/s",
                         median(capped_p99[sync]) <= 5))
@@ -140,9 +140,9 @@ def main():
     # Each stalled spectator watches 10 games, so that its outgoing queue reaches the server's
     # bound (1024 messages) within the run rather than after minutes.
     crowd_seconds = max(seconds, 15)
-    changes, alone_p99, crowded_p99, closed, peaks, alone_peaks = [], [], [], [], [], []
+    alone_p99, crowded_p99, closed, peaks, alone_peaks = [], [], [], [], []
     for round_index in range(rounds):
-        label = f" (round {round_index + 1} of {rounds})" if rounds > 1 else ""
+        label = round_label(round_index, rounds)
         server, port = start_server(args.bin, workdir, "normal", f"spectators-{round_index}")
         url = f"ws://127.0.0.1:{port}/ws"
         try:
@@ -158,10 +158,10 @@ def main():
             server.wait()
         alone_p99.append(alone["mover_ms"][1])
         crowded_p99.append(crowded["mover_ms"][1])
-        changes.append(crowded["mover_ms"][1] / max(alone["mover_ms"][1], 0.001))
         closed.append(stalled - crowded["stalled_open_after_drain"])
         peaks.append(crowded["rss_kib"]["peak"] / 1024)
         alone_peaks.append(alone["rss_kib"]["peak"] / 1024)
+    changes = [crowded / max(alone, 0.001) for alone, crowded in zip(alone_p99, crowded_p99)]
     targets.append((f"{stalled} stalled spectators change players' p99 < 2x",
                     f"{spread(changes, 2)}x; p99 {spread(alone_p99, 2)} -> "
                     f"{spread(crowded_p99, 2)} ms", median(changes) < 2))
