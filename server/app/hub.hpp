@@ -53,8 +53,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void listing_changed(const protocol::GameSummary& summary, bool is_private) override;
     std::string start_rematch(const storage::GameRow& finished,
                               std::array<SeatSpec, 2> seats) override;
-    void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
-                       bool seated) override;
+    /// Also leaves the finished games the peer was in, but `rematch_of` (see leave_finished).
+    void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
+                       const std::string& rematch_of) override;
     void room_idle(const std::string& game) override;
 
     /// Drops every room and subscription, after the network has stopped: rooms hold their
@@ -91,6 +92,12 @@ class Hub final : public net::PeerHandler, public RoomHost {
                    const std::optional<std::string>& id);
     /// The room of a game: in memory, or restored from storage; nullptr when unknown.
     std::shared_ptr<GameRoom> find_room(const std::string& game);
+    /// The room of a game if it is in memory; nullptr otherwise (never reads storage).
+    std::shared_ptr<GameRoom> room_in_memory(const std::string& game) const;
+    /// `peer` entered `entered`: it leaves every finished game among `rooms` (its rooms before),
+    /// except `keep`.
+    void leave_finished(const std::shared_ptr<net::Peer>& peer, const std::string& entered,
+                        const std::string& keep, const std::set<std::string>& rooms);
     std::shared_ptr<const std::string> lobby_text() const;  // under lobby_mutex_
     std::string peer_name(const net::Peer& peer);
 

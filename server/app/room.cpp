@@ -19,7 +19,8 @@ GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor,
       id_(header.id),
       header_(std::move(header)),
       game_(std::move(game)),
-      variant_(header_.variant) {
+      variant_(header_.variant),
+      rematch_of_(header_.rematch_of.value_or("")) {
     if (auto spec = time_control_of(header_)) {
         clock_.emplace(*spec);
         clock_history_.push_back({spec->initial_ms, spec->initial_ms});

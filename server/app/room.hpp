@@ -64,9 +64,9 @@ class RoomHost {
     virtual std::string start_rematch(const storage::GameRow& finished,
                                       std::array<SeatSpec, 2> seats) = 0;
     /// `peer` became a member of room `game` (so that its close reaches the room), in a seat
-    /// or as a spectator.
+    /// or as a spectator. `rematch_of`: the game that `game` is a rematch of ("" if none).
     virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
-                               bool seated) = 0;
+                               bool seated, const std::string& rematch_of) = 0;
     /// The game is over and nobody is in the room: the host may drop it from memory (it can be
     /// restored from storage when someone asks for it again).
     virtual void room_idle(const std::string& game) = 0;
@@ -254,6 +254,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::uint32_t engine_failure_ply_ = 0;
     std::optional<std::uint32_t> engine_move_ply_;  ///< the ply of the engine move in flight
     const rules::Variant variant_;
+    const std::string rematch_of_;  ///< the game this one is a rematch of ("" if none)
     std::atomic<std::uint8_t> listed_status_{0};  ///< index into the status names
 };
 

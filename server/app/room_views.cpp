@@ -332,7 +332,7 @@ void GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<
     });
     if (!present) {
         members_.push_back({peer, seat});
-        context_.host.member_joined(peer, id_, seat.has_value());
+        context_.host.member_joined(peer, id_, seat.has_value(), rematch_of_);
     }
 }
 

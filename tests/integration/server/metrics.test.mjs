@@ -94,3 +94,69 @@ test('a game that ends leaves the playing gauge and counts as ended', async () =
   assert.equal(metric(now, 'arbiter_games_in_memory', { status: 'playing', variant: 'draughts' }), 0);
   for (const c of [a, b]) await c.close();
 });
+
+/** Scrapes until `check(parsed)` holds (rooms leave on their own strands), or fails after 5 s. */
+async function scrapeUntil(check, what) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const now = await scrape(server.http);
+    if (check(now)) return now;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const inMemory = (parsed, status, variant) => metric(parsed, 'arbiter_games_in_memory', { status, variant });
+
+test('a finished game leaves memory once its players have gone on to other games', async () => {
+  // Issue 9: a connection used to stay in every game it played until it closed, so a player
+  // who played game after game on one connection kept each finished room in memory.
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'draughts' });
+  await a.ok({ type: 'resign', game });
+  await b.nextOf('ended', (m) => m.game === game);
+  // (The earlier test's finished draughts game leaves memory on its own strand: wait for that.)
+  await scrapeUntil((now) => inMemory(now, 'ended', 'draughts') === 1, 'one finished draughts game in memory');
+
+  // Ana creates another game and Bo joins it: both leave the finished one, which leaves memory
+  // (it stayed while they were in it, until they closed)...
+  const next = await a.ok({ type: 'create', side: 'first', variant: 'xiangqi' });
+  await b.ok({ type: 'join', game: next.game });
+  await scrapeUntil((now) => inMemory(now, 'ended', 'draughts') === 0, 'the finished game to leave memory');
+  // ...and comes back from storage for whoever asks for it.
+  const watcher = await Client.connect(server.url);
+  const state = await watcher.ok({ type: 'watch', game });
+  assert.equal(state.status, 'ended');
+  for (const c of [a, b, watcher]) await c.close();
+});
+
+test('a rematch keeps the game it came from until the next one starts', async () => {
+  const playingBefore = inMemory(await scrape(server.http), 'playing', 'xiangqi');
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const first = (await startGame(a, b, { variant: 'xiangqi' })).game;
+  const rematch = async (game, resigner, other) => {
+    await resigner.ok({ type: 'resign', game });
+    await other.nextOf('ended', (m) => m.game === game);
+    await other.ok({ type: 'rematch', game, action: 'offer' });
+    await resigner.nextOf('offer', (m) => m.game === game && m.kind === 'rematch');
+    // Both are seated in the new game and still hear the `rematch` event in the old one (the
+    // accepter as its reply).
+    const seenByResigner = await resigner.ok({ type: 'rematch', game, action: 'accept' });
+    const seenByOther = await other.nextOf('rematch', (m) => m.game === game);
+    assert.equal(seenByResigner.type, 'rematch');
+    assert.equal(seenByOther.next, seenByResigner.next);
+    await resigner.nextOf('state', (m) => m.game === seenByOther.next && m.status === 'playing');
+    await other.nextOf('state', (m) => m.game === seenByOther.next && m.status === 'playing');
+    return seenByOther.next;
+  };
+  const second = await rematch(first, a, b);
+  assert.equal(inMemory(await scrape(server.http), 'ended', 'xiangqi'), 1, 'the first game stays');
+  await rematch(second, b, a);
+  // The third game's players left the first game (finished, not the one they rematched from).
+  await scrapeUntil(
+    (now) => inMemory(now, 'ended', 'xiangqi') === 1 && inMemory(now, 'playing', 'xiangqi') === playingBefore + 1,
+    'only the second game to stay finished in memory');
+  for (const c of [a, b]) await c.close();
+});
