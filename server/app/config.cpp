@@ -15,6 +15,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     ServerConfig config;
     unsigned port = config.net.port;
     unsigned idle_seconds = static_cast<unsigned>(config.net.limits.idle_timeout.count());
+    unsigned close_timeout_ms = static_cast<unsigned>(config.net.limits.close_timeout.count());
     unsigned disconnect_seconds = 60;
     std::string sync = "full";
     std::vector<std::string> engine_flags;
@@ -41,6 +42,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("max-connections", po::value(&config.net.limits.max_connections)->default_value(config.net.limits.max_connections), "connections in total")
         ("max-connections-per-address", po::value(&config.net.limits.max_connections_per_address)->default_value(config.net.limits.max_connections_per_address), "connections from one IP address")
         ("idle-timeout", po::value(&idle_seconds)->default_value(idle_seconds), "seconds without traffic or pong before a connection is closed")
+        ("close-timeout-ms", po::value(&close_timeout_ms)->default_value(close_timeout_ms), "a WebSocket close handshake not finished by then ends with a TCP reset (a peer that stopped reading)")
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim")
@@ -107,6 +109,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--max-connections", limits.max_connections, 1, 1'000'000},
         {"--max-connections-per-address", limits.max_connections_per_address, 1, 1'000'000},
         {"--idle-timeout", idle_seconds, 1, 86'400},
+        {"--close-timeout-ms", close_timeout_ms, 1, 600'000},
         {"--disconnect-timeout", disconnect_seconds, 0, 86'400},
         {"--max-engine-processes", config.engines.max_processes, 0, 4096},
         {"--engine-timeout-ms", engine_timeout_ms, 1, 600'000},
@@ -145,6 +148,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     config.engines.answer_margin = std::chrono::milliseconds(engine_margin_ms);
     config.net.port = static_cast<std::uint16_t>(port);
     config.net.limits.idle_timeout = std::chrono::seconds(idle_seconds);
+    config.net.limits.close_timeout = std::chrono::milliseconds(close_timeout_ms);
     config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);
     config.synchronous_full = sync == "full";
     return config;

@@ -29,6 +29,10 @@ struct NetLimits {
     std::size_t max_connections_per_address = 256;
     std::chrono::seconds idle_timeout{60};  ///< no traffic and no pong for this long
     std::chrono::seconds handshake_timeout{10};
+    /// A close handshake not finished by then ends with a reset: a peer that stopped reading
+    /// cannot take the close frame, and a socket closed gently with a full send buffer and a zero
+    /// window would stay in FIN-WAIT-1, holding its buffer, without the peer ever hearing of it.
+    std::chrono::milliseconds close_timeout{5000};
     std::size_t max_http_body_bytes = 16 * 1024;
 };
 

@@ -30,9 +30,6 @@ namespace websocket = beast::websocket;
 // A read buffer above this is released after each message, so an idle connection holds none
 // (issue 9: 10,000 connections at 16 KB each).
 constexpr std::size_t kKeepBufferBytes = 1024;
-// How long a close handshake may take before the socket is simply closed: a peer that does not
-// read would otherwise keep its connection (and the frame in flight) forever.
-constexpr std::chrono::seconds kCloseDeadline{5};
 
 class WebsocketSession;
 
@@ -321,16 +318,28 @@ class WebsocketSession final : public Connection,
             return;
         }
         close_deadline_ = std::make_unique<asio::steady_timer>(ws_.get_executor());
-        close_deadline_->expires_after(kCloseDeadline);
+        close_deadline_->expires_after(state_->limits().close_timeout);
         close_deadline_->async_wait([self = shared_from_this()](error_code ec) {
             if (!ec) {
-                self->close_socket();
+                self->reset_socket();
             }
         });
     }
 
     // Ends every pending operation with operation_aborted; the read handler then finishes.
     void close_socket() { beast::get_lowest_layer(ws_).close(); }
+
+    // The close handshake did not finish: close with a reset (SO_LINGER 0), as nginx's
+    // reset_timedout_connection does. A gentle close of a socket whose peer stopped reading
+    // leaves the kernel holding the unsent frames (~94 KB each) in FIN-WAIT-1 until its
+    // zero-window probes give up, minutes later, and the peer is never told: issue 9 saw 1-15 of
+    // 1,000 stalled spectators still established on their side after the server let go.
+    void reset_socket() {
+        error_code ignored;
+        beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::linger(true, 0),
+                                                         ignored);
+        close_socket();
+    }
 
     void drop_queue() {
         take_inbox();

@@ -2,6 +2,7 @@
 // handler faults and shutdown.
 
 #include <gtest/gtest.h>
+#include <netinet/tcp.h>
 
 #include <array>
 #include <atomic>
@@ -255,6 +256,29 @@ TEST_F(NetWebsocket, SlowConsumerIsClosedAndMemoryStaysBounded) {
     EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return network_->connection_count() == 0; }));
     EXPECT_EQ(peers_->events(0), (Events{"open", "close"}));  // once, and nothing after it
+}
+
+// A reader that never reads again: its close handshake cannot finish, and when the close timeout
+// passes the server resets the connection. Closed gently instead, the server's socket keeps the
+// unsent frames in FIN-WAIT-1 behind the reader's zero window and the reader stays established,
+// never told (issue 9: 1-15 of 1,000 stalled spectators, seen with ss).
+TEST_F(NetWebsocket, StalledReaderIsResetWhenTheCloseTimesOut) {
+    config_.limits.max_queue_messages = 16;
+    config_.limits.socket_send_buffer_bytes = 16 * 1024;
+    config_.limits.close_timeout = std::chrono::milliseconds(200);
+    start();
+    WsClient client(port(), "/ws", 4096);
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 1; }));
+    const auto peer = peers_->peer(0);
+    const auto frame = std::make_shared<const std::string>(1024, 'r');
+    for (int sent = 0; sent < 4000 && peer->send(frame); ++sent) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_TRUE(peers_->wait([&] { return network_->stats().slow_consumer_closes == 1; }));
+    ASSERT_TRUE(peers_->wait([&] { return network_->connection_count() == 0; }));
+    EXPECT_TRUE(peers_->wait([&] { return client.tcp_state() == TCP_CLOSE; }))
+        << "the reader's end is still in TCP state " << client.tcp_state();
 }
 
 TEST_F(NetWebsocket, PerAddressCapRefusesTheNextConnection) {

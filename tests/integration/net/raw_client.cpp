@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -56,6 +57,18 @@ Socket::~Socket() {
 
 Socket::Socket(Socket&& other) noexcept : fd_(other.fd_) {
     other.fd_ = -1;
+}
+
+int Socket::tcp_state() const {
+    if (fd_ < 0) {
+        return -1;
+    }
+    tcp_info info{};
+    socklen_t size = sizeof info;
+    if (::getsockopt(fd_, IPPROTO_TCP, TCP_INFO, &info, &size) != 0) {
+        return -1;
+    }
+    return info.tcpi_state;
 }
 
 void Socket::close() {

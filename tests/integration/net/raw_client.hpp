@@ -28,6 +28,9 @@ class Socket {
     /// Reads until `bytes` are buffered in `buffer`; false on EOF, error or timeout.
     bool read_into(std::string& buffer, std::size_t bytes, std::chrono::milliseconds timeout);
     void close();
+    /// The kernel's TCP state of this end (TCP_ESTABLISHED, TCP_CLOSE, ... from <netinet/tcp.h>),
+    /// or -1 when there is no socket.
+    int tcp_state() const;
 
   private:
     int fd_ = -1;
@@ -79,6 +82,8 @@ class WsClient {
     /// Waits for the server to end the TCP connection after the close handshake (RFC 6455
     /// section 7.1.1: the server closes first), then closes this side; true on EOF in time.
     bool wait_eof(std::chrono::milliseconds timeout = std::chrono::seconds(5));
+    /// See Socket::tcp_state.
+    int tcp_state() const { return socket_.tcp_state(); }
 
   private:
     Socket socket_;

@@ -72,6 +72,8 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
                                           "1000000",
                                           "--idle-timeout",
                                           "86400",
+                                          "--close-timeout-ms",
+                                          "250",
                                           "--disconnect-timeout",
                                           "0",
                                           "--rate",
@@ -86,6 +88,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.net.limits.max_queue_messages, 1U);
     EXPECT_EQ(config.net.limits.max_connections, 1'000'000U);
     EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(86'400));
+    EXPECT_EQ(config.net.limits.close_timeout, std::chrono::milliseconds(250));
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
     EXPECT_EQ(config.hub.messages_per_second, 0.5);
 }
@@ -107,6 +110,7 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--max-connections", "0"}, "--max-connections"},
         {{"--max-connections-per-address", "0"}, "--max-connections-per-address"},
         {{"--idle-timeout", "0"}, "--idle-timeout"},
+        {{"--close-timeout-ms", "0"}, "--close-timeout-ms"},
         {{"--disconnect-timeout", "86401"}, "--disconnect-timeout"},
         {{"--max-engine-processes", "4097"}, "--max-engine-processes"},
         {{"--engine-timeout-ms", "0"}, "--engine-timeout-ms"},
@@ -140,9 +144,10 @@ TEST(ServerCommandLine, AnEngineIsOfferedForTheGamesListedAfterItsName) {
 TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
     // boost::lexical_cast reads "-1" into an unsigned as its largest value; each such flag is
     // refused rather than turning a limit off.
-    for (const char* flag : {"--max-connections", "--max-queue-messages", "--max-queue-bytes",
-                             "--max-frame-bytes", "--idle-timeout", "--disconnect-timeout",
-                             "--max-connections-per-address", "--engine-timeout-ms"}) {
+    for (const char* flag :
+         {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-frame-bytes",
+          "--idle-timeout", "--disconnect-timeout", "--max-connections-per-address",
+          "--engine-timeout-ms", "--close-timeout-ms"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;
