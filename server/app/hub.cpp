@@ -428,7 +428,7 @@ void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::stri
     // A finished room leaves memory once nobody is in it (room_idle), but a connection stayed in
     // every game it played or watched until it closed: a player who plays game after game on
     // one connection kept each finished room (its game, history and last events, ~230 KB after
-    // a 300-ply game) alive, and the server grew by ~16 MB/s under arbiter-load (issue 9).
+    // a ~330-ply game) alive, and the server grew by ~16 MB/s under arbiter-load (issue 9).
     // Entering another game is the sign that a connection is done with the finished ones. The
     // game this one is the rematch of stays: its members hear the `rematch` event there after
     // they have been seated here.
