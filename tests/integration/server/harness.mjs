@@ -73,10 +73,20 @@ export async function startServer({ args = [], db = null, logLevel = 'warn' } = 
     url: `ws://127.0.0.1:${port}/ws`,
     http: `http://127.0.0.1:${port}`,
     stderr: () => stderr,
-    /** SIGTERM and wait: the server must exit 0. */
+    /** SIGTERM and wait: the server must exit 0, within 20 s (else SIGKILL and an error: a
+     * shutdown that hangs fails here with the server's stderr, not as the suite's timeout). */
     async stop() {
       proc.kill('SIGTERM');
-      const result = await exited;
+      let timer;
+      const late = new Promise((resolve) => (timer = setTimeout(resolve, 20000, 'late')));
+      const result = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      if (result === 'late') {
+        proc.kill('SIGKILL');
+        await exited;
+        if (dir) rmSync(dir, { recursive: true, force: true });
+        throw new Error(`server did not exit within 20 s of SIGTERM:\n${stderr}`);
+      }
       if (result.code !== 0) console.error(`server exited with ${result.code}:\n${stderr}`);
       if (dir) rmSync(dir, { recursive: true, force: true });
       return result;
