@@ -437,8 +437,7 @@ void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::stri
         if (game == entered || game == keep) {
             continue;
         }
-        if (auto room = room_in_memory(game);
-            room && (room->listed_status() == "ended" || room->listed_status() == "aborted")) {
+        if (auto room = room_in_memory(game); room && is_finished(room->listed_status())) {
             finished.push_back(std::move(room));
         }
     }

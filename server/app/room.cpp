@@ -328,7 +328,7 @@ void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer) {
     if (spectator_count() != spectators_before) {
         broadcast_spectators();
     }
-    if (members_.empty() && (header_.status == "ended" || header_.status == "aborted")) {
+    if (members_.empty() && is_finished(header_.status)) {
         context_.host.room_idle(id_);
     }
 }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/protocol/messages.hpp"
@@ -28,6 +29,11 @@ class Metrics;
 /// `text` (an encoded server message, a JSON object) with `"id": <id>` as its first member: the
 /// requester's copy of a broadcast event.
 std::string with_request_id(const std::string& text, const std::string& id);
+
+/// Whether a game status is "ended" or "aborted": the game is over and takes no more moves.
+inline bool is_finished(std::string_view status) noexcept {
+    return status == "ended" || status == "aborted";
+}
 
 /// Settings shared by every room.
 struct RoomConfig {

@@ -217,7 +217,7 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
         reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
         return;
     }
-    const bool over = header_.status == "ended" || header_.status == "aborted";
+    const bool over = is_finished(header_.status);
     if (offer.kind == OfferKind::rematch ? !over : header_.status != "playing") {
         reply_error(request, over ? ErrorCode::game_over : ErrorCode::not_allowed,
                     offer.kind == OfferKind::rematch ? "a rematch is offered once the game is over"

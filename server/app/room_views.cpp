@@ -143,7 +143,7 @@ std::string_view GameRoom::listed_status() const noexcept {
 }
 
 void GameRoom::after_change() {
-    if (header_.status == "ended" || header_.status == "aborted") {
+    if (is_finished(header_.status)) {
         close_agents();
     }
     const auto found = std::find(kStatusNames.begin(), kStatusNames.end(), header_.status);
