@@ -84,11 +84,10 @@ export async function startServer({ args = [], db = null, logLevel = 'warn' } = 
       if (result === 'late') {
         proc.kill('SIGKILL');
         await exited;
-        if (dir) rmSync(dir, { recursive: true, force: true });
-        throw new Error(`server did not exit within 20 s of SIGTERM:\n${stderr}`);
       }
-      if (result.code !== 0) console.error(`server exited with ${result.code}:\n${stderr}`);
       if (dir) rmSync(dir, { recursive: true, force: true });
+      if (result === 'late') throw new Error(`server did not exit within 20 s of SIGTERM:\n${stderr}`);
+      if (result.code !== 0) console.error(`server exited with ${result.code}:\n${stderr}`);
       return result;
     },
     /** SIGKILL: no chance to flush anything. */
