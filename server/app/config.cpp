@@ -31,6 +31,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("db", po::value(&config.database)->default_value(config.database), "SQLite database file")
         ("sync", po::value(&sync)->default_value(sync), "SQLite synchronous mode: full (survives power loss) or normal")
         ("max-db-bytes", po::value(&config.max_db_bytes)->default_value(config.max_db_bytes), "largest the database may grow (0: no bound); past it moves are refused with unavailable and nothing changes")
+        ("journal-rows", po::value(&config.journal_rows)->default_value(config.journal_rows), "moves committed to the move journal before they are filed into the moves table in one transaction (0: no journal, each move written in place)")
         ("web-root", po::value(&config.web_root)->default_value(config.web_root), "folder of the browser client served at /")
         ("threads", po::value(&config.threads)->default_value(config.threads), "network threads")
         ("tls-cert", po::value(&config.net.tls_cert_file), "PEM certificate chain: serve https:// and wss://")
@@ -114,6 +115,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--max-engine-processes", config.engines.max_processes, 0, 4096},
         {"--engine-timeout-ms", engine_timeout_ms, 1, 600'000},
         {"--engine-margin-ms", engine_margin_ms, 0, 600'000},
+        {"--journal-rows", config.journal_rows, 0, 1'000'000},
     };
     for (const Range& range : ranges) {
         if (range.value < range.low || range.value > range.high) {

@@ -17,7 +17,8 @@ struct ServerConfig {
     HubConfig hub;
     std::string database = "./arbiter.db";
     bool synchronous_full = true;
-    std::uint64_t max_db_bytes = 0;  ///< 0: no bound; else writes past it fail (SQLITE_FULL)
+    std::uint64_t max_db_bytes = 0;    ///< 0: no bound; else writes past it fail (SQLITE_FULL)
+    std::uint64_t journal_rows = 256;  ///< storage::SqliteOptions::journal_rows
     std::string web_root;
     unsigned threads = 2;
     std::string log_format = "text";  ///< json | logfmt | text

@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
     storage_options.synchronous =
         config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
     storage_options.max_size_bytes = config.max_db_bytes;
+    storage_options.journal_rows = static_cast<std::size_t>(config.journal_rows);
     auto repository = storage::SqliteRepository::open(config.database, storage_options);
     if (!repository) {
         log_event(LogLevel::error, "database_open_failed",

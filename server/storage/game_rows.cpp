@@ -50,6 +50,36 @@ constexpr std::string_view insert_game_sql =
 constexpr std::string_view move_columns =
     "ply, move, notation, position, clock_ms, think_ms, seq, played_ms";
 
+// A journal row: the move's columns (read_move), then the header columns it changes
+// (read_progress), from index 8 on.
+constexpr std::string_view journal_columns =
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, first_clock_ms, "
+    "second_clock_ms, game_seq, game_ply, updated_ms";
+constexpr int journal_progress_index = 8;
+
+constexpr std::string_view insert_journal_sql =
+    "INSERT INTO move_journal (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
+    "played_ms, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+
+// Filing copies journal rows into `moves`, a game's moves in ply order. A row whose game is gone
+// is skipped (its moves would have been deleted with it), and a ply already in `moves` keeps the
+// move there, as an append does (the journal takes only a game's next ply, so neither happens
+// unless the file was changed behind the writer).
+constexpr std::string_view file_moves_select =
+    "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
+    "played_ms) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, played_ms "
+    "FROM move_journal AS j WHERE EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
+constexpr std::string_view file_moves_order = " ORDER BY game_id, ply ON CONFLICT DO NOTHING";
+
+// Each game's row takes the header columns of its last journal row (SQLite's bare columns of a
+// max() aggregate come from the row that holds the maximum).
+constexpr std::string_view file_headers_sql =
+    "UPDATE games SET first_clock_ms = j.first_clock_ms, second_clock_ms = j.second_clock_ms, "
+    "seq = j.game_seq, ply = j.game_ply, updated_ms = j.updated_ms FROM (SELECT game_id, "
+    "first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, max(rowid) FROM "
+    "move_journal GROUP BY game_id) AS j WHERE games.id = j.game_id";
+
 void bind_optional_text(sqlite::Statement& statement, int index,
                         const std::optional<std::string>& text) {
     if (text) {
@@ -148,6 +178,14 @@ MoveRow read_move(const sqlite::Statement& row) {
     return move;
 }
 
+// The header columns of a journal row, from journal_progress_index on.
+void read_progress(const sqlite::Statement& row, int first, GameRow& header) {
+    header.clock_ms = {row.column_int64(first), row.column_int64(first + 1)};
+    header.seq = static_cast<std::uint64_t>(row.column_int64(first + 2));
+    header.ply = static_cast<std::uint32_t>(row.column_int64(first + 3));
+    header.updated_ms = row.column_int64(first + 4);
+}
+
 Expected<std::vector<MoveRow>, StorageError> load_moves(sqlite::Statement& select_moves,
                                                         const std::string& game_id) {
     std::vector<MoveRow> moves;
@@ -170,6 +208,34 @@ Expected<std::vector<MoveRow>, StorageError> load_moves(sqlite::Statement& selec
 Expected<sqlite::Statement, StorageError> prepare_select_moves(sqlite::Connection& connection) {
     return connection.prepare("SELECT " + std::string(move_columns) +
                               " FROM moves WHERE game_id = ?1 ORDER BY ply");
+}
+
+Expected<sqlite::Statement, StorageError> prepare_select_journal(sqlite::Connection& connection) {
+    return connection.prepare("SELECT " + std::string(journal_columns) +
+                              " FROM move_journal WHERE game_id = ?1 ORDER BY rowid");
+}
+
+// Adds the game's journaled moves after its filed ones, and the header columns of the last one,
+// as filing them would.
+Expected<void, StorageError> merge_journal(sqlite::Statement& select_journal, StoredGame& game) {
+    select_journal.reset();
+    select_journal.bind(1, std::string_view(game.header.id));
+    for (;;) {
+        auto row = select_journal.step();
+        if (!row) {
+            return unexpected(std::move(row).error());
+        }
+        if (!*row) {
+            break;
+        }
+        MoveRow move = read_move(select_journal);
+        if (game.moves.empty() || move.ply > game.moves.back().ply) {
+            game.moves.push_back(std::move(move));
+        }
+        read_progress(select_journal, journal_progress_index, game.header);
+    }
+    select_journal.reset();
+    return {};
 }
 
 // Steps a header query to the end, collecting the rows.
@@ -195,9 +261,11 @@ Expected<std::vector<GameRow>, StorageError> collect_games(sqlite::Statement& se
 
 // --- writes ------------------------------------------------------------------------------------
 
-Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connection& connection) {
+Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connection& connection,
+                                                                 bool use_journal) {
     WriteStatements statements;
     statements.connection_ = &connection;
+    statements.use_journal_ = use_journal;
     std::pair<sqlite::Statement*, std::string> sources[] = {
         {&statements.update_game_, std::string(update_game_sql)},
         {&statements.insert_game_, std::string(insert_game_sql)},
@@ -207,6 +275,16 @@ Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connect
          "INSERT INTO moves (game_id, " + std::string(move_columns) +
              ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (game_id, ply) DO NOTHING"},
         {&statements.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
+        {&statements.select_last_ply_, "SELECT max(ply) FROM moves WHERE game_id = ?1"},
+        {&statements.select_game_exists_, "SELECT 1 FROM games WHERE id = ?1"},
+        {&statements.insert_journal_, std::string(insert_journal_sql)},
+        {&statements.file_game_moves_,
+         std::string(file_moves_select) + " AND game_id = ?1" + std::string(file_moves_order)},
+        {&statements.drop_game_journal_, "DELETE FROM move_journal WHERE game_id = ?1"},
+        {&statements.file_moves_, std::string(file_moves_select) + std::string(file_moves_order)},
+        {&statements.file_headers_, std::string(file_headers_sql)},
+        {&statements.drop_journal_, "DELETE FROM move_journal"},
+        {&statements.count_journal_, "SELECT game_id, count(*) FROM move_journal GROUP BY game_id"},
     };
     for (auto& [target, sql] : sources) {
         auto prepared = connection.prepare(sql, true);
@@ -239,7 +317,7 @@ bool only_progress_differs(const GameRow& last, const GameRow& next) {
 
 Expected<void, StorageError> WriteStatements::write_header(const GameRow& header) {
     const auto last = written_.find(header.id);
-    if (last != written_.end() && only_progress_differs(last->second, header)) {
+    if (last != written_.end() && only_progress_differs(last->second.header, header)) {
         update_progress_.reset();
         bind_progress(update_progress_, header);
         if (auto updated = update_progress_.run(); !updated) {
@@ -247,7 +325,7 @@ Expected<void, StorageError> WriteStatements::write_header(const GameRow& header
         }
         if (connection_->changes() == 1) {
             // Everything else is equal already: keep just what this write changed.
-            GameRow& kept = last->second;
+            GameRow& kept = last->second.header;
             kept.clock_ms = header.clock_ms;
             kept.seq = header.seq;
             kept.ply = header.ply;
@@ -272,21 +350,173 @@ Expected<void, StorageError> WriteStatements::write_header(const GameRow& header
     if (header.status == "ended" || header.status == "aborted") {
         written_.erase(header.id);  // a finished game is rarely written again: do not keep it
     } else if (last != written_.end()) {
-        last->second = header;
+        last->second = Written{header, std::nullopt};
     } else {
         if (written_.size() >= max_remembered_headers) {
             written_.clear();
         }
-        written_.emplace(header.id, header);
+        written_.emplace(header.id, Written{header, std::nullopt});
     }
     return {};
 }
 
 void WriteStatements::forget_written() {
     written_.clear();
+    journal_known_ = false;
+}
+
+Expected<void, StorageError> WriteStatements::know_journal() {
+    if (journal_known_) {
+        return {};
+    }
+    journal_rows_ = 0;
+    journaled_games_.clear();
+    count_journal_.reset();
+    for (;;) {
+        auto row = count_journal_.step();
+        if (!row) {
+            count_journal_.reset();
+            return unexpected(std::move(row).error());
+        }
+        if (!*row) {
+            break;
+        }
+        journaled_games_.insert(count_journal_.column_text(0));
+        journal_rows_ += static_cast<std::size_t>(count_journal_.column_int64(1));
+    }
+    count_journal_.reset();
+    journal_known_ = true;
+    return {};
+}
+
+Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
+    if (!use_journal_ || !change.append || change.truncate_from_ply) {
+        return false;
+    }
+    const auto last = written_.find(change.header.id);
+    if (last == written_.end() || !only_progress_differs(last->second.header, change.header)) {
+        return false;
+    }
+    Written& written = last->second;
+    const std::string_view id(change.header.id);
+    if (!written.last_ply) {
+        // Set at the game's first journaled move after any other write, which filed the game's
+        // journal: `moves` holds all of it then.
+        select_last_ply_.reset();
+        select_last_ply_.bind(1, id);
+        auto row = select_last_ply_.step();
+        if (!row) {
+            select_last_ply_.reset();
+            return unexpected(std::move(row).error());
+        }
+        written.last_ply = static_cast<std::uint32_t>(select_last_ply_.column_int64(0));
+        select_last_ply_.reset();
+    }
+    if (change.append->ply != *written.last_ply + 1) {
+        return false;  // a resend or a gap: the append's own checks decide
+    }
+    // A row deleted behind the writer is written whole again by the header statements.
+    select_game_exists_.reset();
+    select_game_exists_.bind(1, id);
+    auto exists = select_game_exists_.step();
+    select_game_exists_.reset();
+    if (!exists) {
+        return unexpected(std::move(exists).error());
+    }
+    if (!*exists) {
+        return false;
+    }
+    const MoveRow& move = *change.append;
+    const GameRow& header = change.header;
+    insert_journal_.reset();
+    insert_journal_.bind(1, id)
+        .bind(2, std::int64_t{move.ply})
+        .bind(3, std::string_view(move.move))
+        .bind(4, std::string_view(move.notation))
+        .bind(5, std::string_view(move.position))
+        .bind(6, move.clock_ms)
+        .bind(7, move.think_ms)
+        // Beyond INT64_MAX a seq wraps negative and is refused by the CHECK (seq >= 0).
+        .bind(8, static_cast<std::int64_t>(move.seq))
+        .bind(9, move.played_ms)
+        .bind(10, header.clock_ms[0])
+        .bind(11, header.clock_ms[1])
+        .bind(12, static_cast<std::int64_t>(header.seq))
+        .bind(13, std::int64_t{header.ply})
+        .bind(14, header.updated_ms);
+    if (auto inserted = insert_journal_.run(); !inserted) {
+        return unexpected(std::move(inserted).error());
+    }
+    written.header.clock_ms = header.clock_ms;
+    written.header.seq = header.seq;
+    written.header.ply = header.ply;
+    written.header.updated_ms = header.updated_ms;
+    written.last_ply = move.ply;
+    journal_rows_ += 1;
+    journaled_games_.emplace(header.id);
+    return true;
+}
+
+Expected<void, StorageError> WriteStatements::file_game(const std::string& game_id) {
+    const auto journaled = journaled_games_.find(game_id);
+    if (journaled == journaled_games_.end()) {
+        return {};
+    }
+    for (sqlite::Statement* statement : {&file_game_moves_, &drop_game_journal_}) {
+        statement->reset();
+        statement->bind(1, std::string_view(game_id));
+        if (auto done = statement->run(); !done) {
+            return done;
+        }
+    }
+    journal_rows_ -= std::min<std::size_t>(journal_rows_, connection_->changes());
+    journaled_games_.erase(journaled);
+    return {};
+}
+
+Expected<std::size_t, StorageError> WriteStatements::count_journaled() {
+    if (auto known = know_journal(); !known) {
+        return unexpected(known.error());
+    }
+    return journal_rows_;
+}
+
+Expected<void, StorageError> WriteStatements::file_journal() {
+    if (auto known = know_journal(); !known) {
+        return known;
+    }
+    if (journal_rows_ == 0) {
+        return {};
+    }
+    for (sqlite::Statement* statement : {&file_moves_, &file_headers_, &drop_journal_}) {
+        statement->reset();
+        if (auto done = statement->run(); !done) {
+            return done;
+        }
+    }
+    journal_rows_ = 0;
+    journaled_games_.clear();
+    return {};
 }
 
 Expected<void, StorageError> WriteStatements::apply(const GameWrite& change) {
+    if (auto known = know_journal(); !known) {
+        return known;
+    }
+    auto journaled = journal(change);
+    if (!journaled) {
+        return unexpected(std::move(journaled).error());
+    }
+    if (*journaled) {
+        return {};
+    }
+    // Any other write to a game comes after its journaled moves.
+    if (auto filed = file_game(change.header.id); !filed) {
+        return filed;
+    }
+    if (const auto written = written_.find(change.header.id); written != written_.end()) {
+        written->second.last_ply.reset();
+    }
     if (auto header = write_header(change.header); !header) {
         return header;
     }
@@ -365,8 +595,15 @@ Expected<std::optional<StoredGame>, StorageError> load_game(sqlite::Connection& 
     if (!moves) {
         return unexpected(std::move(moves).error());
     }
-    return std::optional<StoredGame>(
-        StoredGame{std::move(headers->front()), std::move(moves).value()});
+    StoredGame game{std::move(headers->front()), std::move(moves).value()};
+    auto select_journal = prepare_select_journal(connection);
+    if (!select_journal) {
+        return unexpected(std::move(select_journal).error());
+    }
+    if (auto merged = merge_journal(*select_journal, game); !merged) {
+        return unexpected(merged.error());
+    }
+    return std::optional<StoredGame>(std::move(game));
 }
 
 Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
@@ -385,6 +622,10 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
     if (!select_moves) {
         return unexpected(std::move(select_moves).error());
     }
+    auto select_journal = prepare_select_journal(connection);
+    if (!select_journal) {
+        return unexpected(std::move(select_journal).error());
+    }
     std::vector<StoredGame> games;
     games.reserve(headers->size());
     for (GameRow& header : *headers) {
@@ -393,6 +634,9 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
             return unexpected(std::move(moves).error());
         }
         games.push_back(StoredGame{std::move(header), std::move(moves).value()});
+        if (auto merged = merge_journal(*select_journal, games.back()); !merged) {
+            return unexpected(merged.error());
+        }
     }
     return games;
 }
@@ -439,7 +683,37 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
         select->bind(3, std::string_view(*query.before));
     }
     select->bind(4, static_cast<std::int64_t>(limit));
-    return collect_games(*select);
+    auto games = collect_games(*select);
+    if (!games || games->empty()) {
+        return games;
+    }
+    // A game with journaled moves is listed as it is after the last of them.
+    auto latest = connection.prepare(
+        "SELECT game_id, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, "
+        "max(rowid) FROM move_journal GROUP BY game_id");
+    if (!latest) {
+        return unexpected(std::move(latest).error());
+    }
+    std::unordered_map<std::string, GameRow> progress;
+    for (;;) {
+        auto row = latest->step();
+        if (!row) {
+            return unexpected(std::move(row).error());
+        }
+        if (!*row) {
+            break;
+        }
+        read_progress(*latest, 1, progress[latest->column_text(0)]);
+    }
+    for (GameRow& game : *games) {
+        if (const auto found = progress.find(game.id); found != progress.end()) {
+            game.clock_ms = found->second.clock_ms;
+            game.seq = found->second.seq;
+            game.ply = found->second.ply;
+            game.updated_ms = found->second.updated_ms;
+        }
+    }
+    return games;
 }
 
 }  // namespace arbiter::server::storage::detail

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/core/expected.hpp"
@@ -16,35 +17,81 @@
 namespace arbiter::server::storage::detail {
 
 /// The writer's prepared statements, compiled once and reused for every write.
+///
+/// With the move journal on, a write that only moves a game on goes to `move_journal` (schema
+/// 0003): its header is the one this connection last wrote for that game but for the columns a
+/// move changes, it truncates nothing, and its move is the game's next ply. file_journal() files
+/// the journal into `moves` and `games`; any other write to a game files that game's journaled
+/// moves first, so the order of a game's writes is kept.
 class WriteStatements {
   public:
-    static Expected<WriteStatements, StorageError> prepare(sqlite::Connection& connection);
+    static Expected<WriteStatements, StorageError> prepare(sqlite::Connection& connection,
+                                                           bool use_journal);
 
     /// Applies one GameWrite (header update or insert, truncate, idempotent append) inside the
     /// caller's open transaction. On failure the caller must roll the write back.
     Expected<void, StorageError> apply(const GameWrite& change);
 
-    /// To be called whenever a transaction that ran apply() is rolled back: the headers this
-    /// object remembers as written may then not be in the database.
+    /// Files every journaled move into `moves` and the last one's columns into its game's row,
+    /// inside the caller's open transaction, and empties the journal. Moves of a game that is no
+    /// longer in `games` are dropped with it, as `moves` rows are.
+    Expected<void, StorageError> file_journal();
+
+    /// Moves in the journal, not filed yet (as of the last apply or file_journal).
+    std::size_t journaled() const noexcept { return journal_rows_; }
+    /// The same, read from the database if a rollback made it unknown.
+    Expected<std::size_t, StorageError> count_journaled();
+
+    /// To be called whenever a transaction that ran apply() or file_journal() is rolled back:
+    /// the headers and journal rows this object remembers may then not be in the database.
     void forget_written();
 
   private:
     /// The most headers remembered; past it the memory starts afresh (only a speed-up is lost).
     static constexpr std::size_t max_remembered_headers = 100000;
 
+    /// What this connection last wrote for an unfinished game.
+    struct Written {
+        GameRow header;
+        /// The game's last stored ply (in `moves` or the journal), once looked up; forgotten at
+        /// every write that does not go to the journal.
+        std::optional<std::uint32_t> last_ply;
+    };
+
     Expected<void, StorageError> write_header(const GameRow& header);
     Expected<void, StorageError> append(const std::string& game_id, const MoveRow& move);
+    /// Writes `change` to the journal if it qualifies (see the class comment): true if it did.
+    Expected<bool, StorageError> journal(const GameWrite& change);
+    /// Files one game's journaled moves into `moves` (its header is about to be written).
+    Expected<void, StorageError> file_game(const std::string& game_id);
+    /// Reloads which games have journaled moves, after a rollback made it unknown.
+    Expected<void, StorageError> know_journal();
 
     sqlite::Connection* connection_ = nullptr;
+    bool use_journal_ = false;
     sqlite::Statement update_game_;
     sqlite::Statement insert_game_;
     sqlite::Statement update_progress_;
     sqlite::Statement delete_moves_from_;
     sqlite::Statement insert_move_;
     sqlite::Statement select_move_;
+    sqlite::Statement select_last_ply_;
+    sqlite::Statement select_game_exists_;
+    sqlite::Statement insert_journal_;
+    sqlite::Statement file_game_moves_;
+    sqlite::Statement drop_game_journal_;
+    sqlite::Statement file_moves_;
+    sqlite::Statement file_headers_;
+    sqlite::Statement drop_journal_;
+    sqlite::Statement count_journal_;
     /// The header last written for each unfinished game by this connection: a write that
     /// changes only a move's columns then updates just those (see update_progress_sql).
-    std::unordered_map<std::string, GameRow> written_;
+    std::unordered_map<std::string, Written> written_;
+    /// The journal as this connection left it: its row count and the games with rows in it.
+    /// Unknown after a rollback until know_journal() reads it again.
+    bool journal_known_ = false;
+    std::size_t journal_rows_ = 0;
+    std::unordered_set<std::string> journaled_games_;
 };
 
 /// One game with its moves, or nullopt. The caller holds a read transaction so that the header

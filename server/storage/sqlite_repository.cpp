@@ -124,7 +124,8 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
         new SqliteRepository(path, options, std::move(writer).value(), std::move(reader).value(),
                              std::move(probe).value(), std::move(checkpointer).value()));
     // Prepared only now: the statements keep a pointer to the connection in its final place.
-    auto statements = detail::WriteStatements::prepare(repository->writer_connection_);
+    auto statements =
+        detail::WriteStatements::prepare(repository->writer_connection_, options.journal_rows > 0);
     if (!statements) {
         return unexpected(std::move(statements).error());
     }
@@ -134,6 +135,8 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
     // move of that batch (p99 at NORMAL went 9 -> 22 ms on the load benchmark).
     sqlite3_wal_hook(repository->writer_connection_.handle(), &SqliteRepository::on_wal_commit,
                      repository.get());
+    // Moves journaled before a crash or a kill are filed before anything else is written.
+    repository->file_journal();
     if (options.checkpoint_thread) {
         repository->checkpointer_thread_ =
             std::thread([raw = repository.get()] { raw->run_checkpointer(); });
@@ -161,6 +164,7 @@ SqliteRepository::~SqliteRepository() {
     if (writer_thread_.joinable()) {
         writer_thread_.join();
     }
+    file_journal();  // so that a stopped server leaves every move in `moves`
     sqlite3_wal_hook(writer_connection_.handle(), nullptr, nullptr);
     {
         std::lock_guard lock(checkpoint_mutex_);
@@ -275,7 +279,34 @@ void SqliteRepository::run_writer() {
         }
         progressed_.notify_all();
         batch.clear();
+        // After the callbacks, so that no move of this batch waits for the filing.
+        if (options_.journal_rows > 0 && write_statements_.journaled() >= options_.journal_rows) {
+            file_journal();
+        }
     }
+}
+
+void SqliteRepository::file_journal() {
+    if (auto pending = write_statements_.count_journaled(); pending && *pending == 0) {
+        return;  // no write lock taken for nothing (at open, another process may hold it)
+    }
+    // Filing makes nothing more durable (the journal rows were), so its COMMIT need not wait for
+    // an fsync of the WAL: the next batch's fsync covers its frames, and if power fails first
+    // the WAL ends before them and the journal is as it was.
+    const bool relaxed = options_.synchronous == Synchronous::full &&
+                         writer_connection_.exec("PRAGMA synchronous = NORMAL").has_value();
+    {
+        auto transaction =
+            sqlite::Transaction::begin(writer_connection_, sqlite::TransactionKind::immediate);
+        if (transaction && write_statements_.file_journal() && transaction->commit()) {
+            std::lock_guard lock(queue_mutex_);
+            stats_.filings += 1;
+        } else {
+            write_statements_.forget_written();  // rolled back by the Transaction's destructor
+        }
+    }
+    // Until FULL is back no batch commits (commit_batch tries again first).
+    full_sync_pending_ = relaxed && !writer_connection_.exec("PRAGMA synchronous = FULL");
 }
 
 std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
@@ -285,6 +316,17 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
         std::lock_guard lock(queue_mutex_);
         last_batch_failed_ = failed;
     };
+    if (full_sync_pending_) {
+        auto restored = writer_connection_.exec("PRAGMA synchronous = FULL");
+        if (!restored) {
+            set_batch_failed(true);
+            const Result error =
+                unexpected(prefixed("restoring synchronous = FULL", restored.error()));
+            std::fill(results.begin(), results.end(), error);
+            return results;
+        }
+        full_sync_pending_ = false;
+    }
     // A faulty write (a different move at an occupied ply, a CHECK) rolls the batch back and the
     // batch is replayed without it. Faults are rare, so this is cheaper than a savepoint around
     // every write (measured: savepoints cost ~35% of grouped writes/s). Each pass commits or
@@ -397,6 +439,11 @@ Expected<std::optional<StoredGame>, StorageError> SqliteRepository::load(const s
 
 Expected<std::vector<GameRow>, StorageError> SqliteRepository::list(const GameQuery& query) {
     std::lock_guard lock(read_mutex_);
+    // One snapshot for the headers and the journal merged into them.
+    auto snapshot = sqlite::Transaction::begin(reader_, sqlite::TransactionKind::deferred);
+    if (!snapshot) {
+        return unexpected(prefixed("listing games", snapshot.error()));
+    }
     return detail::list_games(reader_, query);
 }
 

@@ -11,8 +11,11 @@
 /// SQLITE_FULL or an I/O error, or COMMIT failed), the batch is retried one write per
 /// transaction, so every callback still reports its own write's fate.
 ///
+/// Moves that only move a game on are written to the move journal and filed into `moves` in bulk
+/// (SqliteOptions::journal_rows); the database is opened with the journal filed, and closed so.
+///
 /// Reads use a second connection behind a mutex, each inside a read transaction (one consistent
-/// snapshot); WAL lets them run beside the writer.
+/// snapshot) that merges the journal; WAL lets them run beside the writer.
 
 #include <atomic>
 #include <chrono>
@@ -50,6 +53,12 @@ struct SqliteOptions {
     /// A cap on the database file (PRAGMA max_page_count on the writer); 0 means none. A write
     /// that would grow the file beyond it fails with "database or disk is full".
     std::uint64_t max_size_bytes = 0;
+    /// How many journaled moves the writer lets gather before it files them into `moves` and
+    /// `games`, in a transaction of their own after a batch (see detail::WriteStatements). A
+    /// move's commit then writes a row at the journal's end, not a page of its game's moves and
+    /// one of its header; filing writes each game's pages once for all its moves since the last
+    /// filing. 0: no journal, every move is written to `moves` in its own batch.
+    std::size_t journal_rows = 256;
     /// Whether WAL checkpoints run on their own thread. Without it only the writer's own pass
     /// (past inline_checkpoint_wal_pages) keeps the WAL bounded: for tests of that pass.
     bool checkpoint_thread = true;
@@ -64,6 +73,7 @@ struct WriterStats {
     std::uint64_t retried_alone = 0;       ///< batches that fell back to one write per transaction
     std::uint64_t checkpoints = 0;         ///< WAL checkpoints run by the checkpoint thread
     std::uint64_t inline_checkpoints = 0;  ///< finished by the writer so that the WAL restarts
+    std::uint64_t filings = 0;             ///< transactions that filed the move journal
     std::size_t queued = 0;                ///< writes waiting now
 };
 
@@ -126,6 +136,10 @@ class SqliteRepository final : public GameRepository {
     void run_checkpointer();
     void run_writer();
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
+    /// Files the move journal in a transaction of its own (writer thread, or before it starts
+    /// and after it stopped). A failure leaves the journal as it was: readers merge it, and the
+    /// next filing tries again.
+    void file_journal();
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const GameWrite& change);
 
@@ -136,6 +150,8 @@ class SqliteRepository final : public GameRepository {
     // connection so that they are finalized before it closes.
     sqlite::Connection writer_connection_;
     detail::WriteStatements write_statements_;
+    /// A filing's COMMIT ran at synchronous = NORMAL and FULL could not be set back yet.
+    bool full_sync_pending_ = false;
 
     // Used by the checkpoint thread only. The writer's commits append to the WAL; this
     // connection copies the WAL back into the database file off the writer's path.

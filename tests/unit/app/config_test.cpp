@@ -1,6 +1,7 @@
 // arbiter-server's command line: defaults, accepted values, and a clear refusal (exit 2) for
 // every value that would otherwise start a server with a limit that is not what was meant.
 #include "server/app/config.hpp"
+#include "server/storage/sqlite_repository.hpp"
 
 #include <gtest/gtest.h>
 
@@ -47,6 +48,7 @@ TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config.net.bind_address, "127.0.0.1");
     EXPECT_EQ(config.net.port, 8080);
     EXPECT_TRUE(config.synchronous_full);
+    EXPECT_EQ(config.journal_rows, storage::SqliteOptions{}.journal_rows);
     EXPECT_EQ(config.net.limits.max_frame_bytes, 64U * 1024);
     EXPECT_EQ(config.net.limits.max_queue_messages, 1024U);
     EXPECT_EQ(config.net.limits.socket_send_buffer_bytes, 64U * 1024);
@@ -74,6 +76,8 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
                                           "86400",
                                           "--close-timeout-ms",
                                           "250",
+                                          "--journal-rows",
+                                          "0",
                                           "--disconnect-timeout",
                                           "0",
                                           "--rate",
@@ -89,6 +93,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.net.limits.max_connections, 1'000'000U);
     EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(86'400));
     EXPECT_EQ(config.net.limits.close_timeout, std::chrono::milliseconds(250));
+    EXPECT_EQ(config.journal_rows, 0U);
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
     EXPECT_EQ(config.hub.messages_per_second, 0.5);
 }
@@ -115,6 +120,7 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--max-engine-processes", "4097"}, "--max-engine-processes"},
         {{"--engine-timeout-ms", "0"}, "--engine-timeout-ms"},
         {{"--engine-margin-ms", "600001"}, "--engine-margin-ms"},
+        {{"--journal-rows", "1000001"}, "--journal-rows"},
         {{"--engine-threads", "0"}, "--engine-threads"},
         {{"--rate", "0"}, "--rate"},
         {{"--rate", "nan"}, "--rate"},
@@ -147,7 +153,7 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
     for (const char* flag :
          {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-frame-bytes",
           "--idle-timeout", "--disconnect-timeout", "--max-connections-per-address",
-          "--engine-timeout-ms", "--close-timeout-ms"}) {
+          "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;

@@ -1,0 +1,278 @@
+// The move journal (schema 0003): a move that only moves its game on commits as a journal row,
+// readers see it at once, and filing moves it into `moves` and `games` without changing what any
+// read returns. Checked against the tables themselves, since the journal is invisible through
+// the repository's interface by design.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstdint>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "storage_test_support.hpp"
+
+namespace arbiter::server::storage {
+namespace {
+
+using testing::header_only;
+using testing::make_game;
+using testing::make_move;
+using testing::TempDatabase;
+using testing::write_and_wait;
+
+SqliteOptions journal_options(std::size_t journal_rows) {
+    SqliteOptions options;
+    options.synchronous = Synchronous::normal;
+    options.journal_rows = journal_rows;
+    return options;
+}
+
+// The next move of `game`, with the header columns a move changes moved on as a room does.
+GameWrite next_move(GameRow& game, const std::string& move) {
+    game.ply += 1;
+    game.seq += 1;
+    game.clock_ms[game.ply % 2] -= 100;
+    game.updated_ms += 10;
+    MoveRow row = make_move(game.ply, move);
+    row.seq = game.seq;
+    row.clock_ms = game.clock_ms[game.ply % 2];
+    return GameWrite{game, std::nullopt, row};
+}
+
+GameRow playing_game(const std::string& id) {
+    GameRow game = make_game(id, 1);
+    game.status = "playing";
+    game.clock_initial_ms = 60000;
+    game.clock_increment_ms = 0;
+    game.clock_ms = {60000, 60000};
+    return game;
+}
+
+// A count read straight from the file, beside the repository's own connections.
+std::int64_t count(const std::string& path, const std::string& sql) {
+    auto connection = sqlite::Connection::open(path, false);
+    EXPECT_TRUE(connection);
+    if (!connection) {
+        return -1;
+    }
+    connection->set_busy_timeout(5000);
+    auto value = connection->query_int64(sql);
+    EXPECT_TRUE(value) << sql;
+    return value.value_or(-1);
+}
+
+std::int64_t journal_rows(const std::string& path) {
+    return count(path, "SELECT count(*) FROM move_journal");
+}
+
+std::int64_t filed_moves(const std::string& path, const std::string& game) {
+    return count(path, "SELECT count(*) FROM moves WHERE game_id = '" + game + "'");
+}
+
+void expect_moves(GameRepository& repository, const GameRow& header,
+                  const std::vector<std::string>& moves) {
+    auto loaded = repository.load(header.id);
+    ASSERT_TRUE(loaded && loaded->has_value());
+    const StoredGame& game = **loaded;
+    ASSERT_EQ(game.moves.size(), moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        EXPECT_EQ(game.moves[i].ply, i + 1);
+        EXPECT_EQ(game.moves[i].move, moves[i]);
+    }
+    EXPECT_EQ(game.header.ply, header.ply);
+    EXPECT_EQ(game.header.seq, header.seq);
+    EXPECT_EQ(game.header.clock_ms, header.clock_ms);
+    EXPECT_EQ(game.header.updated_ms, header.updated_ms);
+    EXPECT_EQ(game.header.status, header.status);
+}
+
+TEST(StorageJournal, JournaledMovesAreReadAsStoredAndFiledWhenTheStoreCloses) {
+    TempDatabase database;
+    GameRow game = playing_game("j");
+    const std::vector<std::string> moves = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"};
+    {
+        auto repository = testing::open_or_die(database.path(), journal_options(1000));
+        ASSERT_NE(repository, nullptr);
+        ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+        for (const std::string& move : moves) {
+            ASSERT_TRUE(write_and_wait(*repository, next_move(game, move)));
+        }
+        // Every move after the header went to the journal; reads merge it.
+        EXPECT_EQ(journal_rows(database.path()), 5);
+        EXPECT_EQ(filed_moves(database.path(), "j"), 0);
+        expect_moves(*repository, game, moves);
+        auto listed = repository->list(GameQuery{});
+        ASSERT_TRUE(listed);
+        ASSERT_EQ(listed->size(), 1U);
+        EXPECT_EQ(listed->front().ply, 5U);
+        EXPECT_EQ(listed->front().clock_ms, game.clock_ms);
+        auto unfinished = repository->load_unfinished();
+        ASSERT_TRUE(unfinished);
+        ASSERT_EQ(unfinished->size(), 1U);
+        EXPECT_EQ(unfinished->front().moves.size(), 5U);
+        EXPECT_EQ(unfinished->front().header.seq, game.seq);
+    }
+    // Closed: filed into `moves`, and the header row took the last move's columns.
+    EXPECT_EQ(journal_rows(database.path()), 0);
+    EXPECT_EQ(filed_moves(database.path(), "j"), 5);
+    EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'j'"), 5);
+    EXPECT_EQ(count(database.path(), "SELECT second_clock_ms FROM games WHERE id = 'j'"),
+              game.clock_ms[1]);
+    auto reopened = testing::open_or_die(database.path(), journal_options(1000));
+    ASSERT_NE(reopened, nullptr);
+    expect_moves(*reopened, game, moves);
+}
+
+TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), journal_options(4));
+    ASSERT_NE(repository, nullptr);
+    GameRow first = playing_game("a");
+    GameRow second = playing_game("b");
+    ASSERT_TRUE(write_and_wait(*repository, header_only(first)));
+    ASSERT_TRUE(write_and_wait(*repository, header_only(second)));
+    std::vector<std::string> moves;
+    for (int i = 0; i < 11; ++i) {
+        moves.push_back("m" + std::to_string(i));
+        ASSERT_TRUE(write_and_wait(*repository, next_move(first, moves.back())));
+        ASSERT_TRUE(write_and_wait(*repository, next_move(second, moves.back())));
+    }
+    repository->flush();
+    EXPECT_GE(repository->stats().filings, 5U);
+    EXPECT_LT(journal_rows(database.path()), 4);
+    EXPECT_EQ(filed_moves(database.path(), "a") + filed_moves(database.path(), "b") +
+                  journal_rows(database.path()),
+              22);
+    expect_moves(*repository, first, moves);
+    expect_moves(*repository, second, moves);
+}
+
+TEST(StorageJournal, AnyOtherWriteToAGameComesAfterItsJournaledMoves) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), journal_options(1000));
+    ASSERT_NE(repository, nullptr);
+    GameRow game = playing_game("t");
+    GameRow other = playing_game("o");
+    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+    ASSERT_TRUE(write_and_wait(*repository, header_only(other)));
+    for (const char* move : {"e2e4", "e7e5", "g1f3", "b8c6"}) {
+        ASSERT_TRUE(write_and_wait(*repository, next_move(game, move)));
+    }
+    ASSERT_TRUE(write_and_wait(*repository, next_move(other, "d2d4")));
+    EXPECT_EQ(journal_rows(database.path()), 5);
+
+    // A takeback of two plies files the game's journal first, then truncates: nothing of the
+    // taken-back plies may come back from the journal later.
+    game.ply = 2;
+    game.seq += 1;
+    ASSERT_TRUE(write_and_wait(*repository, GameWrite{game, 3U, std::nullopt}));
+    EXPECT_EQ(journal_rows(database.path()), 1);  // the other game's move stays journaled
+    EXPECT_EQ(filed_moves(database.path(), "t"), 2);
+    // The game goes on through the journal from its new ply.
+    ASSERT_TRUE(write_and_wait(*repository, next_move(game, "f1c4")));
+    EXPECT_EQ(journal_rows(database.path()), 2);
+    expect_moves(*repository, game, {"e2e4", "e7e5", "f1c4"});
+
+    // Its last move with the result: a header change, written after the journaled moves.
+    GameWrite last = next_move(game, "g8f6");
+    last.header.status = "ended";
+    last.header.result = "1-0";
+    last.header.reason = "resign";
+    game = last.header;
+    ASSERT_TRUE(write_and_wait(*repository, last));
+    EXPECT_EQ(filed_moves(database.path(), "t"), 4);
+    expect_moves(*repository, game, {"e2e4", "e7e5", "f1c4", "g8f6"});
+    auto loaded = repository->load("t");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    EXPECT_EQ((*loaded)->header.result, "1-0");
+    repository.reset();
+    EXPECT_EQ(journal_rows(database.path()), 0);
+    EXPECT_EQ(filed_moves(database.path(), "o"), 1);
+}
+
+TEST(StorageJournal, AResentMoveIsIdempotentAndAnotherAtItsPlyIsRefused) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), journal_options(1000));
+    ASSERT_NE(repository, nullptr);
+    GameRow game = playing_game("r");
+    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+    ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
+    const GameRow after_first = game;
+    GameWrite second = next_move(game, "e7e5");
+    ASSERT_TRUE(write_and_wait(*repository, second));
+    EXPECT_EQ(journal_rows(database.path()), 2);
+
+    // The same write again (a resend after a lost answer): accepted, stored once.
+    ASSERT_TRUE(write_and_wait(*repository, second));
+    // Another move at the taken ply: refused, naming the move that stands.
+    GameRow replaced = after_first;
+    GameWrite conflicting = next_move(replaced, "c7c5");
+    auto refused = write_and_wait(*repository, conflicting);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("e7e5"), std::string::npos) << refused.error().message;
+    expect_moves(*repository, game, {"e2e4", "e7e5"});
+    // Only the first write of ply 2 is anywhere in the file.
+    EXPECT_EQ(journal_rows(database.path()) + filed_moves(database.path(), "r"), 2);
+}
+
+TEST(StorageJournal, AWriteToAGameDeletedBehindTheWriterRecreatesItsRow) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), journal_options(1000));
+    ASSERT_NE(repository, nullptr);
+    GameRow game = playing_game("gone");
+    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+    ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
+    {
+        auto other = sqlite::Connection::open(database.path(), false);
+        ASSERT_TRUE(other);
+        other->set_busy_timeout(5000);
+        ASSERT_TRUE(other->exec("DELETE FROM move_journal"));
+        ASSERT_TRUE(other->exec("DELETE FROM games WHERE id = 'gone'"));
+    }
+    // Not journaled against a missing row: the header is written whole again.
+    ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e7e5")));
+    auto loaded = repository->load("gone");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    EXPECT_EQ((*loaded)->header.ply, 2U);
+    ASSERT_EQ((*loaded)->moves.size(), 1U);
+    EXPECT_EQ((*loaded)->moves[0].move, "e7e5");
+}
+
+TEST(StorageJournal, JournaledMovesSurviveSigkillAndAreFiledAtTheNextOpen) {
+    TempDatabase database;
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        auto repository = SqliteRepository::open(database.path(), journal_options(1000));
+        if (!repository) {
+            ::_exit(2);
+        }
+        GameRow game = playing_game("k");
+        if (!write_and_wait(**repository, header_only(game))) {
+            ::_exit(3);
+        }
+        for (int i = 1; i <= 20; ++i) {
+            if (!write_and_wait(**repository, next_move(game, "m" + std::to_string(i)))) {
+                ::_exit(4);
+            }
+        }
+        ::kill(::getpid(), SIGKILL);  // no destructor: the journal is not filed
+        ::_exit(5);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "child exited with " << WEXITSTATUS(status);
+    EXPECT_EQ(journal_rows(database.path()), 20);
+    EXPECT_EQ(filed_moves(database.path(), "k"), 0);
+
+    auto repository = testing::open_or_die(database.path(), journal_options(1000));
+    ASSERT_NE(repository, nullptr);
+    EXPECT_EQ(journal_rows(database.path()), 0);
+    EXPECT_EQ(filed_moves(database.path(), "k"), 20);
+    EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'k'"), 20);
+}
+
+}  // namespace
+}  // namespace arbiter::server::storage
