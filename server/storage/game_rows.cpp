@@ -400,8 +400,12 @@ Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
     Written& written = last->second;
     const std::string_view id(change.header.id);
     if (!written.last_ply) {
-        // Set at the game's first journaled move after any other write, which filed the game's
-        // journal: `moves` holds all of it then.
+        // Unknown only until the game's first journaled move after any other write, which filed
+        // the game's journal: `moves` holds all of it then. (If rows were left, the write goes
+        // the other way and files them.)
+        if (journaled_games_.contains(change.header.id)) {
+            return false;
+        }
         select_last_ply_.reset();
         select_last_ply_.bind(1, id);
         auto row = select_last_ply_.step();
