@@ -457,7 +457,9 @@ Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
     written.header.updated_ms = header.updated_ms;
     written.last_ply = move.ply;
     journal_rows_ += 1;
-    journaled_games_.emplace(header.id);
+    if (!journaled_games_.contains(header.id)) {
+        journaled_games_.insert(header.id);
+    }
     return true;
 }
 
