@@ -127,6 +127,22 @@ void bind_progress(sqlite::Statement& statement, const GameRow& game) {
         .bind(6, game.updated_ms);
 }
 
+// The parameters ?1...?9 of a move row: its game, then move_columns in order (an insert into
+// `moves` and one into the journal both start so).
+sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
+                             const MoveRow& move) {
+    return statement.bind(1, game_id)
+        .bind(2, std::int64_t{move.ply})
+        .bind(3, std::string_view(move.move))
+        .bind(4, std::string_view(move.notation))
+        .bind(5, std::string_view(move.position))
+        .bind(6, move.clock_ms)
+        .bind(7, move.think_ms)
+        // Beyond INT64_MAX a seq wraps negative and is refused by the CHECK (seq >= 0).
+        .bind(8, static_cast<std::int64_t>(move.seq))
+        .bind(9, move.played_ms);
+}
+
 std::optional<std::string> column_optional_text(const sqlite::Statement& statement, int index) {
     if (statement.column_is_null(index)) {
         return std::nullopt;
@@ -433,16 +449,7 @@ Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
     const MoveRow& move = *change.append;
     const GameRow& header = change.header;
     insert_journal_.reset();
-    insert_journal_.bind(1, id)
-        .bind(2, std::int64_t{move.ply})
-        .bind(3, std::string_view(move.move))
-        .bind(4, std::string_view(move.notation))
-        .bind(5, std::string_view(move.position))
-        .bind(6, move.clock_ms)
-        .bind(7, move.think_ms)
-        // Beyond INT64_MAX a seq wraps negative and is refused by the CHECK (seq >= 0).
-        .bind(8, static_cast<std::int64_t>(move.seq))
-        .bind(9, move.played_ms)
+    bind_move(insert_journal_, id, move)
         .bind(10, header.clock_ms[0])
         .bind(11, header.clock_ms[1])
         .bind(12, static_cast<std::int64_t>(header.seq))
@@ -543,15 +550,7 @@ Expected<void, StorageError> WriteStatements::apply(const GameWrite& change) {
 Expected<void, StorageError> WriteStatements::append(const std::string& game_id,
                                                      const MoveRow& move) {
     insert_move_.reset();
-    insert_move_.bind(1, std::string_view(game_id))
-        .bind(2, std::int64_t{move.ply})
-        .bind(3, std::string_view(move.move))
-        .bind(4, std::string_view(move.notation))
-        .bind(5, std::string_view(move.position))
-        .bind(6, move.clock_ms)
-        .bind(7, move.think_ms)
-        .bind(8, static_cast<std::int64_t>(move.seq))
-        .bind(9, move.played_ms);
+    bind_move(insert_move_, game_id, move);
     if (auto inserted = insert_move_.run(); !inserted) {
         return inserted;
     }
