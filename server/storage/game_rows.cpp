@@ -1,6 +1,7 @@
 #include "server/storage/game_rows.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 
 namespace arbiter::server::storage::detail {
@@ -194,6 +195,14 @@ MoveRow read_move(const sqlite::Statement& row) {
     return move;
 }
 
+// The columns of a header that a move changes (see only_progress_differs and bind_progress).
+void copy_progress(const GameRow& from, GameRow& to) {
+    to.clock_ms = from.clock_ms;
+    to.seq = from.seq;
+    to.ply = from.ply;
+    to.updated_ms = from.updated_ms;
+}
+
 // The header columns of a journal row, from journal_progress_index on.
 void read_progress(const sqlite::Statement& row, int first, GameRow& header) {
     header.clock_ms = {row.column_int64(first), row.column_int64(first + 1)};
@@ -341,11 +350,7 @@ Expected<void, StorageError> WriteStatements::write_header(const GameRow& header
         }
         if (connection_->changes() == 1) {
             // Everything else is equal already: keep just what this write changed.
-            GameRow& kept = last->second.header;
-            kept.clock_ms = header.clock_ms;
-            kept.seq = header.seq;
-            kept.ply = header.ply;
-            kept.updated_ms = header.updated_ms;
+            copy_progress(header, last->second.header);
             return {};
         }
         // The row is not what this connection last wrote (changed by hand, or deleted): write
@@ -458,10 +463,7 @@ Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
     if (auto inserted = insert_journal_.run(); !inserted) {
         return unexpected(std::move(inserted).error());
     }
-    written.header.clock_ms = header.clock_ms;
-    written.header.seq = header.seq;
-    written.header.ply = header.ply;
-    written.header.updated_ms = header.updated_ms;
+    copy_progress(header, written.header);
     written.last_ply = move.ply;
     journal_rows_ += 1;
     if (!journaled_games_.contains(header.id)) {
@@ -699,7 +701,10 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
     if (!latest) {
         return unexpected(std::move(latest).error());
     }
-    std::unordered_map<std::string, GameRow> progress;
+    std::unordered_map<std::string_view, GameRow*> listed;
+    for (GameRow& game : *games) {
+        listed.emplace(game.id, &game);
+    }
     for (;;) {
         auto row = latest->step();
         if (!row) {
@@ -708,14 +713,8 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
         if (!*row) {
             break;
         }
-        read_progress(*latest, 1, progress[latest->column_text(0)]);
-    }
-    for (GameRow& game : *games) {
-        if (const auto found = progress.find(game.id); found != progress.end()) {
-            game.clock_ms = found->second.clock_ms;
-            game.seq = found->second.seq;
-            game.ply = found->second.ply;
-            game.updated_ms = found->second.updated_ms;
+        if (const auto found = listed.find(latest->column_text(0)); found != listed.end()) {
+            read_progress(*latest, 1, *found->second);
         }
     }
     return games;
