@@ -37,9 +37,8 @@ class WriteStatements {
     /// longer in `games` are dropped with it, as `moves` rows are.
     Expected<void, StorageError> file_journal();
 
-    /// Moves in the journal, not filed yet (as of the last apply or file_journal).
-    std::size_t journaled() const noexcept { return journal_rows_; }
-    /// The same, read from the database if a rollback made it unknown.
+    /// Moves in the journal, not filed yet; read from the database only if a rollback made the
+    /// count unknown.
     Expected<std::size_t, StorageError> count_journaled();
 
     /// To be called whenever a transaction that ran apply() or file_journal() is rolled back:

@@ -136,7 +136,7 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
     sqlite3_wal_hook(repository->writer_connection_.handle(), &SqliteRepository::on_wal_commit,
                      repository.get());
     // Moves journaled before a crash or a kill are filed before anything else is written.
-    repository->file_journal();
+    repository->file_journal(1);
     if (options.checkpoint_thread) {
         repository->checkpointer_thread_ =
             std::thread([raw = repository.get()] { raw->run_checkpointer(); });
@@ -164,7 +164,7 @@ SqliteRepository::~SqliteRepository() {
     if (writer_thread_.joinable()) {
         writer_thread_.join();
     }
-    file_journal();  // so that a stopped server leaves every move in `moves`
+    file_journal(1);  // so that a stopped server leaves every move in `moves`
     sqlite3_wal_hook(writer_connection_.handle(), nullptr, nullptr);
     {
         std::lock_guard lock(checkpoint_mutex_);
@@ -280,15 +280,17 @@ void SqliteRepository::run_writer() {
         progressed_.notify_all();
         batch.clear();
         // After the callbacks, so that no move of this batch waits for the filing.
-        if (options_.journal_rows > 0 && write_statements_.journaled() >= options_.journal_rows) {
-            file_journal();
+        if (options_.journal_rows > 0) {
+            file_journal(options_.journal_rows);
         }
     }
 }
 
-void SqliteRepository::file_journal() {
-    if (auto pending = write_statements_.count_journaled(); pending && *pending == 0) {
-        return;  // no write lock taken for nothing (at open, another process may hold it)
+void SqliteRepository::file_journal(std::size_t at_least) {
+    // Below the threshold no write lock is taken (at open, another process may hold it). If the
+    // count cannot be read, the filing finds out why.
+    if (auto pending = write_statements_.count_journaled(); pending && *pending < at_least) {
+        return;
     }
     // Filing makes nothing more durable (the journal rows were), so its COMMIT need not wait for
     // an fsync of the WAL: the next batch's fsync covers its frames, and if power fails first

@@ -136,10 +136,10 @@ class SqliteRepository final : public GameRepository {
     void run_checkpointer();
     void run_writer();
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
-    /// Files the move journal in a transaction of its own (writer thread, or before it starts
-    /// and after it stopped). A failure leaves the journal as it was: readers merge it, and the
-    /// next filing tries again.
-    void file_journal();
+    /// Files the move journal in a transaction of its own if it holds at least `at_least` moves
+    /// (writer thread, or before it starts and after it stopped). A failure leaves the journal
+    /// as it was: readers merge it, and the next filing tries again.
+    void file_journal(std::size_t at_least);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const GameWrite& change);
 
