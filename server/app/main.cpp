@@ -1,9 +1,14 @@
 // arbiter-server: the authoritative game server. See README.md and schema/protocol.md.
 #include <sys/resource.h>
 
+#ifdef ARBITER_WITH_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#endif
+
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "server/app/config.hpp"
 #include "server/app/http_api.hpp"
@@ -27,6 +32,23 @@ void raise_descriptor_limit() {
                            {{"limit", std::to_string(limit.rlim_max)}});
         }
     }
+}
+
+// The malloc this binary runs on, for the start-up line: release builds link jemalloc, sanitizer
+// builds keep the system allocator.
+std::string allocator_name() {
+#ifdef ARBITER_WITH_JEMALLOC
+    const char* version = nullptr;
+    std::size_t size = sizeof(version);
+    if (mallctl("version", static_cast<void*>(&version), &size, nullptr, 0) == 0 &&
+        version != nullptr) {
+        const std::string_view full(version);  // "5.3.0-0-g<commit>"
+        return "jemalloc " + std::string(full.substr(0, full.find('-')));
+    }
+    return "jemalloc";
+#else
+    return "system";
+#endif
 }
 
 }  // namespace
@@ -110,6 +132,7 @@ int main(int argc, char** argv) {
                {"tls", !config.net.tls_cert_file.empty()},
                {"db", config.database},
                {"threads", config.threads},
+               {"allocator", allocator_name()},
                {"games_restored", *restored}});
     // Tests and scripts read the bound port from this line.
     std::printf("arbiter-server listening on %s:%u\n", config.net.bind_address.c_str(),
