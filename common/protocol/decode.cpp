@@ -7,6 +7,7 @@
 
 #include "common/protocol/codec.hpp"
 #include "common/protocol/field_reader.hpp"
+#include "common/protocol/plain_move.hpp"
 
 namespace arbiter::protocol {
 
@@ -15,19 +16,19 @@ namespace {
 using Json = nlohmann::json;
 using detail::FieldReader;
 using detail::kGameIdRule;
+using detail::kIdRule;
+using detail::kMoveRule;
 using detail::kTokenRule;
 using detail::TextRule;
 
-constexpr TextRule kIdRule{0, 64, detail::Charset::any};
 constexpr TextRule kNameRule{1, 32, detail::Charset::printable};
-constexpr TextRule kMoveRule{1, 64, detail::Charset::printable};
 constexpr TextRule kPositionRule{0, 256, detail::Charset::printable};
 // Engine names are configuration keys ("stockfish", "fairy-stockfish"): the game id alphabet.
 constexpr TextRule kEngineRule{1, 32, detail::Charset::game_id};
 
 constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // 24 h
 constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;     // 1 h
-constexpr std::uint64_t kMaxPly = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kMaxPly = detail::kMaxPly;
 constexpr std::uint64_t kMaxSeq = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t kMaxLimit = 200;
 
@@ -209,6 +210,13 @@ ProtocolError refuse(ErrorCode code, std::string message, std::optional<std::str
 }  // namespace
 
 Expected<ClientMessage, ProtocolError> decode(std::string_view text) {
+    if (auto move = detail::read_plain_move(text)) {
+        return std::move(*move);
+    }
+    return detail::read_message(text);
+}
+
+Expected<ClientMessage, ProtocolError> detail::read_message(std::string_view text) {
     // No exceptions: a parse failure (including invalid UTF-8) yields a discarded value.
     const Json json = Json::parse(text.begin(), text.end(), nullptr, false);
     if (json.is_discarded()) {

@@ -32,9 +32,14 @@ struct TextRule {
     Charset charset = Charset::any;
 };
 
-/// The rules for game ids (1..32 of [A-Za-z0-9_-]) and seat tokens (1..128 printable ASCII).
+/// The rules for game ids (1..32 of [A-Za-z0-9_-]), seat tokens (1..128 printable ASCII),
+/// request ids (0..64 of any text) and moves (1..64 printable).
 inline constexpr TextRule kGameIdRule{1, 32, Charset::game_id};
 inline constexpr TextRule kTokenRule{1, 128, Charset::token};
+inline constexpr TextRule kIdRule{0, 64, Charset::any};
+inline constexpr TextRule kMoveRule{1, 64, Charset::printable};
+/// The largest ply a request may name.
+inline constexpr std::uint64_t kMaxPly = 0xFFFF'FFFFU;
 
 /// At most 64 bytes of `text`, cut between code points, with "..." when cut: for echoing
 /// untrusted names in error messages.

@@ -1,5 +1,7 @@
 // libFuzzer target: decode() of a client frame, the first thing the server does with every
-// WebSocket message, and the error reply it writes when decode() refuses.
+// WebSocket message, and the error reply it writes when decode() refuses. decode() reads a move
+// in its usual shape without a JSON tree: whatever that reader accepts, the full reader must
+// accept as the same message.
 
 #include <cstddef>
 #include <cstdint>
@@ -7,11 +9,24 @@
 #include <nlohmann/json.hpp>
 
 #include "common/protocol/codec.hpp"
+#include "common/protocol/plain_move.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text = arbiter::fuzz::as_text(data, size);
     const auto message = arbiter::protocol::decode(text);
+    if (const auto plain = arbiter::protocol::detail::read_plain_move(text)) {
+        const auto full = arbiter::protocol::detail::read_message(text);
+        arbiter::fuzz::check(full.has_value(), "plain move reader accepts what the full refuses",
+                             text);
+        const auto* plain_move = std::get_if<arbiter::protocol::MoveRequest>(&plain->body);
+        const auto* full_move = std::get_if<arbiter::protocol::MoveRequest>(&full->body);
+        arbiter::fuzz::check(plain_move != nullptr && full_move != nullptr &&
+                                 plain->id == full->id && plain_move->game == full_move->game &&
+                                 plain_move->move == full_move->move &&
+                                 plain_move->ply == full_move->ply,
+                             "plain move reader and full reader disagree", text);
+    }
     if (message) {
         return 0;
     }
