@@ -17,6 +17,7 @@ using Json = nlohmann::json;
 using detail::FieldReader;
 using detail::kGameIdRule;
 using detail::kIdRule;
+using detail::kMaxPly;
 using detail::kMoveRule;
 using detail::kTokenRule;
 using detail::TextRule;
@@ -28,7 +29,6 @@ constexpr TextRule kEngineRule{1, 32, detail::Charset::game_id};
 
 constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // 24 h
 constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;     // 1 h
-constexpr std::uint64_t kMaxPly = detail::kMaxPly;
 constexpr std::uint64_t kMaxSeq = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t kMaxLimit = 200;
 
