@@ -216,17 +216,10 @@ Expected<std::vector<MoveRow>, StorageError> load_moves(sqlite::Statement& selec
     std::vector<MoveRow> moves;
     select_moves.reset();
     select_moves.bind(1, std::string_view(game_id));
-    for (;;) {
-        auto row = select_moves.step();
-        if (!row) {
-            return unexpected(std::move(row).error());
-        }
-        if (!*row) {
-            break;
-        }
-        moves.push_back(read_move(select_moves));
+    auto read = select_moves.each_row([&] { moves.push_back(read_move(select_moves)); });
+    if (!read) {
+        return unexpected(std::move(read).error());
     }
-    select_moves.reset();
     return moves;
 }
 
@@ -245,41 +238,30 @@ Expected<sqlite::Statement, StorageError> prepare_select_journal(sqlite::Connect
 Expected<void, StorageError> merge_journal(sqlite::Statement& select_journal, StoredGame& game) {
     select_journal.reset();
     select_journal.bind(1, std::string_view(game.header.id));
-    for (;;) {
-        auto row = select_journal.step();
-        if (!row) {
-            return unexpected(std::move(row).error());
-        }
-        if (!*row) {
-            break;
-        }
+    return select_journal.each_row([&] {
         MoveRow move = read_move(select_journal);
         if (game.moves.empty() || move.ply > game.moves.back().ply) {
             game.moves.push_back(std::move(move));
         }
         read_progress(select_journal, journal_progress_index, game.header);
-    }
-    select_journal.reset();
-    return {};
+    });
 }
 
 // Steps a header query to the end, collecting the rows.
 Expected<std::vector<GameRow>, StorageError> collect_games(sqlite::Statement& select) {
     std::vector<GameRow> games;
-    for (;;) {
-        auto row = select.step();
-        if (!row) {
-            return unexpected(std::move(row).error());
-        }
-        if (!*row) {
-            return games;
-        }
+    auto read = select.each_row([&]() -> Expected<void, StorageError> {
         auto game = read_game(select);
         if (!game) {
             return unexpected(std::move(game).error());
         }
         games.push_back(std::move(game).value());
+        return {};
+    });
+    if (!read) {
+        return unexpected(std::move(read).error());
     }
+    return games;
 }
 
 }  // namespace
@@ -393,19 +375,13 @@ Expected<void, StorageError> WriteStatements::know_journal() {
     journal_rows_ = 0;
     journaled_games_.clear();
     count_journal_.reset();
-    for (;;) {
-        auto row = count_journal_.step();
-        if (!row) {
-            count_journal_.reset();
-            return unexpected(std::move(row).error());
-        }
-        if (!*row) {
-            break;
-        }
+    auto counted = count_journal_.each_row([&] {
         journaled_games_.insert(count_journal_.column_text(0));
         journal_rows_ += static_cast<std::size_t>(count_journal_.column_int64(1));
+    });
+    if (!counted) {
+        return counted;
     }
-    count_journal_.reset();
     journal_known_ = true;
     return {};
 }
@@ -705,17 +681,13 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
     for (GameRow& game : *games) {
         listed.emplace(game.id, &game);
     }
-    for (;;) {
-        auto row = latest->step();
-        if (!row) {
-            return unexpected(std::move(row).error());
-        }
-        if (!*row) {
-            break;
-        }
+    auto overlaid = latest->each_row([&] {
         if (const auto found = listed.find(latest->column_text(0)); found != listed.end()) {
             read_progress(*latest, 1, *found->second);
         }
+    });
+    if (!overlaid) {
+        return unexpected(std::move(overlaid).error());
     }
     return games;
 }

@@ -103,18 +103,7 @@ Expected<bool, StorageError> Statement::step() {
 }
 
 Expected<void, StorageError> Statement::run() {
-    for (;;) {
-        auto row = step();
-        if (!row) {
-            reset();
-            return unexpected(std::move(row).error());
-        }
-        if (!*row) {
-            break;
-        }
-    }
-    reset();
-    return {};
+    return each_row([] {});
 }
 
 void Statement::reset() noexcept {

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "common/core/expected.hpp"
 #include "server/storage/repository.hpp"
@@ -41,6 +43,11 @@ class Statement {
     Expected<bool, StorageError> step();
     /// Steps to completion, ignoring rows (INSERT/UPDATE/DELETE), then resets.
     Expected<void, StorageError> run();
+    /// Steps to completion, calling `visit()` at each row (it reads the columns), then resets.
+    /// The first failed step, or the first failed visit when `visit` returns an Expected, stops
+    /// the walk and is returned.
+    template <class Visit>
+    Expected<void, StorageError> each_row(Visit&& visit);
     /// Rewinds for the next execution and clears every binding and the kept bind error.
     void reset() noexcept;
 
@@ -122,5 +129,26 @@ class Transaction {
 /// SqliteRepository::backup) so that the copy is one consistent snapshot.
 Expected<void, StorageError> copy_database(Connection& source, Connection& target,
                                            int pages_per_step);
+
+template <class Visit>
+Expected<void, StorageError> Statement::each_row(Visit&& visit) {
+    for (;;) {
+        auto row = step();
+        if (!row) {
+            reset();
+            return unexpected(std::move(row).error());
+        }
+        if (!*row) {
+            reset();
+            return {};
+        }
+        if constexpr (std::is_void_v<std::invoke_result_t<Visit&>>) {
+            visit();
+        } else if (auto visited = visit(); !visited) {
+            reset();
+            return visited;
+        }
+    }
+}
 
 }  // namespace arbiter::server::storage::sqlite
