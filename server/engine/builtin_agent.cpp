@@ -3,13 +3,18 @@
 #include <algorithm>
 #include <random>
 
+#include <pthread.h>
+
 #include "common/engine/builtin.hpp"
 
 namespace arbiter::server::engines {
 
 BuiltinPool::BuiltinPool(unsigned threads) {
     for (unsigned i = 0; i < std::max(1U, threads); ++i) {
-        workers_.emplace_back([this] { work(); });
+        workers_.emplace_back([this] {
+            pthread_setname_np(pthread_self(), "arbiter-builtin");
+            work();
+        });
     }
 }
 

@@ -4,6 +4,7 @@
 #include "server/net/child_process.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -286,7 +287,10 @@ ProcessHost::ProcessHost(std::size_t max_line_bytes)
     : impl_(std::make_shared<Impl>(max_line_bytes)) {
     // A write to a child that just died must be an EPIPE error, not a signal that ends the server.
     std::signal(SIGPIPE, SIG_IGN);
-    impl_->thread = std::thread([impl = impl_] { impl->ioc.run(); });
+    impl_->thread = std::thread([impl = impl_] {
+        pthread_setname_np(pthread_self(), "arbiter-engines");
+        impl->ioc.run();
+    });
 }
 
 ProcessHost::~ProcessHost() {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <openssl/ssl.h>
+#include <pthread.h>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -196,7 +197,11 @@ void Network::run(unsigned threads, std::function<void()> on_signal) {
     std::vector<std::thread> pool;
     pool.reserve(threads > 1 ? threads - 1 : 0);
     for (unsigned i = 1; i < threads; ++i) {
-        pool.emplace_back([&impl] { impl.run_loop(); });
+        pool.emplace_back([&impl] {
+            // The calling thread runs a loop too but keeps the process's name (ps, pidof).
+            pthread_setname_np(pthread_self(), "arbiter-net");
+            impl.run_loop();
+        });
     }
     impl.run_loop();
     for (auto& thread : pool) {

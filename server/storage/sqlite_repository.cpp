@@ -5,6 +5,7 @@
 #include <iterator>
 #include <utility>
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "server/storage/migrations.hpp"
@@ -204,6 +205,7 @@ int SqliteRepository::on_wal_commit(void* self, sqlite3* connection, const char*
 }
 
 void SqliteRepository::run_checkpointer() {
+    pthread_setname_np(pthread_self(), "arbiter-ckpt");  // for top -H, perf and gdb
     for (;;) {
         {
             std::unique_lock lock(checkpoint_mutex_);
@@ -245,6 +247,7 @@ void SqliteRepository::flush() {
 }
 
 void SqliteRepository::run_writer() {
+    pthread_setname_np(pthread_self(), "arbiter-writer");
     std::vector<Pending> batch;
     batch.reserve(options_.max_batch);
     for (;;) {

@@ -4,9 +4,12 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <limits>
 #include <mutex>
+#include <set>
+#include <string>
 #include <thread>
 
 #include "storage_test_support.hpp"
@@ -336,6 +339,37 @@ TEST(StorageWriter, NotWritableWhileAnotherProcessHoldsTheWriteLock) {
     EXPECT_FALSE(repository->writable());  // until a batch commits again
     EXPECT_TRUE(write_and_wait(*repository, header_only(make_game("free", 2))));
     EXPECT_TRUE(repository->writable());
+}
+
+std::multiset<std::string> thread_names() {
+    std::multiset<std::string> names;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream comm(task.path() / "comm");
+        std::string name;
+        if (std::getline(comm, name)) {
+            names.insert(name);
+        }
+    }
+    return names;
+}
+
+TEST(StorageWriter, ItsThreadsCarryNamesForTopAndPerf) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), fast_options());
+    ASSERT_NE(repository, nullptr);
+    // Each thread names itself as it starts: the writer has once it committed a write; the
+    // checkpoint thread may not have been scheduled yet.
+    ASSERT_TRUE(write_and_wait(*repository, header_only(make_game("g", 1))));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    auto names = thread_names();
+    while (names.count("arbiter-ckpt") == 0 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        names = thread_names();
+    }
+    EXPECT_EQ(names.count("arbiter-writer"), 1U);
+    EXPECT_EQ(names.count("arbiter-ckpt"), 1U);
+    repository.reset();
+    EXPECT_EQ(thread_names().count("arbiter-writer"), 0U);
 }
 
 }  // namespace
