@@ -89,6 +89,10 @@ def main():
     # echo and both sync modes back to back (each ratio compares neighbouring minutes), and the
     # verdict is the median round's.
     echo_rates = []
+    echo_cpu = []
+    # CPU per round trip (us), from arbiter-load's readings of /proc over the measured seconds.
+    server_cpu = {"full": [], "normal": []}
+    client_cpu = {"full": [], "normal": []}
     rates = {"full": [], "normal": []}
     capped_p99 = {"full": [], "normal": []}
     halves = {"full": [], "normal": []}
@@ -97,6 +101,7 @@ def main():
         print(f"== echo baseline: {games} pairs ({2 * games} connections){label}")
         echo = load(args.bin, "--echo", "--games", games, "--duration", seconds)
         echo_rates.append(echo["per_second"])
+        echo_cpu.append(echo["cpu_us_per_round_trip"]["self"])
         for sync in ("full", "normal"):
             server, port = start_server(args.bin, workdir, sync, f"moves-{sync}-{round_index}")
             url = f"ws://127.0.0.1:{port}/ws"
@@ -114,6 +119,8 @@ def main():
                 server.kill()
                 server.wait()
             rates[sync].append(fast["per_second"])
+            server_cpu[sync].append(fast["cpu_us_per_round_trip"]["server"])
+            client_cpu[sync].append(fast["cpu_us_per_round_trip"]["self"])
             halves[sync].append(half)
             capped_p99[sync].append(capped["mover_ms"][1])
     for sync in ("full", "normal"):
@@ -176,6 +183,13 @@ def main():
     print("\n== targets (issue 9)")
     for name, figure, ok in targets:
         print(f"  {verdict(ok):6}  {name}: {figure}")
+    # Both programs share the machine's cores, so the ratio is roughly echo's CPU per round trip
+    # over the server's plus the client's per move: where a missed ratio comes from.
+    print("\n== CPU per round trip (median of the rounds)")
+    print(f"  echo, both sides: {median(echo_cpu):.1f} us")
+    for sync in ("full", "normal"):
+        print(f"  moves, {sync.upper()}: server {median(server_cpu[sync]):.1f} us, "
+              f"arbiter-load {median(client_cpu[sync]):.1f} us")
     return 0
 
 

@@ -1,6 +1,7 @@
 // arbiter-load: the server benchmark of issue 9. See bench/load/README.md.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <fstream>
@@ -8,8 +9,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
 #include <thread>
 
+#include "bench/load/cpu_use.hpp"
 #include "bench/load/driver.hpp"
 
 using namespace arbiter::bench::load;
@@ -237,6 +240,10 @@ int main(int argc, char** argv) {
     }
     const double setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
     std::this_thread::sleep_for(std::chrono::duration<double>(options.warmup));
+    const std::string server_process = std::to_string(options.server_pid);
+    const CpuTicks own_cpu_before = cpu_ticks_by_thread("self");
+    const CpuTicks server_cpu_before =
+        options.server_pid > 0 ? cpu_ticks_by_thread(server_process) : CpuTicks{};
     measuring = true;
     const auto start = Clock::now();
     long rss_peak = resident_kib(options.server_pid);
@@ -249,6 +256,9 @@ int main(int argc, char** argv) {
     }
     measuring = false;
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const CpuTicks own_cpu_after = cpu_ticks_by_thread("self");
+    const CpuTicks server_cpu_after =
+        options.server_pid > 0 ? cpu_ticks_by_thread(server_process) : CpuTicks{};
     const int held = sum(&Driver::open_connections);
     const long rss_end = resident_kib(options.server_pid);
     const int stalled_before = sum(&Driver::stalled_open);
@@ -275,6 +285,13 @@ int main(int argc, char** argv) {
     }
 
     const double per_second = seconds > 0 ? static_cast<double>(stats.round_trips) / seconds : 0;
+    // The CPU both sides spent on a round trip: the same machine runs them, so this is what the
+    // round trips/s ratio between modes comes from. In --echo with the echo server in this
+    // process, "this process" is both sides.
+    const double own_cpu =
+        total_of(cpu_per_round_trip(own_cpu_before, own_cpu_after, stats.round_trips));
+    const auto server_cpu =
+        cpu_per_round_trip(server_cpu_before, server_cpu_after, stats.round_trips);
     const double mover[] = {stats.to_mover.quantile_ms(0.5), stats.to_mover.quantile_ms(0.99),
                             stats.to_mover.quantile_ms(0.999)};
     const double opponent[] = {stats.to_opponent.quantile_ms(0.5),
@@ -312,6 +329,23 @@ int main(int argc, char** argv) {
         std::printf("  stalled spectators still open: %d before draining, %d after\n",
                     stalled_before, stalled_after);
     }
+    if (stats.round_trips > 0) {
+        std::string threads;
+        for (const auto& [name, us] : server_cpu) {
+            if (us < 0.05) {
+                continue;  // idle threads (engine workers while nobody plays an engine)
+            }
+            char share[96];
+            std::snprintf(share, sizeof share, "%s%s %.1f", threads.empty() ? "" : ", ",
+                          name.c_str(), us);
+            threads += share;
+        }
+        std::printf("  CPU per round trip: this process %.1f us", own_cpu);
+        if (options.server_pid > 0) {
+            std::printf("; server %.1f us (%s)", total_of(server_cpu), threads.c_str());
+        }
+        std::printf("\n");
+    }
     if (options.server_pid > 0) {
         std::printf(
             "  server RSS: %.1f MB before, %.1f MB at the end, %.1f MB peak; %.1f KB per held "
@@ -320,6 +354,10 @@ int main(int argc, char** argv) {
             static_cast<double>(rss_peak) / 1024.0, kib_per_connection, delta_per_connection);
     }
     if (options.json) {
+        nlohmann::json server_threads = nlohmann::json::object();
+        for (const auto& [name, us] : server_cpu) {
+            server_threads[name] = us;
+        }
         nlohmann::json summary = {
             {"mode", mode},
             {"games", options.games},
@@ -336,6 +374,10 @@ int main(int argc, char** argv) {
             {"stalled_open_after_drain", stalled_after},
             {"rss_kib", {{"before", rss_before}, {"end", rss_end}, {"peak", rss_peak}}},
             {"kib_per_connection", kib_per_connection},
+            {"cpu_us_per_round_trip",
+             {{"self", own_cpu},
+              {"server", total_of(server_cpu)},
+              {"server_threads", server_threads}}},
             {"games_started", stats.games_started},
         };
         std::printf("%s\n", summary.dump().c_str());

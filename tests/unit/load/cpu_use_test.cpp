@@ -1,0 +1,57 @@
+#include "bench/load/cpu_use.hpp"
+
+#include <gtest/gtest.h>
+
+#include <pthread.h>
+#include <chrono>
+#include <thread>
+
+namespace arbiter::bench::load {
+namespace {
+
+TEST(CpuUse, ReadsUserAndSystemTimeByThreadName) {
+    CpuTicks ticks;
+    // Fields 3..13, then utime 7 and stime 5, then more that are ignored.
+    add_thread_stat("41 (arbiter-net) S 1 41 41 0 -1 4194368 100 0 0 0 7 5 0 0 20 0", ticks);
+    add_thread_stat("42 (arbiter-net) R 1 41 41 0 -1 4194368 100 0 0 0 30 10 0 0 20 0", ticks);
+    // A name with a space and parentheses: the fields follow the last ')'.
+    add_thread_stat("43 (odd (name) x) S 1 41 41 0 -1 4194368 100 0 0 0 2 1 0 0 20 0", ticks);
+    add_thread_stat("44 (cut short) S 1 41", ticks);
+    add_thread_stat("not a stat line", ticks);
+    EXPECT_EQ(ticks, (CpuTicks{{"arbiter-net", 52}, {"odd (name) x", 3}}));
+}
+
+TEST(CpuUse, SharesPerRoundTripLargestFirst) {
+    const double us_per_tick = 1e6 / static_cast<double>(sysconf(_SC_CLK_TCK));
+    const CpuTicks before{{"arbiter-net", 100}, {"arbiter-writer", 40}, {"gone", 9}};
+    const CpuTicks after{{"arbiter-net", 300}, {"arbiter-writer", 140}, {"new", 50}};
+    const auto shares = cpu_per_round_trip(before, after, 1000);
+    ASSERT_EQ(shares.size(), 3U);
+    EXPECT_EQ(shares[0].first, "arbiter-net");
+    EXPECT_DOUBLE_EQ(shares[0].second, 200 * us_per_tick / 1000);
+    EXPECT_EQ(shares[1].first, "arbiter-writer");
+    EXPECT_EQ(shares[2].first, "new");  // started since the first reading: all of it counts
+    EXPECT_DOUBLE_EQ(shares[2].second, 50 * us_per_tick / 1000);
+    EXPECT_DOUBLE_EQ(total_of(shares), 350 * us_per_tick / 1000);
+    EXPECT_TRUE(cpu_per_round_trip(before, after, 0).empty());
+}
+
+TEST(CpuUse, ReadsThisProcesssThreadsByName) {
+    std::thread busy([] {
+        pthread_setname_np(pthread_self(), "cpu-use-test");
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(60);
+        volatile unsigned sink = 0;
+        while (std::chrono::steady_clock::now() < until) {
+            sink = sink + 1;
+        }
+        const CpuTicks ticks = cpu_ticks_by_thread("self");
+        const auto it = ticks.find("cpu-use-test");
+        ASSERT_NE(it, ticks.end());
+        EXPECT_GT(it->second, 0);  // 60 ms of spinning is several 10 ms ticks
+    });
+    busy.join();
+    EXPECT_TRUE(cpu_ticks_by_thread("no-such-process").empty());
+}
+
+}  // namespace
+}  // namespace arbiter::bench::load
