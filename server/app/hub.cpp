@@ -315,6 +315,13 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         refuse(peer, ErrorCode::bad_request, "position: the game is already over there", id);
         return;
     }
+    if (!create.opponent && !may_open_waiting_game(peer)) {
+        refuse(peer, ErrorCode::not_allowed,
+               "this connection already has " + std::to_string(config_.max_waiting_per_connection) +
+                   " games waiting for an opponent: abort one, or wait until one is joined",
+               id);
+        return;
+    }
     storage::GameRow header;
     header.id = new_game_id();
     header.variant = create.variant;
@@ -351,8 +358,45 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
     }
     auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
                                  std::move(seats), id);
-    std::lock_guard lock(rooms_mutex_);
-    rooms_[header.id] = std::move(room);
+    {
+        std::lock_guard lock(rooms_mutex_);
+        rooms_[header.id] = std::move(room);
+    }
+    if (!create.opponent) {
+        std::lock_guard lock(peers_mutex_);
+        if (auto it = peers_.find(peer->id()); it != peers_.end()) {
+            it->second.created_waiting.insert(header.id);
+        }
+    }
+}
+
+bool Hub::may_open_waiting_game(const std::shared_ptr<net::Peer>& peer) {
+    std::set<std::string> created;
+    {
+        std::lock_guard lock(peers_mutex_);
+        auto it = peers_.find(peer->id());
+        if (it == peers_.end()) {
+            return false;  // closed meanwhile
+        }
+        created = it->second.created_waiting;
+    }
+    // A game no longer in memory has finished (or its creation was never stored).
+    std::vector<std::string> gone;
+    for (const auto& game : created) {
+        auto room = room_in_memory(game);
+        if (!room || room->listed_status() != "waiting") {
+            gone.push_back(game);
+        }
+    }
+    std::lock_guard lock(peers_mutex_);
+    auto it = peers_.find(peer->id());
+    if (it == peers_.end()) {
+        return false;
+    }
+    for (const auto& game : gone) {
+        it->second.created_waiting.erase(game);
+    }
+    return it->second.created_waiting.size() < config_.max_waiting_per_connection;
 }
 
 std::string Hub::start_rematch(const storage::GameRow& finished, std::array<SeatSpec, 2> seats) {

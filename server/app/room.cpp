@@ -85,17 +85,22 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
         room->clock_->set(room->header_.clock_ms);
     }
     const bool playing = room->header_.status == "playing";
-    if (playing) {
-        // Nobody is connected after a restart: the claim window opens a full timeout from now,
-        // and the time the server was down is charged to no one (the turn starts now).
+    const bool waiting = room->header_.status == "waiting";
+    if (playing || waiting) {
+        // Nobody is connected after a restart: the claim window (or, for a game still waiting
+        // for an opponent, its creator's time to come back) opens a full timeout from now, and
+        // the time the server was down is charged to no one (the turn starts now).
         const auto now = context.time.now();
         room->seats_[0].disconnected_since = now;
         room->seats_[1].disconnected_since = now;
     }
-    room->executor_->post([room, playing] {
+    room->executor_->post([room, playing, waiting] {
         if (playing) {
             room->start_turn();
             room->arm_flag_timer();
+        }
+        if (waiting) {
+            room->arm_abandon_timer();
         }
         room->after_change();
     });
@@ -129,9 +134,15 @@ void GameRoom::detach() {
     pending_.clear();
     members_.clear();
     history_.clear();
-    if (flag_timer_) {
-        flag_timer_->cancel();
-        flag_timer_.reset();
+    cancel_timers();
+}
+
+void GameRoom::cancel_timers() {
+    for (auto* timer : {&flag_timer_, &abandon_timer_}) {
+        if (*timer) {
+            (*timer)->cancel();
+            timer->reset();
+        }
     }
 }
 

@@ -156,6 +156,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void on_claim(RoomRequest& request, const protocol::Claim& claim);
     void on_leave(const std::shared_ptr<net::Peer>& peer);
     void on_flag_timer(std::uint32_t ply);
+    /// A waiting game's creator has left: unless they are back within the disconnect timeout,
+    /// the game is aborted (reason abandoned), leaves the lobby and memory.
+    void arm_abandon_timer();
+    void on_abandon_timer();
+    void cancel_timers();
     void on_created(std::array<std::optional<SeatSpec>, 2> seats, std::optional<std::string> id);
 
     // Endings and events.
@@ -252,6 +257,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     bool spectator_count_posted_ = false;     ///< a send_spectator_count() is on the strand
     std::uint32_t spectator_count_sent_ = 0;  ///< the count last broadcast
     std::shared_ptr<Timer> flag_timer_;
+    std::shared_ptr<Timer> abandon_timer_;
     /// The agents of engine seats (nullptr for a person's seat), and the peer that stands for
     /// them in requests, so that an engine's move goes through on_move like anyone's.
     std::array<std::shared_ptr<SeatAgent>, 2> agents_;

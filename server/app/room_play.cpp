@@ -385,14 +385,17 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
                 clock_->set(header_.clock_ms);
                 clock_->stop();
             }
-            if (flag_timer_) {
-                flag_timer_->cancel();
-            }
+            cancel_timers();
             // Counted and listed before anyone hears of it (a client may scrape at once).
             note_ended();
             after_change();
             emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason, header_.status},
                  peer, id);
+            if (members_.empty()) {
+                // Ended with nobody here (a flag fall or an abandoned game): as when the last
+                // member leaves a finished game, it need not stay in memory.
+                context_.host.room_idle(id_);
+            }
         });
 }
 
@@ -405,6 +408,9 @@ void GameRoom::set_presence(Side side, bool connected) {
     }
     if (header_.status != "playing" && header_.status != "waiting") {
         return;
+    }
+    if (header_.status == "waiting" && !connected) {
+        arm_abandon_timer();
     }
     storage::GameRow header = header_;
     header.seq += 1;
@@ -463,6 +469,39 @@ void GameRoom::arm_flag_timer() {
             room->enqueue([room, ply] { room->on_flag_timer(ply); });
         }
     });
+}
+
+void GameRoom::arm_abandon_timer() {
+    if (abandon_timer_) {
+        abandon_timer_->cancel();
+        abandon_timer_.reset();
+    }
+    std::weak_ptr<GameRoom> weak = weak_from_this();
+    abandon_timer_ = executor_->post_after(
+        context_.config.disconnect_timeout + std::chrono::milliseconds(1), [weak] {
+            if (auto self = weak.lock()) {
+                GameRoom* room = self.get();
+                room->enqueue([room] { room->on_abandon_timer(); });
+            }
+        });
+}
+
+void GameRoom::on_abandon_timer() {
+    if (header_.status != "waiting") {
+        return;  // joined (or aborted) meanwhile
+    }
+    const auto now = context_.time.now();
+    for (Side side : {Side::first, Side::second}) {
+        const auto& away = seats_[seat_index(side)].disconnected_since;
+        if (header_.seats[seat_index(side)].token_hash.empty() || seat_connected(side) || !away) {
+            continue;  // an open seat, or its holder is here
+        }
+        if (now - *away < context_.config.disconnect_timeout) {
+            return;  // back and gone again since: the timer armed at that leave decides
+        }
+        end_game(std::nullopt, rules::Outcome::ongoing, "abandoned", "aborted");
+        return;
+    }
 }
 
 void GameRoom::on_flag_timer(std::uint32_t ply) {
