@@ -443,6 +443,27 @@ void Hub::room_idle(const std::string& game) {
     rooms_.erase(game);
 }
 
+bool Hub::unload_room(const std::string& game, const GameRoom* room) {
+    std::lock_guard lock(rooms_mutex_);
+    auto it = rooms_.find(game);
+    if (it == rooms_.end() || it->second.get() != room) {
+        return false;
+    }
+    rooms_.erase(it);
+    return true;
+}
+
+void Hub::reroute(RoomRequest request) {
+    const std::string* game = room_game(request.body);
+    auto room = game ? find_room(*game) : nullptr;
+    if (!room) {
+        refuse(request.peer, ErrorCode::unknown_game, "no game with that id", request.id);
+        return;
+    }
+    log_event(LogLevel::debug, "request_rerouted", {{"game", *game}});
+    room->submit(std::move(request));
+}
+
 std::shared_ptr<GameRoom> Hub::room_in_memory(const std::string& game) const {
     std::lock_guard lock(rooms_mutex_);
     auto it = rooms_.find(game);

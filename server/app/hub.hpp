@@ -60,6 +60,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
                        const std::string& rematch_of) override;
     void room_idle(const std::string& game) override;
+    bool unload_room(const std::string& game, const GameRoom* room) override;
+    void reroute(RoomRequest request) override;
 
     /// Drops every room and subscription, after the network has stopped: rooms hold their
     /// members' connections, and those hold the network's state, which holds this hub.

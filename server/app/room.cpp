@@ -102,6 +102,9 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
         if (waiting) {
             room->arm_abandon_timer();
         }
+        if (playing) {
+            room->arm_unload_timer();
+        }
         room->after_change();
     });
     return room;
@@ -112,6 +115,10 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
 void GameRoom::submit(RoomRequest request) {
     auto self = shared_from_this();
     executor_->post([self, request = std::move(request)]() mutable {
+        if (self->unloaded_) {
+            self->context_.host.reroute(std::move(request));
+            return;
+        }
         if (self->pending_.size() >= self->context_.config.max_pending) {
             self->reply_error(request, ErrorCode::unavailable, "the game is busy; try again");
             self->answered(request);
@@ -138,7 +145,7 @@ void GameRoom::detach() {
 }
 
 void GameRoom::cancel_timers() {
-    for (auto* timer : {&flag_timer_, &abandon_timer_}) {
+    for (auto* timer : {&flag_timer_, &abandon_timer_, &unload_timer_}) {
         if (*timer) {
             (*timer)->cancel();
             timer->reset();
@@ -153,6 +160,10 @@ void GameRoom::enqueue(Task task) {
 
 void GameRoom::run_next() {
     while (!busy_ && !pending_.empty()) {
+        if (unloaded_) {
+            pending_.clear();  // leaves, timers, engine answers: for a room that is gone
+            return;
+        }
         Task task = std::move(pending_.front());
         pending_.pop_front();
         task();
@@ -341,6 +352,8 @@ void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer) {
     }
     if (members_.empty() && is_finished(header_.status)) {
         context_.host.room_idle(id_);
+    } else if (members_.empty() && header_.status == "playing") {
+        arm_unload_timer();
     }
 }
 

@@ -61,6 +61,8 @@ struct SeatSpec {
 };
 
 /// What rooms need from the rest of the server (the hub).
+class GameRoom;
+
 class RoomHost {
   public:
     virtual ~RoomHost() = default;
@@ -76,6 +78,12 @@ class RoomHost {
     /// The game is over and nobody is in the room: the host may drop it from memory (it can be
     /// restored from storage when someone asks for it again).
     virtual void room_idle(const std::string& game) = 0;
+    /// Nobody has been in this unfinished game for the disconnect timeout and nothing of it is
+    /// in flight: the host drops `room` from memory if it still holds it for `game`, and says
+    /// whether it did. Storage has all of it; the next request for the game brings it back.
+    virtual bool unload_room(const std::string& game, const GameRoom* room) = 0;
+    /// A request that reached a room after it was unloaded: route it again.
+    virtual void reroute(RoomRequest request) = 0;
 };
 
 /// Everything a room uses, shared by all rooms.
@@ -161,6 +169,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void arm_abandon_timer();
     void on_abandon_timer();
     void cancel_timers();
+    /// Nobody is in an unfinished game: unless someone comes within the disconnect timeout, it
+    /// leaves memory (an untimed game could otherwise stay for good; a timed one ends by flag).
+    void arm_unload_timer();
+    void on_unload_timer();
     void on_created(std::array<std::optional<SeatSpec>, 2> seats, std::optional<std::string> id);
 
     // Endings and events.
@@ -258,6 +270,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::uint32_t spectator_count_sent_ = 0;  ///< the count last broadcast
     std::shared_ptr<Timer> flag_timer_;
     std::shared_ptr<Timer> abandon_timer_;
+    std::shared_ptr<Timer> unload_timer_;
+    /// Out of the host's memory: requests that still reach it are routed again, other work is
+    /// dropped (storage has the game; the room that serves it next is a new one).
+    bool unloaded_ = false;
     /// The agents of engine seats (nullptr for a person's seat), and the peer that stands for
     /// them in requests, so that an engine's move goes through on_move like anyone's.
     std::array<std::shared_ptr<SeatAgent>, 2> agents_;

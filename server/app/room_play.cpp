@@ -1,6 +1,7 @@
 // GameRoom: moves, endings, offers, claims and clocks.
 #include <algorithm>
 
+#include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/room.hpp"
 #include "server/app/seats.hpp"
@@ -502,6 +503,47 @@ void GameRoom::on_abandon_timer() {
         end_game(std::nullopt, rules::Outcome::ongoing, "abandoned", "aborted");
         return;
     }
+}
+
+void GameRoom::arm_unload_timer() {
+    if (clock_) {
+        return;  // its flag falls if nobody comes back, and an ended game leaves memory
+    }
+    if (unload_timer_) {
+        unload_timer_->cancel();
+        unload_timer_.reset();
+    }
+    std::weak_ptr<GameRoom> weak = weak_from_this();
+    unload_timer_ = executor_->post_after(
+        context_.config.disconnect_timeout + std::chrono::milliseconds(1), [weak] {
+            if (auto self = weak.lock()) {
+                GameRoom* room = self.get();
+                room->enqueue([room] { room->on_unload_timer(); });
+            }
+        });
+}
+
+void GameRoom::on_unload_timer() {
+    if (header_.status != "playing" || !members_.empty()) {
+        return;  // over, or someone came (their leave arms the timer again)
+    }
+    if (agents_[seat_index(game_->turn())]) {
+        arm_unload_timer();  // the engine owes a move: look again once it has played
+        return;
+    }
+    if (!pending_.empty()) {
+        arm_unload_timer();  // a request may be queued behind this task: it must run here
+        return;
+    }
+    // A task runs only when no commit is in flight (run_next), so storage has all of the game.
+    if (!context_.host.unload_room(id_, this)) {
+        return;
+    }
+    unloaded_ = true;
+    cancel_timers();
+    close_agents();
+    history_.clear();
+    log_event(LogLevel::info, "game_unloaded", {{"game", id_}, {"plies", header_.ply}});
 }
 
 void GameRoom::on_flag_timer(std::uint32_t ply) {

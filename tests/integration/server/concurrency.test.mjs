@@ -95,3 +95,46 @@ test('concurrent games, spectators, lobby and HTTP readers lose and reorder noth
     assert.deepEqual(record.moves.map((m) => m.move), played, 'storage has every move');
   }
 });
+
+test('players who leave and come back at once race their game leaving memory: nothing is lost', async () => {
+  // With --disconnect-timeout 0 a game everyone left leaves memory a millisecond later. The new
+  // connections are open before the old ones close and resume at varied moments, so a resume
+  // reaches the room before the leaves, between them and the unloading, or after it (routed to
+  // the game brought back from storage). Each time the game must go on from where it was.
+  const fast = await startServer({ args: ['--threads', '4', '--rate', '100000', '--burst', '100000', '--disconnect-timeout', '0'] });
+  try {
+    let a = await Client.connect(fast.url, 'Ana');
+    let b = await Client.connect(fast.url, 'Bo');
+    const { game, tokenA, tokenB, stateA } = await startGame(a, b, { variant: 'draughts' });
+    const played = [];
+    let legal = stateA.legal;
+    for (let round = 0; round < 40 && legal.length > 0; round++) {
+      const [a2, b2] = await Promise.all([Client.connect(fast.url, 'Ana'), Client.connect(fast.url, 'Bo')]);
+      const closing = Promise.all([a.close(), b.close()]);
+      // Resume at once, or once the server may have seen the leaves, or some milliseconds after
+      // the game left memory (1 ms after the leaves, plus the timer's latency).
+      if (round % 3 >= 1) await closing;
+      if (round % 3 === 2) await new Promise((r) => setTimeout(r, round % 5));
+      const [sa, sb] = await Promise.all([
+        a2.ok({ type: 'resume', game, token: tokenA }),
+        b2.ok({ type: 'resume', game, token: tokenB }),
+      ]);
+      await closing;
+      for (const state of [sa, sb]) {
+        assert.equal(state.status, 'playing');
+        assert.deepEqual(state.moves, played, `round ${round}: the moves so far`);
+      }
+      [a, b] = [a2, b2];
+      const [mover, other] = played.length % 2 === 0 ? [a, b] : [b, a];
+      const reply = await mover.ok({ type: 'move', game, move: legal[round % legal.length], ply: played.length });
+      await other.nextOf('moved', (m) => m.game === game && m.ply === played.length + 1);
+      played.push(reply.move);
+      legal = reply.legal;
+    }
+    const record = await (await fetch(`${fast.http}/api/games/${game}`)).json();
+    assert.deepEqual(record.moves.map((m) => m.move), played, 'storage has every move');
+    for (const client of [a, b]) await client.close();
+  } finally {
+    assert.equal((await fast.stop()).code, 0);
+  }
+});

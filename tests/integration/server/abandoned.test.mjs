@@ -1,9 +1,10 @@
-// Games waiting for an opponent: a connection may hold only so many, and one whose creator left
-// and did not come back within the disconnect timeout is aborted (reason abandoned) and leaves
-// the lobby and memory. Without both, a client could fill memory and the lobby with games.
+// Games people leave: a connection may hold only so many games waiting for an opponent; one
+// whose creator left and did not come back within the disconnect timeout is aborted (reason
+// abandoned); and a game in play that everyone left leaves memory until someone asks for it.
+// Without these, clients could fill memory and the lobby with games nobody plays.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, Client } from './harness.mjs';
+import { startServer, Client, startGame, play } from './harness.mjs';
 import { scrape, metric } from './prometheus.mjs';
 
 const args = ['--disconnect-timeout', '1', '--max-waiting-games', '3'];
@@ -62,7 +63,7 @@ test('a connection may hold only so many waiting games; a refused create changes
 
 test('a waiting game whose creator does not come back is aborted as abandoned', async () => {
   const a = await Client.connect(server.url, 'Ana');
-  const { game } = await a.ok({ type: 'create', variant: 'chess' });
+  const { game } = await a.ok({ type: 'create', variant: 'chess', side: 'first' });
   const watcher = await Client.connect(server.url);
   await watcher.ok({ type: 'watch', game });
   const left = Date.now();
@@ -132,4 +133,53 @@ test('after a restart, a waiting game nobody resumes is aborted a timeout later'
     await again.stop();
     first.cleanup();
   }
+});
+
+const inMemory = (parsed, status, variant) => metric(parsed, 'arbiter_games_in_memory', { status, variant });
+
+test('an untimed game everyone left leaves memory, and comes back as it was for a resume', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game, tokenA, tokenB } = await startGame(a, b, { variant: 'xiangqi' });
+  await play(game, a, b, ['h3e3', 'h10g8']);
+  await scrapeUntil((now) => inMemory(now, 'playing', 'xiangqi') === 1, 'the game in memory');
+  const watcher = await Client.connect(server.url);
+  await watcher.ok({ type: 'watch', game });
+  await a.close();
+  await b.close();
+  await sleep(1300);
+  let now = await scrape(server.http);
+  assert.equal(inMemory(now, 'playing', 'xiangqi'), 1, 'a spectator keeps it');
+  await watcher.close();
+  await scrapeUntil((now) => inMemory(now, 'playing', 'xiangqi') === 0, 'the game to leave memory');
+
+  const a2 = await Client.connect(server.url, 'Ana');
+  const b2 = await Client.connect(server.url, 'Bo');
+  const state = await a2.ok({ type: 'resume', game, token: tokenA });
+  assert.equal(state.status, 'playing');
+  assert.deepEqual(state.moves, ['h3e3', 'h10g8']);
+  await b2.ok({ type: 'resume', game, token: tokenB });
+  await play(game, a2, b2, ['h1g3', 'i10h10'], 2);
+  now = await scrape(server.http);
+  assert.equal(inMemory(now, 'playing', 'xiangqi'), 1, 'one room for the game');
+  await a2.ok({ type: 'resign', game });
+  for (const client of [a2, b2]) await client.close();
+});
+
+test('a timed game everyone left stays until its flag falls, then leaves memory', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 1500, increment_ms: 0 } });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  await a.close();
+  await b.close();
+  await sleep(1200); // past the disconnect timeout: the running clock keeps it
+  assert.equal(inMemory(await scrape(server.http), 'playing', 'chess'), 1);
+  await scrapeUntil((now) => inMemory(now, 'playing', 'chess') === 0 && inMemory(now, 'ended', 'chess') === 0, 'the flag fall');
+  const watcher = await Client.connect(server.url);
+  const state = await watcher.ok({ type: 'watch', game });
+  assert.equal(state.status, 'ended');
+  assert.equal(state.reason, 'timeout');
+  assert.equal(state.result, '0-1');
+  await watcher.close();
 });
