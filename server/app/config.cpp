@@ -47,7 +47,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim, and before a game waiting for an opponent whose creator left is aborted")
-        ("max-waiting-games", po::value(&config.hub.max_waiting_per_connection)->default_value(config.hub.max_waiting_per_connection), "games one connection may have waiting for an opponent at once")
+        ("max-open-games", po::value(&config.hub.max_open_games_per_connection)->default_value(config.hub.max_open_games_per_connection), "games one connection may have created and not finished: waiting for an opponent, or against an engine")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
@@ -117,7 +117,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--engine-timeout-ms", engine_timeout_ms, 1, 600'000},
         {"--engine-margin-ms", engine_margin_ms, 0, 600'000},
         {"--journal-rows", config.journal_rows, 0, 1'000'000},
-        {"--max-waiting-games", config.hub.max_waiting_per_connection, 1, 1'000'000},
+        {"--max-open-games", config.hub.max_open_games_per_connection, 1, 1'000'000},
     };
     for (const Range& range : ranges) {
         if (range.value < range.low || range.value > range.high) {

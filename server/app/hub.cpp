@@ -315,10 +315,12 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         refuse(peer, ErrorCode::bad_request, "position: the game is already over there", id);
         return;
     }
-    if (!create.opponent && !may_open_waiting_game(peer)) {
+    if (!may_open_game(peer)) {
         refuse(peer, ErrorCode::not_allowed,
-               "this connection already has " + std::to_string(config_.max_waiting_per_connection) +
-                   " games waiting for an opponent: abort one, or wait until one is joined",
+               "this connection already has " +
+                   std::to_string(config_.max_open_games_per_connection) +
+                   " open games (waiting for an opponent, or against an engine): finish or abort "
+                   "one first",
                id);
         return;
     }
@@ -362,30 +364,30 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         std::lock_guard lock(rooms_mutex_);
         rooms_[header.id] = std::move(room);
     }
-    if (!create.opponent) {
-        std::lock_guard lock(peers_mutex_);
-        if (auto it = peers_.find(peer->id()); it != peers_.end()) {
-            it->second.created_waiting.insert(header.id);
-        }
+    std::lock_guard lock(peers_mutex_);
+    if (auto it = peers_.find(peer->id()); it != peers_.end()) {
+        it->second.created_open[header.id] = create.opponent.has_value();
     }
 }
 
-bool Hub::may_open_waiting_game(const std::shared_ptr<net::Peer>& peer) {
-    std::set<std::string> created;
+bool Hub::may_open_game(const std::shared_ptr<net::Peer>& peer) {
+    std::map<std::string, bool> created;
     {
         std::lock_guard lock(peers_mutex_);
         auto it = peers_.find(peer->id());
         if (it == peers_.end()) {
             return false;  // closed meanwhile
         }
-        created = it->second.created_waiting;
+        created = it->second.created_open;
     }
-    // A game no longer in memory has finished (or its creation was never stored).
-    std::vector<std::string> gone;
-    for (const auto& game : created) {
+    // A game no longer in memory is over, or nobody is in it (unloaded, or its creation was
+    // never stored): it costs nothing.
+    std::vector<std::string> closed;
+    for (const auto& [game, against_engine] : created) {
         auto room = room_in_memory(game);
-        if (!room || room->listed_status() != "waiting") {
-            gone.push_back(game);
+        if (!room || (against_engine ? is_finished(room->listed_status())
+                                     : room->listed_status() != "waiting")) {
+            closed.push_back(game);
         }
     }
     std::lock_guard lock(peers_mutex_);
@@ -393,10 +395,10 @@ bool Hub::may_open_waiting_game(const std::shared_ptr<net::Peer>& peer) {
     if (it == peers_.end()) {
         return false;
     }
-    for (const auto& game : gone) {
-        it->second.created_waiting.erase(game);
+    for (const auto& game : closed) {
+        it->second.created_open.erase(game);
     }
-    return it->second.created_waiting.size() < config_.max_waiting_per_connection;
+    return it->second.created_open.size() < config_.max_open_games_per_connection;
 }
 
 std::string Hub::start_rematch(const storage::GameRow& finished, std::array<SeatSpec, 2> seats) {

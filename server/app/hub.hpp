@@ -28,9 +28,10 @@ struct HubConfig {
     /// Refused messages in a row (rate-limited) before the connection is closed (1008).
     unsigned max_refused_in_row = 200;
     std::size_t lobby_size = 100;  ///< open games listed at most
-    /// Games one connection may have waiting for an opponent at once; `create` beyond is refused
-    /// (not_allowed), so that no client can fill memory and the lobby with games.
-    std::size_t max_waiting_per_connection = 8;
+    /// Games one connection may have created and not finished, waiting for an opponent or against
+    /// an engine; `create` beyond is refused (not_allowed), so that no client can fill memory and
+    /// the lobby with games.
+    std::size_t max_open_games_per_connection = 8;
     std::string server_name = "arbiter/0.1.0";
     RoomConfig room;
 };
@@ -82,8 +83,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
         unsigned refused_in_row = 0;
         std::set<std::string> rooms;
         std::set<std::string> seated_in;  ///< the rooms where it holds a seat
-        /// Games it created for a person to join, as long as they may still be waiting.
-        std::set<std::string> created_waiting;
+        /// Games it created, as long as they may still be open: game id -> against an engine
+        /// (open until it ends) or not (open while it waits for a person).
+        std::map<std::string, bool> created_open;
     };
 
     bool admit(const std::shared_ptr<net::Peer>& peer, std::string_view text);
@@ -93,9 +95,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
                 std::string message, const std::optional<std::string>& id);
     void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
                    const std::optional<std::string>& id);
-    /// Whether `peer` may create one more game for a person to join; prunes the games of its
-    /// that no longer wait.
-    bool may_open_waiting_game(const std::shared_ptr<net::Peer>& peer);
+    /// Whether `peer` may create one more game; forgets the games it created that are no longer
+    /// open.
+    bool may_open_game(const std::shared_ptr<net::Peer>& peer);
     void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                   const std::optional<std::string>& id);
     void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,

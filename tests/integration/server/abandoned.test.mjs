@@ -1,5 +1,5 @@
-// Games people leave: a connection may hold only so many games waiting for an opponent; one
-// whose creator left and did not come back within the disconnect timeout is aborted (reason
+// Games people leave: a connection may hold only so many open games (waiting for an opponent,
+// or against an engine); a waiting game whose creator left and did not come back within the disconnect timeout is aborted (reason
 // abandoned); and a game in play that everyone left leaves memory until someone asks for it.
 // Without these, clients could fill memory and the lobby with games nobody plays.
 import { test, before, after } from 'node:test';
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { startServer, Client, startGame, play } from './harness.mjs';
 import { scrape, metric } from './prometheus.mjs';
 
-const args = ['--disconnect-timeout', '1', '--max-waiting-games', '3'];
+const args = ['--disconnect-timeout', '1', '--max-open-games', '3'];
 let server;
 before(async () => (server = await startServer({ args })));
 after(async () => assert.equal((await server.stop()).code, 0));
@@ -30,7 +30,7 @@ async function scrapeUntil(check, what) {
   }
 }
 
-test('a connection may hold only so many waiting games; a refused create changes nothing', async () => {
+test('a connection may hold only so many open games; a refused create changes nothing', async () => {
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');
   const created = [];
@@ -38,15 +38,18 @@ test('a connection may hold only so many waiting games; a refused create changes
   const before = await waitingIds(b);
   const refused = await a.request({ type: 'create', variant: 'xiangqi' });
   assert.equal(refused.code, 'not_allowed');
-  assert.match(refused.message, /already has 3 games waiting/);
+  assert.match(refused.message, /already has 3 open games/);
   assert.deepEqual(await waitingIds(b), before, 'the refused create stored and listed nothing');
 
-  // A game against the engine waits for nobody: it is not counted.
-  const engine = await a.ok({ type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'builtin', level: 1 } });
-  await a.ok({ type: 'abort', game: engine.game });
+  const vsEngine = { type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'builtin', level: 1 } };
+  assert.equal((await a.request(vsEngine)).code, 'not_allowed', 'a game against the engine counts too');
 
-  // Each game that stops waiting, aborted or joined, frees its place.
+  // A waiting game that is aborted or joined frees its place; a game against the engine, once
+  // it is over.
   await a.ok({ type: 'abort', game: created[0] });
+  const engine = await a.ok(vsEngine);
+  assert.equal((await a.request({ type: 'create', variant: 'chess' })).code, 'not_allowed');
+  await a.ok({ type: 'abort', game: engine.game });
   created.push((await a.ok({ type: 'create', variant: 'draughts' })).game);
   await b.ok({ type: 'join', game: created[1] });
   created.push((await a.ok({ type: 'create', variant: 'chess', private: true })).game);

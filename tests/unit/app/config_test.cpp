@@ -55,7 +55,7 @@ TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(60));
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(60));
     EXPECT_EQ(config.hub.messages_per_second, 20);
-    EXPECT_EQ(config.hub.max_waiting_per_connection, 8U);
+    EXPECT_EQ(config.hub.max_open_games_per_connection, 8U);
 }
 
 TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
@@ -81,7 +81,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
                                           "0",
                                           "--disconnect-timeout",
                                           "0",
-                                          "--max-waiting-games",
+                                          "--max-open-games",
                                           "1",
                                           "--rate",
                                           "0.5",
@@ -98,7 +98,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.net.limits.close_timeout, std::chrono::milliseconds(250));
     EXPECT_EQ(config.journal_rows, 0U);
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
-    EXPECT_EQ(config.hub.max_waiting_per_connection, 1U);
+    EXPECT_EQ(config.hub.max_open_games_per_connection, 1U);
     EXPECT_EQ(config.hub.messages_per_second, 0.5);
 }
 
@@ -125,7 +125,7 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--engine-timeout-ms", "0"}, "--engine-timeout-ms"},
         {{"--engine-margin-ms", "600001"}, "--engine-margin-ms"},
         {{"--journal-rows", "1000001"}, "--journal-rows"},
-        {{"--max-waiting-games", "0"}, "--max-waiting-games"},
+        {{"--max-open-games", "0"}, "--max-open-games"},
         {{"--engine-threads", "0"}, "--engine-threads"},
         {{"--rate", "0"}, "--rate"},
         {{"--rate", "nan"}, "--rate"},
@@ -158,7 +158,7 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
     for (const char* flag :
          {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-frame-bytes",
           "--idle-timeout", "--disconnect-timeout", "--max-connections-per-address",
-          "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows", "--max-waiting-games"}) {
+          "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows", "--max-open-games"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;
