@@ -37,9 +37,11 @@ inline bool is_finished(std::string_view status) noexcept {
 
 /// Settings shared by every room.
 struct RoomConfig {
-    std::chrono::milliseconds disconnect_timeout{60'000};  ///< before the opponent may claim
-    std::size_t event_history = 256;                       ///< events kept for `since` replays
-    std::size_t max_pending = 256;  ///< requests queued behind a commit before refusing
+    /// After a player leaves: before the opponent may claim, before a waiting game whose creator
+    /// left is aborted, and before an untimed game nobody is in leaves memory.
+    std::chrono::milliseconds disconnect_timeout{60'000};
+    std::size_t event_history = 256;  ///< events kept for `since` replays
+    std::size_t max_pending = 256;    ///< requests queued behind a commit before refusing
 };
 
 /// A request from a connection, as the hub hands it to a room.
@@ -60,9 +62,9 @@ struct SeatSpec {
     int engine_level = 0;  ///< 1..8 for an engine seat
 };
 
-/// What rooms need from the rest of the server (the hub).
 class GameRoom;
 
+/// What rooms need from the rest of the server (the hub).
 class RoomHost {
   public:
     virtual ~RoomHost() = default;
@@ -169,6 +171,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void arm_abandon_timer();
     void on_abandon_timer();
     void cancel_timers();
+    /// (Re)arms `timer` to run `handler` through the room's queue after `delay`, unless the room
+    /// is gone by then.
+    void arm_timer(std::shared_ptr<Timer>& timer, std::chrono::milliseconds delay,
+                   void (GameRoom::*handler)());
     /// Nobody is in an unfinished game: unless someone comes within the disconnect timeout, it
     /// leaves memory (an untimed game could otherwise stay for good; a timed one ends by flag).
     void arm_unload_timer();

@@ -472,19 +472,24 @@ void GameRoom::arm_flag_timer() {
     });
 }
 
-void GameRoom::arm_abandon_timer() {
-    if (abandon_timer_) {
-        abandon_timer_->cancel();
-        abandon_timer_.reset();
+void GameRoom::arm_timer(std::shared_ptr<Timer>& timer, std::chrono::milliseconds delay,
+                         void (GameRoom::*handler)()) {
+    if (timer) {
+        timer->cancel();
+        timer.reset();
     }
     std::weak_ptr<GameRoom> weak = weak_from_this();
-    abandon_timer_ = executor_->post_after(
-        context_.config.disconnect_timeout + std::chrono::milliseconds(1), [weak] {
-            if (auto self = weak.lock()) {
-                GameRoom* room = self.get();
-                room->enqueue([room] { room->on_abandon_timer(); });
-            }
-        });
+    timer = executor_->post_after(delay, [weak, handler] {
+        if (auto self = weak.lock()) {
+            GameRoom* room = self.get();
+            room->enqueue([room, handler] { (room->*handler)(); });
+        }
+    });
+}
+
+void GameRoom::arm_abandon_timer() {
+    arm_timer(abandon_timer_, context_.config.disconnect_timeout + std::chrono::milliseconds(1),
+              &GameRoom::on_abandon_timer);
 }
 
 void GameRoom::on_abandon_timer() {
@@ -509,18 +514,8 @@ void GameRoom::arm_unload_timer() {
     if (clock_) {
         return;  // its flag falls if nobody comes back, and an ended game leaves memory
     }
-    if (unload_timer_) {
-        unload_timer_->cancel();
-        unload_timer_.reset();
-    }
-    std::weak_ptr<GameRoom> weak = weak_from_this();
-    unload_timer_ = executor_->post_after(
-        context_.config.disconnect_timeout + std::chrono::milliseconds(1), [weak] {
-            if (auto self = weak.lock()) {
-                GameRoom* room = self.get();
-                room->enqueue([room] { room->on_unload_timer(); });
-            }
-        });
+    arm_timer(unload_timer_, context_.config.disconnect_timeout + std::chrono::milliseconds(1),
+              &GameRoom::on_unload_timer);
 }
 
 void GameRoom::on_unload_timer() {
