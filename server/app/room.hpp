@@ -174,7 +174,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// (Re)arms `timer` to run `handler` through the room's queue after `delay`, unless the room
     /// is gone by then.
     void arm_timer(std::shared_ptr<Timer>& timer, std::chrono::milliseconds delay,
-                   void (GameRoom::*handler)());
+                   std::function<void(GameRoom&)> handler);
     /// Nobody is in an unfinished game: unless someone comes within the disconnect timeout, it
     /// leaves memory (an untimed game could otherwise stay for good; a timed one ends by flag).
     void arm_unload_timer();

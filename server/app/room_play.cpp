@@ -462,34 +462,29 @@ void GameRoom::arm_flag_timer() {
     if (!left) {
         return;
     }
-    std::weak_ptr<GameRoom> weak = weak_from_this();
     const std::uint32_t ply = header_.ply;
-    flag_timer_ = executor_->post_after(*left + std::chrono::milliseconds(1), [weak, ply] {
-        if (auto self = weak.lock()) {
-            GameRoom* room = self.get();
-            room->enqueue([room, ply] { room->on_flag_timer(ply); });
-        }
-    });
+    arm_timer(flag_timer_, *left + std::chrono::milliseconds(1),
+              [ply](GameRoom& room) { room.on_flag_timer(ply); });
 }
 
 void GameRoom::arm_timer(std::shared_ptr<Timer>& timer, std::chrono::milliseconds delay,
-                         void (GameRoom::*handler)()) {
+                         std::function<void(GameRoom&)> handler) {
     if (timer) {
         timer->cancel();
         timer.reset();
     }
     std::weak_ptr<GameRoom> weak = weak_from_this();
-    timer = executor_->post_after(delay, [weak, handler] {
+    timer = executor_->post_after(delay, [weak, handler = std::move(handler)] {
         if (auto self = weak.lock()) {
             GameRoom* room = self.get();
-            room->enqueue([room, handler] { (room->*handler)(); });
+            room->enqueue([room, handler] { handler(*room); });
         }
     });
 }
 
 void GameRoom::arm_abandon_timer() {
     arm_timer(abandon_timer_, context_.config.disconnect_timeout + std::chrono::milliseconds(1),
-              &GameRoom::on_abandon_timer);
+              [](GameRoom& room) { room.on_abandon_timer(); });
 }
 
 void GameRoom::on_abandon_timer() {
@@ -515,7 +510,7 @@ void GameRoom::arm_unload_timer() {
         return;  // its flag falls if nobody comes back, and an ended game leaves memory
     }
     arm_timer(unload_timer_, context_.config.disconnect_timeout + std::chrono::milliseconds(1),
-              &GameRoom::on_unload_timer);
+              [](GameRoom& room) { room.on_unload_timer(); });
 }
 
 void GameRoom::on_unload_timer() {
