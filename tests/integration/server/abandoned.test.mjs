@@ -186,3 +186,26 @@ test('a timed game everyone left stays until its flag falls, then leaves memory'
   assert.equal(state.result, '0-1');
   await watcher.close();
 });
+
+test('a game against the engine that its player left leaves memory, and the engine plays on after a resume', async () => {
+  const playing = async () => inMemory(await scrape(server.http), 'playing', 'draughts');
+  const before = await playing();
+  const a = await Client.connect(server.url, 'Ana');
+  const created = await a.ok({ type: 'create', variant: 'draughts', side: 'first', opponent: { engine: 'builtin', level: 1 } });
+  const { game, token } = created;
+  const start = await a.nextOf('state', (m) => m.game === game);
+  const first = await a.ok({ type: 'move', game, move: start.legal[0], ply: 0 });
+  const reply = await a.nextOf('moved', (m) => m.game === game && m.ply === 2);
+  await a.close();
+  await scrapeUntil((now) => inMemory(now, 'playing', 'draughts') === before, 'the game to leave memory');
+
+  const back = await Client.connect(server.url, 'Ana');
+  const state = await back.ok({ type: 'resume', game, token });
+  assert.deepEqual(state.moves, [first.move, reply.move]);
+  assert.equal(await playing(), before + 1);
+  await back.ok({ type: 'move', game, move: state.legal[0], ply: 2 });
+  const answered = await back.nextOf('moved', (m) => m.game === game && m.ply === 4, 10000);
+  assert.equal(answered.game, game, 'the engine, brought back with the game, answers');
+  await back.ok({ type: 'resign', game });
+  await back.close();
+});
