@@ -440,11 +440,6 @@ std::shared_ptr<GameRoom> Hub::find_room(const std::string& game) {
     return *room;
 }
 
-void Hub::room_idle(const std::string& game) {
-    std::lock_guard lock(rooms_mutex_);
-    rooms_.erase(game);
-}
-
 bool Hub::unload_room(const std::string& game, const GameRoom* room) {
     std::lock_guard lock(rooms_mutex_);
     auto it = rooms_.find(game);
@@ -492,9 +487,9 @@ void Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::strin
 
 void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::string& entered,
                          const std::string& keep, const std::set<std::string>& rooms) {
-    // A finished room leaves memory once nobody is in it (room_idle), but a connection stayed in
-    // every game it played or watched until it closed: a player who plays game after game on
-    // one connection kept each finished room (its game, history and last events, ~230 KB after
+    // A finished room leaves memory once nobody is in it (GameRoom::leave_memory), but a connection
+    // stayed in every game it played or watched until it closed: a player who plays game after game
+    // on one connection kept each finished room (its game, history and last events, ~230 KB after
     // a ~330-ply game) alive, and the server grew by ~16 MB/s under arbiter-load (issue 9).
     // Entering another game is the sign that a connection is done with the finished ones. The
     // game this one is the rematch of stays: its members hear the `rematch` event there after

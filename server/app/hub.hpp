@@ -60,7 +60,6 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// Also leaves the finished games the peer was in, but `rematch_of` (see leave_finished).
     void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
                        const std::string& rematch_of) override;
-    void room_idle(const std::string& game) override;
     bool unload_room(const std::string& game, const GameRoom* room) override;
     void reroute(RoomRequest request) override;
 

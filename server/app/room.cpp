@@ -124,8 +124,7 @@ void GameRoom::submit(RoomRequest request) {
             self->answered(request);
             return;
         }
-        self->pending_.push_back(
-            [self, request = std::move(request)]() mutable { self->handle(request); });
+        self->pending_.emplace_back(std::move(request));
         self->run_next();
     });
 }
@@ -154,20 +153,35 @@ void GameRoom::cancel_timers() {
 }
 
 void GameRoom::enqueue(Task task) {
-    pending_.push_back(std::move(task));
+    pending_.emplace_back(std::move(task));
     run_next();
 }
 
 void GameRoom::run_next() {
     while (!busy_ && !pending_.empty()) {
-        if (unloaded_) {
-            pending_.clear();  // leaves, timers, engine answers: for a room that is gone
-            return;
-        }
-        Task task = std::move(pending_.front());
+        Queued next = std::move(pending_.front());
         pending_.pop_front();
-        task();
+        if (auto* request = std::get_if<RoomRequest>(&next)) {
+            if (unloaded_) {
+                context_.host.reroute(std::move(*request));
+            } else {
+                handle(*request);
+            }
+        } else if (!unloaded_) {
+            std::get<Task>(next)();
+        }  // else a leave, a timer or an engine answer for a room that is gone
     }
+}
+
+bool GameRoom::leave_memory() {
+    if (!context_.host.unload_room(id_, this)) {
+        return false;
+    }
+    unloaded_ = true;
+    cancel_timers();
+    close_agents();
+    history_.clear();
+    return true;
 }
 
 void GameRoom::persist_then(storage::GameWrite change, std::optional<RoomRequest> requester,
@@ -351,7 +365,7 @@ void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer) {
         broadcast_spectators();
     }
     if (members_.empty() && is_finished(header_.status)) {
-        context_.host.room_idle(id_);
+        leave_memory();
     } else if (members_.empty() && header_.status == "playing") {
         arm_unload_timer();
     }

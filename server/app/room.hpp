@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "common/protocol/messages.hpp"
@@ -77,12 +78,10 @@ class RoomHost {
     /// or as a spectator. `rematch_of`: the game that `game` is a rematch of ("" if none).
     virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                                bool seated, const std::string& rematch_of) = 0;
-    /// The game is over and nobody is in the room: the host may drop it from memory (it can be
-    /// restored from storage when someone asks for it again).
-    virtual void room_idle(const std::string& game) = 0;
-    /// Nobody has been in this unfinished game for the disconnect timeout and nothing of it is
-    /// in flight: the host drops `room` from memory if it still holds it for `game`, and says
-    /// whether it did. Storage has all of it; the next request for the game brings it back.
+    /// Nobody is in the room and nothing of it is in flight (the game is over, or nobody came for
+    /// the disconnect timeout): the host drops `room` from memory if it still holds it for
+    /// `game`, and says whether it did. Storage has all of it; the next request for the game
+    /// brings it back.
     virtual bool unload_room(const std::string& game, const GameRoom* room) = 0;
     /// A request that reached a room after it was unloaded: route it again.
     virtual void reroute(RoomRequest request) = 0;
@@ -171,6 +170,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void arm_abandon_timer();
     void on_abandon_timer();
     void cancel_timers();
+    /// Asks the host to drop this room from memory (see RoomHost::unload_room); if it did, the
+    /// room is marked unloaded: requests still queued or arriving are routed again, the rest is
+    /// dropped. On the room's strand, with no commit in flight.
+    bool leave_memory();
     /// (Re)arms `timer` to run `handler` through the room's queue after `delay`, unless the room
     /// is gone by then.
     void arm_timer(std::shared_ptr<Timer>& timer, std::chrono::milliseconds delay,
@@ -270,7 +273,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     };
     std::deque<Event> history_;  ///< front = oldest
     std::chrono::steady_clock::time_point turn_started_{};
-    std::deque<Task> pending_;
+    /// A request from a connection, or the room's own work (a leave, a timer, an engine answer).
+    using Queued = std::variant<Task, RoomRequest>;
+    std::deque<Queued> pending_;
     bool busy_ = false;
     bool spectator_count_posted_ = false;     ///< a send_spectator_count() is on the strand
     std::uint32_t spectator_count_sent_ = 0;  ///< the count last broadcast

@@ -395,7 +395,7 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
             if (members_.empty()) {
                 // Ended with nobody here (a flag fall or an abandoned game): as when the last
                 // member leaves a finished game, it need not stay in memory.
-                context_.host.room_idle(id_);
+                leave_memory();
             }
         });
 }
@@ -522,18 +522,13 @@ void GameRoom::on_unload_timer() {
         return;
     }
     if (!pending_.empty()) {
-        arm_unload_timer();  // a request may be queued behind this task: it must run here
+        arm_unload_timer();  // someone's request is queued: it is served here, not reloaded
         return;
     }
     // A task runs only when no commit is in flight (run_next), so storage has all of the game.
-    if (!context_.host.unload_room(id_, this)) {
-        return;
+    if (leave_memory()) {
+        log_event(LogLevel::info, "game_unloaded", {{"game", id_}, {"plies", header_.ply}});
     }
-    unloaded_ = true;
-    cancel_timers();
-    close_agents();
-    history_.clear();
-    log_event(LogLevel::info, "game_unloaded", {{"game", id_}, {"plies", header_.ply}});
 }
 
 void GameRoom::on_flag_timer(std::uint32_t ply) {
