@@ -30,6 +30,11 @@ std::uint64_t count_field(const json& message, const char* key) {
 
 namespace {
 
+// A game aborted by the server says why; one a player aborted needs no reason.
+std::string aborted_text(const std::string& reason) {
+    return reason == "abandoned" ? "Game aborted: its creator did not come back" : "Game aborted";
+}
+
 std::vector<std::string> strings_of(const json& message, const char* key) {
     std::vector<std::string> values;
     auto found = message.find(key);
@@ -209,7 +214,7 @@ std::string describe(const GameView& view, const json& message) {
     }
     if (type == "ended") {
         if (view.status == "aborted") {
-            return "Game aborted";
+            return aborted_text(text_field(message, "reason"));
         }
         return "Game over: " + text_field(message, "result") + " (" +
                text_field(message, "reason") + ")";
@@ -280,7 +285,7 @@ std::string render_screen(const GameView& view, const RenderStyle& style, bool f
                     : seat_title(view.turn) + " to move" + (view.check ? " (check)" : "");
         text += "\n";
     } else if (view.status == "aborted") {
-        text += "Game aborted\n";
+        text += aborted_text(view.reason) + "\n";
     } else if (view.status == "ended") {
         text += "Game over: " + view.result + " (" + view.reason + ")\n";
     }

@@ -59,6 +59,17 @@ test('abort before both sides moved ends the game as aborted', async () => {
   await closePages(first, second);
 });
 
+test('a game whose creator leaves before anyone joins is aborted, and a watcher is told why', async () => {
+  const first = await newPlayer(browser, server, 'Alice');
+  const game = await createGame(first, { variant: 'draughts' });
+  const watcher = await newPlayer(browser, server, 'Wes');
+  await watch(watcher, server, game);
+  await first.context().close();
+  await watcher.waitForSelector('.game-page[data-status="aborted"]', { timeout: 10000 });
+  assert.equal(await statusText(watcher), 'Game aborted: its creator did not come back');
+  await closePages(watcher);
+});
+
 test('when the opponent leaves, a claim opens after the timeout and wins', async () => {
   const { first, second } = await twoPlayers('draughts');
   await drag(first, '22', '18');

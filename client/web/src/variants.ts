@@ -190,10 +190,12 @@ const REASONS: Record<string, string> = {
   abandoned: 'abandonment',
 };
 
-/** "White wins by checkmate" / "Draw by agreement" / "Game aborted". */
+/** "White wins by checkmate" / "Draw by agreement" / "Game aborted" (and why, when it was not a player). */
 export function describeResult(variant: Variant, result: string | null, reason: string | null, status?: string): string {
   const why = reason ? REASONS[reason] ?? reason.replace(/_/g, ' ') : '';
-  if (status === 'aborted' || reason === 'aborted') return 'Game aborted';
+  if (status === 'aborted' || reason === 'aborted') {
+    return reason === 'abandoned' ? 'Game aborted: its creator did not come back' : 'Game aborted';
+  }
   if (result === '1-0') return `${seatTitle(variant.seats[0])} wins${why ? ' by ' + why : ''}`;
   if (result === '0-1') return `${seatTitle(variant.seats[1])} wins${why ? ' by ' + why : ''}`;
   if (result === '1/2-1/2') return `Draw${why ? ' by ' + why : ''}`;
