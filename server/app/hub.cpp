@@ -423,21 +423,50 @@ std::string Hub::start_rematch(const storage::GameRow& finished, std::array<Seat
 }
 
 std::shared_ptr<GameRoom> Hub::find_room(const std::string& game) {
-    std::lock_guard lock(rooms_mutex_);
-    if (auto it = rooms_.find(game); it != rooms_.end()) {
-        return it->second;
+    std::uint64_t dropped_before = 0;
+    {
+        std::lock_guard lock(rooms_mutex_);
+        if (auto it = rooms_.find(game); it != rooms_.end()) {
+            return it->second;
+        }
+        dropped_before = rooms_dropped_;
     }
-    // Finished games leave memory when idle; bring one back for whoever asks.
-    auto stored = repository_.load(game);
-    if (!stored || !*stored) {
-        return nullptr;
+    // Games leave memory when nobody is in them; bring this one back for whoever asks. The read
+    // is made without the lock, which every request's lookup takes, unless rooms keep leaving
+    // memory meanwhile (then once under it, so that this ends).
+    for (int attempt = 1;; ++attempt) {
+        const bool under_lock = attempt > max_unlocked_loads;
+        std::unique_lock lock(rooms_mutex_, std::defer_lock);
+        if (under_lock) {
+            lock.lock();
+            if (auto it = rooms_.find(game); it != rooms_.end()) {
+                return it->second;
+            }
+        }
+        auto stored = repository_.load(game);
+        if (!under_lock) {
+            lock.lock();
+            if (auto it = rooms_.find(game); it != rooms_.end()) {
+                return it->second;  // brought back by another request meanwhile
+            }
+            // Only a room in memory writes its game, and it leaves memory after its last write.
+            // With no room gone during the read, this game had none, and the read is current;
+            // otherwise it may lack the last writes of the room that left.
+            if (rooms_dropped_ != dropped_before) {
+                dropped_before = rooms_dropped_;
+                continue;
+            }
+        }
+        if (!stored || !*stored) {
+            return nullptr;
+        }
+        auto room = GameRoom::restore(room_context_, make_executor_(), std::move(**stored));
+        if (!room) {
+            return nullptr;
+        }
+        rooms_[game] = *room;
+        return *room;
     }
-    auto room = GameRoom::restore(room_context_, make_executor_(), std::move(**stored));
-    if (!room) {
-        return nullptr;
-    }
-    rooms_[game] = *room;
-    return *room;
 }
 
 bool Hub::unload_room(const std::string& game, const GameRoom* room) {
@@ -447,6 +476,7 @@ bool Hub::unload_room(const std::string& game, const GameRoom* room) {
         return false;
     }
     rooms_.erase(it);
+    rooms_dropped_ += 1;
     return true;
 }
 

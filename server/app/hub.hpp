@@ -5,6 +5,7 @@
 /// It owns the registry of rooms and the lobby of open games.
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -122,6 +123,10 @@ class Hub final : public net::PeerHandler, public RoomHost {
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
     mutable std::mutex rooms_mutex_;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
+    /// Rooms dropped from memory so far (find_room: was a read from storage current?).
+    std::uint64_t rooms_dropped_ = 0;
+    /// Reads of a game from storage without the rooms lock before find_room reads under it.
+    static constexpr int max_unlocked_loads = 3;
 
     mutable std::mutex peers_mutex_;
     std::unordered_map<std::uint64_t, PeerState> peers_;
