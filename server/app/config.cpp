@@ -46,7 +46,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("close-timeout-ms", po::value(&close_timeout_ms)->default_value(close_timeout_ms), "a WebSocket close handshake not finished by then ends with a TCP reset (a peer that stopped reading)")
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
-        ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim, and before a game waiting for an opponent whose creator left is aborted")
+        ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim; also before a game waiting for an opponent whose creator left is aborted, and before an untimed game nobody is in leaves memory")
         ("max-open-games", po::value(&config.hub.max_open_games_per_connection)->default_value(config.hub.max_open_games_per_connection), "games one connection may have created and not finished: waiting for an opponent, or against an engine")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
