@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, Client, startGame, play } from './harness.mjs';
-import { scrape, metric } from './prometheus.mjs';
+import { scrape, scrapeUntil, gamesInMemory } from './prometheus.mjs';
 
 const args = ['--disconnect-timeout', '1', '--max-open-games', '3'];
 let server;
@@ -17,17 +17,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function waitingIds(client) {
   const listed = await client.ok({ type: 'games', status: 'waiting', limit: 200 });
   return listed.games.map((g) => g.game).sort();
-}
-
-/** Scrapes /metrics until `check(parsed)` holds (rooms leave on their own strands), or fails. */
-async function scrapeUntil(check, what) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const now = await scrape(server.http);
-    if (check(now)) return now;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 test('a connection may hold only so many open games; a refused create changes nothing', async () => {
@@ -87,12 +76,13 @@ test('a waiting game whose creator does not come back is aborted as abandoned', 
 test('an abandoned game with nobody in it leaves memory, and storage still has it', async () => {
   const a = await Client.connect(server.url, 'Ana');
   const { game } = await a.ok({ type: 'create', variant: 'draughts' });
-  await scrapeUntil((now) => metric(now, 'arbiter_games_in_memory', { status: 'waiting', variant: 'draughts' }) === 1, 'the waiting game');
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'waiting', 'draughts') === 1, 'the waiting game');
   await a.close();
   await scrapeUntil(
+    server.http,
     (now) =>
-      metric(now, 'arbiter_games_in_memory', { status: 'waiting', variant: 'draughts' }) === 0 &&
-      metric(now, 'arbiter_games_in_memory', { status: 'aborted', variant: 'draughts' }) === 0,
+      gamesInMemory(now, 'waiting', 'draughts') === 0 &&
+      gamesInMemory(now, 'aborted', 'draughts') === 0,
     'the abandoned game to leave memory',
   );
   const watcher = await Client.connect(server.url);
@@ -138,23 +128,21 @@ test('after a restart, a waiting game nobody resumes is aborted a timeout later'
   }
 });
 
-const inMemory = (parsed, status, variant) => metric(parsed, 'arbiter_games_in_memory', { status, variant });
-
 test('an untimed game everyone left leaves memory, and comes back as it was for a resume', async () => {
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');
   const { game, tokenA, tokenB } = await startGame(a, b, { variant: 'xiangqi' });
   await play(game, a, b, ['h3e3', 'h10g8']);
-  await scrapeUntil((now) => inMemory(now, 'playing', 'xiangqi') === 1, 'the game in memory');
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'playing', 'xiangqi') === 1, 'the game in memory');
   const watcher = await Client.connect(server.url);
   await watcher.ok({ type: 'watch', game });
   await a.close();
   await b.close();
   await sleep(1300);
   let now = await scrape(server.http);
-  assert.equal(inMemory(now, 'playing', 'xiangqi'), 1, 'a spectator keeps it');
+  assert.equal(gamesInMemory(now, 'playing', 'xiangqi'), 1, 'a spectator keeps it');
   await watcher.close();
-  await scrapeUntil((now) => inMemory(now, 'playing', 'xiangqi') === 0, 'the game to leave memory');
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'playing', 'xiangqi') === 0, 'the game to leave memory');
 
   const a2 = await Client.connect(server.url, 'Ana');
   const b2 = await Client.connect(server.url, 'Bo');
@@ -164,7 +152,7 @@ test('an untimed game everyone left leaves memory, and comes back as it was for 
   await b2.ok({ type: 'resume', game, token: tokenB });
   await play(game, a2, b2, ['h1g3', 'i10h10'], 2);
   now = await scrape(server.http);
-  assert.equal(inMemory(now, 'playing', 'xiangqi'), 1, 'one room for the game');
+  assert.equal(gamesInMemory(now, 'playing', 'xiangqi'), 1, 'one room for the game');
   await a2.ok({ type: 'resign', game });
   for (const client of [a2, b2]) await client.close();
 });
@@ -177,8 +165,8 @@ test('a timed game everyone left stays until its flag falls, then leaves memory'
   await a.close();
   await b.close();
   await sleep(1200); // past the disconnect timeout: the running clock keeps it
-  assert.equal(inMemory(await scrape(server.http), 'playing', 'chess'), 1);
-  await scrapeUntil((now) => inMemory(now, 'playing', 'chess') === 0 && inMemory(now, 'ended', 'chess') === 0, 'the flag fall');
+  assert.equal(gamesInMemory(await scrape(server.http), 'playing', 'chess'), 1);
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'playing', 'chess') === 0 && gamesInMemory(now, 'ended', 'chess') === 0, 'the flag fall');
   const watcher = await Client.connect(server.url);
   const state = await watcher.ok({ type: 'watch', game });
   assert.equal(state.status, 'ended');
@@ -188,7 +176,7 @@ test('a timed game everyone left stays until its flag falls, then leaves memory'
 });
 
 test('a game against the engine that its player left leaves memory, and the engine plays on after a resume', async () => {
-  const playing = async () => inMemory(await scrape(server.http), 'playing', 'draughts');
+  const playing = async () => gamesInMemory(await scrape(server.http), 'playing', 'draughts');
   const before = await playing();
   const a = await Client.connect(server.url, 'Ana');
   const created = await a.ok({ type: 'create', variant: 'draughts', side: 'first', opponent: { engine: 'builtin', level: 1 } });
@@ -197,7 +185,7 @@ test('a game against the engine that its player left leaves memory, and the engi
   const first = await a.ok({ type: 'move', game, move: start.legal[0], ply: 0 });
   const reply = await a.nextOf('moved', (m) => m.game === game && m.ply === 2);
   await a.close();
-  await scrapeUntil((now) => inMemory(now, 'playing', 'draughts') === before, 'the game to leave memory');
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'playing', 'draughts') === before, 'the game to leave memory');
 
   const back = await Client.connect(server.url, 'Ana');
   const state = await back.ok({ type: 'resume', game, token });

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, Client, startGame } from './harness.mjs';
-import { scrape, metric } from './prometheus.mjs';
+import { scrape, metric, scrapeUntil, gamesInMemory } from './prometheus.mjs';
 
 let server;
 before(async () => (server = await startServer({ args: ['--rate', '5', '--burst', '10'] })));
@@ -95,19 +95,6 @@ test('a game that ends leaves the playing gauge and counts as ended', async () =
   for (const c of [a, b]) await c.close();
 });
 
-/** Scrapes until `check(parsed)` holds (rooms leave on their own strands), or fails after 5 s. */
-async function scrapeUntil(check, what) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const now = await scrape(server.http);
-    if (check(now)) return now;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const inMemory = (parsed, status, variant) => metric(parsed, 'arbiter_games_in_memory', { status, variant });
-
 test('a finished game leaves memory once its players have gone on to other games', async () => {
   // Issue 9: a connection used to stay in every game it played until it closed, so a player
   // who played game after game on one connection kept each finished room in memory.
@@ -117,13 +104,13 @@ test('a finished game leaves memory once its players have gone on to other games
   await a.ok({ type: 'resign', game });
   await b.nextOf('ended', (m) => m.game === game);
   // (The earlier test's finished draughts game leaves memory on its own strand: wait for that.)
-  await scrapeUntil((now) => inMemory(now, 'ended', 'draughts') === 1, 'one finished draughts game in memory');
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'ended', 'draughts') === 1, 'one finished draughts game in memory');
 
   // Ana creates another game and Bo joins it: both leave the finished one, which leaves memory
   // (it stayed while they were in it, until they closed)...
   const next = await a.ok({ type: 'create', side: 'first', variant: 'xiangqi' });
   await b.ok({ type: 'join', game: next.game });
-  await scrapeUntil((now) => inMemory(now, 'ended', 'draughts') === 0, 'the finished game to leave memory');
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'ended', 'draughts') === 0, 'the finished game to leave memory');
   // ...and comes back from storage for whoever asks for it.
   const watcher = await Client.connect(server.url);
   const state = await watcher.ok({ type: 'watch', game });
@@ -132,7 +119,7 @@ test('a finished game leaves memory once its players have gone on to other games
 });
 
 test('a rematch keeps the game it came from until the next one starts', async () => {
-  const playingBefore = inMemory(await scrape(server.http), 'playing', 'xiangqi');
+  const playingBefore = gamesInMemory(await scrape(server.http), 'playing', 'xiangqi');
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');
   const first = (await startGame(a, b, { variant: 'xiangqi' })).game;
@@ -152,11 +139,12 @@ test('a rematch keeps the game it came from until the next one starts', async ()
     return seenByOther.next;
   };
   const second = await rematch(first, a, b);
-  assert.equal(inMemory(await scrape(server.http), 'ended', 'xiangqi'), 1, 'the first game stays');
+  assert.equal(gamesInMemory(await scrape(server.http), 'ended', 'xiangqi'), 1, 'the first game stays');
   await rematch(second, b, a);
   // The third game's players left the first game (finished, not the one they rematched from).
   await scrapeUntil(
-    (now) => inMemory(now, 'ended', 'xiangqi') === 1 && inMemory(now, 'playing', 'xiangqi') === playingBefore + 1,
+    server.http,
+    (now) => gamesInMemory(now, 'ended', 'xiangqi') === 1 && gamesInMemory(now, 'playing', 'xiangqi') === playingBefore + 1,
     'only the second game to stay finished in memory');
   for (const c of [a, b]) await c.close();
 });

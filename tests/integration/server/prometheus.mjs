@@ -79,3 +79,18 @@ export async function scrape(httpBase) {
   if (!type.startsWith('text/plain; version=0.0.4')) throw new Error(`content-type ${type}`);
   return parsePrometheus(await response.text());
 }
+
+/** Scrapes until `check(parsed)` holds (rooms leave memory on their own strands), or throws after
+ * 5 s naming `what`. */
+export async function scrapeUntil(httpBase, check, what) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const now = await scrape(httpBase);
+    if (check(now)) return now;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** arbiter_games_in_memory for one status and variant. */
+export const gamesInMemory = (parsed, status, variant) => metric(parsed, 'arbiter_games_in_memory', { status, variant });
