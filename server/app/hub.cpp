@@ -265,14 +265,7 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
                     state.seated_in.erase(body.game);
                 }
             } else {
-                const std::string* game = room_game(message.body);
-                auto room = game ? find_room(*game) : nullptr;
-                if (!room) {
-                    refuse(peer, ErrorCode::unknown_game, "no game with that id", message.id);
-                    return;
-                }
-                routed = true;
-                room->submit(
+                routed = route(
                     RoomRequest{peer, message.id, std::move(body), peer_name(*peer), received});
             }
         },
@@ -480,15 +473,20 @@ bool Hub::unload_room(const std::string& game, const GameRoom* room) {
     return true;
 }
 
-void Hub::reroute(RoomRequest request) {
+bool Hub::route(RoomRequest request) {
     const std::string* game = room_game(request.body);
     auto room = game ? find_room(*game) : nullptr;
     if (!room) {
         refuse(request.peer, ErrorCode::unknown_game, "no game with that id", request.id);
-        return;
+        return false;
     }
-    log_event(LogLevel::debug, "request_rerouted", {{"game", *game}});
     room->submit(std::move(request));
+    return true;
+}
+
+void Hub::reroute(RoomRequest request) {
+    log_event(LogLevel::debug, "request_rerouted", {{"peer", request.peer->id()}});
+    route(std::move(request));
 }
 
 std::shared_ptr<GameRoom> Hub::room_in_memory(const std::string& game) const {

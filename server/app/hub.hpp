@@ -95,6 +95,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
                 std::string message, const std::optional<std::string>& id);
     void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
                    const std::optional<std::string>& id);
+    /// Hands a request to its game's room (brought back from storage if need be), or refuses it
+    /// with unknown_game; says whether a room took it.
+    bool route(RoomRequest request);
     /// Whether `peer` may create one more game; forgets the games it created that are no longer
     /// open.
     bool may_open_game(const std::shared_ptr<net::Peer>& peer);

@@ -98,12 +98,10 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
         if (playing) {
             room->start_turn();
             room->arm_flag_timer();
+            room->arm_unload_timer();
         }
         if (waiting) {
             room->arm_abandon_timer();
-        }
-        if (playing) {
-            room->arm_unload_timer();
         }
         room->after_change();
     });
