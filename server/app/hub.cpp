@@ -17,6 +17,9 @@ using rules::Side;
 
 namespace {
 
+/// Why a request that needs a read of stored games is refused when too many reads wait.
+constexpr const char* busy_reading = "the server is busy reading stored games; try again shortly";
+
 std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat) {
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
@@ -80,12 +83,14 @@ protocol::Record record_of(const storage::StoredGame& game) {
 }
 
 Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
-         Metrics& metrics, ExecutorFactory make_executor, EngineDirectory* engines)
+         Metrics& metrics, ExecutorFactory make_executor, ReadWorker& reads,
+         EngineDirectory* engines)
     : config_(std::move(config)),
       repository_(repository),
       time_(time),
       metrics_(metrics),
       make_executor_(std::move(make_executor)),
+      reads_(reads),
       room_context_{repository, time, *this, metrics, config_.room, engines} {}
 
 Expected<std::size_t, std::string> Hub::restore_games() {
@@ -104,6 +109,7 @@ Expected<std::size_t, std::string> Hub::restore_games() {
             std::lock_guard lock(rooms_mutex_);
             rooms_[id] = *room;
         }
+        (*room)->start();
         ++count;
     }
     return count;
@@ -256,14 +262,7 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
             } else if constexpr (std::is_same_v<T, protocol::ReplayRequest>) {
                 on_replay(peer, body.game, message.id);
             } else if constexpr (std::is_same_v<T, protocol::Unwatch>) {
-                // A game not in memory has nobody in it: there is nothing to leave.
-                if (auto room = room_in_memory(body.game)) {
-                    room->leave(peer);
-                    std::lock_guard lock(peers_mutex_);
-                    auto& state = peers_[peer->id()];
-                    state.rooms.erase(body.game);
-                    state.seated_in.erase(body.game);
-                }
+                unwatch(RoomRequest{peer, message.id, std::move(body), {}, received});
             } else {
                 routed = route(
                     RoomRequest{peer, message.id, std::move(body), peer_name(*peer), received});
@@ -415,50 +414,116 @@ std::string Hub::start_rematch(const storage::GameRow& finished, std::array<Seat
     return header.id;
 }
 
-std::shared_ptr<GameRoom> Hub::find_room(const std::string& game) {
+bool Hub::route_after_load(const std::string& game, RoomRequest request) {
+    {
+        std::lock_guard lock(loads_mutex_);
+        if (auto it = loading_.find(game); it != loading_.end()) {
+            it->second.push_back(std::move(request));
+            return true;
+        }
+        if (auto room = room_in_memory(game)) {
+            room->submit(std::move(request));  // brought back since route() looked
+            return true;
+        }
+        loading_[game].push_back(std::move(request));
+    }
+    // Outside the lock: a worker that runs reads at once must be able to take it.
+    if (reads_.try_post([this, game] { bring_back(game); })) {
+        return true;
+    }
+    std::vector<RoomRequest> refused;
+    {
+        std::lock_guard lock(loads_mutex_);
+        refused = std::move(loading_[game]);
+        loading_.erase(game);
+    }
+    for (const auto& waiting : refused) {
+        refuse(waiting.peer, ErrorCode::unavailable, busy_reading, waiting.id);
+    }
+    return false;
+}
+
+void Hub::bring_back(const std::string& game) {
     std::uint64_t dropped_before = 0;
     {
         std::lock_guard lock(rooms_mutex_);
-        if (auto it = rooms_.find(game); it != rooms_.end()) {
-            return it->second;
-        }
         dropped_before = rooms_dropped_;
     }
-    // Games leave memory when nobody is in them; bring this one back for whoever asks. The read
-    // is made without the lock, which every request's lookup takes, unless rooms keep leaving
-    // memory meanwhile (then once under it, so that this ends).
+    // The read and the replay run without the locks, which every request's lookup takes, unless
+    // rooms keep leaving memory meanwhile (then once under them, so that this ends). Only a room
+    // in memory writes its game, and it leaves memory after its last write: with no room gone
+    // during the read, this game had none, and the read is current; otherwise it may lack the
+    // last writes of the room that left.
     for (int attempt = 1;; ++attempt) {
-        const bool under_lock = attempt > max_unlocked_loads;
-        std::unique_lock lock(rooms_mutex_, std::defer_lock);
-        if (under_lock) {
-            lock.lock();
+        const bool under_locks = attempt > max_unlocked_loads;
+        std::unique_lock loads(loads_mutex_, std::defer_lock);
+        std::unique_lock rooms(rooms_mutex_, std::defer_lock);
+        if (under_locks) {
+            loads.lock();
+            rooms.lock();
+        }
+        std::shared_ptr<GameRoom> room;
+        if (under_locks) {
             if (auto it = rooms_.find(game); it != rooms_.end()) {
-                return it->second;
+                room = it->second;
             }
         }
-        auto stored = repository_.load(game);
-        if (!under_lock) {
-            lock.lock();
-            if (auto it = rooms_.find(game); it != rooms_.end()) {
-                return it->second;  // brought back by another request meanwhile
+        std::string failure;  // why the requests are refused when there is no room
+        ErrorCode code = ErrorCode::unknown_game;
+        std::shared_ptr<GameRoom> restored;
+        if (!room) {
+            auto stored = repository_.load(game);
+            if (!stored) {
+                code = ErrorCode::unavailable;
+                failure = "storage: " + stored.error().message;
+            } else if (!*stored) {
+                failure = "no game with that id";
+            } else if (auto made = GameRoom::restore(room_context_, make_executor_(),
+                                                     std::move(**stored))) {
+                restored = *made;
+            } else {
+                code = ErrorCode::unavailable;
+                failure = "the stored game does not load";
+                log_event(LogLevel::error, "game_not_restored",
+                          {{"game", game}, {"error", made.error()}});
             }
-            // Only a room in memory writes its game, and it leaves memory after its last write.
-            // With no room gone during the read, this game had none, and the read is current;
-            // otherwise it may lack the last writes of the room that left.
-            if (rooms_dropped_ != dropped_before) {
+        }
+        if (!under_locks) {
+            loads.lock();
+            rooms.lock();
+            if (auto it = rooms_.find(game); it != rooms_.end()) {
+                room = it->second;  // brought back meanwhile: the restored copy is dropped unused
+            } else if (rooms_dropped_ != dropped_before) {
                 dropped_before = rooms_dropped_;
                 continue;
             }
         }
-        if (!stored || !*stored) {
-            return nullptr;
+        auto waiting = std::move(loading_[game]);
+        loading_.erase(game);
+        if (room || restored) {
+            if (!room) {
+                room = restored;
+                rooms_[game] = room;
+                room->start();
+            }
+            // Under the locks: a request that finds the room from now on queues behind these.
+            for (auto& request : waiting) {
+                if (std::holds_alternative<protocol::Unwatch>(request.body)) {
+                    leave_room(request.peer, *room);
+                } else {
+                    room->submit(std::move(request));
+                }
+            }
+            return;
         }
-        auto room = GameRoom::restore(room_context_, make_executor_(), std::move(**stored));
-        if (!room) {
-            return nullptr;
+        rooms.unlock();
+        loads.unlock();
+        for (const auto& request : waiting) {
+            if (!std::holds_alternative<protocol::Unwatch>(request.body)) {
+                refuse(request.peer, code, failure, request.id);
+            }
         }
-        rooms_[game] = *room;
-        return *room;
+        return;
     }
 }
 
@@ -475,13 +540,46 @@ bool Hub::unload_room(const std::string& game, const GameRoom* room) {
 
 bool Hub::route(RoomRequest request) {
     const std::string* game = room_game(request.body);
-    auto room = game ? find_room(*game) : nullptr;
-    if (!room) {
+    if (!game) {
         refuse(request.peer, ErrorCode::unknown_game, "no game with that id", request.id);
         return false;
     }
-    room->submit(std::move(request));
-    return true;
+    if (auto room = room_in_memory(*game)) {
+        room->submit(std::move(request));
+        return true;
+    }
+    std::string id = *game;  // `game` points into the request, which moves
+    return route_after_load(id, std::move(request));
+}
+
+void Hub::unwatch(RoomRequest request) {
+    const std::string game = std::get<protocol::Unwatch>(request.body).game;
+    {
+        std::lock_guard lock(loads_mutex_);
+        if (auto it = loading_.find(game); it != loading_.end()) {
+            it->second.push_back(std::move(request));  // after the watch that is bringing it back
+            return;
+        }
+    }
+    // A game not in memory has nobody in it: there is nothing to leave.
+    if (auto room = room_in_memory(game)) {
+        leave_room(request.peer, *room);
+    }
+}
+
+void Hub::leave_room(const std::shared_ptr<net::Peer>& peer, GameRoom& room) {
+    room.leave(peer);
+    std::lock_guard lock(peers_mutex_);
+    auto& state = peers_[peer->id()];
+    state.rooms.erase(room.id());
+    state.seated_in.erase(room.id());
+}
+
+void Hub::read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
+                      std::function<void()> read) {
+    if (!reads_.try_post(std::move(read))) {
+        refuse(peer, ErrorCode::unavailable, busy_reading, id);
+    }
 }
 
 void Hub::reroute(RoomRequest request) {
@@ -555,30 +653,34 @@ void Hub::on_games(const std::shared_ptr<net::Peer>& peer, const protocol::Games
     filter.variant = query.variant;
     filter.limit = static_cast<std::size_t>(query.limit);
     filter.before = query.before;
-    auto rows = repository_.list(filter);
-    if (!rows) {
-        refuse(peer, ErrorCode::unavailable, "storage: " + rows.error().message, id);
-        return;
-    }
-    protocol::GamesList list;
-    for (const auto& row : *rows) {
-        list.games.push_back(summary_of(row));
-    }
-    reply(peer, std::move(list), id);
+    read_stored(peer, id, [this, peer, filter, id] {
+        auto rows = repository_.list(filter);
+        if (!rows) {
+            refuse(peer, ErrorCode::unavailable, "storage: " + rows.error().message, id);
+            return;
+        }
+        protocol::GamesList list;
+        for (const auto& row : *rows) {
+            list.games.push_back(summary_of(row));
+        }
+        reply(peer, std::move(list), id);
+    });
 }
 
 void Hub::on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                     const std::optional<std::string>& id) {
-    auto stored = repository_.load(game);
-    if (!stored) {
-        refuse(peer, ErrorCode::unavailable, "storage: " + stored.error().message, id);
-        return;
-    }
-    if (!*stored) {
-        refuse(peer, ErrorCode::unknown_game, "no game with that id", id);
-        return;
-    }
-    reply(peer, record_of(**stored), id);
+    read_stored(peer, id, [this, peer, game, id] {
+        auto stored = repository_.load(game);
+        if (!stored) {
+            refuse(peer, ErrorCode::unavailable, "storage: " + stored.error().message, id);
+            return;
+        }
+        if (!*stored) {
+            refuse(peer, ErrorCode::unknown_game, "no game with that id", id);
+            return;
+        }
+        reply(peer, record_of(**stored), id);
+    });
 }
 
 // ---- lobby --------------------------------------------------------------------------------

@@ -13,8 +13,10 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "server/app/metrics.hpp"
+#include "server/app/read_worker.hpp"
 #include "server/app/room.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
@@ -41,9 +43,12 @@ class Hub final : public net::PeerHandler, public RoomHost {
   public:
     using ExecutorFactory = std::function<std::shared_ptr<Executor>()>;
 
-    /// `engines`: the engine opponents offered (nullptr: none; create.opponent is refused).
+    /// `reads`: where reads of stored games run (bringing a game back, replay, games), off the
+    /// network threads. `engines`: the engine opponents offered (nullptr: none; create.opponent
+    /// is refused).
     Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
-        Metrics& metrics, ExecutorFactory make_executor, EngineDirectory* engines = nullptr);
+        Metrics& metrics, ExecutorFactory make_executor, ReadWorker& reads,
+        EngineDirectory* engines = nullptr);
 
     /// Loads every unfinished game from storage; returns how many, or the first error.
     Expected<std::size_t, std::string> restore_games();
@@ -95,9 +100,22 @@ class Hub final : public net::PeerHandler, public RoomHost {
                 std::string message, const std::optional<std::string>& id);
     void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
                    const std::optional<std::string>& id);
-    /// Hands a request to its game's room (brought back from storage if need be), or refuses it
-    /// with unknown_game; says whether a room took it.
+    /// Hands a request to its game's room, or refuses it with unknown_game; a game not in memory
+    /// is brought back from storage first, on the reader thread. Says whether the request went
+    /// (or is to go) to a room.
     bool route(RoomRequest request);
+    /// route() for a game not in memory: the request waits for the game's read, with any other
+    /// request for it that arrives meanwhile, in arrival order.
+    bool route_after_load(const std::string& game, RoomRequest request);
+    /// On the reader thread: reads `game` and hands it the requests waiting for it.
+    void bring_back(const std::string& game);
+    /// Leaves the game now, or after the watch that is bringing it back into memory.
+    void unwatch(RoomRequest request);
+    /// `peer` is no longer a member of `room`.
+    void leave_room(const std::shared_ptr<net::Peer>& peer, GameRoom& room);
+    /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
+    void read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
+                     std::function<void()> read);
     /// Whether `peer` may create one more game; forgets the games it created that are no longer
     /// open.
     bool may_open_game(const std::shared_ptr<net::Peer>& peer);
@@ -105,8 +123,6 @@ class Hub final : public net::PeerHandler, public RoomHost {
                   const std::optional<std::string>& id);
     void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                    const std::optional<std::string>& id);
-    /// The room of a game: in memory, or restored from storage; nullptr when unknown.
-    std::shared_ptr<GameRoom> find_room(const std::string& game);
     /// The room of a game if it is in memory; nullptr otherwise (never reads storage).
     std::shared_ptr<GameRoom> room_in_memory(const std::string& game) const;
     /// `peer` entered `entered`: it leaves every finished game among `rooms` (its rooms before),
@@ -121,15 +137,21 @@ class Hub final : public net::PeerHandler, public RoomHost {
     const TimeSource& time_;
     Metrics& metrics_;
     ExecutorFactory make_executor_;
+    ReadWorker& reads_;
     RoomContext room_context_;
 
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
     mutable std::mutex rooms_mutex_;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
-    /// Rooms dropped from memory so far (find_room: was a read from storage current?).
+    /// Rooms dropped from memory so far (bring_back: was a read from storage current?).
     std::uint64_t rooms_dropped_ = 0;
-    /// Reads of a game from storage without the rooms lock before find_room reads under it.
+    /// Reads of a game from storage without the locks before bring_back reads under them.
     static constexpr int max_unlocked_loads = 3;
+    /// Taken before rooms_mutex_ (and that before peers_mutex_) when both are held.
+    std::mutex loads_mutex_;
+    /// Games being read from storage -> the requests (and unwatches) waiting for them, in
+    /// arrival order.
+    std::unordered_map<std::string, std::vector<RoomRequest>> loading_;
 
     mutable std::mutex peers_mutex_;
     std::unordered_map<std::uint64_t, PeerState> peers_;

@@ -14,6 +14,7 @@
 #include "server/app/http_api.hpp"
 #include "server/app/hub.hpp"
 #include "server/app/log.hpp"
+#include "server/app/read_worker.hpp"
 #include "server/net/server.hpp"
 #include "server/storage/sqlite_repository.hpp"
 
@@ -96,9 +97,11 @@ int main(int argc, char** argv) {
     app::Metrics metrics;
     std::unique_ptr<net::Network> network;
     engines::EngineRegistry engines(config.engines);
+    // Stopped explicitly below, before the hub and the repository its reads use.
+    app::ReadWorker reads(config.max_queued_reads);
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
-        &engines);
+        reads, &engines);
     auto http =
         std::make_shared<app::HttpApi>(**repository, metrics, config.web_root, [&network, &hub] {
             app::ScrapeGauges gauges;
@@ -143,8 +146,10 @@ int main(int argc, char** argv) {
         network->stop();
     });
     // Teardown order matters: rooms hold strands of the io_context, and the storage writer may
-    // hold the last reference to a room in a finished callback. Drop the rooms, then the writer
-    // (which joins its thread), and only then the io_context.
+    // hold the last reference to a room in a finished callback. Finish the reads (which may
+    // bring rooms back), drop the rooms, then the writer (which joins its thread), and only then
+    // the io_context.
+    reads.stop();
     (*repository)->flush();
     hub->close();
     // Every engine process is killed and reaped, every builtin search stopped, before the

@@ -84,9 +84,7 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
     if (room->clock_) {
         room->clock_->set(room->header_.clock_ms);
     }
-    const bool playing = room->header_.status == "playing";
-    const bool waiting = room->header_.status == "waiting";
-    if (playing || waiting) {
+    if (room->header_.status == "playing" || room->header_.status == "waiting") {
         // Nobody is connected after a restart: the claim window (or, for a game still waiting
         // for an opponent, its creator's time to come back) opens a full timeout from now, and
         // the time the server was down is charged to no one (the turn starts now).
@@ -94,18 +92,22 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
         room->seats_[0].disconnected_since = now;
         room->seats_[1].disconnected_since = now;
     }
-    room->executor_->post([room, playing, waiting] {
-        if (playing) {
-            room->start_turn();
-            room->arm_flag_timer();
-            room->arm_unload_timer();
-        }
-        if (waiting) {
-            room->arm_abandon_timer();
-        }
-        room->after_change();
-    });
     return room;
+}
+
+void GameRoom::start() {
+    auto self = shared_from_this();
+    executor_->post([self] {
+        if (self->header_.status == "playing") {
+            self->start_turn();
+            self->arm_flag_timer();
+            self->arm_unload_timer();
+        }
+        if (self->header_.status == "waiting") {
+            self->arm_abandon_timer();
+        }
+        self->after_change();
+    });
 }
 
 // ---- queue --------------------------------------------------------------------------------

@@ -107,9 +107,14 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
                                             std::unique_ptr<rules::Game> game,
                                             std::array<std::optional<SeatSpec>, 2> seats,
                                             std::optional<std::string> reply_id);
-    /// A stored unfinished game, after a restart. Fails when the stored moves do not replay.
+    /// A stored game brought back into memory (unfinished ones after a restart). Fails when the
+    /// stored moves do not replay. Inert until start(): a room read and then found stale is
+    /// dropped without having done anything.
     static Expected<std::shared_ptr<GameRoom>, std::string> restore(
         RoomContext& context, std::shared_ptr<Executor> executor, storage::StoredGame stored);
+    /// Once the hub holds a restored room: its turn, timers and listing start, before any request
+    /// submitted after this call.
+    void start();
 
     /// Queues a request; it runs on the room's executor.
     void submit(RoomRequest request);

@@ -157,6 +157,48 @@ test('an untimed game everyone left leaves memory, and comes back as it was for 
   for (const client of [a2, b2]) await client.close();
 });
 
+test('requests sent at once to a game out of memory are answered in the order sent', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game, tokenA, tokenB } = await startGame(a, b, { variant: 'chess' });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  await a.close();
+  await b.close();
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'playing', 'chess') === 0, 'the game to leave memory');
+
+  // The resume and the move that relies on it go out together, before the game is read back;
+  // so do a watch and the unwatch that takes it back.
+  const a2 = await Client.connect(server.url, 'Ana');
+  const b2 = await Client.connect(server.url, 'Bo');
+  const w = await Client.connect(server.url);
+  w.send({ type: 'watch', game, id: 'watch' });
+  w.send({ type: 'unwatch', game });
+  a2.send({ type: 'resume', game, token: tokenA, id: 'resume' });
+  a2.send({ type: 'move', game, move: 'g1f3', ply: 2, id: 'move' });
+  b2.send({ type: 'watch', game: 'nosuchgame0', id: 'unknown' });
+  b2.send({ type: 'resume', game, token: tokenB, id: 'resume' });
+  assert.equal((await a2.next((m) => m.id === 'resume')).type, 'state');
+  const moved = await a2.next((m) => m.id === 'move');
+  assert.equal(moved.type, 'moved', JSON.stringify(moved));
+  assert.equal(moved.ply, 3);
+  const unknown = await b2.next((m) => m.id === 'unknown');
+  assert.equal(unknown.code, 'unknown_game');
+  // The two connections' requests may run in either order; either way Bo sees the move.
+  const resumed = await b2.next((m) => m.id === 'resume');
+  assert.equal(resumed.type, 'state');
+  if (resumed.ply === 2) await b2.nextOf('moved', (m) => m.game === game && m.ply === 3);
+  else assert.deepEqual(resumed.moves, ['e2e4', 'e7e5', 'g1f3']);
+  await play(game, b2, a2, ['b8c6'], 3);
+  assert.equal((await w.next((m) => m.id === 'watch')).type, 'state');
+  await a2.ok({ type: 'resign', game });
+  await b2.nextOf('ended', (m) => m.game === game);
+  await w.ok({ type: 'ping' });
+  await sleep(200);
+  // Events sent while it was briefly a member may have reached it; the end, long after, not.
+  assert.ok(!w.messages.some((m) => m.game === game && m.type === 'ended'), 'the unwatch took the watch back');
+  for (const client of [a2, b2, w]) await client.close();
+});
+
 test('a timed game everyone left stays until its flag falls, then leaves memory', async () => {
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');

@@ -89,3 +89,58 @@ test('a flood is rate limited, and every request is answered by its id', async (
   assert.equal(pongs + limited.length, 120);
   assert.ok(pongs <= 50 + Math.ceil(50 * elapsed), `at most the burst is answered (${pongs} in ${elapsed} s)`);
 });
+
+test('a flood of reads of stored games waits in a bounded queue: the rest are refused, live games play on', async () => {
+  const flooded = await startServer({ args: ['--rate', '10000', '--burst', '10000', '--max-queued-reads', '1'] });
+  try {
+    const a = await Client.connect(flooded.url, 'Ana');
+    const b = await Client.connect(flooded.url, 'Bo');
+    const stored = [];
+    for (let i = 0; i < 12; i++) {
+      const { game } = await startGame(a, b, { variant: 'chess' });
+      await play(game, a, b, ['e2e4', 'e7e5']);
+      await a.ok({ type: 'resign', game });
+      stored.push(game);
+    }
+    const live = await startGame(a, b, { variant: 'chess' });
+    // Finished games nobody is in leave memory: each watch below reads one back from storage.
+    const flood = [];
+    for (let i = 0; i < 16; i++) flood.push(await Client.connect(flooded.url));
+    const sent = [];
+    flood.forEach((c, i) => {
+      for (let k = 0; k < 40; k++) {
+        const id = `w${i}-${k}`;
+        const request = k % 4 === 3 ? { type: 'replay', game: stored[(i + k) % stored.length] } : { type: 'watch', game: stored[(i + k) % stored.length] };
+        c.send({ ...request, id });
+        sent.push({ c, id, request });
+      }
+    });
+    // Meanwhile the live game's moves are answered.
+    await play(live.game, a, b, ['d2d4', 'd7d5', 'c2c4']);
+    let served = 0;
+    let refused = 0;
+    for (const { c, id, request } of sent) {
+      const answer = await c.next((m) => m.id === id);
+      if (answer.type === 'error') {
+        assert.equal(answer.code, 'unavailable', JSON.stringify(answer));
+        assert.match(answer.message, /busy reading stored games/);
+        refused++;
+      } else {
+        assert.equal(answer.type, request.type === 'watch' ? 'state' : 'record', JSON.stringify(answer));
+        assert.equal(answer.game, request.game);
+        assert.deepEqual(answer.moves.map((m) => (typeof m === 'string' ? m : m.move)), ['e2e4', 'e7e5']);
+        served++;
+      }
+    }
+    assert.equal(served + refused, sent.length, 'every request answered once');
+    assert.ok(served > 0 && refused > 0, `served ${served}, refused ${refused}`);
+    // Once the flood is over, reads are served again and nothing was changed by the refusals.
+    const late = await Client.connect(flooded.url);
+    const state = await late.ok({ type: 'watch', game: stored[0] });
+    assert.equal(state.status, 'ended');
+    assert.equal(state.reason, 'resign');
+    for (const c of [a, b, late, ...flood]) await c.close();
+  } finally {
+    assert.equal((await flooded.stop()).code, 0);
+  }
+});

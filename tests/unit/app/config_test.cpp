@@ -83,6 +83,8 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
                                           "0",
                                           "--max-open-games",
                                           "1",
+                                          "--max-queued-reads",
+                                          "1",
                                           "--rate",
                                           "0.5",
                                           "--burst",
@@ -99,6 +101,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.journal_rows, 0U);
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
     EXPECT_EQ(config.hub.max_open_games_per_connection, 1U);
+    EXPECT_EQ(config.max_queued_reads, 1U);
     EXPECT_EQ(config.hub.messages_per_second, 0.5);
 }
 
@@ -126,6 +129,7 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--engine-margin-ms", "600001"}, "--engine-margin-ms"},
         {{"--journal-rows", "1000001"}, "--journal-rows"},
         {{"--max-open-games", "0"}, "--max-open-games"},
+        {{"--max-queued-reads", "0"}, "--max-queued-reads"},
         {{"--engine-threads", "0"}, "--engine-threads"},
         {{"--rate", "0"}, "--rate"},
         {{"--rate", "nan"}, "--rate"},
@@ -158,7 +162,8 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
     for (const char* flag :
          {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-frame-bytes",
           "--idle-timeout", "--disconnect-timeout", "--max-connections-per-address",
-          "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows", "--max-open-games"}) {
+          "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows", "--max-open-games",
+          "--max-queued-reads"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;

@@ -1,0 +1,72 @@
+#include "server/app/read_worker.hpp"
+
+#include <exception>
+#include <utility>
+
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "server/app/log.hpp"
+
+namespace arbiter::server::app {
+
+namespace {
+constexpr int read_niceness = 10;
+}  // namespace
+
+ReadWorker::ReadWorker(std::size_t capacity) : capacity_(capacity), thread_([this] { run(); }) {}
+
+ReadWorker::~ReadWorker() {
+    stop();
+}
+
+bool ReadWorker::try_post(std::function<void()> read) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_ || queue_.size() >= capacity_) {
+            return false;
+        }
+        queue_.push_back(std::move(read));
+    }
+    ready_.notify_one();
+    return true;
+}
+
+void ReadWorker::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    ready_.notify_one();
+    if (thread_.joinable()) {
+        thread_.join();
+    }
+}
+
+void ReadWorker::run() {
+    pthread_setname_np(pthread_self(), "arbiter-reader");  // for top -H, perf and gdb
+    // Reads yield the cores to live games: under a flood of them, moves still go first. (Linux
+    // gives each thread its own nice value; raising it needs no privilege.)
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), read_niceness);
+    for (;;) {
+        std::function<void()> read;
+        {
+            std::unique_lock lock(mutex_);
+            ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) {
+                return;  // stopping, and every read taken has run
+            }
+            read = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        // A read answers its own request; one that throws must not end the others.
+        try {
+            read();
+        } catch (const std::exception& error) {
+            log_event(LogLevel::error, "read_failed", {{"error", error.what()}});
+        }
+    }
+}
+
+}  // namespace arbiter::server::app

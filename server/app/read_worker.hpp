@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// Storage reads that answer a request (bringing a game back into memory, a replay, a list of
+/// games) run on a thread of their own, not on a network thread. A stored game is replayed
+/// through the rules as it is read, a millisecond or more for a long one; a flood of such reads
+/// on the network threads stalled every connection they serve, and so every live game. Here a
+/// flood waits in a bounded queue and is refused beyond it, while moves go on.
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace arbiter::server::app {
+
+/// One thread running queued reads in the order posted, at most `capacity` of them waiting.
+class ReadWorker {
+  public:
+    explicit ReadWorker(std::size_t capacity);
+    /// stop()
+    ~ReadWorker();
+    ReadWorker(const ReadWorker&) = delete;
+    ReadWorker& operator=(const ReadWorker&) = delete;
+
+    /// Queues `read` and says true; says false, and drops `read`, when `capacity` reads are
+    /// already waiting or the worker has stopped.
+    bool try_post(std::function<void()> read);
+    /// Runs the reads already queued, then joins the thread. Later posts are refused.
+    void stop();
+
+  private:
+    void run();
+
+    const std::size_t capacity_;
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<std::function<void()>> queue_;
+    bool stopping_ = false;
+    std::thread thread_;  // last: started once the members above exist
+};
+
+}  // namespace arbiter::server::app
