@@ -48,7 +48,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim; also before a game waiting for an opponent whose creator left is aborted, and before an untimed game nobody is in leaves memory")
         ("max-open-games", po::value(&config.hub.max_open_games_per_connection)->default_value(config.hub.max_open_games_per_connection), "games one connection may have created and not finished: waiting for an opponent, or against an engine")
-        ("max-queued-reads", po::value(&config.max_queued_reads)->default_value(config.max_queued_reads), "reads of stored games (a game not in memory, a replay, a games list) waiting for the reader thread; a request beyond is refused as unavailable")
+        ("max-queued-reads", po::value(&config.max_queued_reads)->default_value(config.max_queued_reads), "reads of stored games (a game not in memory, a replay, a games list, the REST API) waiting for the reader thread; a request beyond is refused (unavailable, or HTTP 503)")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")

@@ -20,7 +20,7 @@ struct ServerConfig {
     std::uint64_t max_db_bytes = 0;    ///< 0: no bound; else writes past it fail (SQLITE_FULL)
     std::uint64_t journal_rows = 256;  ///< storage::SqliteOptions::journal_rows
     /// Reads of stored games waiting for the reader thread (a game brought back into memory, a
-    /// replay, a games list); a request beyond is refused, so that a flood of them
+    /// replay, a games list, the REST API); a request beyond is refused, so that a flood of them
     /// waits neither in memory nor on the network threads.
     std::size_t max_queued_reads = 64;
     std::string web_root;

@@ -9,6 +9,7 @@
 #include "common/protocol/codec.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/hub.hpp"
+#include "server/app/log.hpp"
 
 namespace arbiter::server::app {
 
@@ -89,32 +90,33 @@ std::optional<std::string> url_decode(std::string_view text, bool query) {
 }
 
 HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
-                 std::filesystem::path web_root, GaugeSource gauges)
+                 std::filesystem::path web_root, GaugeSource gauges, ReadWorker& reads)
     : repository_(repository),
       metrics_(metrics),
       web_root_(std::move(web_root)),
-      gauges_(std::move(gauges)) {}
+      gauges_(std::move(gauges)),
+      reads_(reads) {}
 
-net::HttpResponse HttpApi::handle(const net::HttpRequest& request) {
+void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
     if (request.method != "GET" && request.method != "HEAD") {
         auto response = text_response(405, "method not allowed");
         response.headers.emplace_back("Allow", "GET, HEAD");
-        return response;
+        return respond(std::move(response));
     }
     const std::string_view target = request.target;
     const auto question = target.find('?');
     const std::string_view path = target.substr(0, question);
-    const std::string_view query =
-        question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+    const std::string query(question == std::string_view::npos ? std::string_view()
+                                                               : target.substr(question + 1));
 
     if (path == "/healthz") {
-        return health();
+        return respond(health());
     }
     if (path == "/metrics") {
-        return metrics();
+        return respond(metrics());
     }
     if (path == "/api/games") {
-        return games(query);
+        return read_stored(std::move(respond), [this, query] { return games(query); });
     }
     constexpr std::string_view kGamePrefix = "/api/games/";
     if (path.starts_with(kGamePrefix)) {
@@ -125,14 +127,37 @@ net::HttpResponse HttpApi::handle(const net::HttpRequest& request) {
             rest.remove_suffix(kExport.size());
         }
         if (!valid_game_id(rest)) {
-            return text_response(404, "no such game");
+            return respond(text_response(404, "no such game"));
         }
-        return exporting ? export_game(std::string(rest)) : game(std::string(rest));
+        return read_stored(std::move(respond), [this, exporting, id = std::string(rest)] {
+            return exporting ? export_game(id) : game(id);
+        });
     }
     if (path.starts_with("/api/")) {
-        return text_response(404, "no such endpoint");
+        return respond(text_response(404, "no such endpoint"));
     }
-    return static_file(path);
+    respond(static_file(path));
+}
+
+void HttpApi::read_stored(Respond respond, std::function<net::HttpResponse()> read) {
+    // Shared: when the queue refuses the read, the read (and what it holds) is dropped.
+    auto answer = std::make_shared<Respond>(std::move(respond));
+    const bool queued = reads_.try_post([answer, read = std::move(read)] {
+        net::HttpResponse response;
+        try {
+            response = read();
+        } catch (const std::exception& error) {
+            log_event(LogLevel::error, "http_read_failed", {{"error", error.what()}});
+            response = text_response(500, "internal error");
+        }
+        (*answer)(std::move(response));
+    });
+    if (!queued) {
+        auto busy =
+            text_response(503, "the server is busy reading stored games; try again shortly");
+        busy.headers.emplace_back("Retry-After", "1");
+        (*answer)(std::move(busy));
+    }
 }
 
 net::HttpResponse HttpApi::games(std::string_view query) {

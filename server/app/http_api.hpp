@@ -8,6 +8,7 @@
 #include <string>
 
 #include "server/app/metrics.hpp"
+#include "server/app/read_worker.hpp"
 #include "server/net/peer.hpp"
 #include "server/storage/repository.hpp"
 
@@ -18,12 +19,15 @@ class HttpApi final : public net::HttpHandler {
     /// Extra Prometheus lines computed at scrape time (connections, rooms, ...).
     using GaugeSource = std::function<std::string()>;
 
+    /// `reads`: where the answers that read stored games are made, off the network threads.
     HttpApi(storage::GameRepository& repository, Metrics& metrics, std::filesystem::path web_root,
-            GaugeSource gauges);
+            GaugeSource gauges, ReadWorker& reads);
 
-    net::HttpResponse handle(const net::HttpRequest& request) override;
+    void handle(const net::HttpRequest& request, Respond respond) override;
 
   private:
+    /// Answers with `read()` made on the reader thread, or 503 when too many reads wait.
+    void read_stored(Respond respond, std::function<net::HttpResponse()> read);
     net::HttpResponse games(std::string_view query);
     net::HttpResponse game(const std::string& id);
     net::HttpResponse export_game(const std::string& id);
@@ -35,6 +39,7 @@ class HttpApi final : public net::HttpHandler {
     Metrics& metrics_;
     std::filesystem::path web_root_;
     GaugeSource gauges_;
+    ReadWorker& reads_;
 };
 
 /// Percent-decoding of one URL component ('+' is a space in queries); nullopt when malformed.

@@ -102,15 +102,17 @@ int main(int argc, char** argv) {
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
         reads, &engines);
-    auto http =
-        std::make_shared<app::HttpApi>(**repository, metrics, config.web_root, [&network, &hub] {
+    auto http = std::make_shared<app::HttpApi>(
+        **repository, metrics, config.web_root,
+        [&network, &hub] {
             app::ScrapeGauges gauges;
             gauges.open_connections = network->connection_count();
             gauges.roles = hub->connection_roles();
             gauges.games = hub->games_in_memory();
             gauges.net = network->stats();
             return app::render_gauges(gauges) + app::render_process_metrics();
-        });
+        },
+        reads);
     try {
         net::NetConfig net_config = config.net;
         net_config.log = [](std::string_view message) {

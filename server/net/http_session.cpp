@@ -1,6 +1,7 @@
 // One HTTP/1.1 connection: reads requests with bounded headers, body and time, answers them via
 // the HttpHandler (keep-alive), and hands WebSocket upgrades on /ws to a WebSocket session.
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -130,29 +131,54 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         plain.remote_address = remote_.address;
         plain.loopback = remote_.loopback;
         plain.body = request.body();
-        HttpResponse reply;
+        const Framing framing{request.version(), request.keep_alive(),
+                              request.method() == http::verb::head};
+        writing_ = true;  // from now until the answer is written: a graceful shutdown waits
+
+        // The handler may answer on another thread (a read of stored games): the answer is
+        // written on this session's strand, once; no next request is read until it is written.
+        auto answered = std::make_shared<std::atomic<bool>>(false);
+        auto respond = [self = shared_from_this(), framing, answered](HttpResponse reply) {
+            if (answered->exchange(true)) {
+                return;
+            }
+            asio::dispatch(self->stream_.get_executor(),
+                           [self, framing, reply = std::move(reply)]() mutable {
+                               self->send(std::move(reply), framing);
+                           });
+        };
         try {
-            reply = state_->http().handle(plain);
+            state_->http().handle(plain, respond);
         } catch (const std::exception& e) {
             // STYLE errors rule 4: an exception never leaves a handler; the client gets a 500.
             state_->counters.handler_errors.fetch_add(1);
             state_->log(std::string("http handler threw: ") + e.what());
-            reply = HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}};
+            respond(HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}});
         } catch (...) {
             state_->counters.handler_errors.fetch_add(1);
             state_->log("http handler threw a non-exception");
-            reply = HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}};
+            respond(HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}});
         }
+    }
+
+    /// What the response takes from its request.
+    struct Framing {
+        unsigned version = 11;
+        bool keep_alive = false;
+        bool head = false;
+    };
+
+    void send(HttpResponse reply, Framing framing) {
         auto& response =
-            response_.emplace(static_cast<http::status>(reply.status), request.version());
+            response_.emplace(static_cast<http::status>(reply.status), framing.version);
         for (const auto& [name, value] : reply.headers) {
             response.set(name, value);
         }
         response.set(http::field::server, "arbiter");
         response.set(http::field::content_type, reply.content_type);
-        response.keep_alive(request.keep_alive() && !closing_);
+        response.keep_alive(framing.keep_alive && !closing_);
         const auto length = reply.body.size();
-        if (request.method() != http::verb::head) {
+        if (!framing.head) {
             response.body() = std::move(reply.body);
         }
         // HEAD: the length the GET would have, and no body (RFC 9110 section 9.3.2).
@@ -206,7 +232,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
     std::optional<ConnectionTicket> ticket_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::optional<http::response<http::string_body>> response_;
-    bool writing_ = false;
+    bool writing_ = false;  // a request is being answered: its answer made or written
     bool closing_ = false;
 };
 

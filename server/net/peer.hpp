@@ -5,6 +5,7 @@
 /// in server/net/ include Asio or Beast; everything else talks through these plain interfaces.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -71,8 +72,12 @@ struct HttpResponse {
 /// Answers HTTP requests. Called from network threads, possibly concurrently: thread-safe.
 class HttpHandler {
   public:
+    /// Takes the answer to one request: called once, on any thread, during handle() or after
+    /// it (an answer that needs storage is made on the reader thread).
+    using Respond = std::function<void(HttpResponse)>;
+
     virtual ~HttpHandler() = default;
-    virtual HttpResponse handle(const HttpRequest& request) = 0;
+    virtual void handle(const HttpRequest& request, Respond respond) = 0;
 };
 
 }  // namespace arbiter::server::net

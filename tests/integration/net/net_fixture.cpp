@@ -115,21 +115,39 @@ bool RecordingPeers::wait(const std::function<bool()>& predicate,
     return true;
 }
 
-HttpResponse TestHttp::handle(const HttpRequest& request) {
+TestHttp::~TestHttp() {
+    for (auto& thread : threads_) {
+        thread.join();
+    }
+}
+
+void TestHttp::handle(const HttpRequest& request, Respond respond) {
     if (request.target == "/hello") {
-        return {
-            200,
-            "text/plain; charset=utf-8",
-            "hello from " + request.remote_address + (request.loopback ? " loopback" : " remote"),
-            {{"X-Test", "yes"}}};
+        return respond(
+            {200,
+             "text/plain; charset=utf-8",
+             "hello from " + request.remote_address + (request.loopback ? " loopback" : " remote"),
+             {{"X-Test", "yes"}}});
     }
     if (request.target == "/echo") {
-        return {200, "application/octet-stream", request.method + " " + request.body, {}};
+        return respond({200, "application/octet-stream", request.method + " " + request.body, {}});
     }
     if (request.target == "/throw") {
         throw std::runtime_error("http handler bug");
     }
-    return {404, "text/plain; charset=utf-8", "not found\n", {}};
+    if (request.target == "/later") {
+        std::lock_guard lock(threads_mutex_);
+        threads_.emplace_back([respond = std::move(respond)] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            respond({200, "text/plain; charset=utf-8", "later", {}});
+        });
+        return;
+    }
+    if (request.target == "/answer-twice") {
+        respond({200, "text/plain; charset=utf-8", "first", {}});
+        return respond({500, "text/plain; charset=utf-8", "second", {}});
+    }
+    respond({404, "text/plain; charset=utf-8", "not found\n", {}});
 }
 
 void NetTest::start(unsigned threads, std::function<void()> on_signal) {

@@ -63,9 +63,16 @@ class RecordingPeers final : public PeerHandler {
 
 /// GET/HEAD /hello → "hello from ADDRESS loopback|remote"; /echo → the body; /throw throws;
 /// anything else 404.
+/// /hello, /echo, /throw answer at once; /later answers from another thread, after handle()
+/// returned, as the server's reads of stored games do; /answer-twice calls respond twice.
 class TestHttp final : public HttpHandler {
   public:
-    HttpResponse handle(const HttpRequest& request) override;
+    ~TestHttp() override;
+    void handle(const HttpRequest& request, Respond respond) override;
+
+  private:
+    std::mutex threads_mutex_;
+    std::vector<std::thread> threads_;
 };
 
 /// 127.0.0.1 on a free port (the tests never target an address outside 127.0.0.0/8).

@@ -63,6 +63,44 @@ TEST_F(NetHttp, KeepAliveServesSeveralRequestsOnOneConnection) {
     }
 }
 
+TEST_F(NetHttp, AnAnswerFromAnotherThreadIsWrittenAndKeepAliveGoesOn) {
+    start();
+    Socket socket(port());
+    std::string buffer;
+    // Pipelined: the second request is read only once the first's late answer is written.
+    ASSERT_TRUE(
+        socket.write_all("GET /later HTTP/1.1\r\nHost: x\r\n\r\n"
+                         "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+                         "HEAD /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const auto later = read_http_reply(socket, buffer, false);
+    ASSERT_TRUE(later);
+    EXPECT_EQ(later->status, 200);
+    EXPECT_EQ(later->body, "later");
+    const auto hello = read_http_reply(socket, buffer, false);
+    ASSERT_TRUE(hello);
+    EXPECT_EQ(hello->body, "hello from 127.0.0.1 loopback");
+    const auto head = read_http_reply(socket, buffer, true);
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->status, 200);
+    EXPECT_EQ(head->header("Content-Length"), "5");
+    EXPECT_EQ(head->header("Connection"), "close");
+}
+
+TEST_F(NetHttp, OnlyTheFirstAnswerIsWritten) {
+    start();
+    Socket socket(port());
+    std::string buffer;
+    ASSERT_TRUE(
+        socket.write_all("GET /answer-twice HTTP/1.1\r\nHost: x\r\n\r\n"
+                         "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const auto first = read_http_reply(socket, buffer, false);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->body, "first");
+    const auto next = read_http_reply(socket, buffer, false);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->body, "hello from 127.0.0.1 loopback");
+}
+
 TEST_F(NetHttp, HandlerExceptionBecomes500) {
     start();
     const auto reply = http_request(port(), "GET", "/throw");

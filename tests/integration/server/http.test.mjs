@@ -47,3 +47,48 @@ test('static files cannot escape the web root', async () => {
   const response = await fetch(`${server.http}/..%2f..%2fetc%2fpasswd`);
   assert.ok(response.status === 404 || response.status === 400);
 });
+
+test('a flood of API reads waits in a bounded queue: the rest get 503 with Retry-After', async () => {
+  const flooded = await startServer({ args: ['--max-queued-reads', '1'] });
+  try {
+    const a = await Client.connect(flooded.url, 'Ana');
+    const b = await Client.connect(flooded.url, 'Bo');
+    const { game } = await startGame(a, b, { variant: 'chess' });
+    await play(game, a, b, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
+    await a.nextOf('ended');
+    const paths = [`/api/games/${game}/export`, `/api/games/${game}`, '/api/games?status=ended'];
+    const responses = await Promise.all(
+      Array.from({ length: 150 }, async (_, i) => {
+        const path = paths[i % paths.length];
+        const response = await fetch(`${flooded.http}${path}`);
+        return { path, response, body: await response.text() };
+      }),
+    );
+    let served = 0;
+    let refused = 0;
+    for (const { path, response, body } of responses) {
+      if (response.status === 503) {
+        assert.equal(response.headers.get('retry-after'), '1');
+        assert.match(body, /busy reading stored games/);
+        refused++;
+        continue;
+      }
+      assert.equal(response.status, 200, `${path}: ${body}`);
+      if (path.endsWith('/export')) assert.match(body, /1\. f3 e5 2\. g4 Qh4#/);
+      else assert.ok(body.includes(game), body);
+      served++;
+    }
+    assert.ok(served > 0 && refused > 0, `served ${served}, refused ${refused}`);
+    // The WebSocket side is answered meanwhile, and reads are served again after the flood.
+    await a.ok({ type: 'ping' });
+    assert.equal((await fetch(`${flooded.http}/api/games/${game}/export`)).status, 200);
+    // HEAD keeps its length and drops the body on the deferred path too.
+    const head = await fetch(`${flooded.http}/api/games/${game}`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.ok(Number(head.headers.get('content-length')) > 0);
+    assert.equal(await head.text(), '');
+    for (const c of [a, b]) await c.close();
+  } finally {
+    assert.equal((await flooded.stop()).code, 0);
+  }
+});
