@@ -1,6 +1,7 @@
 #include "server/app/http_api.hpp"
 
 #include <charconv>
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -95,7 +96,9 @@ HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
       metrics_(metrics),
       web_root_(std::move(web_root)),
       gauges_(std::move(gauges)),
-      reads_(reads) {}
+      reads_(reads),
+      writable_(repository.writable()),
+      last_probe_(std::chrono::steady_clock::now().time_since_epoch().count()) {}
 
 void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
     if (request.method != "GET" && request.method != "HEAD") {
@@ -282,7 +285,17 @@ net::HttpResponse HttpApi::export_game(const std::string& id) {
 }
 
 net::HttpResponse HttpApi::health() {
-    if (repository_.writable()) {
+    // The probe takes SQLite's write lock, which the move writer needs, and may wait for it on a
+    // network thread: a flood of health checks must not probe for each one. At most one probe a
+    // second and one at a time; meanwhile the last answer stands.
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    const auto last = std::chrono::steady_clock::duration(last_probe_.load());
+    if (now - last >= health_probe_interval && !probing_.exchange(true)) {
+        writable_.store(repository_.writable());
+        last_probe_.store(now.count());
+        probing_.store(false);
+    }
+    if (writable_.load()) {
         return text_response(200, "ok");
     }
     return text_response(503, "database not writable");

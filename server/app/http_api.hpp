@@ -3,6 +3,8 @@
 /// Plain HTTP on the game port: the REST API over stored games, health, metrics, and the
 /// browser client's static files.
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -40,6 +42,11 @@ class HttpApi final : public net::HttpHandler {
     std::filesystem::path web_root_;
     GaugeSource gauges_;
     ReadWorker& reads_;
+    /// /healthz: the last probe of the database (see health()).
+    static constexpr std::chrono::seconds health_probe_interval{1};
+    std::atomic<bool> writable_;
+    std::atomic<std::chrono::steady_clock::rep> last_probe_;
+    std::atomic<bool> probing_{false};
 };
 
 /// Percent-decoding of one URL component ('+' is a space in queries); nullopt when malformed.

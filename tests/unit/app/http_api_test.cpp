@@ -1,9 +1,104 @@
 #include "server/app/http_api.hpp"
 
+#include <atomic>
+#include <future>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 namespace arbiter::server::app {
 namespace {
+
+/// Storage that knows no games; counts its write-lock probes, and can hold a read until told.
+class FakeRepository final : public storage::GameRepository {
+  public:
+    void write(storage::GameWrite, Done done) override { done({}); }
+    void flush() override {}
+    Expected<std::vector<storage::StoredGame>, storage::StorageError> load_unfinished() override {
+        return std::vector<storage::StoredGame>{};
+    }
+    Expected<std::optional<storage::StoredGame>, storage::StorageError> load(
+        const std::string&) override {
+        if (hold_reads) {
+            entered.set_value();
+            released.get_future().wait();
+        }
+        return std::optional<storage::StoredGame>{};
+    }
+    Expected<std::vector<storage::GameRow>, storage::StorageError> list(
+        const storage::GameQuery&) override {
+        return std::vector<storage::GameRow>{};
+    }
+    bool writable() override {
+        probes += 1;
+        return writable_now.load();
+    }
+    std::uint64_t size_bytes() override { return 0; }
+    Expected<void, storage::StorageError> backup(const std::string&) override { return {}; }
+
+    std::atomic<int> probes{0};
+    std::atomic<bool> writable_now{true};
+    std::atomic<bool> hold_reads{false};
+    std::promise<void> entered;
+    std::promise<void> released;
+};
+
+/// The answer to a GET, whichever thread gives it.
+net::HttpResponse get(HttpApi& api, const std::string& target) {
+    std::promise<net::HttpResponse> answer;
+    auto future = answer.get_future();
+    api.handle({"GET", target, "127.0.0.1", true, ""},
+               [&answer](net::HttpResponse response) { answer.set_value(std::move(response)); });
+    return future.get();
+}
+
+struct HttpApiTest : ::testing::Test {
+    FakeRepository repository;
+    Metrics metrics;
+    ReadWorker reads{1};
+    HttpApi api{repository, metrics, "", nullptr, reads};
+};
+
+TEST_F(HttpApiTest, StoredGamesAreReadOnTheReaderThread) {
+    EXPECT_EQ(get(api, "/api/games/nosuchgame").status, 404u);
+    EXPECT_EQ(get(api, "/api/games/nosuchgame/export").status, 404u);
+    const auto listed = get(api, "/api/games?status=ended");
+    EXPECT_EQ(listed.status, 200u);
+    EXPECT_EQ(listed.content_type, "application/json");
+    EXPECT_EQ(get(api, "/api/games?limit=0").status, 400u);  // refused on the reader, too
+}
+
+TEST_F(HttpApiTest, ReadsBeyondTheQueueGet503WithRetryAfter) {
+    repository.hold_reads = true;
+    std::promise<net::HttpResponse> first;
+    api.handle({"GET", "/api/games/held", "127.0.0.1", true, ""},
+               [&first](net::HttpResponse response) { first.set_value(std::move(response)); });
+    repository.entered.get_future().wait();  // the reader is busy with it
+    std::promise<net::HttpResponse> second;
+    api.handle({"GET", "/api/games/queued", "127.0.0.1", true, ""},
+               [&second](net::HttpResponse response) { second.set_value(std::move(response)); });
+    const auto refused = get(api, "/api/games/refused");  // the queue (1) is full
+    EXPECT_EQ(refused.status, 503u);
+    ASSERT_EQ(refused.headers.size(), 1u);
+    EXPECT_EQ(refused.headers[0], (std::pair<std::string, std::string>{"Retry-After", "1"}));
+    EXPECT_NE(refused.body.find("busy"), std::string::npos) << refused.body;
+    repository.hold_reads = false;
+    repository.released.set_value();
+    EXPECT_EQ(first.get_future().get().status, 404u);
+    EXPECT_EQ(second.get_future().get().status, 404u);
+    reads.stop();
+}
+
+TEST_F(HttpApiTest, HealthProbesTheDatabaseAtMostOnceASecond) {
+    const int at_start = repository.probes.load();  // the constructor's
+    for (int i = 0; i < 100; ++i) {
+        EXPECT_EQ(get(api, "/healthz").status, 200u);
+    }
+    EXPECT_LE(repository.probes.load() - at_start, 1) << "a flood of checks takes the lock once";
+    repository.writable_now = false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    EXPECT_EQ(get(api, "/healthz").status, 503u) << "a second later the probe runs again";
+}
 
 TEST(UrlDecode, DecodesPercentAndPlus) {
     EXPECT_EQ(url_decode("a%20b+c", true), "a b c");
