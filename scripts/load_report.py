@@ -7,7 +7,10 @@ Starts Release servers on temporary databases (synchronous FULL and NORMAL) and 
   3. the same capped at half that rate: p99 move latency;
   4. idle games holding connections: server RSS per connection;
   5. players at half rate with and without stalled spectators: the p99 ratio, and whether the
-     stalled ones get closed.
+     stalled ones get closed;
+  6. players at half rate with readers of ended games (replay and watch, at the server's default
+     per-connection rate): not a target of issue 9, but its "hostile input": what a flood of
+     reads of stored games costs live games.
 
 Throughput, latency and the spectator pair run in 3 rounds (--rounds) and are judged by the
 median round: the machine is shared, and a single run's verdict flips with its neighbours' load.
@@ -82,6 +85,7 @@ def main():
     # fewer of them (2,000 gave 16.4 KiB each, for ~11.5 KiB each above the start).
     idle_games = 5000
     stalled = 200 if args.short else 1000
+    readers = 50 if args.short else 200
     workdir = tempfile.mkdtemp(prefix="arbiter-load-")
     targets = []
 
@@ -150,6 +154,7 @@ def main():
     # bound (1024 messages) within the run rather than after minutes.
     crowd_seconds = max(seconds, 15)
     alone_p99, crowded_p99, closed, peaks, alone_peaks = [], [], [], [], []
+    read_p99, read_peaks, reads_answered, reads_refused = [], [], [], []
     for round_index in range(rounds):
         label = round_label(round_index, rounds)
         server, port = start_server(args.bin, workdir, "normal", f"spectators-{round_index}")
@@ -162,6 +167,11 @@ def main():
             crowded = load(args.bin, "--url", url, "--games", games, "--duration",
                            crowd_seconds, "--rate", f"{half:.0f}", "--stalled-spectators",
                            stalled, "--watch-games", 10, "--server-pid", server.pid)
+            print(f"== players at {half:.0f}/s with {readers} readers of ended games at 20 "
+                  f"requests/s each{label}")
+            reading = load(args.bin, "--url", url, "--games", games, "--duration",
+                           crowd_seconds, "--warmup", 3, "--rate", f"{half:.0f}", "--readers",
+                           readers, "--server-pid", server.pid)
         finally:
             server.kill()
             server.wait()
@@ -170,6 +180,10 @@ def main():
         closed.append(stalled - crowded["stalled_open_after_drain"])
         peaks.append(crowded["rss_kib"]["peak"] / 1024)
         alone_peaks.append(alone["rss_kib"]["peak"] / 1024)
+        read_p99.append(reading["mover_ms"][1])
+        read_peaks.append(reading["rss_kib"]["peak"] / 1024)
+        reads_answered.append(reading["reads"]["answered"] / reading["seconds"])
+        reads_refused.append(sum(reading["reads"]["refused"].values()) / reading["seconds"])
     changes = [crowded / max(alone, 0.001) for alone, crowded in zip(alone_p99, crowded_p99)]
     targets.append((f"{stalled} stalled spectators change players' p99 < 2x",
                     f"{spread(changes, 2)}x; p99 {spread(alone_p99, 2)} -> "
@@ -183,6 +197,12 @@ def main():
     print("\n== targets (issue 9)")
     for name, figure, ok in targets:
         print(f"  {verdict(ok):6}  {name}: {figure}")
+    print("\n== also measured (hostile input, no target in issue 9)")
+    read_changes = [reading / max(alone, 0.001) for alone, reading in zip(alone_p99, read_p99)]
+    print(f"  {readers} readers of ended games change players' p99 {spread(read_changes, 2)}x: "
+          f"{spread(alone_p99, 2)} -> {spread(read_p99, 2)} ms; reads answered "
+          f"{spread(reads_answered, 0)}/s, refused {spread(reads_refused, 0)}/s; RSS "
+          f"peak {max(read_peaks):.0f} MB")
     # Both programs share the machine's cores, so the ratio is roughly echo's CPU per round trip
     # over the server's plus the client's per move: where a missed ratio comes from.
     print("\n== CPU per round trip (median of the rounds)")

@@ -31,6 +31,12 @@ struct Driver::Spectator {
     bool open = false;
 };
 
+struct Driver::Reader {
+    std::shared_ptr<Link> link;
+    bool open = false;
+    bool watch_next = false;  // replay and watch by turns
+};
+
 namespace {
 
 // At most this many handshakes in flight per loop: a burst of 10,000 SYNs would overflow the
@@ -48,7 +54,7 @@ std::int64_t micros_since(Clock::time_point start) {
 }  // namespace
 
 Driver::Driver(EventLoop& loop, const RunSettings& settings, unsigned games, unsigned spectators,
-               unsigned stalled, unsigned first_connection, unsigned seed)
+               unsigned stalled, unsigned readers, unsigned first_connection, unsigned seed)
     : loop_(loop), settings_(settings), next_connection_(first_connection), random_(seed) {
     if (settings.moves_per_second > 0) {
         move_interval_ = std::chrono::microseconds(
@@ -74,6 +80,10 @@ Driver::Driver(EventLoop& loop, const RunSettings& settings, unsigned games, uns
     if (!settings.echo) {
         for (auto& spectator : spectators_) {
             to_open_.push_back([this, s = spectator.get()] { open_spectator(*s); });
+        }
+        for (unsigned i = 0; i < readers; ++i) {
+            readers_.push_back(std::make_unique<Reader>());
+            to_open_.push_back([this, r = readers_.back().get()] { open_reader(*r); });
         }
     }
     wanted_ = static_cast<unsigned>(to_open_.size());
@@ -185,6 +195,69 @@ void Driver::open_spectator(Spectator& spectator) {
         loop_.connect(settings_.endpoint, link_options(spectator.stalled), std::move(handler));
 }
 
+void Driver::open_reader(Reader& reader) {
+    LinkHandler handler;
+    handler.on_open = [this, &reader] {
+        reader.open = true;
+        ++open_;
+        ++settled_;
+        --connecting_;
+        open_next();
+        // Each reader at its own phase, so that the reads arrive spread over each interval.
+        const auto interval = static_cast<std::uint64_t>(1e6 / settings_.reads_per_second);
+        read_after(reader,
+                   std::chrono::microseconds(random_() % std::max<std::uint64_t>(interval, 1)));
+    };
+    handler.on_message = [this](std::string_view text) { on_reader_message(text); };
+    handler.on_close = [this, &reader](int code, std::string what) {
+        if (!reader.open) {
+            ++settled_;
+            --connecting_;
+            open_next();
+        } else {
+            --open_;
+        }
+        reader.open = false;
+        on_closed(code, "reader " + what);
+    };
+    reader.link = loop_.connect(settings_.endpoint, link_options(false), std::move(handler));
+}
+
+void Driver::read_after(Reader& reader, std::chrono::microseconds delay) {
+    loop_.after(delay, [this, &reader] {
+        if (!reader.open || shutting_down_) {
+            return;
+        }
+        const std::string game = settings_.ended_games != nullptr
+                                     ? settings_.ended_games->pick(random_())
+                                     : std::string();
+        if (!game.empty()) {
+            const char* type = reader.watch_next ? "watch" : "replay";
+            reader.watch_next = !reader.watch_next;
+            reader.link->send(std::string(R"({"type":")") + type + R"(","game":")" + game +
+                              R"(","id":"r"})");
+            if (settings_.measuring->load(std::memory_order_relaxed)) {
+                ++stats_.reads_sent;
+            }
+        }
+        read_after(reader, std::chrono::microseconds(
+                               static_cast<std::int64_t>(1e6 / settings_.reads_per_second)));
+    });
+}
+
+void Driver::on_reader_message(std::string_view text) {
+    static thread_local ServerFields message;
+    if (!read_server_fields(text, message) || message.id != "r" ||
+        !settings_.measuring->load(std::memory_order_relaxed)) {
+        return;  // events of the games it watches, and answers outside the measured seconds
+    }
+    if (message.type == "error") {
+        ++stats_.read_errors[message.code.empty() ? "?" : message.code];
+    } else {
+        ++stats_.reads_answered;
+    }
+}
+
 void Driver::on_closed(int close_code, const std::string& what) {
     if (shutting_down_) {
         return;  // our own closes at the end of the run
@@ -271,6 +344,9 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
         }
     } else if (type == "ended" && player == 0) {
         ++stats_.games_ended;
+        if (settings_.ended_games != nullptr) {
+            settings_.ended_games->add(slot.game);
+        }
         create_game(slot);
     }
 }
@@ -389,6 +465,11 @@ void Driver::shutdown() {
     for (auto& spectator : spectators_) {
         if (spectator->link) {
             spectator->link->close();
+        }
+    }
+    for (auto& reader : readers_) {
+        if (reader->link) {
+            reader->link->close();
         }
     }
 }

@@ -19,6 +19,24 @@
 
 namespace arbiter::bench::load {
 
+/// The games that ended during the run, which the readers ask for; shared by every loop.
+class EndedGames {
+  public:
+    void add(const std::string& game) {
+        const std::lock_guard lock(mutex_);
+        games_.push_back(game);
+    }
+    /// One of them chosen by `random`; empty while none has ended.
+    std::string pick(std::uint64_t random) const {
+        const std::lock_guard lock(mutex_);
+        return games_.empty() ? std::string() : games_[random % games_.size()];
+    }
+
+  private:
+    mutable std::mutex mutex_;
+    std::vector<std::string> games_;
+};
+
 /// What every driver shares: the run's settings and the record file.
 struct RunSettings {
     Endpoint endpoint;
@@ -35,6 +53,8 @@ struct RunSettings {
     std::atomic<bool>* measuring = nullptr;  ///< samples count only while set
     bool timeline = false;                   ///< also keep to_mover per second
     Pacing pacing = Pacing::closed;          ///< how a capped game's moves are spaced
+    EndedGames* ended_games = nullptr;       ///< games ended so far, for the readers
+    double reads_per_second = 20;            ///< per reader connection
 };
 
 /// One event loop's games and spectators.
@@ -42,8 +62,11 @@ class Driver {
   public:
     /// `first_connection`: the global index of this driver's first connection (for the source
     /// address).
+    /// `readers`: connections that ask for stored games (`replay`, then `watch`, by turns) of
+    /// games ended in this run, at settings.reads_per_second each whatever the answers, as a
+    /// crowd browsing old games (or a client flooding the server with reads) would.
     Driver(EventLoop& loop, const RunSettings& settings, unsigned games, unsigned spectators,
-           unsigned stalled, unsigned first_connection, unsigned seed);
+           unsigned stalled, unsigned readers, unsigned first_connection, unsigned seed);
     ~Driver();
     Driver(const Driver&) = delete;
     Driver& operator=(const Driver&) = delete;
@@ -68,10 +91,15 @@ class Driver {
   private:
     struct Slot;
     struct Spectator;
+    struct Reader;
 
     void open_next();
     void open_player(Slot& slot, int player);
     void open_spectator(Spectator& spectator);
+    void open_reader(Reader& reader);
+    /// Sends the reader's next read after `delay`, and so on every interval while it is open.
+    void read_after(Reader& reader, std::chrono::microseconds delay);
+    void on_reader_message(std::string_view text);
     LinkOptions link_options(bool stalled);
     void on_player_message(Slot& slot, int player, std::string_view text);
     void on_echo(Slot& slot, int player);
@@ -90,6 +118,7 @@ class Driver {
     const RunSettings& settings_;
     std::vector<std::unique_ptr<Slot>> slots_;
     std::vector<std::unique_ptr<Spectator>> spectators_;
+    std::vector<std::unique_ptr<Reader>> readers_;
     std::vector<std::function<void()>> to_open_;
     std::size_t next_to_open_ = 0;
     int connecting_ = 0;

@@ -25,6 +25,8 @@ struct Options {
     unsigned games = 100;
     unsigned spectators = 0;
     unsigned stalled = 0;
+    unsigned readers = 0;
+    double read_rate = 20;
     unsigned watch_games = 1;
     double duration = 10;
     double warmup = 1;
@@ -98,6 +100,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("games", po::value(&o.games)->default_value(o.games), "games played at once (2 connections each)")
         ("spectators", po::value(&o.spectators)->default_value(o.spectators), "spectator connections that read")
         ("stalled-spectators", po::value(&o.stalled)->default_value(o.stalled), "spectator connections that never read")
+        ("readers", po::value(&o.readers)->default_value(o.readers), "connections that ask for games ended in this run (replay and watch by turns) at --read-rate each, whatever the answers")
+        ("read-rate", po::value(&o.read_rate)->default_value(o.read_rate), "requests/s of each reader (the server's default per-connection rate is 20)")
         ("watch-games", po::value(&o.watch_games)->default_value(o.watch_games), "games each spectator watches (of its event loop)")
         ("stalled-rcvbuf", po::value(&o.stalled_receive_buffer)->default_value(o.stalled_receive_buffer), "SO_RCVBUF of a stalled spectator")
         ("duration", po::value(&o.duration)->default_value(o.duration), "seconds measured")
@@ -131,6 +135,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
     }
     if (o.threads < 1 || o.threads > 16 || o.games < 1) {
         std::cerr << "arbiter-load: --threads must be 1..16 and --games at least 1\n";
+        return std::nullopt;
+    }
+    if (!(o.read_rate > 0 && o.read_rate <= 1e6)) {
+        std::cerr << "arbiter-load: --read-rate must be above 0 and at most 1000000\n";
         return std::nullopt;
     }
     if (o.pacing != "closed" && o.pacing != "grid") {
@@ -206,6 +214,9 @@ int main(int argc, char** argv) {
     settings.measuring = &measuring;
     settings.timeline = options.timeline;
     settings.pacing = options.pacing == "grid" ? Pacing::grid : Pacing::closed;
+    EndedGames ended_games;
+    settings.ended_games = &ended_games;
+    settings.reads_per_second = options.read_rate;
 
     const long rss_before = resident_kib(options.server_pid);
     std::vector<std::unique_ptr<EventLoop>> loops;
@@ -218,7 +229,7 @@ int main(int argc, char** argv) {
         loops.push_back(std::make_unique<EventLoop>());
         drivers.push_back(std::make_unique<Driver>(
             *loops.back(), settings, share(options.games), share(options.spectators),
-            share(options.stalled), first_connection, 1234 + i));
+            share(options.stalled), share(options.readers), first_connection, 1234 + i));
         first_connection += static_cast<unsigned>(drivers.back()->total_connections());
     }
     for (unsigned i = 0; i < options.threads; ++i) {
@@ -301,9 +312,10 @@ int main(int argc, char** argv) {
     const double delta_per_connection =
         held > 0 ? static_cast<double>(rss_end - rss_before) / held : 0;
     const char* mode = options.echo ? "echo" : options.idle ? "idle" : "moves";
-    std::printf("arbiter-load: %s, %u games (%d connections), %u spectators, %u stalled, %s\n",
-                mode, options.games, wanted, options.spectators, options.stalled,
-                options.echo ? "echo frames" : options.variant.c_str());
+    std::printf(
+        "arbiter-load: %s, %u games (%d connections), %u spectators, %u stalled, %u readers, %s\n",
+        mode, options.games, wanted, options.spectators, options.stalled, options.readers,
+        options.echo ? "echo frames" : options.variant.c_str());
     std::printf("  set-up %.1f s; connections held at the end: %d of %d\n", setup_seconds, held,
                 wanted);
     std::printf("  round trips: %llu in %.2f s = %.0f /s%s\n",
@@ -328,6 +340,12 @@ int main(int argc, char** argv) {
     if (options.stalled > 0) {
         std::printf("  stalled spectators still open: %d before draining, %d after\n",
                     stalled_before, stalled_after);
+    }
+    if (options.readers > 0) {
+        std::printf("  reads of ended games: %llu sent, %llu answered, refused: %s\n",
+                    static_cast<unsigned long long>(stats.reads_sent),
+                    static_cast<unsigned long long>(stats.reads_answered),
+                    counts_text(stats.read_errors).c_str());
     }
     if (stats.round_trips > 0) {
         std::string threads;
@@ -379,6 +397,10 @@ int main(int argc, char** argv) {
               {"server", total_of(server_cpu)},
               {"server_threads", server_threads}}},
             {"games_started", stats.games_started},
+            {"reads",
+             {{"sent", stats.reads_sent},
+              {"answered", stats.reads_answered},
+              {"refused", stats.read_errors}}},
         };
         std::printf("%s\n", summary.dump().c_str());
     }

@@ -33,6 +33,11 @@ void Stats::merge(const Stats& other) {
     for (const auto& [code, count] : other.closes) {
         closes[code] += count;
     }
+    reads_sent += other.reads_sent;
+    reads_answered += other.reads_answered;
+    for (const auto& [code, count] : other.read_errors) {
+        read_errors[code] += count;
+    }
 }
 
 }  // namespace arbiter::bench::load

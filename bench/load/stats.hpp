@@ -36,6 +36,9 @@ struct Stats {
     std::vector<Latencies> to_mover_by_second;
     std::map<std::string, std::uint64_t> errors;  ///< `error` messages by code
     std::map<std::string, std::uint64_t> closes;  ///< closed connections by close code / reason
+    std::uint64_t reads_sent = 0;                 ///< readers' requests (measured window)
+    std::uint64_t reads_answered = 0;             ///< ... answered with the game
+    std::map<std::string, std::uint64_t> read_errors;  ///< ... refused, by error code
 
     void merge(const Stats& other);
 };
