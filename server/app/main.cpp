@@ -104,12 +104,13 @@ int main(int argc, char** argv) {
         reads, &engines);
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
-        [&network, &hub] {
+        [&network, &hub, &reads] {
             app::ScrapeGauges gauges;
             gauges.open_connections = network->connection_count();
             gauges.roles = hub->connection_roles();
             gauges.games = hub->games_in_memory();
             gauges.net = network->stats();
+            gauges.reads = reads.stats();
             return app::render_gauges(gauges) + app::render_process_metrics();
         },
         reads);

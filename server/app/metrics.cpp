@@ -171,6 +171,15 @@ std::string render_gauges(const ScrapeGauges& gauges) {
     single(out, "arbiter_outgoing_queue_peak_bytes", "gauge",
            "The largest outgoing queue of one connection seen since start.",
            static_cast<double>(net.peak_queue_bytes));
+
+    single(out, "arbiter_reads_waiting", "gauge",
+           "Reads of stored games queued for the reader thread.",
+           static_cast<double>(gauges.reads.waiting));
+    header(out, "arbiter_reads_total", "counter",
+           "Reads of stored games: run, or refused because --max-queued-reads were waiting.");
+    sample(out, "arbiter_reads_total", "outcome=\"done\"", static_cast<double>(gauges.reads.done));
+    sample(out, "arbiter_reads_total", "outcome=\"refused\"",
+           static_cast<double>(gauges.reads.refused));
     return out;
 }
 

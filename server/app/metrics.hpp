@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "common/protocol/messages.hpp"
+#include "server/app/read_worker.hpp"
 #include "server/net/server.hpp"
 
 namespace arbiter::server::app {
@@ -97,6 +98,7 @@ struct ScrapeGauges {
     /// Rooms in memory by (status, variant).
     std::map<std::pair<std::string, std::string>, std::size_t> games;
     net::NetStats net;
+    ReadStats reads;
 };
 
 /// The gauges and the network's counters in Prometheus text format.

@@ -25,6 +25,7 @@ bool ReadWorker::try_post(std::function<void()> read) {
     {
         std::lock_guard lock(mutex_);
         if (stopping_ || queue_.size() >= capacity_) {
+            stats_.refused += 1;
             return false;
         }
         queue_.push_back(std::move(read));
@@ -44,6 +45,13 @@ void ReadWorker::stop() {
     }
 }
 
+ReadStats ReadWorker::stats() {
+    std::lock_guard lock(mutex_);
+    ReadStats copy = stats_;
+    copy.waiting = queue_.size();
+    return copy;
+}
+
 void ReadWorker::run() {
     pthread_setname_np(pthread_self(), "arbiter-reader");  // for top -H, perf and gdb
     // Reads yield the cores to live games: under a flood of them, moves still go first. (Linux
@@ -59,6 +67,7 @@ void ReadWorker::run() {
             }
             read = std::move(queue_.front());
             queue_.pop_front();
+            stats_.done += 1;
         }
         // A read answers its own request; one that throws must not end the others.
         try {

@@ -8,12 +8,20 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
 
 namespace arbiter::server::app {
+
+/// What the reader thread did, for /metrics.
+struct ReadStats {
+    std::size_t waiting = 0;    ///< reads queued now, not counting the one running
+    std::uint64_t done = 0;     ///< reads run since start
+    std::uint64_t refused = 0;  ///< reads refused because `capacity` were waiting
+};
 
 /// One thread running queued reads in the order posted, at most `capacity` of them waiting.
 class ReadWorker {
@@ -29,6 +37,7 @@ class ReadWorker {
     bool try_post(std::function<void()> read);
     /// Runs the reads already queued, then joins the thread. Later posts are refused.
     void stop();
+    ReadStats stats();
 
   private:
     void run();
@@ -38,6 +47,7 @@ class ReadWorker {
     std::condition_variable ready_;
     std::deque<std::function<void()>> queue_;
     bool stopping_ = false;
+    ReadStats stats_;     // but `waiting`, which is queue_.size()
     std::thread thread_;  // last: started once the members above exist
 };
 

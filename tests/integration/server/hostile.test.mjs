@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, Client, startGame, play } from './harness.mjs';
+import { scrape, metric } from './prometheus.mjs';
 
 let server;
 before(async () => (server = await startServer({ args: ['--max-frame-bytes', '4096', '--rate', '50', '--burst', '50'] })));
@@ -134,6 +135,12 @@ test('a flood of reads of stored games waits in a bounded queue: the rest are re
     }
     assert.equal(served + refused, sent.length, 'every request answered once');
     assert.ok(served > 0 && refused > 0, `served ${served}, refused ${refused}`);
+    // Requests for a game already being refused share its refusal: at most one read each.
+    const now = await scrape(flooded.http);
+    const refusedReads = metric(now, 'arbiter_reads_total', { outcome: 'refused' });
+    assert.ok(refusedReads > 0 && refusedReads <= refused, `${refusedReads} reads refused`);
+    assert.ok(metric(now, 'arbiter_reads_total', { outcome: 'done' }) > 0);
+    assert.equal(metric(now, 'arbiter_reads_waiting'), 0);
     // Once the flood is over, reads are served again and nothing was changed by the refusals.
     const late = await Client.connect(flooded.url);
     const state = await late.ok({ type: 'watch', game: stored[0] });

@@ -70,6 +70,7 @@ TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
     gauges.games[{"playing", "xiangqi"}] = 3;
     gauges.net.slow_consumer_closes = 4;
     gauges.net.dropped_frames = 9;
+    gauges.reads = {2, 40, 7};
     const auto values = samples(render_gauges(gauges));
     EXPECT_EQ(values.at("arbiter_connections_open"), 5);
     EXPECT_EQ(values.at("arbiter_websocket_connections{role=\"player\"}"), 2);
@@ -78,6 +79,9 @@ TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
     EXPECT_EQ(values.at("arbiter_games_in_memory{status=\"waiting\",variant=\"draughts\"}"), 0);
     EXPECT_EQ(values.at("arbiter_slow_consumer_closes_total"), 4);
     EXPECT_EQ(values.at("arbiter_outgoing_frames_dropped_total"), 9);
+    EXPECT_EQ(values.at("arbiter_reads_waiting"), 2);
+    EXPECT_EQ(values.at("arbiter_reads_total{outcome=\"done\"}"), 40);
+    EXPECT_EQ(values.at("arbiter_reads_total{outcome=\"refused\"}"), 7);
 }
 
 TEST(Metrics, ProcessMetricsComeFromProc) {

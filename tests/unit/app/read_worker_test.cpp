@@ -59,6 +59,10 @@ TEST(ReadWorker, RefusesAReadBeyondCapacityAndDropsIt) {
     gate.release();
     worker.stop();
     EXPECT_EQ(ran, (std::vector<std::string>{"first", "second"}));
+    const ReadStats stats = worker.stats();
+    EXPECT_EQ(stats.done, 3u);
+    EXPECT_EQ(stats.refused, 1u);
+    EXPECT_EQ(stats.waiting, 0u);
 }
 
 TEST(ReadWorker, TakesReadsAgainOnceTheQueueDrains) {
