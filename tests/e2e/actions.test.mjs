@@ -112,3 +112,36 @@ test('a rematch swaps the seats and the watcher can follow it', async () => {
   assert.equal(await watcher.$('#resign'), null);
   await closePages(first, second, watcher);
 });
+
+test('a resume refused as busy keeps the seat: the page asks again and plays on', async () => {
+  const { first, second } = await twoPlayers('chess');
+  await drag(first, 'e2', 'e4');
+  await waitForPly(second, 1);
+  // Alice's page comes back through a socket whose first resume is answered as a busy server
+  // answers it; every other message passes both ways.
+  let refused = 0;
+  await first.context().routeWebSocket(/\/ws$/, (page) => {
+    const server = page.connectToServer();
+    page.onMessage((message) => {
+      const request = JSON.parse(message);
+      if (request.type === 'resume' && refused === 0) {
+        refused++;
+        page.send(JSON.stringify({ type: 'error', code: 'unavailable', message: 'the server is busy reading stored games; try again shortly', id: request.id }));
+        return;
+      }
+      server.send(message);
+    });
+  });
+  await first.reload();
+  await first.waitForSelector('text=trying again');
+  await first.waitForSelector('.game-page[data-status="playing"]');
+  await drag(second, 'e7', 'e5');
+  await waitForPly(first, 2);
+  await waitMyTurn(first);
+  await drag(first, 'g1', 'f3');
+  await waitForPly(second, 3);
+  assert.equal(refused, 1);
+  assert.equal(await first.locator('.message.error').count(), 0, 'the notice is gone once the game is back');
+  await closePages(first, second);
+});
+

@@ -228,6 +228,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     fill(extra, ...parts);
   }
 
+  let retryTimer = 0;
   function subscribe(): void {
     const grant = loadSeat(gameId);
     const since = model ? model.seq : undefined;
@@ -239,6 +240,14 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (msg.type === 'error') {
       const id: string = msg.id ?? '';
       if (!id.startsWith('g')) return;
+      const opening = id.endsWith('-resume') || id.endsWith('-watch');
+      if (opening && (msg.code === 'unavailable' || msg.code === 'rate_limited')) {
+        // Busy for now (say, reading many stored games): the seat is still ours; ask again.
+        say(`${msg.message || msg.code} (trying again…)`, 'error');
+        window.clearTimeout(retryTimer);
+        retryTimer = window.setTimeout(subscribe, 1000 + Math.random() * 1000);
+        return;
+      }
       if (id.endsWith('-resume')) {
         // The token no longer holds a seat here (another browser, a wiped database): watch.
         forgetSeat(gameId);
@@ -267,6 +276,11 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     }
     if (msg.game !== gameId) return;
     if (msg.type === 'state') {
+      if (retryTimer) {
+        window.clearTimeout(retryTimer);
+        retryTimer = 0;
+        say('');
+      }
       if (model && msg.seq < model.seq) return;
       const next = fromState(msg);
       if (seat && next.you === 'spectator') next.you = seat; // a late spectator copy
@@ -333,6 +347,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   return () => {
     offMessage();
     offOpen();
+    window.clearTimeout(retryTimer);
     clearInterval(timer);
     clearInterval(claimTimer);
     if (!seat) app.conn.send({ type: 'unwatch', game: gameId });
