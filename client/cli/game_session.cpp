@@ -30,6 +30,8 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kPoll = std::chrono::milliseconds(50);
 constexpr auto kConnectTimeout = std::chrono::seconds(5);
 constexpr auto kReconnectFor = std::chrono::seconds(60);
+// A busy server (too many reads of stored games waiting) refuses for a moment, not for good.
+constexpr auto kAskAgainAfter = std::chrono::seconds(1);
 
 const char* const kCommandHelp =
     "commands: MOVE (e2e4, Nf3, h3e3, C2.5, 22x15) | resign | abort | draw [offer|accept|decline]\n"
@@ -67,6 +69,7 @@ class GameSession {
                 return *code;
             }
             send_queued_move();
+            ask_again_if_due();
             tick();
         }
         socket_.close();
@@ -89,12 +92,15 @@ class GameSession {
         }
         const std::optional<std::uint64_t> since =
             view_.have_state ? std::optional(view_.seq) : std::nullopt;
+        opening_.clear();
         if (first && options_.command == Command::create) {
             (void)socket_.send(requests::create(options_));
         } else if (first && options_.command == Command::join) {
-            (void)socket_.send(requests::join(options_.game));
+            opening_ = requests::join(options_.game);
+            (void)socket_.send(opening_);
         } else if (spectator()) {
-            (void)socket_.send(requests::watch(game(), since));
+            opening_ = requests::watch(game(), since);
+            (void)socket_.send(opening_);
         } else {
             if (token_.empty()) {
                 token_ = options_.token;
@@ -110,7 +116,8 @@ class GameSession {
                     (store_ ? store_->path() : std::string("the config directory")) + ")");
                 return false;
             }
-            (void)socket_.send(requests::resume(game(), token_, since));
+            opening_ = requests::resume(game(), token_, since);
+            (void)socket_.send(opening_);
             if (move_in_flight_ && !first) {
                 // protocol.md: re-sending the move of that ply is answered like the first time
                 // and never applied twice, so a move whose answer was lost is simply sent again.
@@ -156,6 +163,15 @@ class GameSession {
         }
         if (type == "error") {
             terminal_.note(describe(view_, message));
+            const std::string code = text_field(message, "code");
+            if (text_field(message, "id").empty() && !opening_.empty() &&
+                (code == "unavailable" || code == "rate_limited")) {
+                // The join, watch or resume was not taken for now; nothing changed, so the
+                // same request goes again (a seat is never given up for a busy server).
+                terminal_.note("asking again in a moment");
+                ask_again_at_ = Clock::now() + kAskAgainAfter;
+                return std::nullopt;
+            }
             if (text_field(message, "id").rfind("m", 0) == 0) {
                 move_in_flight_.reset();
             }
@@ -171,9 +187,9 @@ class GameSession {
                 return std::nullopt;  // one request catches up; its answer is on its way
             }
             resyncing_ = true;
-            const std::string request = spectator() ? requests::watch(game(), view_.seq)
-                                                    : requests::resume(game(), token_, view_.seq);
-            (void)socket_.send(request);
+            opening_ = spectator() ? requests::watch(game(), view_.seq)
+                                   : requests::resume(game(), token_, view_.seq);
+            (void)socket_.send(opening_);
             return std::nullopt;
         }
         if (applied != Applied::changed) {
@@ -229,6 +245,13 @@ class GameSession {
         const auto row =
             at == std::string::npos ? 0 : std::count(screen.begin(), screen.begin() + at, '\n') + 1;
         terminal_.screen(screen, static_cast<int>(row));
+    }
+
+    void ask_again_if_due() {
+        if (ask_again_at_ && Clock::now() >= *ask_again_at_ && socket_.is_open()) {
+            ask_again_at_.reset();
+            (void)socket_.send(opening_);
+        }
     }
 
     void tick() {
@@ -335,6 +358,9 @@ class GameSession {
     std::deque<std::string> pending_moves_;
     std::optional<std::uint64_t> move_in_flight_;  ///< the ply of a move sent, not yet answered
     std::string last_move_;
+    /// The join, watch or resume that (re)opened the game here: sent again when refused as busy.
+    std::string opening_;
+    std::optional<Clock::time_point> ask_again_at_;
     Clock::time_point last_update_ = Clock::now();
     Clock::time_point last_tick_ = Clock::now();
 };
