@@ -13,10 +13,9 @@ import os
 import signal
 import socket
 import struct
-import tempfile
 import threading
 
-from cli_game_test import Process, check, is_type, start_server, stop_server
+from cli_game_test import Process, check, is_type, with_server
 
 BUSY = {"type": "error", "code": "unavailable",
         "message": "the server is busy reading stored games; try again shortly"}
@@ -128,12 +127,7 @@ def main():
     parser.add_argument("--server", required=True)
     parser.add_argument("--cli", required=True)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="arbiter-cli-busy-") as workdir:
-        server, port = start_server(args.server, workdir)
-        try:
-            run(args, port, workdir)
-        finally:
-            stop_server(server)
+    with_server(args.server, "arbiter-cli-busy-", lambda port, workdir: run(args, port, workdir))
     print("ok: busy")
 
 

@@ -7,9 +7,8 @@ Usage: cli_engine_test.py --server PATH --cli PATH
 """
 import argparse
 import os
-import tempfile
 
-from cli_game_test import Process, check, is_type, start_server, stop_server
+from cli_game_test import Process, check, is_type, with_server
 
 
 def main():
@@ -17,12 +16,7 @@ def main():
     parser.add_argument("--server", required=True)
     parser.add_argument("--cli", required=True)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="arbiter-cli-engine-") as workdir:
-        server, port = start_server(args.server, workdir)
-        try:
-            run(args, port, workdir)
-        finally:
-            stop_server(server)
+    with_server(args.server, "arbiter-cli-engine-", lambda port, workdir: run(args, port, workdir))
     print("ok: engine")
 
 

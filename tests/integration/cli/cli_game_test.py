@@ -147,6 +147,16 @@ def stop_server(server):
         server.wait()
 
 
+def with_server(binary, prefix, body):
+    """body(port, workdir) beside a server of its own on a temporary database, stopped after."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as workdir:
+        server, port = start_server(binary, workdir)
+        try:
+            body(port, workdir)
+        finally:
+            stop_server(server)
+
+
 def is_type(kind, **fields):
     return lambda m: m.get("type") == kind and all(m.get(k) == v for k, v in fields.items())
 
