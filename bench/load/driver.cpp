@@ -121,10 +121,7 @@ void Driver::open_player(Slot& slot, int player) {
     LinkHandler handler;
     handler.on_open = [this, &slot, player] {
         slot.open[player] = true;
-        ++open_;
-        ++settled_;
-        --connecting_;
-        open_next();
+        connection_opened();
         if (settings_.echo) {
             if (slot.open[0] && slot.open[1]) {
                 send_echo(slot, 0);
@@ -144,13 +141,7 @@ void Driver::open_player(Slot& slot, int player) {
         }
     };
     handler.on_close = [this, &slot, player](int code, std::string what) {
-        if (!slot.open[player]) {
-            ++settled_;
-            --connecting_;
-            open_next();
-        } else {
-            --open_;
-        }
+        connection_closed(slot.open[player]);
         slot.open[player] = false;
         on_closed(code, what);
     };
@@ -162,10 +153,7 @@ void Driver::open_spectator(Spectator& spectator) {
     LinkHandler handler;
     handler.on_open = [this, &spectator] {
         spectator.open = true;
-        ++open_;
-        ++settled_;
-        --connecting_;
-        open_next();
+        connection_opened();
         if (spectator.stalled) {
             ++stalled_open_;
             spectator.link->pause_reading();
@@ -178,15 +166,9 @@ void Driver::open_spectator(Spectator& spectator) {
     };
     handler.on_message = [](std::string_view) {};
     handler.on_close = [this, &spectator](int code, std::string what) {
-        if (!spectator.open) {
-            ++settled_;
-            --connecting_;
-            open_next();
-        } else {
-            --open_;
-            if (spectator.stalled) {
-                --stalled_open_;
-            }
+        connection_closed(spectator.open);
+        if (spectator.open && spectator.stalled) {
+            --stalled_open_;
         }
         spectator.open = false;
         on_closed(code, (spectator.stalled ? "stalled spectator " : "spectator ") + what);
@@ -199,10 +181,7 @@ void Driver::open_reader(Reader& reader) {
     LinkHandler handler;
     handler.on_open = [this, &reader] {
         reader.open = true;
-        ++open_;
-        ++settled_;
-        --connecting_;
-        open_next();
+        connection_opened();
         // Each reader at its own phase, so that the reads arrive spread over each interval.
         const auto interval = static_cast<std::uint64_t>(1e6 / settings_.reads_per_second);
         read_after(reader,
@@ -210,13 +189,7 @@ void Driver::open_reader(Reader& reader) {
     };
     handler.on_message = [this](std::string_view text) { on_reader_message(text); };
     handler.on_close = [this, &reader](int code, std::string what) {
-        if (!reader.open) {
-            ++settled_;
-            --connecting_;
-            open_next();
-        } else {
-            --open_;
-        }
+        connection_closed(reader.open);
         reader.open = false;
         on_closed(code, "reader " + what);
     };
@@ -256,6 +229,23 @@ void Driver::on_reader_message(std::string_view text) {
     } else {
         ++stats_.reads_answered;
     }
+}
+
+void Driver::connection_opened() {
+    ++open_;
+    ++settled_;
+    --connecting_;
+    open_next();
+}
+
+void Driver::connection_closed(bool was_open) {
+    if (was_open) {
+        --open_;
+        return;
+    }
+    ++settled_;  // the handshake failed: the next connection may start
+    --connecting_;
+    open_next();
 }
 
 void Driver::on_closed(int close_code, const std::string& what) {

@@ -103,6 +103,10 @@ class Driver {
     LinkOptions link_options(bool stalled);
     void on_player_message(Slot& slot, int player, std::string_view text);
     void on_echo(Slot& slot, int player);
+    /// A connection's handshake is done: the next one may start.
+    void connection_opened();
+    /// A connection closed, open or still in its handshake.
+    void connection_closed(bool was_open);
     void on_closed(int close_code, const std::string& what);
     void create_game(Slot& slot);
     void choose_move(Slot& slot, int player, std::span<const std::string> legal, std::uint64_t ply);
