@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -20,6 +21,7 @@
 #include "common/rules/game.hpp"
 #include "server/app/http_api.hpp"
 #include "server/app/metrics.hpp"
+#include "server/app/read_worker.hpp"
 #include "server/storage/sqlite_repository.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
@@ -77,6 +79,8 @@ struct Fixture {
     fs::path root;
     std::unique_ptr<storage::SqliteRepository> repository;
     arbiter::server::app::Metrics metrics;
+    // Wide enough that the fuzzer, which waits for each answer, never meets a full queue.
+    arbiter::server::app::ReadWorker reads{64};
     std::unique_ptr<arbiter::server::app::HttpApi> api;
 
     Fixture() {
@@ -98,9 +102,10 @@ struct Fixture {
         store_game(*repository, "chess-2_x", rules::Variant::chess, 0, "aborted");
         repository->flush();
         api = std::make_unique<arbiter::server::app::HttpApi>(
-            *repository, metrics, root / "web", [] { return std::string("arbiter_x 1\n"); });
+            *repository, metrics, root / "web", [] { return std::string("arbiter_x 1\n"); }, reads);
     }
     ~Fixture() {
+        reads.stop();
         api.reset();
         repository.reset();
         std::error_code ignored;
@@ -131,7 +136,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     request.remote_address = "127.0.0.1";
     request.loopback = true;
 
-    const auto response = fixture().api->handle(request);
+    // The answer may come from the reader thread (the API's reads of stored games).
+    std::promise<arbiter::server::net::HttpResponse> answer;
+    fixture().api->handle(request, [&answer](arbiter::server::net::HttpResponse response) {
+        answer.set_value(std::move(response));
+    });
+    const auto response = answer.get_future().get();
     check(known_status(response.status), "unexpected status", request.target);
     // A served file is the whole file: an answer that is the secret file or the database means
     // a path escaped the web root (error messages may quote the target, so no substring test).
