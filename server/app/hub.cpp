@@ -438,7 +438,7 @@ bool Hub::route_after_load(const std::string& game, RoomRequest request) {
         loading_.erase(game);
     }
     for (const auto& waiting : refused) {
-        refuse(waiting.peer, ErrorCode::unavailable, busy_reading, waiting.id);
+        refuse_busy(waiting.peer, waiting.id);
     }
     return false;
 }
@@ -552,6 +552,23 @@ bool Hub::route(RoomRequest request) {
     return route_after_load(id, std::move(request));
 }
 
+void Hub::refuse_busy(const std::shared_ptr<net::Peer>& peer,
+                      const std::optional<std::string>& id) {
+    metrics_.refused(ErrorCode::unavailable);
+    // A flood is refused by the thousand: one line a second says so, not one per request
+    // (arbiter_reads_total counts them all).
+    const auto now = time_.now().time_since_epoch();
+    auto last = last_busy_log_.load();
+    const auto since_last = now - std::chrono::steady_clock::duration(last);
+    if (since_last >= std::chrono::seconds(1) &&
+        last_busy_log_.compare_exchange_strong(last, now.count())) {
+        log_event(LogLevel::warn, "reads_refused",
+                  {{"peer", peer->id()}, {"address", peer->address()}});
+    }
+    peer->send(std::make_shared<const std::string>(
+        protocol::encode_error(ErrorCode::unavailable, busy_reading, id)));
+}
+
 void Hub::unwatch(RoomRequest request) {
     const std::string game = std::get<protocol::Unwatch>(request.body).game;
     {
@@ -578,7 +595,7 @@ void Hub::leave_room(const std::shared_ptr<net::Peer>& peer, GameRoom& room) {
 void Hub::read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
                       std::function<void()> read) {
     if (!reads_.try_post(std::move(read))) {
-        refuse(peer, ErrorCode::unavailable, busy_reading, id);
+        refuse_busy(peer, id);
     }
 }
 

@@ -113,6 +113,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void unwatch(RoomRequest request);
     /// `peer` is no longer a member of `room`.
     void leave_room(const std::shared_ptr<net::Peer>& peer, GameRoom& room);
+    /// Refuses a request because too many reads wait (unavailable), logging a flood of them once
+    /// a second rather than each.
+    void refuse_busy(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id);
     /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
     void read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
                      std::function<void()> read);
@@ -152,6 +155,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// Games being read from storage -> the requests (and unwatches) waiting for them, in
     /// arrival order.
     std::unordered_map<std::string, std::vector<RoomRequest>> loading_;
+    /// When refuse_busy last logged (steady clock ticks; 0: never).
+    std::atomic<std::chrono::steady_clock::rep> last_busy_log_{0};
 
     mutable std::mutex peers_mutex_;
     std::unordered_map<std::uint64_t, PeerState> peers_;

@@ -92,7 +92,7 @@ test('a flood is rate limited, and every request is answered by its id', async (
 });
 
 test('a flood of reads of stored games waits in a bounded queue: the rest are refused, live games play on', async () => {
-  const flooded = await startServer({ args: ['--rate', '10000', '--burst', '10000', '--max-queued-reads', '1'] });
+  const flooded = await startServer({ args: ['--rate', '10000', '--burst', '10000', '--max-queued-reads', '1'], logLevel: 'info' });
   try {
     const a = await Client.connect(flooded.url, 'Ana');
     const b = await Client.connect(flooded.url, 'Bo');
@@ -141,6 +141,10 @@ test('a flood of reads of stored games waits in a bounded queue: the rest are re
     assert.ok(refusedReads > 0 && refusedReads <= refused, `${refusedReads} reads refused`);
     assert.ok(metric(now, 'arbiter_reads_total', { outcome: 'done' }) > 0);
     assert.equal(metric(now, 'arbiter_reads_waiting'), 0);
+    // The log says so once a second, not once per refused request.
+    const logged = flooded.stderr().match(/reads_refused/g) ?? [];
+    assert.ok(logged.length >= 1 && logged.length <= 10, `${logged.length} reads_refused lines for ${refused} refusals`);
+    assert.ok(!/request_refused.*unavailable/.test(flooded.stderr()), 'no line per busy refusal');
     // Once the flood is over, reads are served again and nothing was changed by the refusals.
     const late = await Client.connect(flooded.url);
     const state = await late.ok({ type: 'watch', game: stored[0] });
