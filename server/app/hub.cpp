@@ -458,12 +458,10 @@ void Hub::bring_back(const std::string& game) {
         const bool under_locks = attempt > max_unlocked_loads;
         std::unique_lock loads(loads_mutex_, std::defer_lock);
         std::unique_lock rooms(rooms_mutex_, std::defer_lock);
+        std::shared_ptr<GameRoom> room;
         if (under_locks) {
             loads.lock();
             rooms.lock();
-        }
-        std::shared_ptr<GameRoom> room;
-        if (under_locks) {
             if (auto it = rooms_.find(game); it != rooms_.end()) {
                 room = it->second;
             }
