@@ -164,7 +164,8 @@ class GameSession {
         if (type == "error") {
             terminal_.note(describe(view_, message));
             const std::string code = text_field(message, "code");
-            if (text_field(message, "id").empty() && !opening_.empty() &&
+            const std::string id = text_field(message, "id");
+            if (id.empty() && !opening_.empty() &&
                 (code == "unavailable" || code == "rate_limited")) {
                 // The join, watch or resume was not taken for now; nothing changed, so the
                 // same request goes again (a seat is never given up for a busy server).
@@ -172,7 +173,7 @@ class GameSession {
                 ask_again_at_ = Clock::now() + kAskAgainAfter;
                 return std::nullopt;
             }
-            if (text_field(message, "id").rfind("m", 0) == 0) {
+            if (id.rfind("m", 0) == 0) {
                 move_in_flight_.reset();
             }
             // The opening request failed: there is no game to follow.
