@@ -7,7 +7,6 @@ the seat.
 
 Usage: cli_busy_test.py --server PATH --cli PATH
 """
-import argparse
 import json
 import os
 import signal
@@ -15,7 +14,7 @@ import socket
 import struct
 import threading
 
-from cli_game_test import Process, check, is_type, with_server
+from cli_game_test import Process, check, is_type, run_against_server
 
 BUSY = {"type": "error", "code": "unavailable",
         "message": "the server is busy reading stored games; try again shortly"}
@@ -122,15 +121,6 @@ class BusyProxy:
         return False
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--server", required=True)
-    parser.add_argument("--cli", required=True)
-    args = parser.parse_args()
-    with_server(args.server, "arbiter-cli-busy-", lambda port, workdir: run(args, port, workdir))
-    print("ok: busy")
-
-
 def run(args, port, workdir):
     proxy = BusyProxy(port, {"watch", "resume"})
     direct = [args.cli, "--server", f"ws://127.0.0.1:{port}/ws", "--json"]
@@ -163,4 +153,4 @@ def run(args, port, workdir):
 
 
 if __name__ == "__main__":
-    main()
+    run_against_server("busy", run)

@@ -5,19 +5,9 @@ the engine answers the player's move; an engine the server does not offer is ref
 
 Usage: cli_engine_test.py --server PATH --cli PATH
 """
-import argparse
 import os
 
-from cli_game_test import Process, check, is_type, with_server
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--server", required=True)
-    parser.add_argument("--cli", required=True)
-    args = parser.parse_args()
-    with_server(args.server, "arbiter-cli-engine-", lambda port, workdir: run(args, port, workdir))
-    print("ok: engine")
+from cli_game_test import Process, check, is_type, run_against_server
 
 
 def run(args, port, workdir):
@@ -54,4 +44,4 @@ def run(args, port, workdir):
 
 
 if __name__ == "__main__":
-    main()
+    run_against_server("engine", run)

@@ -157,6 +157,16 @@ def with_server(binary, prefix, body):
             stop_server(server)
 
 
+def run_against_server(name, run):
+    """The main of a test script taking --server and --cli: run(args, port, workdir)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--cli", required=True)
+    args = parser.parse_args()
+    with_server(args.server, f"arbiter-cli-{name}-", lambda port, workdir: run(args, port, workdir))
+    print(f"ok: {name}")
+
+
 def is_type(kind, **fields):
     return lambda m: m.get("type") == kind and all(m.get(k) == v for k, v in fields.items())
 
