@@ -107,6 +107,9 @@ Expected<void, StorageError> Statement::run() {
 }
 
 void Statement::reset() noexcept {
+    if (handle_ == nullptr) {
+        return;  // never prepared (or moved from): sqlite3_clear_bindings would dereference it
+    }
     sqlite3_reset(handle_);
     sqlite3_clear_bindings(handle_);
     bind_error_.reset();

@@ -164,8 +164,10 @@ SqliteRepository::~SqliteRepository() {
     queue_ready_.notify_one();
     if (writer_thread_.joinable()) {
         writer_thread_.join();
+        // So that a stopped server leaves every move in `moves`. Only once the writer ran: if
+        // open() failed before it started, the statements may not even be prepared.
+        file_journal(1);
     }
-    file_journal(1);  // so that a stopped server leaves every move in `moves`
     sqlite3_wal_hook(writer_connection_.handle(), nullptr, nullptr);
     {
         std::lock_guard lock(checkpoint_mutex_);

@@ -85,6 +85,23 @@ TEST(StorageMigrations, NewerDatabaseIsRefusedAndLeftUntouched) {
     EXPECT_EQ(user_version(database.path()), 99);
 }
 
+// A file at the current version whose schema was changed by hand: open() reports what is
+// missing. It used to crash instead: the failed open's destructor filed the journal with
+// statements that had never been prepared.
+TEST(StorageMigrations, DatabaseMissingATableIsRefusedWithAnError) {
+    TempDatabase database;
+    { ASSERT_NE(testing::open_or_die(database.path()), nullptr); }
+    {
+        auto connection = sqlite::Connection::open(database.path(), false);
+        ASSERT_TRUE(connection);
+        ASSERT_TRUE(connection->exec("DROP TABLE move_journal"));
+    }
+    auto refused = SqliteRepository::open(database.path());
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("move_journal"), std::string::npos)
+        << refused.error().message;
+}
+
 TEST(StorageMigrations, AppliesOnlyThePendingMigrationsInOrder) {
     TempDatabase database;
     auto connection = sqlite::Connection::open(database.path(), true);
