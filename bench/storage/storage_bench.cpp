@@ -102,7 +102,7 @@ class ClosedLoop {
 Outcome measure(const Settings& settings, Synchronous synchronous, std::size_t max_batch) {
     const std::string path =
         (settings.dir / ("arbiter-storage-bench-" + std::to_string(::getpid()) + ".db")).string();
-    for (const char* suffix : {"", "-wal", "-shm"}) {
+    for (const char* suffix : {"", "-wal", "-shm", "-lock"}) {
         std::filesystem::remove(path + suffix);
     }
     SqliteOptions options;
@@ -124,7 +124,7 @@ Outcome measure(const Settings& settings, Synchronous synchronous, std::size_t m
         outcome.batches = stats.batches;
         outcome.failed = stats.failed;
     }
-    for (const char* suffix : {"", "-wal", "-shm"}) {
+    for (const char* suffix : {"", "-wal", "-shm", "-lock"}) {
         std::filesystem::remove(path + suffix);
     }
     return outcome;

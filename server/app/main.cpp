@@ -73,14 +73,10 @@ int main(int argc, char** argv) {
         config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
     storage_options.max_size_bytes = config.max_db_bytes;
     storage_options.journal_rows = static_cast<std::size_t>(config.journal_rows);
-    auto repository = storage::SqliteRepository::open(config.database, storage_options);
-    if (!repository) {
-        log_event(LogLevel::error, "database_open_failed",
-                  {{"db", config.database}, {"error", repository.error().message}});
-        return 1;
-    }
     if (!config.backup_to.empty()) {
-        auto copied = (*repository)->backup(config.backup_to);
+        // Beside a running server: a repository would be refused, since the server holds one.
+        auto copied = storage::SqliteRepository::backup_file(config.database, config.backup_to,
+                                                             storage_options);
         if (!copied) {
             log_event(LogLevel::error, "backup_failed",
                       {{"db", config.database},
@@ -91,6 +87,12 @@ int main(int argc, char** argv) {
         log_event(LogLevel::info, "backup_written",
                   {{"db", config.database}, {"to", config.backup_to}});
         return 0;
+    }
+    auto repository = storage::SqliteRepository::open(config.database, storage_options);
+    if (!repository) {
+        log_event(LogLevel::error, "database_open_failed",
+                  {{"db", config.database}, {"error", repository.error().message}});
+        return 1;
     }
 
     SystemTime time;

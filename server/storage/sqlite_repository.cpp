@@ -95,6 +95,10 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
     if (options.max_batch == 0) {
         return unexpected(StorageError{"max_batch must be at least 1"});
     }
+    auto lock = detail::ExclusiveFileLock::acquire(path + "-lock");
+    if (!lock) {
+        return unexpected(lock.error());
+    }
     auto writer = open_connection(path, options, true);
     if (!writer) {
         return unexpected(std::move(writer).error());
@@ -121,9 +125,9 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
         return unexpected(std::move(checkpointer).error());
     }
 
-    std::unique_ptr<SqliteRepository> repository(
-        new SqliteRepository(path, options, std::move(writer).value(), std::move(reader).value(),
-                             std::move(probe).value(), std::move(checkpointer).value()));
+    std::unique_ptr<SqliteRepository> repository(new SqliteRepository(
+        path, options, std::move(lock).value(), std::move(writer).value(),
+        std::move(reader).value(), std::move(probe).value(), std::move(checkpointer).value()));
     // Prepared only now: the statements keep a pointer to the connection in its final place.
     auto statements =
         detail::WriteStatements::prepare(repository->writer_connection_, options.journal_rows > 0);
@@ -147,10 +151,12 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
 }
 
 SqliteRepository::SqliteRepository(std::string path, const SqliteOptions& options,
-                                   sqlite::Connection writer, sqlite::Connection reader,
-                                   sqlite::Connection probe, sqlite::Connection checkpointer)
+                                   detail::ExclusiveFileLock lock, sqlite::Connection writer,
+                                   sqlite::Connection reader, sqlite::Connection probe,
+                                   sqlite::Connection checkpointer)
     : path_(std::move(path)),
       options_(options),
+      lock_(std::move(lock)),
       writer_connection_(std::move(writer)),
       checkpointer_connection_(std::move(checkpointer)),
       reader_(std::move(reader)),
@@ -473,15 +479,24 @@ std::uint64_t SqliteRepository::size_bytes() {
 }
 
 Expected<void, StorageError> SqliteRepository::backup(const std::string& path) {
+    return backup_file(path_, path, options_);
+}
+
+Expected<void, StorageError> SqliteRepository::backup_file(const std::string& database,
+                                                           const std::string& path,
+                                                           const SqliteOptions& options) {
+    if (!std::filesystem::exists(database)) {
+        return unexpected(StorageError{"cannot back up " + database + ": no such database"});
+    }
     std::error_code same_error;
-    if (path == path_ || std::filesystem::equivalent(path, path_, same_error)) {
-        return unexpected(StorageError{"cannot back up " + path_ + " onto itself"});
+    if (path == database || std::filesystem::equivalent(path, database, same_error)) {
+        return unexpected(StorageError{"cannot back up " + database + " onto itself"});
     }
     const std::string partial = path + ".partial";
     std::error_code ignored;
     std::filesystem::remove(partial, ignored);
     {
-        auto source = open_connection(path_, options_, false);
+        auto source = open_connection(database, options, false);
         if (!source) {
             return unexpected(prefixed("backup", source.error()));
         }

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/storage/file_lock.hpp"
 #include "server/storage/game_rows.hpp"
 #include "server/storage/repository.hpp"
 #include "server/storage/sqlite.hpp"
@@ -110,6 +111,11 @@ class SqliteRepository final : public GameRepository {
     /// Copies one consistent snapshot while writes go on; writes `path` + ".partial" first and
     /// renames it into place, so `path` is either the complete copy or untouched.
     Expected<void, StorageError> backup(const std::string& path) override;
+    /// The same copy of the database at `database`, without opening a repository on it: so
+    /// that it can run beside the server that holds it (`arbiter-server --backup`).
+    static Expected<void, StorageError> backup_file(const std::string& database,
+                                                    const std::string& path,
+                                                    const SqliteOptions& options = {});
 
     WriterStats stats();
     const std::string& path() const noexcept { return path_; }
@@ -127,8 +133,8 @@ class SqliteRepository final : public GameRepository {
     static constexpr int checkpoint_wal_pages = 1000;
     static constexpr int inline_checkpoint_wal_pages = 4 * checkpoint_wal_pages;
 
-    SqliteRepository(std::string path, const SqliteOptions& options, sqlite::Connection writer,
-                     sqlite::Connection reader, sqlite::Connection probe,
+    SqliteRepository(std::string path, const SqliteOptions& options, detail::ExclusiveFileLock lock,
+                     sqlite::Connection writer, sqlite::Connection reader, sqlite::Connection probe,
                      sqlite::Connection checkpointer);
 
     /// sqlite3_wal_hook of the writer connection: runs in the writer thread after each commit.
@@ -145,6 +151,8 @@ class SqliteRepository final : public GameRepository {
 
     const std::string path_;
     const SqliteOptions options_;
+    /// `<path>-lock`: one server per database. Declared first, so released last.
+    detail::ExclusiveFileLock lock_;
 
     // Used by the writer thread only (after open()). Statements are declared after their
     // connection so that they are finalized before it closes.

@@ -1,6 +1,10 @@
-// Reconnects with `since`, duplicate moves, and a SIGKILL right after acknowledged moves.
+// Reconnects with `since`, duplicate moves, a SIGKILL right after acknowledged moves, and one
+// server per database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startServer, Client, startGame, play } from './harness.mjs';
 
 test('resume with since replays exactly the missed events', async () => {
@@ -104,5 +108,35 @@ test('SIGKILL right after acknowledged moves loses none of them; the game goes o
   } finally {
     await again.stop();
     server.cleanup();
+  }
+});
+
+test('a second server on the same database refuses to start and says why; the first plays on', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
+  const db = path.join(dir, 'arbiter.db');
+  try {
+    const server = await startServer({ db });
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game } = await startGame(a, b, { variant: 'chess' });
+    await assert.rejects(startServer({ db }), (error) => {
+      assert.match(error.message, /exited with 1/);
+      assert.match(error.message, /database_open_failed/);
+      assert.match(error.message, /in use by another server \(process \d+\)/);
+      return true;
+    });
+    await play(game, a, b, ['e2e4', 'e7e5']);
+    await server.stop();
+    // Stopped, it lets the next one in, with the game as it was.
+    const next = await startServer({ db });
+    try {
+      const c = await Client.connect(next.url, 'Cy');
+      const state = await c.ok({ type: 'watch', game });
+      assert.deepEqual(state.moves, ['e2e4', 'e7e5']);
+    } finally {
+      await next.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -100,6 +100,46 @@ TEST(StorageDurability, EveryAcknowledgedMoveSurvivesSigkill) {
     EXPECT_EQ((*loaded)->header.ply, *stored.rbegin());
 }
 
+// One server per database: a second one would restore the same unfinished games and take moves
+// for them apart from the first. The lock goes with its process, however that ends.
+TEST(StorageDurability, ADatabaseInUseIsRefusedUntilItsHolderDies) {
+    TempDatabase database;
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(ready[0]);
+        auto repository = SqliteRepository::open(database.path());
+        const char opened = repository ? 'y' : 'n';
+        (void)::write(ready[1], &opened, 1);
+        for (;;) {
+            ::pause();  // holds the database until killed
+        }
+    }
+    ::close(ready[1]);
+    char opened = 0;
+    ASSERT_EQ(::read(ready[0], &opened, 1), 1);
+    ::close(ready[0]);
+    ASSERT_EQ(opened, 'y');
+
+    auto refused = SqliteRepository::open(database.path());
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("in use by another server"), std::string::npos)
+        << refused.error().message;
+    EXPECT_NE(refused.error().message.find("process " + std::to_string(child)), std::string::npos)
+        << refused.error().message;
+
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    auto reopened = SqliteRepository::open(database.path());
+    ASSERT_TRUE(reopened) << reopened.error().message;
+    // In one process too: a second repository on the same file is refused while the first lives.
+    auto second = SqliteRepository::open(database.path());
+    EXPECT_FALSE(second);
+}
+
 TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
     TempDatabase database;
     SqliteOptions options;
