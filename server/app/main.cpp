@@ -104,16 +104,18 @@ int main(int argc, char** argv) {
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
         reads, &engines);
+    app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
-        [&network, &hub, &reads] {
+        [&network, &hub, &reads, &process_metrics] {
             app::ScrapeGauges gauges;
             gauges.open_connections = network->connection_count();
             gauges.roles = hub->connection_roles();
             gauges.games = hub->games_in_memory();
             gauges.net = network->stats();
             gauges.reads = reads.stats();
-            return app::render_gauges(gauges) + app::render_process_metrics();
+            return app::render_gauges(gauges) +
+                   process_metrics.render(std::chrono::steady_clock::now());
         },
         reads);
     try {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,10 +27,18 @@ void header(std::string& out, std::string_view name, std::string_view type, std:
     out += '\n';
 }
 
+// `value` as printf's %.*g would write it. std::to_chars, since an ostringstream per sample (its
+// locale's facets looked up by dynamic_cast) was most of a scrape's cost.
+std::string_view format_number(std::array<char, 32>& buffer, double value, int precision) {
+    const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                            std::chars_format::general, precision);
+    return error == std::errc() ? std::string_view(buffer.data(), end - buffer.data()) : "NaN";
+}
+
 void sample(std::string& out, std::string_view name, std::string_view labels, double value) {
-    std::ostringstream number;
-    number.precision(15);  // whole seconds since 1970 and large counters stay exact
-    number << value;
+    std::array<char, 32> buffer;
+    // 15 digits: whole seconds since 1970 and large counters stay exact.
+    const std::string_view number = format_number(buffer, value, 15);
     out += name;
     if (!labels.empty()) {
         out += '{';
@@ -37,7 +46,7 @@ void sample(std::string& out, std::string_view name, std::string_view labels, do
         out += '}';
     }
     out += ' ';
-    out += number.str();
+    out += number;
     out += '\n';
 }
 
@@ -78,9 +87,10 @@ void LatencyHistogram::render(std::string& out, std::string_view name,
     std::uint64_t cumulative = 0;
     for (std::size_t i = 0; i < kBucketsUs.size(); ++i) {
         cumulative += buckets_[i].load();
-        std::ostringstream le;
-        le << static_cast<double>(kBucketsUs[i]) / 1e6;
-        sample(out, bucket, "le=\"" + le.str() + "\"", static_cast<double>(cumulative));
+        std::array<char, 32> buffer;
+        const std::string_view le =
+            format_number(buffer, static_cast<double>(kBucketsUs[i]) / 1e6, 6);
+        sample(out, bucket, "le=\"" + std::string(le) + "\"", static_cast<double>(cumulative));
     }
     cumulative += buckets_.back().load();
     sample(out, bucket, "le=\"+Inf\"", static_cast<double>(cumulative));
@@ -183,7 +193,33 @@ std::string render_gauges(const ScrapeGauges& gauges) {
     return out;
 }
 
-std::string render_process_metrics() {
+namespace {
+
+double read_boot_time() {
+    std::ifstream proc_stat("/proc/stat");
+    for (std::string line; std::getline(proc_stat, line);) {
+        if (line.starts_with("btime ")) {
+            return std::strtod(line.c_str() + 6, nullptr);
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+ProcessMetrics::ProcessMetrics(std::chrono::milliseconds max_age)
+    : max_age_(max_age), boot_time_(read_boot_time()) {}
+
+std::string ProcessMetrics::render(std::chrono::steady_clock::time_point now) {
+    std::lock_guard lock(mutex_);
+    if (!read_at_ || now - *read_at_ >= max_age_ || now < *read_at_) {
+        text_ = read();
+        read_at_ = now;
+    }
+    return text_;
+}
+
+std::string ProcessMetrics::read() const {
     // /proc/self/stat fields (proc(5)): 14 utime, 15 stime, 22 starttime (clock ticks since
     // boot), 23 vsize (bytes), 24 rss (pages). The command name (2) may hold spaces: skip past ')'.
     std::ifstream stat_file("/proc/self/stat");
@@ -203,13 +239,6 @@ std::string render_process_metrics() {
     const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
     const double page = static_cast<double>(sysconf(_SC_PAGESIZE));
 
-    double boot_time = 0;
-    std::ifstream proc_stat("/proc/stat");
-    for (std::string line; std::getline(proc_stat, line);) {
-        if (line.starts_with("btime ")) {
-            boot_time = std::strtod(line.c_str() + 6, nullptr);
-        }
-    }
     std::error_code ec;
     double open_fds = 0;
     for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
@@ -221,7 +250,7 @@ std::string render_process_metrics() {
     single(out, "process_cpu_seconds_total", "counter", "User and system CPU time spent.",
            (field(14) + field(15)) / ticks);
     single(out, "process_start_time_seconds", "gauge", "Start time since the Unix epoch.",
-           boot_time + field(22) / ticks);
+           boot_time_ + field(22) / ticks);
     single(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size.", field(23));
     single(out, "process_resident_memory_bytes", "gauge", "Resident memory size.",
            field(24) * page);

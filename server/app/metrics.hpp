@@ -6,8 +6,11 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -104,6 +107,24 @@ struct ScrapeGauges {
 /// The gauges and the network's counters in Prometheus text format.
 std::string render_gauges(const ScrapeGauges& gauges);
 /// process_* metrics (CPU, memory, open files, start time) from /proc/self; empty elsewhere.
-std::string render_process_metrics();
+/// Read at most once per `max_age`; between, the last text is served again. Counting open files
+/// lists /proc/self/fd, which takes the kernel's lock of the descriptor table that every socket
+/// call takes too: 64 loops fetching /metrics halved players' moves/s and took their p99 from 2 to
+/// 45 ms. Thread-safe.
+class ProcessMetrics {
+  public:
+    explicit ProcessMetrics(std::chrono::milliseconds max_age = std::chrono::seconds(1));
+
+    std::string render(std::chrono::steady_clock::time_point now);
+
+  private:
+    std::string read() const;
+
+    const std::chrono::milliseconds max_age_;
+    const double boot_time_;  ///< seconds since the Unix epoch (/proc/stat btime)
+    std::mutex mutex_;
+    std::optional<std::chrono::steady_clock::time_point> read_at_;
+    std::string text_;
+};
 
 }  // namespace arbiter::server::app

@@ -1,6 +1,8 @@
 // /metrics text: Prometheus exposition format, cumulative histogram buckets, labelled series.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <map>
 #include <sstream>
 #include <string>
@@ -85,10 +87,32 @@ TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
 }
 
 TEST(Metrics, ProcessMetricsComeFromProc) {
-    const auto values = samples(render_process_metrics());
+    ProcessMetrics process;
+    const auto values = samples(process.render(std::chrono::steady_clock::now()));
     EXPECT_GT(values.at("process_resident_memory_bytes"), 0);
     EXPECT_GT(values.at("process_open_fds"), 2);
     EXPECT_GT(values.at("process_start_time_seconds"), 1.6e9);  // after 2020
+}
+
+// A flood of scrapes reads /proc once a second, not once a request.
+TEST(Metrics, ProcessMetricsAreReadAtMostOncePerMaxAge) {
+    ProcessMetrics process(std::chrono::milliseconds(1000));
+    const auto start = std::chrono::steady_clock::now();
+    const double fds_before = samples(process.render(start)).at("process_open_fds");
+    int extra[8];
+    for (int& fd : extra) {
+        fd = ::dup(STDERR_FILENO);
+        ASSERT_GE(fd, 0);
+    }
+    const double cached =
+        samples(process.render(start + std::chrono::milliseconds(999))).at("process_open_fds");
+    const double fresh =
+        samples(process.render(start + std::chrono::milliseconds(1000))).at("process_open_fds");
+    for (int fd : extra) {
+        ::close(fd);
+    }
+    EXPECT_EQ(cached, fds_before);
+    EXPECT_EQ(fresh, fds_before + 8);
 }
 
 }  // namespace
