@@ -93,26 +93,31 @@ Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource
       reads_(reads),
       room_context_{repository, time, *this, metrics, config_.room, engines} {}
 
-Expected<std::size_t, std::string> Hub::restore_games() {
+Expected<Hub::Restored, std::string> Hub::restore_games() {
     auto stored = repository_.load_unfinished();
     if (!stored) {
         return unexpected(stored.error().message);
     }
-    std::size_t count = 0;
+    Restored restored;
     for (auto& game : *stored) {
         const std::string id = game.header.id;
         auto room = GameRoom::restore(room_context_, make_executor_(), std::move(game));
         if (!room) {
-            return unexpected("game " + id + ": " + room.error());
+            // One game that does not replay (a hand edit, a rules fix that now refuses an old
+            // move) must not keep every other game, and the server, down.
+            log_event(LogLevel::error, "game_not_restored",
+                      {{"game", id}, {"error", room.error()}});
+            ++restored.not_restored;
+            continue;
         }
         {
             std::lock_guard lock(rooms_mutex_);
             rooms_[id] = *room;
         }
         (*room)->start();
-        ++count;
+        ++restored.games;
     }
-    return count;
+    return restored;
 }
 
 // ---- connections --------------------------------------------------------------------------

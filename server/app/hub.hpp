@@ -50,8 +50,16 @@ class Hub final : public net::PeerHandler, public RoomHost {
         Metrics& metrics, ExecutorFactory make_executor, ReadWorker& reads,
         EngineDirectory* engines = nullptr);
 
-    /// Loads every unfinished game from storage; returns how many, or the first error.
-    Expected<std::size_t, std::string> restore_games();
+    /// What restore_games() brought back.
+    struct Restored {
+        std::size_t games = 0;
+        /// Stored games that do not replay (a move the rules refuse, a position that does not
+        /// parse): each is logged as `game_not_restored` and left in storage as it is; a request
+        /// for it is refused as `unavailable`, as when it is read later. The others go on.
+        std::size_t not_restored = 0;
+    };
+    /// Loads every unfinished game from storage, or returns the storage error.
+    Expected<Restored, std::string> restore_games();
 
     // net::PeerHandler
     void on_open(const std::shared_ptr<net::Peer>& peer) override;

@@ -143,7 +143,8 @@ int main(int argc, char** argv) {
                {"db", config.database},
                {"threads", config.threads},
                {"allocator", allocator_name()},
-               {"games_restored", *restored}});
+               {"games_restored", restored->games},
+               {"games_not_restored", restored->not_restored}});
     // Tests and scripts read the bound port from this line.
     std::printf("arbiter-server listening on %s:%u\n", config.net.bind_address.c_str(),
                 static_cast<unsigned>(network->port()));

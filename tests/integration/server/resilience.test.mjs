@@ -1,7 +1,8 @@
-// Reconnects with `since`, duplicate moves, a SIGKILL right after acknowledged moves, and one
-// server per database.
+// Reconnects with `since`, duplicate moves, a SIGKILL right after acknowledged moves, one server
+// per database, and a stored game that no longer replays.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,6 +136,45 @@ test('a second server on the same database refuses to start and says why; the fi
       assert.deepEqual(state.moves, ['e2e4', 'e7e5']);
     } finally {
       await next.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a stored game that does not replay is set aside at start; the other games go on', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
+  const db = path.join(dir, 'arbiter.db');
+  try {
+    const first = await startServer({ db });
+    const a = await Client.connect(first.url, 'Ana');
+    const b = await Client.connect(first.url, 'Bo');
+    const broken = await startGame(a, b, { variant: 'chess' });
+    await play(broken.game, a, b, ['e2e4', 'e7e5']);
+    const sound = await startGame(a, b, { variant: 'chess' });
+    await play(sound.game, a, b, ['d2d4']);
+    await first.stop();
+    // By hand, as a bad edit or a rules fix that now refuses an old move would leave it.
+    const edit = spawnSync('python3', ['-c',
+      'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ' +
+      "c.execute(\"UPDATE moves SET move = 'e2e5' WHERE game_id = ? AND ply = 1\", (sys.argv[2],)); c.commit()",
+      db, broken.game], { encoding: 'utf8' });
+    assert.equal(edit.status, 0, edit.stderr);
+
+    const server = await startServer({ db, logLevel: 'info' });
+    try {
+      assert.match(server.stderr(), new RegExp(`game_not_restored.*${broken.game}.*e2e5`));
+      assert.match(server.stderr(), /server_started.*games_restored=1 games_not_restored=1/);
+      const a2 = await Client.connect(server.url, 'Ana');
+      const b2 = await Client.connect(server.url, 'Bo');
+      const state = await b2.ok({ type: 'resume', game: sound.game, token: sound.tokenB });
+      assert.deepEqual(state.moves, ['d2d4']);
+      await a2.ok({ type: 'resume', game: sound.game, token: sound.tokenA });
+      await play(sound.game, b2, a2, ['d7d5'], 1);
+      const refused = await a2.request({ type: 'resume', game: broken.game, token: broken.tokenA });
+      assert.equal(refused.code, 'unavailable', JSON.stringify(refused));
+    } finally {
+      await server.stop();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
