@@ -316,6 +316,11 @@ net::HttpResponse HttpApi::metrics() {
 }
 
 net::HttpResponse HttpApi::static_file(std::string_view raw_path) {
+    if (web_root_.empty()) {
+        // An empty path joined to a relative one is that relative path, resolved from the working
+        // directory: without --web-root every file there (the database too) was served.
+        return text_response(404, "not found: this server has no --web-root");
+    }
     auto decoded = url_decode(raw_path, false);
     if (!decoded || decoded->empty() || decoded->front() != '/' ||
         decoded->find('\0') != std::string::npos) {

@@ -21,7 +21,9 @@ class HttpApi final : public net::HttpHandler {
     /// Extra Prometheus lines computed at scrape time (connections, rooms, ...).
     using GaugeSource = std::function<std::string()>;
 
-    /// `reads`: where the answers that read stored games are made, off the network threads.
+    /// `web_root`: the folder of the browser client; empty serves no files at all (never the
+    /// working directory). `reads`: where the answers that read stored games are made, off the
+    /// network threads.
     HttpApi(storage::GameRepository& repository, Metrics& metrics, std::filesystem::path web_root,
             GaugeSource gauges, ReadWorker& reads);
 

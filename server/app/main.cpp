@@ -6,6 +6,7 @@
 #endif
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -104,6 +105,10 @@ int main(int argc, char** argv) {
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
         reads, &engines);
+    if (!config.web_root.empty() && !std::filesystem::is_directory(config.web_root)) {
+        log_event(LogLevel::warn, "web_root_missing",
+                  {{"web_root", config.web_root}, {"effect", "the browser client is not served"}});
+    }
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,

@@ -1,6 +1,8 @@
 #include "server/app/http_api.hpp"
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <thread>
 
@@ -98,6 +100,21 @@ TEST_F(HttpApiTest, HealthProbesTheDatabaseAtMostOnceASecond) {
     repository.writable_now = false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1100));
     EXPECT_EQ(get(api, "/healthz").status, 503u) << "a second later the probe runs again";
+}
+
+// Without a web root, no file is served: an empty root once meant the working directory, where
+// the database usually lies.
+TEST_F(HttpApiTest, NoWebRootServesNoFileOfTheWorkingDirectory) {
+    const std::filesystem::path here = std::filesystem::current_path() / "arbiter-http-api-test.db";
+    {
+        std::ofstream file(here);
+        file << "seat tokens";
+    }
+    const auto answer = get(api, "/arbiter-http-api-test.db");
+    std::filesystem::remove(here);
+    EXPECT_EQ(answer.status, 404U);
+    EXPECT_EQ(answer.body.find("seat tokens"), std::string::npos);
+    EXPECT_EQ(get(api, "/").status, 404U);
 }
 
 TEST(UrlDecode, DecodesPercentAndPlus) {
