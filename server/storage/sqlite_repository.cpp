@@ -95,7 +95,11 @@ Expected<std::unique_ptr<SqliteRepository>, StorageError> SqliteRepository::open
     if (options.max_batch == 0) {
         return unexpected(StorageError{"max_batch must be at least 1"});
     }
-    auto lock = detail::ExclusiveFileLock::acquire(path + "-lock");
+    // Beside the file itself: a database opened through a symbolic link is locked as one.
+    std::error_code unresolved;
+    const std::filesystem::path resolved = std::filesystem::weakly_canonical(path, unresolved);
+    auto lock =
+        detail::ExclusiveFileLock::acquire((unresolved ? path : resolved.string()) + "-lock");
     if (!lock) {
         return unexpected(lock.error());
     }

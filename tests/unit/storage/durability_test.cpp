@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -135,9 +136,17 @@ TEST(StorageDurability, ADatabaseInUseIsRefusedUntilItsHolderDies) {
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     auto reopened = SqliteRepository::open(database.path());
     ASSERT_TRUE(reopened) << reopened.error().message;
-    // In one process too: a second repository on the same file is refused while the first lives.
+    // In one process too: a second repository on the same file is refused while the first lives,
+    // also through a symbolic link to it.
     auto second = SqliteRepository::open(database.path());
     EXPECT_FALSE(second);
+    const std::string link = database.path() + "-link";
+    std::filesystem::create_symlink(database.path(), link);
+    auto linked = SqliteRepository::open(link);
+    std::filesystem::remove(link);
+    ASSERT_FALSE(linked);
+    EXPECT_NE(linked.error().message.find("in use by another server"), std::string::npos)
+        << linked.error().message;
 }
 
 TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
