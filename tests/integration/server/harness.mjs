@@ -39,13 +39,31 @@ export function checkServerMessage(message) {
 }
 
 // ---- server process -----------------------------------------------------------------------
-export async function startServer({ args = [], db = null, logLevel = 'warn' } = {}) {
+/** Runs `use(dir)` with a fresh temporary folder, removed afterwards: for a database that must
+ * outlive one server (startServer removes the folder it made when that server stops). */
+export async function inTempFolder(use) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
+  try {
+    return await use(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `webRoot: null` starts the server without --web-root; `cwd` is its working directory. */
+export async function startServer({
+  args = [],
+  db = null,
+  logLevel = 'warn',
+  webRoot = path.join(repoRoot, 'client/web'),
+  cwd = undefined,
+} = {}) {
   const dir = db ? null : mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
   const database = db ?? path.join(dir, 'arbiter.db');
   const proc = spawn(
     serverBinary,
-    ['--port', '0', '--db', database, '--log-level', logLevel, '--web-root', path.join(repoRoot, 'client/web'), ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } },
+    ['--port', '0', '--db', database, '--log-level', logLevel, ...(webRoot === null ? [] : ['--web-root', webRoot]), ...args],
+    { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } },
   );
   let stderr = '';
   proc.stderr.on('data', (chunk) => (stderr += chunk));

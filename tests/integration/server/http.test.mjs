@@ -1,11 +1,9 @@
 // HTTP on the game port: REST API, export, health, metrics, static files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, serverBinary, Client, startGame, play } from './harness.mjs';
+import { startServer, inTempFolder, Client, startGame, play } from './harness.mjs';
 
 let server;
 let finished;
@@ -98,32 +96,19 @@ test('a flood of API reads waits in a bounded queue: the rest get 503 with Retry
 });
 
 test('without --web-root no file is served, not even from the working directory', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-noroot-'));
-  writeFileSync(path.join(dir, 'notes.txt'), 'private');
-  const proc = spawn(serverBinary, ['--port', '0', '--db', 'arbiter.db', '--log-level', 'warn'], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  try {
-    const port = await new Promise((resolve, reject) => {
-      let out = '';
-      proc.stdout.on('data', (chunk) => {
-        out += chunk;
-        const match = out.match(/listening on [\d.]+:(\d+)/);
-        if (match) resolve(Number(match[1]));
-      });
-      proc.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
-    for (const file of ['/arbiter.db', '/notes.txt', '/']) {
-      const response = await fetch(`http://127.0.0.1:${port}${file}`);
-      assert.equal(response.status, 404, file);
-      assert.ok(!(await response.text()).includes('private'), file);
+  await inTempFolder(async (dir) => {
+    writeFileSync(path.join(dir, 'notes.txt'), 'private');
+    const bare = await startServer({ db: 'arbiter.db', cwd: dir, webRoot: null });
+    try {
+      for (const file of ['/arbiter.db', '/notes.txt', '/']) {
+        const response = await fetch(`${bare.http}${file}`);
+        assert.equal(response.status, 404, file);
+        assert.ok(!(await response.text()).includes('private'), file);
+      }
+      // The API still answers.
+      assert.equal((await fetch(`${bare.http}/healthz`)).status, 200);
+    } finally {
+      assert.equal((await bare.stop()).code, 0);
     }
-    // The API still answers.
-    assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
-  } finally {
-    proc.kill('SIGTERM');
-    await new Promise((resolve) => proc.on('exit', resolve));
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

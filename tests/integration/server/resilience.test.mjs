@@ -3,10 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer, Client, startGame, play } from './harness.mjs';
+import { startServer, inTempFolder, Client, startGame, play } from './harness.mjs';
 
 test('resume with since replays exactly the missed events', async () => {
   const server = await startServer();
@@ -113,9 +111,8 @@ test('SIGKILL right after acknowledged moves loses none of them; the game goes o
 });
 
 test('a second server on the same database refuses to start and says why; the first plays on', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
-  const db = path.join(dir, 'arbiter.db');
-  try {
+  await inTempFolder(async (dir) => {
+    const db = path.join(dir, 'arbiter.db');
     const server = await startServer({ db });
     const a = await Client.connect(server.url, 'Ana');
     const b = await Client.connect(server.url, 'Bo');
@@ -137,15 +134,12 @@ test('a second server on the same database refuses to start and says why; the fi
     } finally {
       await next.stop();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a stored game that does not replay is set aside at start; the other games go on', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
-  const db = path.join(dir, 'arbiter.db');
-  try {
+  await inTempFolder(async (dir) => {
+    const db = path.join(dir, 'arbiter.db');
     const first = await startServer({ db });
     const a = await Client.connect(first.url, 'Ana');
     const b = await Client.connect(first.url, 'Bo');
@@ -176,7 +170,5 @@ test('a stored game that does not replay is set aside at start; the other games 
     } finally {
       await server.stop();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
