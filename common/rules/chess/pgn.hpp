@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// PGN export (PGN standard, "export format"): the seven-tag roster, SetUp/FEN for a
-/// non-standard start, Termination, SAN movetext wrapped at 80 columns, optional %clk comments.
+/// PGN export (PGN standard, "export format"): the seven-tag roster, then FEN, SetUp (for a
+/// non-standard start) and Termination; SAN movetext in lines of fewer than 80 characters with
+/// optional {[%clk h:mm:ss]} comments, and the empty line that ends the game.
 
 #include <string>
 #include <vector>

@@ -1,9 +1,10 @@
 #pragma once
 /// \file
-/// Whole-game export of xiangqi as PGN the way pychess writes it: the seven-tag roster,
-/// [Variant "xiangqi"], [FEN] and [SetUp "1"] for a non-standard start, [Termination], and
-/// movetext in Fairy-Stockfish's xiangqi SAN (what pychess's export calls produce), with
-/// optional { [%clk H:MM:SS] } comments.
+/// Whole-game export of xiangqi as PGN the way pychess writes it, in PGN export format: the
+/// seven-tag roster, then in ASCII order [FEN] and [SetUp "1"] for a non-standard start,
+/// [Termination] and [Variant "xiangqi"]; movetext in Fairy-Stockfish's xiangqi SAN (what
+/// pychess's export calls produce) in lines of fewer than 80 characters, with optional
+/// { [%clk H:MM:SS] } comments, and the empty line that ends the game.
 
 #include <string>
 #include <vector>

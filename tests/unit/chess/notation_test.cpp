@@ -1,6 +1,8 @@
 // Move notation (UCI in and out, SAN in and out) and PGN export.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <random>
 #include <sstream>
 
 #include "tests/unit/chess/chess_test_util.hpp"
@@ -108,6 +110,16 @@ std::vector<std::string> lines_of(const std::string& text) {
     return lines;
 }
 
+/// The clock command "[%clk h:mm:ss]" of a clock in ms, whole seconds rounded down.
+std::string clock_text(std::int64_t ms) {
+    const std::int64_t seconds = ms / 1000;
+    char text[64];
+    std::snprintf(text, sizeof text, "[%%clk %lld:%02lld:%02lld]",
+                  static_cast<long long>(seconds / 3600), static_cast<long long>(seconds / 60 % 60),
+                  static_cast<long long>(seconds % 60));
+    return text;
+}
+
 TEST(ChessPgn, ExportsTheSevenTagRosterMovesAndResult) {
     auto game = game_from("startpos");
     play_all(*game, {"f2f3", "e7e5", "g2g4", "d8h4"});
@@ -127,7 +139,8 @@ TEST(ChessPgn, ExportsTheSevenTagRosterMovesAndResult) {
               "[Result \"0-1\"]\n"
               "[Termination \"normal\"]\n"
               "\n"
-              "1. f3 e5 2. g4 Qh4# 0-1\n");
+              "1. f3 e5 2. g4 Qh4# 0-1\n"
+              "\n");
 }
 
 TEST(ChessPgn, NonStandardStartGetsSetUpAndFenAndBlackMovesFirst) {
@@ -141,16 +154,20 @@ TEST(ChessPgn, NonStandardStartGetsSetUpAndFenAndBlackMovesFirst) {
     const std::string pgn = game->export_text(info);
     EXPECT_NE(pgn.find("[Date \"????.??.??\"]\n"), std::string::npos);
     EXPECT_NE(pgn.find("[White \"?\"]\n"), std::string::npos);
-    EXPECT_NE(pgn.find("[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n"),
-              std::string::npos);
-    EXPECT_NE(pgn.find("[Termination \"time forfeit\"]\n"), std::string::npos);
-    EXPECT_NE(pgn.find("\n30... Kd7 {[%clk 0:01:05]} 31. Ra7+ {[%clk 1:00:00]} Kd6 "
-                       "{[%clk 0:00:01]} 1-0\n"),
+    // PGN 8.1.1: after the roster, the other tags in ASCII order of their names.
+    EXPECT_NE(pgn.find("[Result \"1-0\"]\n[FEN \"" + fen +
+                       "\"]\n[SetUp \"1\"]\n[Termination \"time forfeit\"]\n\n"),
+              std::string::npos)
+        << pgn;
+    // PGN 8.2.2.2: a black move after a comment carries its move number. The first line has
+    // 79 characters: the result goes to the next (PGN 8.2: lines of less than 80).
+    EXPECT_NE(pgn.find("\n\n30... Kd7 {[%clk 0:01:05]} 31. Ra7+ {[%clk 1:00:00]} 31... Kd6 "
+                       "{[%clk 0:00:01]}\n1-0\n\n"),
               std::string::npos)
         << pgn;
 }
 
-TEST(ChessPgn, OngoingGameIsUnterminatedAndLinesStayWithin80Columns) {
+TEST(ChessPgn, OngoingGameIsUnterminatedAndLinesStayUnder80Characters) {
     auto game = game_from("startpos");
     ExportInfo info;
     // 40 plies of the king's knights and queen's knights wandering out and back never repeat a
@@ -169,14 +186,59 @@ TEST(ChessPgn, OngoingGameIsUnterminatedAndLinesStayWithin80Columns) {
     const auto blank = std::find(lines.begin(), lines.end(), "");
     ASSERT_NE(blank, lines.end());
     EXPECT_GT(lines.end() - blank - 1, 3);  // the movetext wrapped onto several lines
+    EXPECT_EQ(lines.back(), "") << "an empty line ends the game";
     std::string movetext;
-    for (auto line = blank + 1; line != lines.end(); ++line) {
-        EXPECT_LE(line->size(), 80U) << *line;
+    for (auto line = blank + 1; line + 1 != lines.end(); ++line) {
+        EXPECT_LT(line->size(), 80U) << *line;  // PGN 8.2: "less than 80"
         movetext += (movetext.empty() ? "" : " ") + *line;
     }
-    EXPECT_EQ(movetext.substr(0, 33), "1. Nf3 {[%clk 0:05:00]} Nf6 {[%cl");
-    const std::string ending = " Nbc4 {[%clk 0:04:41]} *";  // both knights b6 and a5 reach c4
+    EXPECT_EQ(movetext.substr(0, 38), "1. Nf3 {[%clk 0:05:00]} 1... Nf6 {[%cl");
+    // Both knights b6 and a5 reach c4.
+    const std::string ending = " 10... Nbc4 {[%clk 0:04:41]} *";
     EXPECT_EQ(movetext.substr(movetext.size() - ending.size()), ending);
+}
+
+TEST(ChessPgn, BlackMoveAfterACommentCarriesItsMoveNumber) {
+    auto game = game_from("startpos");
+    play_all(*game, {"e2e4", "e7e5", "g1f3"});
+    ExportInfo info;
+    info.clock_ms = {300'000, 300'000, 298'500};
+    const std::string pgn = game->export_text(info);
+    // PGN 8.2.2.2: a black move that follows a comment is written "1... e5".
+    const std::string movetext =
+        "\n\n1. e4 {[%clk 0:05:00]} 1... e5 {[%clk 0:05:00]} 2. Nf3 {[%clk 0:04:58]} *\n\n";
+    ASSERT_GE(pgn.size(), movetext.size());
+    EXPECT_EQ(pgn.substr(pgn.size() - movetext.size()), movetext) << pgn;
+}
+
+TEST(ChessPgn, LongTimedGameKeepsEveryMovetextLineUnder80Characters) {
+    auto game = game_from("startpos");
+    ExportInfo info;
+    std::string expected;  // the movetext on one line, as PGN 8.2.2.2 numbers it
+    std::mt19937 random(20261130);
+    for (int ply = 0; ply < 200 && !game->status().over(); ++ply) {
+        const auto legal = game->legal_moves();
+        const auto played = game->play(legal[random() % legal.size()]);
+        ASSERT_TRUE(played.has_value());
+        info.clock_ms.push_back(5'400'000 - std::int64_t{ply} * 26'017);
+        const std::string number = std::to_string(ply / 2 + 1) + (ply % 2 == 0 ? ". " : "... ");
+        expected += number + played->notation + " {" + clock_text(info.clock_ms.back()) + "} ";
+    }
+    ASSERT_GT(game->ply(), 60U);
+    const std::string result(result_string(game->status().outcome));
+    expected += result;
+    const std::string pgn = game->export_text(info);
+    const auto lines = lines_of(pgn);
+    const auto blank = std::find(lines.begin(), lines.end(), "");
+    ASSERT_NE(blank, lines.end());
+    ASSERT_EQ(lines.back(), "") << "an empty line ends the game";
+    EXPECT_GT(lines.end() - blank, 20);
+    std::string movetext;
+    for (auto line = blank + 1; line + 1 != lines.end(); ++line) {
+        EXPECT_LT(line->size(), 80U) << *line;  // PGN 8.2: "less than 80"
+        movetext += (movetext.empty() ? "" : " ") + *line;
+    }
+    EXPECT_EQ(movetext, expected);
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 // Wire, WXF, Chinese and SAN notation, and the PGN export.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <random>
 #include <set>
+#include <sstream>
 
 #include "common/rules/game.hpp"
 #include "helpers.hpp"
@@ -159,12 +162,13 @@ TEST(XiangqiPgn, ExportsLikePychessWithSanMovetext) {
     const std::string pgn = (*game)->export_text(info);
     EXPECT_NE(pgn.find("[Event \"Club \\\"open\\\"\"]\n[Site \"?\"]\n[Date \"2026.11.30\"]\n"
                        "[Round \"?\"]\n[White \"Red player\"]\n[Black \"Black player\"]\n"
-                       "[Result \"*\"]\n[Variant \"xiangqi\"]\n[Termination \"normal\"]\n\n"),
+                       "[Result \"*\"]\n[Termination \"normal\"]\n[Variant \"xiangqi\"]\n\n"),
               std::string::npos)
         << pgn;
     EXPECT_EQ(pgn.find("[FEN"), std::string::npos) << "standard start: no FEN tag";
-    EXPECT_NE(pgn.find("1. Che3 { [%clk 0:05:00] } Hg8 { [%clk 0:04:59] } 2. Cxe7 { [%clk "
-                       "1:02:05] } *\n"),
+    // PGN 8.2.2.2: a black move that follows a comment carries its move number.
+    EXPECT_NE(pgn.find("\n\n1. Che3 { [%clk 0:05:00] } 1... Hg8 { [%clk 0:04:59] } 2. Cxe7\n"
+                       "{ [%clk 1:02:05] } *\n\n"),
               std::string::npos)
         << pgn;
 }
@@ -176,7 +180,7 @@ TEST(XiangqiPgn, SanDisambiguatesByRankOnOneFile) {
         ASSERT_TRUE((*game)->play(move)) << move;
     }
     const std::string pgn = (*game)->export_text(ExportInfo{});
-    EXPECT_NE(pgn.find("\n1. R1a3 Kd9 2. R5a4 *\n"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("\n\n1. R1a3 Kd9 2. R5a4 *\n\n"), std::string::npos) << pgn;
 }
 
 TEST(XiangqiPgn, NonStandardStartCarriesFenAndTheResult) {
@@ -187,9 +191,58 @@ TEST(XiangqiPgn, NonStandardStartCarriesFenAndTheResult) {
     ASSERT_TRUE((*game)->play("b8b10"));
     EXPECT_FALSE((*game)->play("f10f9"));
     const std::string pgn = (*game)->export_text(ExportInfo{});
-    EXPECT_NE(pgn.find("[FEN \"" + fen + "\"]\n[SetUp \"1\"]\n"), std::string::npos) << pgn;
-    EXPECT_NE(pgn.find("[Result \"1-0\"]"), std::string::npos) << pgn;
-    EXPECT_NE(pgn.find("\n1... Kf10 2. Rb10# 1-0\n"), std::string::npos) << pgn;
+    // PGN 8.1.1: the roster, then the other tags in ASCII order of their names.
+    EXPECT_NE(pgn.find("[Result \"1-0\"]\n[FEN \"" + fen +
+                       "\"]\n[SetUp \"1\"]\n[Variant \"xiangqi\"]\n\n"),
+              std::string::npos)
+        << pgn;
+    EXPECT_EQ(pgn.rfind("[Event ", 0), 0U) << "the roster comes first";
+    EXPECT_NE(pgn.find("\n\n1... Kf10 2. Rb10# 1-0\n\n"), std::string::npos) << pgn;
+}
+
+TEST(XiangqiPgn, LongTimedGameIsWrappedIntoLinesUnder80Characters) {
+    auto game = make_game(Variant::xiangqi, "startpos");
+    ASSERT_TRUE(game);
+    ExportInfo info;
+    std::mt19937 random(20261130);
+    for (int ply = 0; ply < 120 && !(*game)->status().over(); ++ply) {
+        const auto legal = (*game)->legal_moves();
+        ASSERT_TRUE((*game)->play(legal[random() % legal.size()]));
+        info.clock_ms.push_back(5'400'000 - std::int64_t{ply} * 26'017);
+    }
+    ASSERT_GT((*game)->ply(), 30U);
+    const std::string pgn = (*game)->export_text(info);
+    std::vector<std::string> lines;
+    std::istringstream in(pgn);
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line);
+    }
+    const auto blank = std::find(lines.begin(), lines.end(), "");
+    ASSERT_NE(blank, lines.end());
+    ASSERT_EQ(lines.back(), "") << "an empty line ends the game";
+    EXPECT_GT(lines.end() - blank, 10) << "the movetext is wrapped";
+    std::string movetext;
+    for (auto line = blank + 1; line + 1 != lines.end(); ++line) {
+        EXPECT_LT(line->size(), 80U) << *line;  // PGN 8.2: "less than 80"
+        movetext += (movetext.empty() ? "" : " ") + *line;
+    }
+    // Every ply kept its clock comment, and every black move (each follows a comment) its
+    // move number.
+    std::size_t comments = 0;
+    std::size_t black_numbers = 0;
+    for (std::size_t at = movetext.find("{ [%clk "); at != std::string::npos;
+         at = movetext.find("{ [%clk ", at + 1)) {
+        ++comments;
+    }
+    for (std::size_t at = movetext.find("... "); at != std::string::npos;
+         at = movetext.find("... ", at + 1)) {
+        ++black_numbers;
+    }
+    EXPECT_EQ(comments, (*game)->ply());
+    EXPECT_EQ(black_numbers, (*game)->ply() / 2);
+    const std::string result = " " + std::string(result_string((*game)->status().outcome));
+    ASSERT_GT(movetext.size(), result.size());
+    EXPECT_EQ(movetext.substr(movetext.size() - result.size()), result) << movetext;
 }
 
 }  // namespace

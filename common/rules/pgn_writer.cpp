@@ -1,0 +1,97 @@
+#include "common/rules/pgn_writer.hpp"
+
+#include <algorithm>
+
+namespace arbiter::rules::pgn {
+
+namespace {
+
+// PGN 8.2: an export format line is "less than 80 characters".
+constexpr std::size_t kMaxLineLength = 79;
+
+/// A tag pair line with '\\' and '"' escaped (PGN 7) and line breaks dropped (a tag pair is one
+/// line); "?" for an unknown value.
+std::string tag_line(std::string_view name, std::string_view value) {
+    std::string escaped;
+    for (const char c : value) {
+        if (c == '\\' || c == '"') {
+            escaped += '\\';
+        }
+        if (c != '\n' && c != '\r') {
+            escaped += c;
+        }
+    }
+    if (escaped.empty()) {
+        escaped = "?";
+    }
+    return "[" + std::string(name) + " \"" + escaped + "\"]\n";
+}
+
+std::string two_digits(std::int64_t value) {
+    return {static_cast<char>('0' + value / 10), static_cast<char>('0' + value % 10)};
+}
+
+}  // namespace
+
+std::string tag_section(const ExportInfo& info, std::string_view round, Outcome outcome,
+                        std::vector<Tag> other) {
+    std::string text;
+    text += tag_line("Event", info.event);
+    text += tag_line("Site", info.site);
+    text += tag_line("Date", info.date.empty() ? "????.??.??" : info.date);
+    text += tag_line("Round", round);
+    text += tag_line("White", info.first_player);
+    text += tag_line("Black", info.second_player);
+    text += tag_line("Result", result_string(outcome));
+    // PGN 8.1.1: after the roster, the other tags in ASCII order of their names.
+    std::sort(other.begin(), other.end(),
+              [](const Tag& a, const Tag& b) { return a.name < b.name; });
+    for (const Tag& tag : other) {
+        text += tag_line(tag.name, tag.value);
+    }
+    return text + '\n';
+}
+
+std::string clock_command(std::int64_t ms) {
+    const std::int64_t seconds = ms > 0 ? ms / 1000 : 0;
+    return "[%clk " + std::to_string(seconds / 3600) + ":" + two_digits(seconds / 60 % 60) + ":" +
+           two_digits(seconds % 60) + "]";
+}
+
+void Movetext::move(std::string_view notation) {
+    if (mover_ == Side::first) {
+        add(std::to_string(number_) + ". " + std::string(notation));
+    } else if (number_due_) {
+        add(std::to_string(number_) + "... " + std::string(notation));
+    } else {
+        add(notation);
+    }
+    number_due_ = false;
+    if (mover_ == Side::second) {
+        ++number_;
+    }
+    mover_ = opponent(mover_);
+}
+
+void Movetext::comment(std::string_view comment) {
+    add(comment);
+    number_due_ = true;
+}
+
+std::string Movetext::finish(std::string_view result) {
+    add(result);
+    return text_ + line_ + "\n\n";
+}
+
+void Movetext::add(std::string_view token) {
+    if (!line_.empty() && line_.size() + 1 + token.size() > kMaxLineLength) {
+        text_ += line_ + '\n';
+        line_.clear();
+    }
+    if (!line_.empty()) {
+        line_ += ' ';
+    }
+    line_ += token;
+}
+
+}  // namespace arbiter::rules::pgn
