@@ -132,8 +132,11 @@ class Game {
     virtual Status status() const = 0;
     /// Whether the side to move is in check (always false in draughts).
     virtual bool in_check() const = 0;
-    /// Whether `side` still has material to win with by any series of legal moves; a flag fall
-    /// against a side that cannot win is a draw (FIDE 6.9).
+    /// Whether `side` could still win by any series of legal moves; a flag fall against a side
+    /// that cannot win is a draw. Chess: the side can still checkmate (FIDE 6.9). Xiangqi: the
+    /// position is not dead, as a side with general, advisors and elephants alone still wins if
+    /// the opponent is left without a move or checks or chases perpetually. Draughts: the side
+    /// has a piece.
     virtual bool can_win(Side side) const = 0;
 
     /// The whole game as PGN (chess, xiangqi) or PDN (draughts).

@@ -18,9 +18,6 @@ constexpr int kMoveLimitPlies = 120;
 Side side_of(Color color) {
     return color == Color::red ? Side::first : Side::second;
 }
-Color color_of_side(Side side) {
-    return side == Side::first ? Color::red : Color::black;
-}
 
 class XiangqiGame final : public Game {
   public:
@@ -86,10 +83,14 @@ class XiangqiGame final : public Game {
 
     Status status() const override { return status_; }
     bool in_check() const override { return current_.in_check(); }
-    // A side without chariot, horse, cannon or soldier cannot cross the river, so it can never
-    // attack the enemy general: it cannot win.
-    bool can_win(Side side) const override {
-        return current_.has_attacking_material(color_of_side(side));
+    // A side without chariot, horse, cannon or soldier can never attack the enemy general, yet
+    // it still wins if the opponent, who has such pieces, is left without a legal move or checks
+    // or chases perpetually. Telling whether that can still happen would take a search, so only
+    // a dead position (no such piece on either side: the insufficient_material draw) counts as
+    // one that neither side can win.
+    bool can_win(Side /*side*/) const override {
+        return current_.has_attacking_material(Color::red) ||
+               current_.has_attacking_material(Color::black);
     }
 
     std::string export_text(const ExportInfo& info) const override {

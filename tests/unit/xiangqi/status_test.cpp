@@ -292,13 +292,30 @@ TEST(XiangqiStatus, InsufficientMaterialWhenNothingCanCrossTheRiver) {
     auto soldier = game_from(fen_of({"K e1", "A f1", "B c1", "a e9", "p a5", "k d10"}));
     ASSERT_TRUE(soldier);
     EXPECT_FALSE(soldier->status().over());
-    EXPECT_FALSE(soldier->can_win(Side::first));
+    // Red cannot attack the black general, but the position is not dead: a side with general,
+    // advisors and elephants still wins if the opponent runs out of legal moves or checks or
+    // chases perpetually (BareGeneralCanWinByTheOpponentsPerpetualCheck).
+    EXPECT_TRUE(soldier->can_win(Side::first));
     EXPECT_TRUE(soldier->can_win(Side::second));
     // Taking the last piece able to cross the river ends the game at once.
     auto capture = game_from(fen_of({"K e1", "P c6", "b a8", "k d10"}, 'b'));
     ASSERT_TRUE(capture);
     ASSERT_TRUE(capture->play("a8c6"));
     EXPECT_EQ(capture->status(), (Status{Outcome::draw, Reason::insufficient_material}));
+}
+
+TEST(XiangqiStatus, BareGeneralCanWinByTheOpponentsPerpetualCheck) {
+    // A flag fall against a side that can still win is a loss: the bare red general wins here
+    // because black's chariot checks with every move of the repeated cycle.
+    auto game = game_from("3k5/9/9/9/9/9/9/9/r8/4K4 b - - 0 1");
+    ASSERT_TRUE(game);
+    for (const char* move : {"a2a1", "e1e2", "a1a2", "e2e1", "a2a1", "e1e2", "a1a2", "e2e1"}) {
+        EXPECT_TRUE(game->can_win(Side::first)) << "before " << move;
+        EXPECT_TRUE(game->can_win(Side::second)) << "before " << move;
+        ASSERT_FALSE(game->status().over()) << "over before " << move;
+        ASSERT_TRUE(game->play(move)) << move;
+    }
+    EXPECT_EQ(game->status(), (Status{Outcome::first_wins, Reason::perpetual_check}));
 }
 
 TEST(XiangqiStatus, StartCanWinForBothAndClonesAreIndependent) {
