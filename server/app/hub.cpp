@@ -20,11 +20,12 @@ namespace {
 /// Why a request that needs a read of stored games is refused when too many reads wait.
 constexpr const char* busy_reading = "the server is busy reading stored games; try again shortly";
 
-std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat) {
+std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat, bool present) {
     if (seat.name.empty() && seat.token_hash.empty()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, false, !seat.engine.empty()};
+    const bool engine = !seat.engine.empty();
+    return protocol::PlayerInfo{seat.name, present || engine, engine};
 }
 
 /// The game id a request is about, for those that go to a room.
@@ -49,12 +50,12 @@ bool random_bit() {
 
 }  // namespace
 
-protocol::GameSummary summary_of(const storage::GameRow& row) {
+protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2> present) {
     return protocol::GameSummary{row.id,
                                  row.variant,
                                  row.status,
-                                 stored_player(row.seats[0]),
-                                 stored_player(row.seats[1]),
+                                 stored_player(row.seats[0], present[0]),
+                                 stored_player(row.seats[1], present[1]),
                                  time_control_of(row),
                                  row.ply,
                                  row.result,
@@ -62,14 +63,14 @@ protocol::GameSummary summary_of(const storage::GameRow& row) {
                                  row.created_ms};
 }
 
-protocol::Record record_of(const storage::StoredGame& game) {
+protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present) {
     protocol::Record record;
     const auto& row = game.header;
     record.game = row.id;
     record.variant = row.variant;
     record.status = row.status;
-    record.first = stored_player(row.seats[0]);
-    record.second = stored_player(row.seats[1]);
+    record.first = stored_player(row.seats[0], present[0]);
+    record.second = stored_player(row.seats[1], present[1]);
     record.time_control = time_control_of(row);
     record.initial_position = row.initial_position;
     record.result = row.result;
@@ -241,7 +242,9 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
             if constexpr (std::is_same_v<T, protocol::Hello>) {
                 {
                     std::lock_guard lock(peers_mutex_);
-                    peers_[peer->id()].name = body.name;
+                    if (auto it = peers_.find(peer->id()); it != peers_.end()) {
+                        it->second.name = body.name;
+                    }
                 }
                 reply(peer,
                       protocol::Welcome{config_.server_name, protocol::kProtocolVersion,
@@ -512,7 +515,7 @@ void Hub::bring_back(const std::string& game) {
             // Under the locks: a request that finds the room from now on queues behind these.
             for (auto& request : waiting) {
                 if (std::holds_alternative<protocol::Unwatch>(request.body)) {
-                    leave_room(request.peer, *room);
+                    stop_watching(request.peer, *room);
                 } else {
                     room->submit(std::move(request));
                 }
@@ -583,16 +586,24 @@ void Hub::unwatch(RoomRequest request) {
     }
     // A game not in memory has nobody in it: there is nothing to leave.
     if (auto room = room_in_memory(game)) {
-        leave_room(request.peer, *room);
+        stop_watching(request.peer, *room);
     }
 }
 
-void Hub::leave_room(const std::shared_ptr<net::Peer>& peer, GameRoom& room) {
-    room.leave(peer);
+void Hub::stop_watching(const std::shared_ptr<net::Peer>& peer, GameRoom& room) {
+    room.unwatch(peer);
     std::lock_guard lock(peers_mutex_);
-    auto& state = peers_[peer->id()];
-    state.rooms.erase(room.id());
-    state.seated_in.erase(room.id());
+    // find, not []: an unwatch that waited for a game's read may come after the close, and the
+    // closed connection must not come back as an entry nobody removes.
+    if (auto it = peers_.find(peer->id());
+        it != peers_.end() && !it->second.seated_in.contains(room.id())) {
+        it->second.rooms.erase(room.id());
+    }
+}
+
+protocol::GameSummary Hub::live_summary(const storage::GameRow& row) const {
+    const auto room = room_in_memory(row.id);
+    return summary_of(row, room ? room->seats_present() : std::array<bool, 2>{});
 }
 
 void Hub::read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
@@ -613,14 +624,16 @@ std::shared_ptr<GameRoom> Hub::room_in_memory(const std::string& game) const {
     return it != rooms_.end() ? it->second : nullptr;
 }
 
-void Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+bool Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                         bool seated, const std::string& rematch_of) {
     std::set<std::string> before;
     {
+        // on_close takes the peer's rooms under this lock: a room added before it is left at the
+        // close, and after it the peer is gone and the room is told so.
         std::lock_guard lock(peers_mutex_);
         auto it = peers_.find(peer->id());
         if (it == peers_.end()) {
-            return;
+            return false;
         }
         before = it->second.rooms;
         it->second.rooms.insert(game);
@@ -629,6 +642,20 @@ void Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::strin
         }
     }
     leave_finished(peer, game, rematch_of, before);
+    return true;
+}
+
+void Hub::member_left(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                      bool still_seated, bool still_member) {
+    std::lock_guard lock(peers_mutex_);
+    if (auto it = peers_.find(peer->id()); it != peers_.end()) {
+        if (!still_seated) {
+            it->second.seated_in.erase(game);
+        }
+        if (!still_member) {
+            it->second.rooms.erase(game);
+        }
+    }
 }
 
 void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::string& entered,
@@ -681,7 +708,7 @@ void Hub::on_games(const std::shared_ptr<net::Peer>& peer, const protocol::Games
         }
         protocol::GamesList list;
         for (const auto& row : *rows) {
-            list.games.push_back(summary_of(row));
+            list.games.push_back(live_summary(row));
         }
         reply(peer, std::move(list), id);
     });
@@ -699,7 +726,8 @@ void Hub::on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& g
             refuse(peer, ErrorCode::unknown_game, "no game with that id", id);
             return;
         }
-        reply(peer, record_of(**stored), id);
+        const auto room = room_in_memory(game);
+        reply(peer, record_of(**stored, room ? room->seats_present() : std::array<bool, 2>{}), id);
     });
 }
 

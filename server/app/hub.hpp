@@ -72,8 +72,10 @@ class Hub final : public net::PeerHandler, public RoomHost {
     std::string start_rematch(const storage::GameRow& finished,
                               std::array<SeatSpec, 2> seats) override;
     /// Also leaves the finished games the peer was in, but `rematch_of` (see leave_finished).
-    void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
+    bool member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
                        const std::string& rematch_of) override;
+    void member_left(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                     bool still_seated, bool still_member) override;
     bool unload_room(const std::string& game, const GameRoom* room) override;
     void reroute(RoomRequest request) override;
 
@@ -119,8 +121,10 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void bring_back(const std::string& game);
     /// Leaves the game now, or after the watch that is bringing it back into memory.
     void unwatch(RoomRequest request);
-    /// `peer` is no longer a member of `room`.
-    void leave_room(const std::shared_ptr<net::Peer>& peer, GameRoom& room);
+    /// `peer` stops watching `room` (a seat it holds there stays its own).
+    void stop_watching(const std::shared_ptr<net::Peer>& peer, GameRoom& room);
+    /// A summary of a stored game, with who is connected now if the game is in memory.
+    protocol::GameSummary live_summary(const storage::GameRow& row) const;
     /// Refuses a request because too many reads wait (unavailable), logging a flood of them once
     /// a second rather than each.
     void refuse_busy(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id);
@@ -174,9 +178,10 @@ class Hub final : public net::PeerHandler, public RoomHost {
     std::map<std::uint64_t, std::weak_ptr<net::Peer>> lobby_subscribers_;
 };
 
-/// A GameSummary from a stored header (connection state unknown: shown as disconnected).
-protocol::GameSummary summary_of(const storage::GameRow& row);
-/// A `record` message from a stored game.
-protocol::Record record_of(const storage::StoredGame& game);
+/// A GameSummary from a stored header. `present`: whether each seat has a connection now (a game
+/// not in memory has none); an engine's seat is always connected.
+protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2> present = {});
+/// A `record` message from a stored game (`present` as for summary_of).
+protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present = {});
 
 }  // namespace arbiter::server::app

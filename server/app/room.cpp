@@ -28,6 +28,7 @@ GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor,
         clock_history_.push_back({0, 0});
     }
     make_agents();
+    publish_presence();
 }
 
 std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr<Executor> executor,
@@ -131,8 +132,16 @@ void GameRoom::submit(RoomRequest request) {
 
 void GameRoom::leave(std::shared_ptr<net::Peer> peer) {
     auto self = shared_from_this();
-    executor_->post(
-        [self, peer = std::move(peer)] { self->enqueue([self, peer] { self->on_leave(peer); }); });
+    executor_->post([self, peer = std::move(peer)] {
+        self->enqueue([self, peer] { self->on_leave(peer, true); });
+    });
+}
+
+void GameRoom::unwatch(std::shared_ptr<net::Peer> peer) {
+    auto self = shared_from_this();
+    executor_->post([self, peer = std::move(peer)] {
+        self->enqueue([self, peer] { self->on_leave(peer, false); });
+    });
 }
 
 void GameRoom::detach() {
@@ -318,6 +327,18 @@ void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
                          send_state(peer, std::nullopt);
                      });
                      start_turn();
+                     // A creator who left while the game waited is away from a game in play
+                     // now: the claim window opens a full timeout from the join, and the
+                     // joiner hears so, as after any disconnect (not from the creator's leave,
+                     // which would let a joiner claim a win the moment it sat down).
+                     const Side creator = rules::opponent(side);
+                     if (!seat_connected(creator)) {
+                         enqueue([this, creator] {
+                             if (header_.status == "playing" && !seat_connected(creator)) {
+                                 set_presence(creator, false);
+                             }
+                         });
+                     }
                  });
 }
 
@@ -334,8 +355,32 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
         return;
     }
     const bool was_connected = seat_connected(*side);
-    add_member(request.peer, side);
-    if (!replay_since(request.peer, resume.since)) {
+    // Whoever holds the token holds the seat: the connection that held it before loses it.
+    std::vector<std::shared_ptr<net::Peer>> displaced;
+    std::erase_if(members_, [&](const Member& member) {
+        if (member.seat != side || member.peer == request.peer) {
+            return false;
+        }
+        displaced.push_back(member.peer);
+        return true;
+    });
+    for (const auto& peer : displaced) {
+        context_.host.member_left(peer, id_, seat_of(*peer).has_value(),
+                                  std::any_of(members_.begin(), members_.end(),
+                                              [&](const Member& m) { return m.peer == peer; }));
+        log_event(LogLevel::info, "seat_taken_over",
+                  {{"game", id_}, {"peer", peer->id()}, {"by", request.peer->id()}});
+    }
+    if (!add_member(request.peer, side)) {
+        // Closed while its resume waited (a game read back from storage): it takes no seat, and
+        // a connection it displaced has left the seat empty.
+        if (was_connected && !seat_connected(*side)) {
+            set_presence(*side, false);
+        }
+        release_if_empty();
+        return;
+    }
+    if (!replay_since(request.peer, resume.since, request.id)) {
         send_state(request.peer, request.id);
     }
     if (!was_connected) {
@@ -344,18 +389,26 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
 }
 
 void GameRoom::on_watch(RoomRequest& request, const protocol::Watch& watch) {
-    add_member(request.peer, std::nullopt);
-    if (!replay_since(request.peer, watch.since)) {
+    if (!add_member(request.peer, std::nullopt)) {
+        // Closed while the game was read back for it: nobody is here for a room brought into
+        // memory for this watch.
+        release_if_empty();
+        return;
+    }
+    if (!replay_since(request.peer, watch.since, request.id)) {
         send_state(request.peer, request.id);
     }
     broadcast_spectators();
 }
 
-void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer) {
+void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer, bool seats_too) {
     const std::array<bool, 2> connected_before = {seat_connected(Side::first),
                                                   seat_connected(Side::second)};
     const auto spectators_before = spectator_count();
-    std::erase_if(members_, [&](const Member& member) { return member.peer.get() == peer.get(); });
+    std::erase_if(members_, [&](const Member& member) {
+        return member.peer.get() == peer.get() && (seats_too || !member.seat);
+    });
+    publish_presence();
     for (Side side : {Side::first, Side::second}) {
         if (connected_before[seat_index(side)] && !seat_connected(side)) {
             set_presence(side, false);
@@ -364,6 +417,10 @@ void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer) {
     if (spectator_count() != spectators_before) {
         broadcast_spectators();
     }
+    release_if_empty();
+}
+
+void GameRoom::release_if_empty() {
     if (members_.empty() && is_finished(header_.status)) {
         leave_memory();
     } else if (members_.empty() && header_.status == "playing") {

@@ -4,6 +4,7 @@
 /// on its own executor, validates with the rules, makes every change durable through the
 /// repository, and only after the commit applies it and tells players and spectators.
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -76,8 +77,14 @@ class RoomHost {
                                       std::array<SeatSpec, 2> seats) = 0;
     /// `peer` became a member of room `game` (so that its close reaches the room), in a seat
     /// or as a spectator. `rematch_of`: the game that `game` is a rematch of ("" if none).
-    virtual void member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+    /// False when the connection has closed already: its close went by without this room, so
+    /// the room must not keep it as a member.
+    virtual bool member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                                bool seated, const std::string& rematch_of) = 0;
+    /// `peer` lost its seat in `game` to another connection (resume). It may still hold the
+    /// other seat, or watch.
+    virtual void member_left(const std::shared_ptr<net::Peer>& peer, const std::string& game,
+                             bool still_seated, bool still_member) = 0;
     /// Nobody is in the room and nothing of it is in flight (the game is over, or nobody came for
     /// the disconnect timeout): the host drops `room` from memory if it still holds it for
     /// `game`, and says whether it did. Storage has all of it; the next request for the game
@@ -118,14 +125,20 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     /// Queues a request; it runs on the room's executor.
     void submit(RoomRequest request);
-    /// The peer's connection closed, or it stopped watching.
+    /// The peer's connection closed, or it moved on from this finished game: it leaves its
+    /// seats and stops watching.
     void leave(std::shared_ptr<net::Peer> peer);
+    /// The peer stopped watching (`unwatch`); a seat it holds stays its own.
+    void unwatch(std::shared_ptr<net::Peer> peer);
 
     const std::string& id() const noexcept { return id_; }
     /// The status ("waiting", "playing", "ended", "aborted") and variant last listed; any
     /// thread may read them (for /metrics).
     std::string_view listed_status() const noexcept;
     rules::Variant variant() const noexcept { return variant_; }
+    /// Whether each seat has a connection (or an engine) at the moment; any thread may ask (for
+    /// `games` and `replay`, which read the rest from storage).
+    std::array<bool, 2> seats_present() const noexcept;
 
     /// Drops queued work, members and timers, so that nothing the room holds keeps it (or the
     /// network) alive. Only for shutdown, once no thread runs the room's executor any more.
@@ -168,7 +181,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void on_offer(RoomRequest& request, const protocol::OfferRequest& offer);
     void on_abort(RoomRequest& request);
     void on_claim(RoomRequest& request, const protocol::Claim& claim);
-    void on_leave(const std::shared_ptr<net::Peer>& peer);
+    /// Removes the peer's member entries: all of them, or only its spectator entry.
+    void on_leave(const std::shared_ptr<net::Peer>& peer, bool seats_too);
+    /// Nobody is in the room: a finished game leaves memory now, one in play after the
+    /// disconnect timeout (arm_unload_timer).
+    void release_if_empty();
     void on_flag_timer(std::uint32_t ply);
     /// A waiting game's creator has left: unless they are back within the disconnect timeout,
     /// the game is aborted (reason abandoned), leaves the lobby and memory.
@@ -201,7 +218,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void emit(const protocol::ServerBody& event,
               const std::shared_ptr<net::Peer>& requester = nullptr,
               const std::optional<std::string>& id = std::nullopt);
-    bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since);
+    /// Sends the events after `since` (the first answers `id`) if the history has them all and
+    /// there is at least one; false otherwise (the caller sends a state).
+    bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since,
+                      const std::optional<std::string>& id);
     void after_change();
     /// Counts and logs the end of the game (header_ holds the result).
     void note_ended();
@@ -250,7 +270,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// Tells every member the new number of watchers, once per burst of watches and leaves.
     void broadcast_spectators();
     void send_spectator_count();
-    void add_member(const std::shared_ptr<net::Peer>& peer, std::optional<rules::Side> seat);
+    /// Makes the peer a member (in `seat`, or a spectator) unless it is one already; false when
+    /// its connection has closed meanwhile (then it is not added).
+    bool add_member(const std::shared_ptr<net::Peer>& peer, std::optional<rules::Side> seat);
+    /// Stores which seats have a connection (or an engine), for readers on other threads.
+    void publish_presence();
     /// Calls visit(peer) once for each connection among the members, seat holders first.
     void for_each_connection(
         const std::function<void(const std::shared_ptr<net::Peer>&)>& visit) const;
@@ -300,6 +324,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     const rules::Variant variant_;
     const std::string rematch_of_;  ///< the game this one is a rematch of ("" if none)
     std::atomic<std::uint8_t> listed_status_{0};  ///< index into the status names
+    /// Bit i: seat i has a connection or an engine (publish_presence).
+    std::atomic<std::uint8_t> seats_present_{0};
 };
 
 }  // namespace arbiter::server::app

@@ -29,7 +29,10 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         // A resend of a move already applied is answered like the first time, never re-applied.
         const Side mover =
             (header_.ply - move.ply) % 2 == 0 ? game_->turn() : rules::opponent(game_->turn());
-        if (mover == *seat && game_->moves()[move.ply] == move.move) {
+        // The move as sent the first time: in wire notation, or in the display notation the
+        // server gave it (a client may send either).
+        if (mover == *seat &&
+            (game_->moves()[move.ply] == move.move || notation_[move.ply] == move.move)) {
             if (auto again = moved_again(move.ply + 1, request.id)) {
                 request.peer->send(std::move(again));
                 return;
@@ -156,7 +159,8 @@ void GameRoom::on_resign(RoomRequest& request) {
         return;
     }
     if (header_.status == "waiting") {
-        end_game(request, rules::Outcome::ongoing, "aborted", "aborted");
+        reply_error(request, ErrorCode::not_ready,
+                    "the game has not started: there is nothing to resign (abort cancels it)");
         return;
     }
     if (header_.status != "playing") {
@@ -190,6 +194,10 @@ void GameRoom::on_claim(RoomRequest& request, const protocol::Claim& claim) {
         reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
         return;
     }
+    if (header_.status == "waiting") {
+        reply_error(request, ErrorCode::not_ready, "the game has not started: no opponent yet");
+        return;
+    }
     if (header_.status != "playing") {
         reply_error(request, ErrorCode::game_over, "the game is not in play");
         return;
@@ -220,9 +228,14 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
     }
     const bool over = is_finished(header_.status);
     if (offer.kind == OfferKind::rematch ? !over : header_.status != "playing") {
-        reply_error(request, over ? ErrorCode::game_over : ErrorCode::not_allowed,
+        ErrorCode code = ErrorCode::not_allowed;
+        if (offer.kind != OfferKind::rematch) {
+            code = over ? ErrorCode::game_over : ErrorCode::not_ready;
+        }
+        reply_error(request, code,
                     offer.kind == OfferKind::rematch ? "a rematch is offered once the game is over"
-                                                     : "the game is not in play");
+                    : over                           ? "the game is over"
+                                                     : "the game has not started: no opponent yet");
         return;
     }
     if (offer.kind == OfferKind::rematch && header_.rematch_next) {
@@ -333,6 +346,15 @@ void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
 }
 
 void GameRoom::accept_rematch(RoomRequest& request) {
+    const auto accepter = seat_of(*request.peer);
+    if (accepter && !seat_connected(rules::opponent(*accepter))) {
+        // The new game's seats and tokens go to the players' connections in this game: an
+        // offerer who has left it (closed, or moved on to another game) would get a seat it
+        // could never reach, and the new game would wait for it for ever.
+        reply_error(request, ErrorCode::not_allowed,
+                    "your opponent has left this game; a rematch needs both players here");
+        return;
+    }
     std::array<SeatSpec, 2> seats;
     for (Side side : {Side::first, Side::second}) {
         // Seats swap: the old second player takes the first seat.

@@ -233,10 +233,12 @@ void GameRoom::emit(const protocol::ServerBody& event, const std::shared_ptr<net
 
 std::shared_ptr<const std::string> GameRoom::moved_again(
     std::uint32_t ply, const std::optional<std::string>& id) const {
-    for (const auto& event : history_) {
-        if (event.moved_ply == ply) {
-            return id ? std::make_shared<const std::string>(with_request_id(*event.text, *id))
-                      : event.text;
+    // Newest first: after a takeback the history still holds the taken-back move's event (a
+    // `since` replay needs it), and the move now at that ply came after it.
+    for (auto event = history_.rbegin(); event != history_.rend(); ++event) {
+        if (event->moved_ply == ply) {
+            return id ? std::make_shared<const std::string>(with_request_id(*event->text, *id))
+                      : event->text;
         }
     }
     // Not in memory: the server restarted since (the move was committed, its answer lost with
@@ -280,19 +282,26 @@ protocol::Moved GameRoom::moved_event(const rules::Game& after, std::uint64_t se
 }
 
 bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
-                            std::optional<std::uint64_t> since) {
-    if (!since || *since > header_.seq) {
+                            std::optional<std::uint64_t> since,
+                            const std::optional<std::string>& id) {
+    // Nothing missed (since == seq) is answered with a state too: the request has a reply to wait
+    // for, as every other.
+    if (!since || *since >= header_.seq) {
         return false;
     }
-    const bool covered =
-        *since == header_.seq || (!history_.empty() && history_.front().seq <= *since + 1 &&
-                                  history_.back().seq == header_.seq);
+    const bool covered = !history_.empty() && history_.front().seq <= *since + 1 &&
+                         history_.back().seq == header_.seq;
     if (!covered) {
         return false;
     }
+    bool first = true;
     for (const auto& event : history_) {
         if (event.seq > *since) {
-            peer->send(event.text);
+            // The events are direct replies: the first echoes the request's id.
+            peer->send(first && id
+                           ? std::make_shared<const std::string>(with_request_id(*event.text, *id))
+                           : event.text);
+            first = false;
         }
     }
     return true;
@@ -326,14 +335,37 @@ void GameRoom::send_spectator_count() {
     for_each_connection([&](const std::shared_ptr<net::Peer>& peer) { peer->send(text); });
 }
 
-void GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<Side> seat) {
+bool GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<Side> seat) {
     const bool present = std::any_of(members_.begin(), members_.end(), [&](const Member& member) {
         return member.peer.get() == peer.get() && member.seat == seat;
     });
-    if (!present) {
-        members_.push_back({peer, seat});
-        context_.host.member_joined(peer, id_, seat.has_value(), rematch_of_);
+    if (present) {
+        return true;
     }
+    // Asked first: a request that waited (a game brought back from storage) may find its
+    // connection closed, and a member that no close will ever remove would hold the seat as
+    // connected, and the room in memory, for good.
+    if (!context_.host.member_joined(peer, id_, seat.has_value(), rematch_of_)) {
+        return false;
+    }
+    members_.push_back({peer, seat});
+    publish_presence();
+    return true;
+}
+
+void GameRoom::publish_presence() {
+    std::uint8_t bits = 0;
+    for (Side side : {Side::first, Side::second}) {
+        if (seat_connected(side)) {
+            bits |= static_cast<std::uint8_t>(1U << seat_index(side));
+        }
+    }
+    seats_present_.store(bits, std::memory_order_relaxed);
+}
+
+std::array<bool, 2> GameRoom::seats_present() const noexcept {
+    const auto bits = seats_present_.load(std::memory_order_relaxed);
+    return {(bits & 1U) != 0, (bits & 2U) != 0};
 }
 
 void GameRoom::for_each_connection(
