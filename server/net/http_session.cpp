@@ -38,16 +38,14 @@ bool is_websocket_path(std::string_view target) {
 class HttpSession final : public Connection, public std::enable_shared_from_this<HttpSession> {
   public:
     HttpSession(FrontStream stream, std::shared_ptr<SharedState> state, RemoteInfo remote,
-                std::optional<ConnectionTicket> ticket)
+                ConnectionTicket ticket)
         : stream_(std::move(stream)),
           state_(std::move(state)),
           remote_(std::move(remote)),
           ticket_(std::move(ticket)) {}
 
     void run() {
-        if (ticket_) {
-            state_->track(ticket_->id(), weak_from_this());
-        }
+        state_->track(ticket_->id(), weak_from_this());
         asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
             if (self->stream_.is_tls()) {
                 return self->handshake();
@@ -69,7 +67,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
   private:
     // TLS first: a client that never completes it is closed after handshake_timeout.
     void handshake() {
-        stream_.next_layer().expires_after(state_->limits().handshake_timeout);
+        stream_.next_layer().expires_after(timeout());
         stream_.tls().async_handshake(asio::ssl::stream_base::server,
                                       [self = shared_from_this()](error_code ec) {
                                           if (!ec && !self->closing_) {
@@ -82,7 +80,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         parser_.emplace();
         parser_->header_limit(kHeaderLimit);
         parser_->body_limit(state_->limits().max_http_body_bytes);
-        stream_.next_layer().expires_after(state_->limits().handshake_timeout);
+        stream_.next_layer().expires_after(timeout());
         http::async_read(
             stream_, buffer_, *parser_,
             [self = shared_from_this()](error_code ec, std::size_t) { self->on_read(ec); });
@@ -93,8 +91,17 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
             return close_gracefully();
         }
         if (ec) {
-            if (ec == http::error::body_limit || ec == http::error::header_limit) {
+            if (ec == http::error::body_limit) {
                 return reply_error(http::status::payload_too_large);
+            }
+            if (ec == http::error::header_limit) {
+                // The request line alone over the limit is a URI too long (RFC 9110 15.5.15);
+                // else the header fields are (RFC 6585 5).
+                const std::string_view received(static_cast<const char*>(buffer_.data().data()),
+                                                buffer_.size());
+                return reply_error(received.find("\r\n") == std::string_view::npos
+                                       ? http::status::uri_too_long
+                                       : http::status::request_header_fields_too_large);
             }
             if (ec != beast::error::timeout && ec != asio::error::operation_aborted &&
                 ec != asio::error::connection_reset) {
@@ -108,8 +115,11 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         if (buffer_.size() == 0 && buffer_.capacity() > kKeepBufferBytes) {
             buffer_.shrink_to_fit();
         }
-        if (!ticket_) {
+        if (ticket_->refused()) {
             return reply_error(http::status::service_unavailable);
+        }
+        if (!well_framed(request)) {
+            return reply_error(http::status::bad_request);
         }
         if (beast::websocket::is_upgrade(request)) {
             if (!is_websocket_path(request.target())) {
@@ -124,10 +134,36 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         answer(request);
     }
 
+    // RFC 9112: an HTTP/1.1 request without Host (3.2), or with a Transfer-Encoding whose last
+    // coding is not chunked (6.3: its length cannot be known), is answered 400 and the connection
+    // closed; read on, the rest of it would be taken for the next request.
+    static bool well_framed(const http::request<http::string_body>& request) {
+        if (request.version() >= 11 && request.find(http::field::host) == request.end()) {
+            return false;
+        }
+        return request.find(http::field::transfer_encoding) == request.end() || request.chunked();
+    }
+
+    // An absolute-form target (RFC 9112 3.2.2: "http://host:port/path?query") is served as its
+    // path and query; a server must accept it.
+    static std::string origin_form(std::string_view target) {
+        for (std::string_view scheme : {"http://", "https://"}) {
+            if (target.size() > scheme.size() &&
+                beast::iequals(target.substr(0, scheme.size()), scheme)) {
+                const auto path = target.find_first_of("/?", scheme.size());
+                if (path == std::string_view::npos) {
+                    return "/";
+                }
+                return (target[path] == '?' ? "/" : "") + std::string(target.substr(path));
+            }
+        }
+        return std::string(target);
+    }
+
     void answer(const http::request<http::string_body>& request) {
         HttpRequest plain;
         plain.method = std::string(request.method_string());
-        plain.target = std::string(request.target());
+        plain.target = origin_form(request.target());
         plain.remote_address = remote_.address;
         plain.loopback = remote_.loopback;
         plain.body = request.body();
@@ -196,9 +232,17 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         write();
     }
 
+    // A refused connection holds one of few slots: it gets less time than an admitted one.
+    std::chrono::steady_clock::duration timeout() const {
+        const auto limit = state_->limits().handshake_timeout;
+        return ticket_->refused()
+                   ? std::min<std::chrono::steady_clock::duration>(limit, std::chrono::seconds(2))
+                   : limit;
+    }
+
     void write() {
         writing_ = true;
-        stream_.next_layer().expires_after(state_->limits().handshake_timeout);
+        stream_.next_layer().expires_after(timeout());
         http::async_write(
             stream_, *response_,
             [self = shared_from_this()](error_code ec, std::size_t) { self->on_write(ec); });
@@ -240,7 +284,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
 
 void start_http_session(tcp::socket socket, asio::ssl::context* tls,
                         std::shared_ptr<SharedState> state, RemoteInfo remote,
-                        std::optional<ConnectionTicket> ticket) {
+                        ConnectionTicket ticket) {
     auto stream =
         tls != nullptr ? FrontStream(std::move(socket), *tls) : FrontStream(std::move(socket));
     std::make_shared<HttpSession>(std::move(stream), std::move(state), std::move(remote),

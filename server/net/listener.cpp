@@ -118,7 +118,10 @@ void Listener::admit(tcp::socket socket) {
     try {
         auto remote = describe(socket);
         auto ticket = state_->admit(remote.address);
-        start_http_session(std::move(socket), tls_, state_, std::move(remote), std::move(ticket));
+        if (!ticket) {
+            return;  // over a cap, and enough refusals are being answered: closed at once
+        }
+        start_http_session(std::move(socket), tls_, state_, std::move(remote), std::move(*ticket));
     } catch (const std::exception& e) {
         // Out of memory for one session must not end the accept loop.
         state_->log(std::string("starting a session: ") + e.what());

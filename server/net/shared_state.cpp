@@ -7,15 +7,18 @@
 namespace arbiter::server::net::detail {
 
 ConnectionTicket::ConnectionTicket(std::shared_ptr<SharedState> state, std::uint64_t id,
-                                   std::string address)
-    : state_(std::move(state)), id_(id), address_(std::move(address)) {}
+                                   std::string address, bool refused)
+    : state_(std::move(state)), id_(id), address_(std::move(address)), refused_(refused) {}
 
 ConnectionTicket::ConnectionTicket(ConnectionTicket&& other) noexcept
-    : state_(std::move(other.state_)), id_(other.id_), address_(std::move(other.address_)) {}
+    : state_(std::move(other.state_)),
+      id_(other.id_),
+      address_(std::move(other.address_)),
+      refused_(other.refused_) {}
 
 ConnectionTicket::~ConnectionTicket() {
     if (state_) {
-        state_->release(id_, address_);
+        state_->release(id_, address_, refused_);
     }
 }
 
@@ -41,7 +44,7 @@ std::optional<ConnectionTicket> SharedState::admit(const std::string& address) {
         std::lock_guard lock(mutex_);
         if (open_.load() >= limits_.max_connections) {
             counters.rejected_total.fetch_add(1);
-            return std::nullopt;
+            return refuse();
         }
         auto& count = per_address_[address];
         if (count >= limits_.max_connections_per_address) {
@@ -49,17 +52,32 @@ std::optional<ConnectionTicket> SharedState::admit(const std::string& address) {
                 per_address_.erase(address);
             }
             counters.rejected_per_address.fetch_add(1);
-            return std::nullopt;
+            return refuse();
         }
         ++count;
         open_.fetch_add(1);
     }
-    return ConnectionTicket(shared_from_this(), next_id(), address);
+    return ConnectionTicket(shared_from_this(), next_id(), address, false);
 }
 
-void SharedState::release(std::uint64_t id, const std::string& address) noexcept {
+std::optional<ConnectionTicket> SharedState::refuse() {
+    // A refused connection used to be answered whatever their number, each holding its socket
+    // until its request came or the handshake timeout passed: a client over its cap could still
+    // hold thousands. Now only a few are answered at a time; the rest are closed at accept.
+    if (refusing_ >= max_refusals_answering) {
+        return std::nullopt;
+    }
+    ++refusing_;
+    return ConnectionTicket(shared_from_this(), next_id(), std::string(), true);
+}
+
+void SharedState::release(std::uint64_t id, const std::string& address, bool refused) noexcept {
     std::lock_guard lock(mutex_);
     connections_.erase(id);
+    if (refused) {
+        --refusing_;
+        return;
+    }
     if (auto it = per_address_.find(address); it != per_address_.end() && --it->second == 0) {
         per_address_.erase(it);
     }

@@ -33,11 +33,13 @@ struct RemoteInfo {
 
 class SharedState;
 
-/// One connection's slot under max_connections and max_connections_per_address; gives the slot
-/// back (and leaves the registry) when destroyed or reset.
+/// One connection's slot under max_connections and max_connections_per_address, or, for a
+/// connection over a cap, one of the few slots for answering it `503` before it is closed; gives
+/// the slot back (and leaves the registry) when destroyed.
 class ConnectionTicket {
   public:
-    ConnectionTicket(std::shared_ptr<SharedState> state, std::uint64_t id, std::string address);
+    ConnectionTicket(std::shared_ptr<SharedState> state, std::uint64_t id, std::string address,
+                     bool refused);
     ConnectionTicket(ConnectionTicket&& other) noexcept;
     ConnectionTicket& operator=(ConnectionTicket&&) = delete;
     ConnectionTicket(const ConnectionTicket&) = delete;
@@ -45,11 +47,14 @@ class ConnectionTicket {
     ~ConnectionTicket();
 
     std::uint64_t id() const noexcept { return id_; }
+    /// Over a cap: the connection is answered 503 and closed.
+    bool refused() const noexcept { return refused_; }
 
   private:
     std::shared_ptr<SharedState> state_;
     std::uint64_t id_;
     std::string address_;
+    bool refused_;
 };
 
 /// Counters behind NetStats.
@@ -74,7 +79,12 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
     HttpHandler& http() const noexcept { return *http_; }
     void log(std::string_view line) const;
 
-    /// A slot for a new connection from `address`, or nothing (counted) when a cap is reached.
+    /// Connections over a cap that are answered `503` at once; beyond, they are closed at accept,
+    /// so that a client over its cap holds no sockets and costs no TLS handshakes.
+    static constexpr std::size_t max_refusals_answering = 16;
+
+    /// A slot for a new connection from `address`. When a cap is reached (counted): a refused
+    /// ticket while fewer than max_refusals_answering are being answered, else nothing.
     std::optional<ConnectionTicket> admit(const std::string& address);
     /// Unique per process, never reused (Peer::id).
     std::uint64_t next_id() noexcept { return next_id_.fetch_add(1) + 1; }
@@ -95,7 +105,8 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
 
   private:
     friend class ConnectionTicket;
-    void release(std::uint64_t id, const std::string& address) noexcept;
+    void release(std::uint64_t id, const std::string& address, bool refused) noexcept;
+    std::optional<ConnectionTicket> refuse();  // under mutex_
 
     const NetLimits limits_;
     const std::shared_ptr<PeerHandler> peers_;
@@ -103,6 +114,7 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
     const std::function<void(std::string_view)> log_;
     std::atomic<std::uint64_t> next_id_{0};
     std::atomic<std::size_t> open_{0};
+    std::size_t refusing_ = 0;  ///< refused tickets alive (under mutex_)
     mutable std::mutex mutex_;
     std::unordered_map<std::string, std::size_t> per_address_;
     std::unordered_map<std::uint64_t, std::weak_ptr<Connection>> connections_;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "net_fixture.hpp"
 #include "raw_client.hpp"
 
@@ -143,6 +147,61 @@ TEST_F(NetHttp, MalformedRequestIsRefusedWith400) {
     const auto reply = read_http_reply(socket, buffer, false);
     ASSERT_TRUE(reply);
     EXPECT_EQ(reply->status, 400);
+}
+
+// One raw request on a fresh connection, and the reply.
+std::optional<HttpReply> raw_request(std::uint16_t port, std::string_view bytes) {
+    Socket socket(port);
+    if (!socket.write_all(bytes)) {
+        return std::nullopt;
+    }
+    std::string buffer;
+    return read_http_reply(socket, buffer, false);
+}
+
+TEST_F(NetHttp, FramingThatCannotBeTrustedIsRefusedWith400AndClosed) {
+    start();
+    // RFC 9112 6.3: a Transfer-Encoding whose last coding is not chunked. Served, its body was
+    // read as a second request (the split a request-smuggling attack needs).
+    Socket socket(port());
+    ASSERT_TRUE(
+        socket.write_all("POST /echo HTTP/1.1\r\nHost: x\r\n"
+                         "Transfer-Encoding: chunked, identity\r\n\r\n"
+                         "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"));
+    std::string buffer;
+    const auto reply = read_http_reply(socket, buffer, false);
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 400);
+    EXPECT_FALSE(read_http_reply(socket, buffer, false)) << "no second answer: closed";
+    // RFC 9112 3.2: HTTP/1.1 without Host.
+    const auto no_host = raw_request(port(), "GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n");
+    ASSERT_TRUE(no_host);
+    EXPECT_EQ(no_host->status, 400);
+    // HTTP/1.0 needs none.
+    const auto old = raw_request(port(), "GET /hello HTTP/1.0\r\n\r\n");
+    ASSERT_TRUE(old);
+    EXPECT_EQ(old->status, 200);
+}
+
+TEST_F(NetHttp, AbsoluteFormTargetIsServedAsItsPath) {
+    start();
+    const auto reply = raw_request(
+        port(), "GET http://127.0.0.1:1/hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 200);
+    EXPECT_EQ(reply->body, "hello from 127.0.0.1 loopback");
+}
+
+TEST_F(NetHttp, OverlongTargetIs414AndOverlongHeadersAre431) {
+    start();
+    const auto long_target =
+        raw_request(port(), "GET /" + std::string(10 * 1024, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    ASSERT_TRUE(long_target);
+    EXPECT_EQ(long_target->status, 414);
+    const auto long_header = raw_request(port(), "GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " +
+                                                     std::string(9 * 1024, 'b') + "\r\n\r\n");
+    ASSERT_TRUE(long_header);
+    EXPECT_EQ(long_header->status, 431);
 }
 
 TEST_F(NetHttp, PortZeroBindsAnEphemeralPort) {

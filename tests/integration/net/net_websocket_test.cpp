@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <netinet/tcp.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <string>
@@ -309,6 +310,45 @@ TEST_F(NetWebsocket, TotalCapRefusesTheNextConnection) {
     WsClient second(port());
     EXPECT_EQ(second.status(), 503);
     EXPECT_EQ(network_->stats().rejected_total, 1u);
+}
+
+TEST_F(NetWebsocket, ConnectionsOverTheCapHoldNoSockets) {
+    // A client over its cap that opens connections and sends nothing used to hold every one of
+    // them until the handshake timeout. Only a few are kept to be answered 503; the rest are
+    // closed at accept.
+    config_.limits.max_connections_per_address = 1;
+    start();
+    WsClient admitted(port());
+    ASSERT_EQ(admitted.status(), 101);
+    constexpr std::size_t over = 40;
+    std::vector<Socket> idle;
+    for (std::size_t i = 0; i < over; ++i) {
+        idle.emplace_back(port());
+        ASSERT_TRUE(idle.back().connected());
+    }
+    // Well within the 2 s a kept one waits for its request: the closed ones have the server's
+    // FIN (CLOSE_WAIT here), the kept ones are still open.
+    ASSERT_TRUE(peers_->wait([&] { return network_->stats().rejected_per_address == over; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const auto closed_at_once = std::count_if(idle.begin(), idle.end(), [](const Socket& socket) {
+        return socket.tcp_state() == TCP_CLOSE_WAIT;
+    });
+    EXPECT_GE(closed_at_once, static_cast<long>(over) - 16);
+    EXPECT_LT(closed_at_once, static_cast<long>(over));
+    // Once the kept ones are gone, the next connection over the cap is answered 503 again, and
+    // the admitted one plays on throughout.
+    idle.clear();
+    ASSERT_TRUE(admitted.send_text("still here"));
+    EXPECT_EQ(admitted.read_text(), "still here");
+    std::optional<HttpReply> refused;
+    for (int attempt = 0; attempt < 50 && !refused; ++attempt) {
+        refused = http_request(port(), "GET", "/");
+        if (!refused) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 503);
 }
 
 TEST_F(NetWebsocket, StopClosesClientsWith1001AndRunReturns) {
