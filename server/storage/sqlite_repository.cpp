@@ -475,7 +475,26 @@ bool SqliteRepository::writable() {
     }
     std::lock_guard lock(probe_mutex_);
     // Taking the write lock and rolling back at once writes nothing to the file.
-    return sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate).has_value();
+    if (!sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate)) {
+        return false;
+    }
+    if (options_.max_size_bytes == 0) {
+        return true;
+    }
+    // At --max-db-bytes the lock is still free, and a write that needs no new page still
+    // commits, but moves are refused: not writable, when fewer pages are left than a few
+    // batches of moves take.
+    constexpr std::int64_t room_pages = 16;
+    const auto page_size = probe_.query_int64("PRAGMA page_size");
+    const auto pages = probe_.query_int64("PRAGMA page_count");
+    const auto free_pages = probe_.query_int64("PRAGMA freelist_count");
+    if (!page_size || !pages || !free_pages || *page_size <= 0) {
+        return false;
+    }
+    const auto max_pages = std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(options_.max_size_bytes /
+                                     static_cast<std::uint64_t>(*page_size)));
+    return *pages - *free_pages + room_pages <= max_pages;
 }
 
 std::uint64_t SqliteRepository::size_bytes() {

@@ -55,6 +55,15 @@ test('a move that cannot be stored is refused and changes nothing', async () => 
       found = await playUntilRefused(server, 'chess');
       assert.equal(found.refusal.code, 'unavailable', JSON.stringify(found.refusal));
       assert.match(found.refusal.message, /nothing was changed/);
+      // The health check says so too (it probes at most once a second), so that a load balancer
+      // or Docker's HEALTHCHECK sees a server that refuses every move.
+      let health;
+      for (let attempt = 0; attempt < 30; attempt += 1) {
+        health = await fetch(`${server.http}/healthz`);
+        if (health.status === 503) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(health.status, 503, 'healthz at --max-db-bytes');
       if (found.game) {
         // Sent again: the same refusal, not "stale" or "illegal" (the room did not keep the move).
         const again = await found.mover.request({ type: 'move', game: found.game, move: found.move, ply: found.ply });
