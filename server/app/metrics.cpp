@@ -109,7 +109,8 @@ std::string Metrics::render() const {
             refused_);
     single(out, "arbiter_games_created_total", "counter", "Games created (rematches included).",
            static_cast<double>(games_created_.load()));
-    single(out, "arbiter_games_ended_total", "counter", "Games that reached a result.",
+    single(out, "arbiter_games_ended_total", "counter",
+           "Games that ended: with a result, or aborted.",
            static_cast<double>(games_ended_.load()));
     single(out, "arbiter_rate_limited_total", "counter",
            "Messages refused because a connection exceeded its message rate.",
@@ -117,8 +118,10 @@ std::string Metrics::render() const {
     single(out, "arbiter_engine_failures_total", "counter",
            "Times an engine failed to give a move (crashed, hung, or answered an illegal move).",
            static_cast<double>(engine_failures_.load()));
-    commit_latency_.render(out, "arbiter_move_commit_seconds",
-                           "Time from a move's arrival to its durable commit.");
+    commit_latency_.render(
+        out, "arbiter_move_commit_seconds",
+        "Time from a game change's arrival (a move, and also a creation, join, offer or ending) "
+        "to its durable commit.");
     message_latency_.render(out, "arbiter_message_latency_seconds",
                             "Time from a message's arrival to its reply or broadcast being sent.");
     return out;
