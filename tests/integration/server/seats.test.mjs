@@ -39,6 +39,18 @@ async function sendAndClose(url, messages) {
   await client.closedPromise;
 }
 
+/** A chess game played to its end (a resignation) by two connections that then close. */
+async function finishedGame(url) {
+  const a = await Client.connect(url, 'Ana');
+  const b = await Client.connect(url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  await b.ok({ type: 'resign', game });
+  await a.nextOf('ended', (m) => m.game === game);
+  await a.close();
+  await b.close();
+  return game;
+}
+
 const ROUNDS = 5; // the close must land while the game is read back: a few rounds hit that window
 
 test('a resume whose connection closes while the game is read back leaves no seat holder behind', async () => {
@@ -85,16 +97,7 @@ test('a watch whose connection closes while the game is read back leaves no spec
   await withServer(['--disconnect-timeout', '1'], async (server) => {
     // Twice the rounds, all at once: a finished game is read back fast, and the closes must win.
     const games = await Promise.all(
-      Array.from({ length: 2 * ROUNDS }, async () => {
-        const a = await Client.connect(server.url, 'Ana');
-        const b = await Client.connect(server.url, 'Bo');
-        const { game } = await startGame(a, b, { variant: 'chess' });
-        await b.ok({ type: 'resign', game });
-        await a.nextOf('ended', (m) => m.game === game);
-        await a.close();
-        await b.close();
-        return game;
-      }),
+      Array.from({ length: 2 * ROUNDS }, () => finishedGame(server.url)),
     );
     await scrapeUntil(server.http, (now) => gamesInMemory(now, 'ended', 'chess') === 0, 'the finished games to leave memory');
 
@@ -128,13 +131,7 @@ test('a watch whose connection closes while the game is read back leaves no spec
 
 test('watch, unwatch and close of a game, repeated, leave no connection counted in /metrics', async () => {
   await withServer(['--disconnect-timeout', '1'], async (server) => {
-    const a = await Client.connect(server.url, 'Ana');
-    const b = await Client.connect(server.url, 'Bo');
-    const { game } = await startGame(a, b, { variant: 'chess' });
-    await b.ok({ type: 'resign', game });
-    await a.nextOf('ended', (m) => m.game === game);
-    await a.close();
-    await b.close();
+    const game = await finishedGame(server.url);
     for (let i = 0; i < 10; i++) {
       // Each round starts with the game out of memory if it left (the watch then reads it back).
       await scrapeUntil(server.http, (now) => gamesInMemory(now, 'ended', 'chess') === 0, null, 1500);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tests/unit/chess/chess_test_util.hpp"
+#include "tests/unit/rules/text_lines.hpp"
 
 namespace arbiter::rules::chess_test {
 namespace {
@@ -101,14 +102,7 @@ TEST(ChessSan, RefusesIllegalAndMalformedText) {
     EXPECT_EQ(game->to_wire("g1f3").value_or(""), "g1f3");
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        lines.push_back(line);
-    }
-    return lines;
-}
+using arbiter::test::lines_of;
 
 /// The clock command "[%clk h:mm:ss]" of a clock in ms, whole seconds rounded down.
 std::string clock_text(std::int64_t ms) {

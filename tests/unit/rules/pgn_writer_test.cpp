@@ -7,17 +7,12 @@
 #include <algorithm>
 #include <sstream>
 
+#include "tests/unit/rules/text_lines.hpp"
+
 namespace arbiter::rules::pgn {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        lines.push_back(line);
-    }
-    return lines;
-}
+using arbiter::test::lines_of;
 
 TEST(PgnWriter, RosterComesFirstThenOtherTagsInAsciiOrder) {
     ExportInfo info;
