@@ -289,6 +289,12 @@ bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
     if (!since || *since >= header_.seq) {
         return false;
     }
+    if (clock_ && header_.status == "playing") {
+        // Events carry the clocks as they were when they happened, and a clock has run since:
+        // only a state says how much time is left now (a client counting down from a replayed
+        // move would show time its player no longer has).
+        return false;
+    }
     const bool covered = !history_.empty() && history_.front().seq <= *since + 1 &&
                          history_.back().seq == header_.seq;
     if (!covered) {

@@ -343,6 +343,24 @@ test('resume with since: the first replayed event echoes the request id', async 
   });
 });
 
+// protocol.md, Events, seq and since: a `state` "always for a timed game in play, whose clocks only
+// a `state` gives as they are now".
+test('resume with since of a timed game in play is answered with a state holding the clocks now', async () => {
+  await withServer([], async (server) => {
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game, tokenB } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 60000, increment_ms: 0 } });
+    await play(game, a, b, ['e2e4', 'e7e5']);
+    const last = await a.ok({ type: 'move', game, move: 'g1f3', ply: 2 });
+    await sleep(1200); // black's clock runs (both sides have moved once)
+    const b2 = await Client.connect(server.url, 'Bo');
+    const reply = await b2.ok({ type: 'resume', game, token: tokenB, since: last.seq - 1 });
+    assert.equal(reply.type, 'state', `a replayed event carries the clock of its time: ${JSON.stringify(reply)}`);
+    assert.ok(reply.clock.running);
+    assert.ok(reply.clock.black_ms <= last.clock.black_ms - 1000, `black ${reply.clock.black_ms} ms, at the move ${last.clock.black_ms}`);
+  });
+});
+
 // protocol.md, Events, seq and since: "otherwise (also when N is the current `seq` and nothing was
 // missed) it sends a `state`, which echoes the `id`".
 test('watch with since equal to the current seq is answered with a state that echoes the id', async () => {
