@@ -20,13 +20,21 @@ export interface GameContext {
   rerender(): void;
 }
 
+// Request ids count across game views, so that a late answer to a view already left (say, the
+// game before a rematch) is never taken for an answer to the view now shown.
+let requestCounter = 0;
+
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 16000;
+/** Answers to a resume / watch that asking again would only repeat. */
+const FINAL_ERRORS = new Set(['unknown_game', 'forbidden', 'bad_request']);
+
 export function gameView(app: App, root: HTMLElement, gameId: string): () => void {
   let model: GameModel | null = null;
   let variant: Variant | null = null;
   let board: Board | null = null;
   let seat: string | null = loadSeat(gameId)?.seat ?? null;
   let flipped = false;
-  let requestCounter = 0;
   let pendingRematch: string | null = null;
 
   const title = h('h2', { class: 'game-title' }, 'Loading game…');
@@ -203,8 +211,9 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       const open = variant!.seats.find((s) => !m.players[s]);
       if (!seat && open) {
         const join = h('button', { type: 'button', id: 'join', class: 'primary' }, `Join as ${seatTitle(open)}`);
+        // The page keeps watching until the seat is granted (then it unwatches): a join that
+        // loses the race for the seat must not leave it deaf to the game.
         join.addEventListener('click', () => {
-          app.conn.send({ type: 'unwatch', game: gameId });
           app.conn.send({ type: 'join', game: gameId, id: `g${++requestCounter}-join` });
         });
         parts.push(join);
@@ -228,33 +237,53 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     fill(extra, ...parts);
   }
 
+  // The id of the last resume / watch until its answer arrives: a state, or the first missed
+  // event (both echo the id). Game events wait meanwhile, as they may lie past a gap that the
+  // answer fills (protocol.md, "Events, seq and since").
+  let awaiting: string | null = null;
   let retryTimer = 0;
+  let retryDelay = FIRST_RETRY_MS;
+  let retrying = false;
+
+  /** Resume (player) or watch (spectator), with `since` once the page has a game. */
   function subscribe(): void {
+    window.clearTimeout(retryTimer);
     const grant = loadSeat(gameId);
     const since = model ? model.seq : undefined;
-    if (grant) app.conn.send({ type: 'resume', game: gameId, token: grant.token, since, id: `g${++requestCounter}-resume` });
-    else app.conn.send({ type: 'watch', game: gameId, since, id: `g${++requestCounter}-watch` });
+    awaiting = `g${++requestCounter}-${grant ? 'resume' : 'watch'}`;
+    if (grant) app.conn.send({ type: 'resume', game: gameId, token: grant.token, since, id: awaiting });
+    else app.conn.send({ type: 'watch', game: gameId, since, id: awaiting });
+  }
+
+  /** Asks again later, less often each time; a socket that closed meanwhile asks on reopening. */
+  function retrySoon(): void {
+    retrying = true;
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(() => app.conn.isOpen() && subscribe(), retryDelay * (1 + Math.random()));
+    retryDelay = Math.min(retryDelay * 2, LAST_RETRY_MS);
   }
 
   function onMessage(msg: Message): void {
     if (msg.type === 'error') {
       const id: string = msg.id ?? '';
       if (!id.startsWith('g')) return;
-      const opening = id.endsWith('-resume') || id.endsWith('-watch');
-      if (opening && (msg.code === 'unavailable' || msg.code === 'rate_limited')) {
-        // Busy for now (say, reading many stored games): the seat is still ours; ask again.
-        say(`${msg.message || msg.code} (trying again…)`, 'error');
-        window.clearTimeout(retryTimer);
-        retryTimer = window.setTimeout(subscribe, 1000 + Math.random() * 1000);
-        return;
-      }
-      if (id.endsWith('-resume')) {
-        // The token no longer holds a seat here (another browser, a wiped database): watch.
+      const resuming = id.endsWith('-resume');
+      const opening = resuming || id.endsWith('-watch');
+      if (resuming && (msg.code === 'forbidden' || msg.code === 'unknown_game')) {
+        // The token holds no seat here (taken over elsewhere, a wiped database): watch.
         forgetSeat(gameId);
         seat = null;
         subscribe();
         return;
       }
+      if (opening && !FINAL_ERRORS.has(msg.code)) {
+        // Busy, rate limited, or a server bug (`internal`): the request changed nothing
+        // (protocol.md, errors) and the seat is still ours; ask again.
+        say(`${msg.message || msg.code} (trying again…)`, 'error');
+        retrySoon();
+        return;
+      }
+      if (opening && id === awaiting) awaiting = null;
       if (msg.code === 'unknown_game') {
         title.textContent = 'No such game';
         say(`There is no game “${gameId}” on this server.`, 'error');
@@ -267,6 +296,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if ((msg.type === 'created' || msg.type === 'joined') && msg.game) {
       saveSeat(msg.game, { seat: msg.seat, token: msg.token });
       if (msg.game === gameId) {
+        // Seated: the watch that kept the page informed while it joined is no longer needed.
+        if (msg.type === 'joined' && !seat) app.conn.send({ type: 'unwatch', game: gameId });
         seat = msg.seat;
         say(`You play ${seatTitle(msg.seat)}.`);
       } else if (msg.game === pendingRematch || msg.game === model?.rematch) {
@@ -275,12 +306,15 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       return;
     }
     if (msg.game !== gameId) return;
-    if (msg.type === 'state') {
-      if (retryTimer) {
-        window.clearTimeout(retryTimer);
-        retryTimer = 0;
+    if (awaiting !== null && msg.id === awaiting) {
+      awaiting = null;
+      retryDelay = FIRST_RETRY_MS;
+      if (retrying) {
+        retrying = false;
         say('');
       }
+    }
+    if (msg.type === 'state') {
       if (model && msg.seq < model.seq) return;
       const next = fromState(msg);
       if (seat && next.you === 'spectator') next.you = seat; // a late spectator copy
@@ -303,7 +337,10 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       return;
     }
-    if (!model || !applyEvent(model, msg)) return;
+    if (!model || awaiting !== null) return;
+    const outcome = applyEvent(model, msg);
+    if (outcome === 'gap') subscribe(); // ask for what was missed, since the last seq applied
+    if (outcome !== 'applied') return;
     if (msg.type === 'ended') say(describeResult(variant!, model.result, model.reason, model.status));
     if (msg.type === 'offer') describeOffer(msg);
     if (msg.type === 'takeback') say('A move was taken back.');

@@ -1,6 +1,7 @@
 // The client's copy of one game, kept exactly as the server describes it: a full `state`
 // replaces it, and each later event (moved, takeback, ended, offer, presence, ...) is applied in
-// `seq` order. Events at or below the last seen `seq` are duplicates and are dropped.
+// `seq` order. Events at or below the last seen `seq` are duplicates and are dropped; one past
+// the next `seq` means some were missed, and is left for the view to fetch again with `since`.
 import type { Message } from './net';
 
 export interface Clock {
@@ -69,10 +70,18 @@ export function fromState(state: Message): GameModel {
   };
 }
 
-/** Applies one game event; returns false when it was stale (already seen). */
-export function applyEvent(model: GameModel, event: Message): boolean {
+/** What `applyEvent` did with an event. */
+export type EventOutcome = 'applied' | 'duplicate' | 'gap';
+
+/**
+ * Applies one game event (protocol.md, "Events, seq and since"): `seq` = last + 1 is applied,
+ * `seq` <= last is a duplicate, and `seq` > last + 1 is a gap: the model is left as it is, and
+ * the caller asks for what it missed (`resume` / `watch` with `since`).
+ */
+export function applyEvent(model: GameModel, event: Message): EventOutcome {
   if (typeof event.seq === 'number') {
-    if (event.seq <= model.seq) return false;
+    if (event.seq <= model.seq) return 'duplicate';
+    if (event.seq > model.seq + 1) return 'gap';
     model.seq = event.seq;
   }
   switch (event.type) {
@@ -102,12 +111,19 @@ export function applyEvent(model: GameModel, event: Message): boolean {
       model.offers = model.offers.filter((o) => o.kind !== 'takeback');
       break;
     case 'ended':
+      // `ended` carries no clock: both stop where they stand now. Read them before the status
+      // changes, since remainingMs counts down only in a game in play. A flag fall is the side to
+      // move's clock reaching zero, whatever the local count says.
+      if (model.clock) {
+        const stopped = currentClock(model);
+        if (event.reason === 'timeout') stopped[`${model.turn}_ms`] = 0;
+        setClock(model, stopped);
+      }
       model.status = event.status ?? (event.reason === 'aborted' ? 'aborted' : 'ended');
       model.result = event.result ?? null;
       model.reason = event.reason ?? null;
       model.legal = [];
       model.offers = [];
-      if (model.clock) setClock(model, { ...currentClock(model), running: false });
       break;
     case 'offer':
       model.offers = model.offers.filter((o) => o.kind !== event.kind);
@@ -127,7 +143,7 @@ export function applyEvent(model: GameModel, event: Message): boolean {
       model.rematch = event.next;
       break;
   }
-  return true;
+  return 'applied';
 }
 
 function setClock(model: GameModel, clock: Clock | null | undefined): void {

@@ -54,10 +54,12 @@ export class Connection {
       const reconnected = this.everOpened;
       this.everOpened = true;
       this.delay = MIN_DELAY_MS;
+      // Re-entry first (hello, then the hooks' resume / watch / lobby), then what was queued
+      // while closed: a move sent before its seat's resume would be refused as forbidden.
       ws.send(JSON.stringify({ type: 'hello', name: this.name() }));
-      for (const text of this.queue.splice(0)) ws.send(text);
       this.setStatus({ state: 'open', reconnected });
       for (const hook of this.openHooks) hook();
+      for (const text of this.queue.splice(0)) ws.send(text);
     };
     ws.onmessage = (event) => {
       let message: Message;
@@ -98,7 +100,7 @@ export class Connection {
     };
   }
 
-  /** Sends now if open, else queues until the next open (hello always goes first). */
+  /** Sends now if open, else queues until the next open (after hello and the open hooks). */
   send(message: Message): void {
     const text = JSON.stringify(message);
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
