@@ -401,9 +401,10 @@ bool Hub::may_open_game(const std::shared_ptr<net::Peer>& peer) {
     return it->second.created_open.size() < config_.max_open_games_per_connection;
 }
 
-std::string Hub::start_rematch(const storage::GameRow& finished, std::array<SeatSpec, 2> seats) {
+void Hub::start_rematch(const storage::GameRow& finished, const std::string& id,
+                        std::array<SeatSpec, 2> seats) {
     storage::GameRow header;
-    header.id = new_game_id();
+    header.id = id;
     header.variant = finished.variant;
     header.initial_position = finished.initial_position;
     header.is_private = finished.is_private;
@@ -414,12 +415,27 @@ std::string Hub::start_rematch(const storage::GameRow& finished, std::array<Seat
     header.updated_ms = header.created_ms;
     header.rematch_of = finished.id;
     auto game = rules::make_game(finished.variant, finished.initial_position);
+    // A rematch against an engine is an open game of its players' connections, as one they
+    // created (--max-open-games): else create, resign, rematch, create ... piled them up.
+    std::vector<std::shared_ptr<net::Peer>> against_engine;
+    for (std::size_t i = 0; i < 2; ++i) {
+        if (!seats[1 - i].engine.empty()) {
+            against_engine = seats[i].peers;
+        }
+    }
     std::array<std::optional<SeatSpec>, 2> seated = {std::move(seats[0]), std::move(seats[1])};
     auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
                                  std::move(seated), std::nullopt);
-    std::lock_guard lock(rooms_mutex_);
-    rooms_[header.id] = std::move(room);
-    return header.id;
+    {
+        std::lock_guard lock(rooms_mutex_);
+        rooms_[header.id] = std::move(room);
+    }
+    std::lock_guard lock(peers_mutex_);
+    for (const auto& peer : against_engine) {
+        if (auto it = peers_.find(peer->id()); it != peers_.end()) {
+            it->second.created_open[header.id] = true;
+        }
+    }
 }
 
 bool Hub::route_after_load(const std::string& game, RoomRequest request) {

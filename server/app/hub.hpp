@@ -69,8 +69,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
 
     // RoomHost
     void listing_changed(const protocol::GameSummary& summary, bool is_private) override;
-    std::string start_rematch(const storage::GameRow& finished,
-                              std::array<SeatSpec, 2> seats) override;
+    void start_rematch(const storage::GameRow& finished, const std::string& id,
+                       std::array<SeatSpec, 2> seats) override;
     /// Also leaves the finished games the peer was in, but `rematch_of` (see leave_finished).
     bool member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
                        const std::string& rematch_of) override;

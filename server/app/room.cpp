@@ -153,7 +153,7 @@ void GameRoom::detach() {
 }
 
 void GameRoom::cancel_timers() {
-    for (auto* timer : {&flag_timer_, &abandon_timer_, &unload_timer_}) {
+    for (auto* timer : {&flag_timer_, &abandon_timer_, &unload_timer_, &engine_retry_timer_}) {
         if (*timer) {
             (*timer)->cancel();
             timer->reset();
@@ -292,6 +292,18 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
     if (header_.status == "playing") {
         start_turn();
     }
+    enqueue([this] { settle_absent_seats(); });
+}
+
+void GameRoom::settle_absent_seats() {
+    for (Side side : {Side::first, Side::second}) {
+        const auto& seat = header_.seats[seat_index(side)];
+        if (!seat.token_hash.empty() && !seat_connected(side) &&
+            !seats_[seat_index(side)].disconnected_since) {
+            set_presence(side, false);
+        }
+    }
+    release_if_empty();
 }
 
 void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {

@@ -72,9 +72,10 @@ class RoomHost {
     virtual ~RoomHost() = default;
     /// A game's listing changed (created, seat taken, started, ended).
     virtual void listing_changed(const protocol::GameSummary& summary, bool is_private) = 0;
-    /// Both players agreed to a rematch: create and seat the new game; returns its id.
-    virtual std::string start_rematch(const storage::GameRow& finished,
-                                      std::array<SeatSpec, 2> seats) = 0;
+    /// Both players agreed to a rematch, and the finished game names it: create and seat the
+    /// new game `id`.
+    virtual void start_rematch(const storage::GameRow& finished, const std::string& id,
+                               std::array<SeatSpec, 2> seats) = 0;
     /// `peer` became a member of room `game` (so that its close reaches the room), in a seat
     /// or as a spectator. `rematch_of`: the game that `game` is a rematch of ("" if none).
     /// False when the connection has closed already: its close went by without this room, so
@@ -205,6 +206,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void arm_unload_timer();
     void on_unload_timer();
     void on_created(std::array<std::optional<SeatSpec>, 2> seats, std::optional<std::string> id);
+    /// After the creation: a seat whose connections closed before the game was stored is away
+    /// (presence, and the abandon or claim window from now); a room nobody is in is released.
+    void settle_absent_seats();
 
     // Endings and events.
     void finish(storage::GameRow& header, rules::Outcome outcome, std::string_view reason,
@@ -311,6 +315,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::shared_ptr<Timer> flag_timer_;
     std::shared_ptr<Timer> abandon_timer_;
     std::shared_ptr<Timer> unload_timer_;
+    /// Asks the engine again after its move could not be stored (on_engine_refused).
+    std::shared_ptr<Timer> engine_retry_timer_;
+    static constexpr std::chrono::milliseconds engine_retry_delay{1000};
     /// Out of the host's memory: requests that still reach it are routed again, other work is
     /// dropped (storage has the game; the room that serves it next is a new one).
     bool unloaded_ = false;

@@ -129,6 +129,19 @@ void GameRoom::on_engine_refused(std::uint32_t ply, const std::string& why) {
     if (header_.status != "playing" || header_.ply != ply || !agents_[seat_index(game_->turn())]) {
         return;  // not about a move the engine still owes
     }
+    if (why.find(R"("code":"unavailable")") != std::string::npos) {
+        // The server could not store the move (storage failed, or the database is at its
+        // bound): not the engine's fault, so it is not counted against it. The engine is asked
+        // again a little later, as a person would send the move again.
+        log_event(LogLevel::warn, "engine_move_not_stored",
+                  {{"game", id_}, {"ply", std::to_string(ply)}, {"why", why}});
+        arm_timer(engine_retry_timer_, engine_retry_delay, [ply](GameRoom& room) {
+            if (room.header_.status == "playing" && room.header_.ply == ply) {
+                room.ask_engine();
+            }
+        });
+        return;
+    }
     engine_trouble("its move was refused: " + why);
 }
 

@@ -369,15 +369,19 @@ void GameRoom::accept_rematch(RoomRequest& request) {
             }
         }
     }
-    const std::string next = context_.host.start_rematch(header_, std::move(seats));
+    // The old game names the new one first: if that write fails nothing was created, and the
+    // players hear `rematch` here before `joined` there.
+    const std::string next = new_game_id();
     storage::GameRow header = header_;
     header.seq += 1;
     header.rematch_next = next;
     persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
-                 [this, header, next, request] {
+                 [this, header, next, request, seats = std::move(seats)]() mutable {
+                     const storage::GameRow finished = header_;
                      header_ = header;
                      offers_.clear();
                      emit(protocol::RematchEvent{id_, header_.seq, next}, request.peer, request.id);
+                     context_.host.start_rematch(finished, next, std::move(seats));
                  });
 }
 
@@ -423,6 +427,17 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
 }
 
 void GameRoom::set_presence(Side side, bool connected) {
+    if (busy_) {
+        // One write at a time: a write in flight holds the header the next one starts from (a
+        // connection holding both seats leaves both at once; two presence events then shared
+        // one seq). This one goes once that one is stored, if it still holds then.
+        enqueue([this, side, connected] {
+            if (seat_connected(side) == connected) {
+                set_presence(side, connected);
+            }
+        });
+        return;
+    }
     auto& seat = seats_[seat_index(side)];
     if (connected) {
         seat.disconnected_since.reset();
@@ -528,8 +543,10 @@ void GameRoom::on_abandon_timer() {
 }
 
 void GameRoom::arm_unload_timer() {
-    if (clock_) {
-        return;  // its flag falls if nobody comes back, and an ended game leaves memory
+    if (clock_ && header_.ply >= 2) {
+        // Its flag falls if nobody comes back, and an ended game leaves memory. Before both
+        // sides have moved its clock does not run, so it is unloaded like an untimed one.
+        return;
     }
     arm_timer(unload_timer_, context_.config.disconnect_timeout + std::chrono::milliseconds(1),
               [](GameRoom& room) { room.on_unload_timer(); });

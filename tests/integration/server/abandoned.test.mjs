@@ -239,3 +239,21 @@ test('a game against the engine that its player left leaves memory, and the engi
   await back.ok({ type: 'resign', game });
   await back.close();
 });
+
+test('a rematch against the engine counts as an open game of the connection', async () => {
+  // Create, resign, rematch, create, ... piled up engine games past --max-open-games (3 here).
+  const a = await Client.connect(server.url, 'Ana');
+  const vsEngine = { type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'builtin', level: 1 } };
+  const games = [];
+  for (let i = 0; i < 2; i++) games.push((await a.ok(vsEngine)).game);
+  const first = games[0];
+  await a.ok({ type: 'resign', game: first });
+  await a.ok({ type: 'rematch', game: first, action: 'offer' });
+  const rematch = await a.nextOf('joined', (m) => m.game !== first);
+  games.push(rematch.game);
+  games.push((await a.ok(vsEngine)).game); // the third open one: the two left and the rematch
+  const refused = await a.request(vsEngine);
+  assert.equal(refused.code, 'not_allowed', 'the rematch is one of the 3 open games');
+  for (const game of games.slice(1)) await a.ok({ type: 'resign', game });
+  await a.close();
+});
