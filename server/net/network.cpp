@@ -83,6 +83,10 @@ struct Network::Impl {
         listener =
             std::make_shared<Listener>(ioc, config.bind_address, config.port, tls.get(), state);
         listener->start();
+        // From now on, not from run(): SIGTERM sent as soon as the server says it listens (or
+        // while it restores its games) is queued for run() to handle as a clean shutdown, where
+        // the default action killed the process.
+        signals.emplace(control, SIGINT, SIGTERM);
     }
 
     // On `control`. Graceful first: sessions close with going_away after their queued frames.
@@ -191,7 +195,6 @@ void Network::run(unsigned threads, std::function<void()> on_signal) {
     auto& impl = *impl_;
     impl.signal_callback = std::move(on_signal);
     impl.guard.emplace(impl.ioc.get_executor());
-    impl.signals.emplace(impl.control, SIGINT, SIGTERM);
     impl.signals->async_wait(
         [&impl](error_code ec, int signal_number) { impl.on_signal(ec, signal_number); });
     std::vector<std::thread> pool;
