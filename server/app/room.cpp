@@ -262,6 +262,11 @@ void GameRoom::handle(RoomRequest& request) {
     // A request that writes is answered after its commit (persist_then); the others now.
     if (!busy_) {
         answered(request);
+        // A finished game read back for a request that made nobody a member (a refused join, a
+        // move after the end) leaves memory again at once, as when its last member leaves.
+        if (members_.empty() && is_finished(header_.status)) {
+            release_if_empty();
+        }
     }
 }
 

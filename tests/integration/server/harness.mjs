@@ -246,3 +246,26 @@ export async function play(game, first, second, moves, startPly = 0) {
   }
   return last;
 }
+
+/** Runs `use(server)` against a fresh server started with `args`, and stops it afterwards (it must
+ * exit 0). */
+export async function withServer(args, use) {
+  const server = await startServer({ args });
+  try {
+    return await use(server);
+  } finally {
+    const result = await server.stop();
+    if (result.code !== 0) throw new Error(`server exited with ${JSON.stringify(result)}`);
+  }
+}
+
+/** Sends `claim` until it ends the game or `deadlineMs` passes; returns the last reply. A claim
+ * that is too early is refused and changes nothing, so asking again is harmless. */
+export async function claimUntilEnded(client, game, deadlineMs) {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const reply = await client.request({ type: 'claim', game, kind: 'win' });
+    if (reply.type === 'ended' || Date.now() > deadline) return reply;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}

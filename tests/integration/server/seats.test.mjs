@@ -4,31 +4,10 @@
 // on a waiting game, and `connected` in listings. Each test starts its own server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, Client, startGame, play } from './harness.mjs';
+import { startServer, Client, startGame, play, withServer, claimUntilEnded } from './harness.mjs';
 import { scrape, metric, scrapeUntil, gamesInMemory } from './prometheus.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs `use(server)` against a fresh server started with `args`, and stops it afterwards. */
-async function withServer(args, use) {
-  const server = await startServer({ args });
-  try {
-    return await use(server);
-  } finally {
-    assert.equal((await server.stop()).code, 0);
-  }
-}
-
-/** Sends `claim` until it ends the game or `deadlineMs` passes; returns the last reply. A claim
- * that is too early is refused and changes nothing, so asking again is harmless. */
-async function claimUntilEnded(client, game, deadlineMs) {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const reply = await client.request({ type: 'claim', game, kind: 'win' });
-    if (reply.type === 'ended' || Date.now() > deadline) return reply;
-    await sleep(150);
-  }
-}
 
 /** A connection that sends `messages` and drops at once (no close handshake), without waiting
  * for any answer: the server learns of the close while it may still be handling them. */
