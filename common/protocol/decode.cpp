@@ -22,10 +22,9 @@ using detail::kMoveRule;
 using detail::kTokenRule;
 using detail::TextRule;
 
-constexpr TextRule kNameRule{1, 32, detail::Charset::printable};
-constexpr TextRule kPositionRule{0, 256, detail::Charset::printable};
-// Engine names are configuration keys ("stockfish", "fairy-stockfish"): the game id alphabet.
-constexpr TextRule kEngineRule{1, 32, detail::Charset::game_id};
+using text::kEngineRule;
+using text::kNameRule;
+using text::kPositionRule;
 
 constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // 24 h
 constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;     // 1 h

@@ -15,39 +15,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/protocol/text_rules.hpp"
+
 namespace arbiter::protocol::detail {
 
-/// Which characters a text field admits.
-enum class Charset : std::uint8_t {
-    any,        ///< any UTF-8 text (the parser has already refused invalid UTF-8)
-    printable,  ///< no control characters (C0, DEL, C1)
-    game_id,    ///< ASCII letters, digits, '_' and '-'
-    token,      ///< printable ASCII without spaces
-};
-
-/// Length bounds of a text field, in Unicode code points.
-struct TextRule {
-    std::size_t min_length = 0;
-    std::size_t max_length = 0;
-    Charset charset = Charset::any;
-};
-
-/// The rules for game ids (1..32 of [A-Za-z0-9_-]), seat tokens (1..128 printable ASCII),
-/// request ids (0..64 of any text) and moves (1..64 printable).
-inline constexpr TextRule kGameIdRule{1, 32, Charset::game_id};
-inline constexpr TextRule kTokenRule{1, 128, Charset::token};
-inline constexpr TextRule kIdRule{0, 64, Charset::any};
-inline constexpr TextRule kMoveRule{1, 64, Charset::printable};
+// The text rules are the protocol's own (text_rules.hpp), shared with the terminal client.
+using text::Charset;
+using text::clip;
+using text::code_points;
+using text::kGameIdRule;
+using text::kIdRule;
+using text::kMoveRule;
+using text::kTokenRule;
+using text::obeys;
+using text::TextRule;
 /// The largest ply a request may name.
 inline constexpr std::uint64_t kMaxPly = 0xFFFF'FFFFU;
-
-/// At most 64 bytes of `text`, cut between code points, with "..." when cut: for echoing
-/// untrusted names in error messages.
-std::string clip(std::string_view text);
-/// Number of code points in valid UTF-8 text.
-std::size_t code_points(std::string_view utf8) noexcept;
-/// Whether `text` obeys `rule` (length and charset).
-bool obeys(std::string_view text, const TextRule& rule) noexcept;
 
 /// Reads the fields of one JSON object; see the file comment.
 class FieldReader {
