@@ -103,7 +103,22 @@ void read_state(GameView& view, const json& message) {
     view.have_state = true;
 }
 
-void apply_event(GameView& view, const std::string& type, const json& message) {
+// The running clock (the side to move's, protocol.md "Clocks") stops where the display counted
+// it down to; a `timeout` says it reached 0.
+void stop_clocks(GameView& view, std::int64_t elapsed_ms, bool ran_out) {
+    if (!view.clock) {
+        return;
+    }
+    auto running = view.clock->remaining_ms.find(view.turn);
+    if (view.clock->running && view.status == "playing" &&
+        running != view.clock->remaining_ms.end()) {
+        running->second = ran_out ? 0 : std::max<std::int64_t>(running->second - elapsed_ms, 0);
+    }
+    view.clock->running = false;
+}
+
+void apply_event(GameView& view, const std::string& type, const json& message,
+                 std::int64_t elapsed_ms) {
     if (type == "moved") {
         if (view.status == "waiting") {
             view.status = "playing";  // a spectator of a waiting game learns of the join here
@@ -115,14 +130,12 @@ void apply_event(GameView& view, const std::string& type, const json& message) {
         // protocol.md: a moved event clears the open draw and takeback offers.
         std::erase_if(view.offers, [](const auto& offer) { return offer.first != "rematch"; });
     } else if (type == "ended") {
+        stop_clocks(view, elapsed_ms, text_field(message, "reason") == "timeout");
         view.status =
             text_field(message, "status").empty() ? "ended" : text_field(message, "status");
         view.result = text_field(message, "result");
         view.reason = text_field(message, "reason");
         view.legal.clear();
-        if (view.clock) {
-            view.clock->running = false;
-        }
     } else if (type == "offer") {
         const std::string kind = text_field(message, "kind");
         std::erase_if(view.offers, [&](const auto& offer) { return offer.first == kind; });
@@ -155,7 +168,7 @@ std::vector<std::string> seats_of(const std::string& variant) {
     return {"white", "black"};
 }
 
-Applied apply_message(GameView& view, const json& message) {
+Applied apply_message(GameView& view, const json& message, std::int64_t elapsed_ms) {
     const std::string type = text_field(message, "type");
     if (type == "state") {
         read_state(view, message);
@@ -179,7 +192,7 @@ Applied apply_message(GameView& view, const json& message) {
         return Applied::gap;
     }
     view.seq = seq;
-    apply_event(view, type, message);
+    apply_event(view, type, message, elapsed_ms);
     return Applied::changed;
 }
 

@@ -70,8 +70,10 @@ std::uint64_t count_field(const nlohmann::json& message, const char* key);
 /// The seats of a variant, first mover first: chess/draughts white, black; xiangqi red, black.
 std::vector<std::string> seats_of(const std::string& variant);
 
-/// Updates `view` from one server message.
-Applied apply_message(GameView& view, const nlohmann::json& message);
+/// Updates `view` from one server message. `elapsed_ms` is how long the running clock has counted
+/// down since the server last sent the clocks: `ended` carries no clock, so the clocks stop at
+/// the values shown then (at 0 for the side whose time ran out), not at the last move's.
+Applied apply_message(GameView& view, const nlohmann::json& message, std::int64_t elapsed_ms = 0);
 
 /// A line of text for an event or error worth telling ("Black offers a draw", "error
 /// (illegal_move): ..."); empty when the redrawn board says it all.

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "client/cli/text_rules.hpp"
+
 namespace arbiter::client {
 namespace {
 
@@ -91,6 +93,30 @@ Expected<void, std::string> check_operands(CliOptions& options,
         }
     } else if (needs_game) {
         options.game = operands.front();
+        return check_text(options.game, kGameIdRule, "a game id");
+    }
+    return {};
+}
+
+// protocol.md's limits on the text these options put into requests: refused here, naming the
+// option, rather than sent for the server to refuse (or, over 64 KiB, to close the connection).
+Expected<void, std::string> check_texts(const CliOptions& options) {
+    struct Field {
+        const std::string& text;
+        TextRule rule;
+        std::string_view what;
+    };
+    const Field fields[] = {{options.name, kNameRule, "--name"},
+                            {options.position, kPositionRule, "--position"},
+                            {options.opponent, kEngineRule, "--opponent"},
+                            {options.token, kTokenRule, "--token"}};
+    for (const Field& field : fields) {
+        if (field.text.empty()) {
+            continue;  // not given
+        }
+        if (auto checked = check_text(field.text, field.rule, field.what); !checked) {
+            return checked;
+        }
     }
     return {};
 }
@@ -125,6 +151,12 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
     bool level_given = false;
     std::optional<Command> command;
     std::vector<std::string> operands;
+    // Text that is not UTF-8 cannot go into a JSON request (nor be echoed in a message).
+    for (std::size_t index = 0; index < arguments.size(); ++index) {
+        if (!is_utf8(arguments[index])) {
+            return unexpected("argument " + std::to_string(index + 1) + " is not valid UTF-8 text");
+        }
+    }
     for (std::size_t index = 0; index < arguments.size(); ++index) {
         std::string flag = arguments[index];
         std::optional<std::string> inline_value;
@@ -188,6 +220,9 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
             }
         } else if (flag == "--variant") {
             outcome = set(options.variant);
+            if (outcome && !is_one_of(options.variant, {"chess", "xiangqi", "draughts"})) {
+                return unexpected(std::string("--variant is chess, xiangqi or draughts"));
+            }
         } else if (flag == "--limit") {
             auto limit = whole_number(value(), flag, 1, 200);
             if (!limit) {
@@ -244,6 +279,9 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
     }
     if (!options.opponent.empty() && options.command != Command::create) {
         return unexpected(std::string("--opponent is for create"));
+    }
+    if (auto texts = check_texts(options); !texts) {
+        return unexpected(texts.error());
     }
     return options;
 }

@@ -10,8 +10,9 @@ std::string hello(const std::string& name) {
     return json{{"type", "hello"}, {"name", name}}.dump();
 }
 
-std::string create(const CliOptions& options) {
-    json message{{"type", "create"}, {"variant", options.variant}, {"side", options.side}};
+std::string create(const CliOptions& options, const std::string& id) {
+    json message{
+        {"type", "create"}, {"variant", options.variant}, {"side", options.side}, {"id", id}};
     if (options.clock) {
         message["clock"] = {{"initial_ms", options.clock->initial_ms},
                             {"increment_ms", options.clock->increment_ms}};
@@ -28,21 +29,22 @@ std::string create(const CliOptions& options) {
     return message.dump();
 }
 
-std::string join(const std::string& game) {
-    return json{{"type", "join"}, {"game", game}}.dump();
+std::string join(const std::string& game, const std::string& id) {
+    return json{{"type", "join"}, {"game", game}, {"id", id}}.dump();
 }
 
 std::string resume(const std::string& game, const std::string& token,
-                   std::optional<std::uint64_t> since) {
-    json message{{"type", "resume"}, {"game", game}, {"token", token}};
+                   std::optional<std::uint64_t> since, const std::string& id) {
+    json message{{"type", "resume"}, {"game", game}, {"token", token}, {"id", id}};
     if (since) {
         message["since"] = *since;
     }
     return message.dump();
 }
 
-std::string watch(const std::string& game, std::optional<std::uint64_t> since) {
-    json message{{"type", "watch"}, {"game", game}};
+std::string watch(const std::string& game, std::optional<std::uint64_t> since,
+                  const std::string& id) {
+    json message{{"type", "watch"}, {"game", game}, {"id", id}};
     if (since) {
         message["since"] = *since;
     }
@@ -54,16 +56,17 @@ std::string move(const std::string& game, const std::string& move, std::uint64_t
     return json{{"type", "move"}, {"game", game}, {"move", move}, {"ply", ply}, {"id", id}}.dump();
 }
 
-std::string game_action(const std::string& type, const std::string& game) {
-    return json{{"type", type}, {"game", game}}.dump();
+std::string game_action(const std::string& type, const std::string& game, const std::string& id) {
+    return json{{"type", type}, {"game", game}, {"id", id}}.dump();
 }
 
-std::string offer(const std::string& type, const std::string& game, const std::string& action) {
-    return json{{"type", type}, {"game", game}, {"action", action}}.dump();
+std::string offer(const std::string& type, const std::string& game, const std::string& action,
+                  const std::string& id) {
+    return json{{"type", type}, {"game", game}, {"action", action}, {"id", id}}.dump();
 }
 
-std::string claim(const std::string& game, const std::string& kind) {
-    return json{{"type", "claim"}, {"game", game}, {"kind", kind}}.dump();
+std::string claim(const std::string& game, const std::string& kind, const std::string& id) {
+    return json{{"type", "claim"}, {"game", game}, {"kind", kind}, {"id", id}}.dump();
 }
 
 std::string lobby() {

@@ -10,21 +10,26 @@
 
 namespace arbiter::client::requests {
 
+// The requests of a game session carry an `id`, which the server echoes in the direct reply and
+// in any error the request causes (protocol.md, "Request ids"): that is how an error is matched
+// to the request that caused it.
+
 std::string hello(const std::string& name);
 /// `create` from the command line's variant, side, clock, private flag, position and opponent.
-std::string create(const CliOptions& options);
-std::string join(const std::string& game);
+std::string create(const CliOptions& options, const std::string& id);
+std::string join(const std::string& game, const std::string& id);
 std::string resume(const std::string& game, const std::string& token,
-                   std::optional<std::uint64_t> since);
-std::string watch(const std::string& game, std::optional<std::uint64_t> since);
-/// `move` with a request id, so that an error can be matched to the move that caused it.
+                   std::optional<std::uint64_t> since, const std::string& id);
+std::string watch(const std::string& game, std::optional<std::uint64_t> since,
+                  const std::string& id);
 std::string move(const std::string& game, const std::string& move, std::uint64_t ply,
                  const std::string& id);
 /// `resign` and `abort`: messages with only a game.
-std::string game_action(const std::string& type, const std::string& game);
+std::string game_action(const std::string& type, const std::string& game, const std::string& id);
 /// `draw`, `takeback` and `rematch`: `action` is offer, accept or decline.
-std::string offer(const std::string& type, const std::string& game, const std::string& action);
-std::string claim(const std::string& game, const std::string& kind);
+std::string offer(const std::string& type, const std::string& game, const std::string& action,
+                  const std::string& id);
+std::string claim(const std::string& game, const std::string& kind, const std::string& id);
 std::string lobby();
 /// `games` with the command line's status, variant and limit filters.
 std::string games(const CliOptions& options);

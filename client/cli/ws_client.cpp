@@ -59,12 +59,14 @@ struct WsClient::Connection {
     bool connected = false;
     bool finished = false;
     std::string outcome;  // why the connection failed or ended
+    int close_code = 0;   // the server's close code, when it closed
 
-    void finish(const std::string& why) {
+    void finish(const std::string& why, int code = 0) {
         std::lock_guard lock(mutex);
         if (!finished) {
             finished = true;
             outcome = why;
+            close_code = code;
         }
         connected = false;
         changed.notify_all();
@@ -113,11 +115,13 @@ struct WsClient::Connection {
         socket.async_read(buffer, [this](beast::error_code ec, std::size_t) {
             if (ec == websocket::error::closed) {
                 const auto& reason = socket.reason();
-                return finish("closed by the server (code " + std::to_string(reason.code) +
-                              (reason.reason.empty() ? std::string()
-                                                     : ": " + std::string(reason.reason.data(),
-                                                                          reason.reason.size())) +
-                              ")");
+                return finish(
+                    "closed by the server (code " + std::to_string(reason.code) +
+                        (reason.reason.empty()
+                             ? std::string()
+                             : ": " + std::string(reason.reason.data(), reason.reason.size())) +
+                        ")",
+                    static_cast<int>(reason.code));
             }
             if (ec) {
                 return finish("connection lost: " + ec.message());
@@ -230,7 +234,7 @@ Received WsClient::next_message(std::chrono::milliseconds timeout) {
         return received;
     }
     if (connection.finished) {
-        return {ReceiveStatus::closed, connection.outcome};
+        return {ReceiveStatus::closed, connection.outcome, connection.close_code};
     }
     return {ReceiveStatus::timeout, {}};
 }

@@ -34,6 +34,9 @@ enum class ReceiveStatus {
 struct Received {
     ReceiveStatus status = ReceiveStatus::timeout;
     std::string text;
+    /// `closed` by the server: its close code (1009: a frame we sent was over its size limit);
+    /// 0 when the connection ended otherwise.
+    int close_code = 0;
 };
 
 /// One WebSocket connection at a time, used from one thread (its I/O runs on a thread of its

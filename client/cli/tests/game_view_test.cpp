@@ -96,6 +96,31 @@ TEST(CliGameView, TakebackTruncatesTheMovesAndEndedStopsTheClock) {
     EXPECT_EQ(describe(view, ended), "Game over: 0-1 (resign)");
 }
 
+// Found in review: `ended` carries no clock, and the view kept the values of the last move, so
+// a side that had lost on time was shown with time left.
+TEST(CliGameView, EndedStopsTheRunningClockWhereItWasCountedDown) {
+    GameView view;
+    (void)apply_message(view, chess_state());  // white to move, 298000 ms, running
+    json ended = {{"type", "ended"}, {"game", "g1"},       {"seq", 4},
+                  {"result", "0-1"}, {"reason", "resign"}, {"status", "ended"}};
+    EXPECT_EQ(apply_message(view, ended, 8000), Applied::changed);
+    ASSERT_TRUE(view.clock);
+    EXPECT_FALSE(view.clock->running);
+    EXPECT_EQ(view.clock->remaining_ms["white"], 290000);
+    EXPECT_EQ(view.clock->remaining_ms["black"], 299500);
+    EXPECT_NE(render_clocks(view, false, 60000).find("White  Ana  4:50"), std::string::npos);
+}
+
+TEST(CliGameView, ATimeoutStopsTheRunningClockAtZero) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    json ended = {{"type", "ended"}, {"game", "g1"},        {"seq", 4},
+                  {"result", "0-1"}, {"reason", "timeout"}, {"status", "ended"}};
+    EXPECT_EQ(apply_message(view, ended, 297900), Applied::changed);
+    EXPECT_EQ(view.clock->remaining_ms["white"], 0);
+    EXPECT_EQ(view.clock->remaining_ms["black"], 299500);
+}
+
 TEST(CliGameView, OfferAcceptedOrDeclinedIsNoLongerOpen) {
     GameView view;
     (void)apply_message(view, chess_state());

@@ -121,5 +121,34 @@ TEST(CliClock, RefusesWhatTheProtocolRefuses) {
     EXPECT_TRUE(parse_clock("1440+3600"));
 }
 
+// Found in review: nlohmann's dump() throws on text that is not UTF-8, so `--name $'Ana\xff'`
+// ended the client with an uncaught type_error.
+TEST(CliOptions, ArgumentsThatAreNotUtf8AreRefused) {
+    auto name = parse({"--name", "Ana\xff", "create", "chess"});
+    ASSERT_FALSE(name);
+    EXPECT_EQ(name.error(), "argument 2 is not valid UTF-8 text");
+    EXPECT_FALSE(parse({"create", "chess", "--position=\xe9"}));
+    EXPECT_FALSE(parse({"join", "g\xff"}));
+    EXPECT_FALSE(parse({"games", "--variant", "chess\xc0"}));
+}
+
+TEST(CliOptions, TextOptionsKeepToTheProtocolLimits) {
+    EXPECT_TRUE(parse({"--name", std::string(32, 'a'), "create", "chess"}));
+    EXPECT_TRUE(parse({"--name",
+                       "Ana L\xc3\xba"
+                       "cia",
+                       "create", "chess"}));
+    auto long_name = parse({"--name", std::string(33, 'a'), "create", "chess"});
+    ASSERT_FALSE(long_name);
+    EXPECT_NE(long_name.error().find("--name is 1 to 32 characters"), std::string::npos);
+    EXPECT_FALSE(parse({"--name", "Ana\tBo", "create", "chess"}));
+    EXPECT_FALSE(parse({"create", "chess", "--position", std::string(257, 'p')}));
+    EXPECT_FALSE(parse({"create", "chess", "--opponent", "stock fish"}));
+    EXPECT_FALSE(parse({"join", std::string(33, 'g')}));
+    EXPECT_FALSE(parse({"watch", "g 1"}));
+    EXPECT_FALSE(parse({"resume", "g1", "--token", "a b"}));
+    EXPECT_FALSE(parse({"games", "--variant", "go"}));
+}
+
 }  // namespace
 }  // namespace arbiter::client

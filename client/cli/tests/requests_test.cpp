@@ -20,22 +20,24 @@ CliOptions parsed(std::vector<std::string> arguments) {
 }
 
 TEST(CliRequests, CreateAgainstAnEngineSendsOpponentWithLevel) {
-    const json message = json::parse(requests::create(parsed(
-        {"create", "draughts", "--opponent", "builtin", "--level", "7", "--side", "first"})));
+    const json message = json::parse(requests::create(
+        parsed({"create", "draughts", "--opponent", "builtin", "--level", "7", "--side", "first"}),
+        "c1"));
     EXPECT_EQ(message["type"], "create");
     EXPECT_EQ(message["variant"], "draughts");
     EXPECT_EQ(message["side"], "first");
+    EXPECT_EQ(message["id"], "c1");
     EXPECT_EQ(message["opponent"], (json{{"engine", "builtin"}, {"level", 7}}));
 }
 
 TEST(CliRequests, CreateAgainstAnEngineDefaultsToLevelThree) {
     const json message =
-        json::parse(requests::create(parsed({"create", "chess", "--opponent=stockfish"})));
+        json::parse(requests::create(parsed({"create", "chess", "--opponent=stockfish"}), "c1"));
     EXPECT_EQ(message["opponent"], (json{{"engine", "stockfish"}, {"level", 3}}));
 }
 
 TEST(CliRequests, CreateWithoutOpponentWaitsForAPerson) {
-    const json message = json::parse(requests::create(parsed({"create", "xiangqi"})));
+    const json message = json::parse(requests::create(parsed({"create", "xiangqi"}), "c1"));
     EXPECT_FALSE(message.contains("opponent"));
 }
 

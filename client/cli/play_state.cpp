@@ -1,0 +1,366 @@
+// The game session's decisions. Moves typed before the player's turn wait in order, so a script
+// can pipe in all of one side's moves at once; they belong to the game they were typed in.
+#include "client/cli/play_state.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "client/cli/requests.hpp"
+#include "client/cli/text_rules.hpp"
+
+namespace arbiter::client {
+
+namespace {
+
+using nlohmann::json;
+
+// A busy server (too many reads of stored games waiting) refuses for a moment, not for good.
+constexpr auto kAskAgainAfter = std::chrono::seconds(1);
+// protocol.md, close codes: 1009 is a frame over the server's size limit.
+constexpr int kCloseTooBig = 1009;
+
+// Request ids (the server echoes them in its errors). A move's is "m" and its ply.
+const char* const kOpenId = "open";  // join, resume or watch
+const char* const kCreateId = "create";
+
+const char* const kCommandHelp =
+    "commands: MOVE (e2e4, Nf3, h3e3, C2.5, 22x15) | resign | abort | draw [offer|accept|decline]\n"
+    "  takeback [offer|accept|decline] | rematch [offer|accept|decline] | claim win|draw\n"
+    "  flip | help | quit (the seat stays yours: arbiter-cli resume GAME)\n";
+
+bool is_one_of(const std::string& value, std::initializer_list<std::string_view> allowed) {
+    return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+}
+
+}  // namespace
+
+PlayState::PlayState(const CliOptions& options, bool interactive, SteadyClock::time_point now)
+    : options_(options), interactive_(interactive), flip_(options.flip), clocks_set_at_(now) {}
+
+std::string PlayState::game() const {
+    return game_.empty() ? options_.game : game_;
+}
+
+bool PlayState::spectator() const {
+    return options_.command == Command::watch;
+}
+
+bool PlayState::over() const {
+    return view_.status == "ended" || view_.status == "aborted";
+}
+
+bool PlayState::needs_token(bool first) const {
+    const bool opens_with_token =
+        !spectator() &&
+        !(first && (options_.command == Command::create || options_.command == Command::join));
+    return opens_with_token && token_.empty() && options_.token.empty();
+}
+
+void PlayState::use_token(std::string token) {
+    token_ = std::move(token);
+}
+
+Expected<std::vector<std::string>, std::string> PlayState::open(bool first) {
+    std::vector<std::string> sent;
+    if (!options_.name.empty()) {
+        sent.push_back(requests::hello(options_.name));
+    }
+    const std::optional<std::uint64_t> since =
+        view_.have_state ? std::optional(view_.seq) : std::nullopt;
+    opening_.clear();
+    ask_again_at_.reset();
+    if (first && options_.command == Command::create) {
+        sent.push_back(requests::create(options_, kCreateId));
+        return sent;
+    }
+    if (first && options_.command == Command::join) {
+        opening_ = requests::join(options_.game, kOpenId);
+    } else if (spectator()) {
+        opening_ = requests::watch(game(), since, kOpenId);
+    } else {
+        if (token_.empty()) {
+            token_ = options_.token;
+        }
+        if (token_.empty()) {
+            return unexpected("no token for game " + game() + ": pass --token");
+        }
+        opening_ = requests::resume(game(), token_, since, kOpenId);
+    }
+    sent.push_back(opening_);
+    if (move_in_flight_ && !first) {
+        // protocol.md: re-sending the move of that ply is answered like the first time and
+        // never applied twice, so a move whose answer was lost is simply sent again.
+        sent.push_back(requests::move(game(), last_move_, *move_in_flight_,
+                                      "m" + std::to_string(*move_in_flight_)));
+    }
+    return sent;
+}
+
+Reaction PlayState::on_message(const json& message, SteadyClock::time_point now) {
+    const std::string type = text_field(message, "type");
+    if (type == "created" || type == "joined") {
+        return on_seat(message);
+    }
+    if (type == "error") {
+        return on_error(message, now);
+    }
+    Reaction reaction;
+    if (text_field(message, "game") != game() && type != "spectators") {
+        return reaction;
+    }
+    const Applied applied = apply_message(view_, message, elapsed_ms(now));
+    if (applied == Applied::gap) {
+        if (opening_.empty()) {
+            opening_ = spectator() ? requests::watch(game(), view_.seq, kOpenId)
+                                   : requests::resume(game(), token_, view_.seq, kOpenId);
+            reaction.requests.push_back(opening_);
+        }
+        return reaction;
+    }
+    if (applied == Applied::changed || applied == Applied::duplicate) {
+        opening_.clear();  // the game is followed again: the opening request was answered
+    }
+    if (applied != Applied::changed) {
+        return reaction;
+    }
+    if (type == "moved" || type == "takeback" || type == "state") {
+        move_in_flight_.reset();
+    }
+    // Only state, moved and takeback carry the clocks; the running one counts down from there.
+    if (message.contains("clock")) {
+        clocks_set_at_ = now;
+    }
+    reaction.redraw = true;
+    if (auto line = describe(view_, message); !line.empty() && type != "ended") {
+        reaction.notes.push_back(line);
+    }
+    if (over()) {
+        drop_pending(reaction, "the game is over");
+        if (!interactive_) {
+            reaction.exit_code = 0;
+        } else if (type == "ended" || type == "state") {
+            reaction.notes.push_back("type rematch to play again, or quit");
+        }
+    }
+    return reaction;
+}
+
+Reaction PlayState::on_seat(const json& message) {
+    Reaction reaction;
+    const std::string next = text_field(message, "game");
+    if (!game_.empty() && next != game_ && view_.rematch != next) {
+        return reaction;
+    }
+    if (!game().empty() && next != game()) {
+        // A rematch. Nothing typed for the old game is played in the new one.
+        drop_pending(reaction, "a new game starts");
+        move_in_flight_.reset();
+    }
+    game_ = next;
+    token_ = text_field(message, "token");
+    if (view_.game != game_) {
+        view_ = GameView{};  // follow the new game from its first state
+    }
+    reaction.seat = StoredSeat{token_, text_field(message, "seat")};
+    reaction.notes.push_back(describe(view_, message));
+    return reaction;
+}
+
+Reaction PlayState::on_error(const json& message, SteadyClock::time_point now) {
+    Reaction reaction;
+    reaction.notes.push_back(describe(view_, message));
+    const std::string code = text_field(message, "code");
+    const std::string id = text_field(message, "id");
+    // The server echoes the id of the request an error is about; an error without one is taken
+    // for the opening request only while that waits for its answer.
+    const bool opening = !opening_.empty() && (id == kOpenId || id.empty());
+    if (opening && (code == "unavailable" || code == "rate_limited")) {
+        // The join, watch or resume was not taken for now; nothing changed, so the same request
+        // goes again (a seat is never given up for a busy server).
+        reaction.notes.push_back("asking again in a moment");
+        ask_again_at_ = now + kAskAgainAfter;
+        return reaction;
+    }
+    if (opening) {
+        opening_.clear();  // answered: a later gap asks again
+    }
+    if (code == "too_large") {
+        drop_too_large(reaction);
+    } else if (id.rfind('m', 0) == 0) {
+        move_in_flight_.reset();  // refused: dropped
+    }
+    // The create, join, watch or resume failed before any state: there is no game to follow.
+    if (!view_.have_state && (opening || id == kCreateId || id.empty())) {
+        reaction.exit_code = 1;
+    }
+    return reaction;
+}
+
+Reaction PlayState::on_closed(int close_code) {
+    Reaction reaction;
+    if (close_code == kCloseTooBig) {
+        drop_too_large(reaction);
+    }
+    return reaction;
+}
+
+// The server refused a frame as over its size limit (which is a server flag): the move in
+// flight, the only request sent again, is not, or every reconnect would end the same way.
+void PlayState::drop_too_large(Reaction& reaction) {
+    if (move_in_flight_) {
+        reaction.notes.push_back("the server refused the move " + last_move_ +
+                                 " as too large; it is not sent again");
+        move_in_flight_.reset();
+    }
+}
+
+Reaction PlayState::on_line(std::string_view line) {
+    Reaction reaction;
+    if (!is_utf8(line)) {
+        reaction.notes.push_back("ignored: the line is not valid UTF-8 text");
+        return reaction;
+    }
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) {
+        return reaction;
+    }
+    const auto last = line.find_last_not_of(" \t\r");
+    const std::string text(line.substr(first, last - first + 1));
+    if (text == "quit" || text == "exit") {
+        reaction.exit_code = 0;
+        return reaction;
+    }
+    if (command(text, reaction)) {
+        return reaction;
+    }
+    if (auto checked = check_text(text, kMoveRule, "a move"); !checked) {
+        reaction.notes.push_back(checked.error() + ": not sent");
+    } else if (view_.have_state && over()) {
+        reaction.notes.push_back("the game is over (" + text +
+                                 " not sent): type rematch to play again, or quit");
+    } else {
+        pending_moves_.push_back(text);
+    }
+    return reaction;
+}
+
+// Runs a typed command; false when the text is not one (so it is a move).
+bool PlayState::command(const std::string& text, Reaction& reaction) {
+    const auto space = text.find(' ');
+    const std::string word = text.substr(0, space);
+    const std::string argument = space == std::string::npos ? "" : text.substr(space + 1);
+    if (word == "help" || word == "?") {
+        reaction.notes.push_back(kCommandHelp);
+    } else if (word == "flip") {
+        flip_ = !flip_;
+        reaction.redraw = true;
+    } else if (spectator() &&
+               is_one_of(word, {"resign", "abort", "draw", "takeback", "rematch", "claim"})) {
+        reaction.notes.push_back("spectators cannot " + word);
+    } else if (word == "resign" || word == "abort") {
+        reaction.requests.push_back(requests::game_action(word, game(), word));
+    } else if (word == "draw" || word == "takeback" || word == "rematch") {
+        const std::string action = offer_action(word, argument);
+        if (is_one_of(action, {"offer", "accept", "decline"})) {
+            reaction.requests.push_back(requests::offer(word, game(), action, word));
+        } else {
+            reaction.notes.push_back(word + " takes offer, accept or decline");
+        }
+    } else if (word == "claim") {
+        const std::string kind = argument.empty() ? "win" : argument;
+        if (is_one_of(kind, {"win", "draw"})) {
+            reaction.requests.push_back(requests::claim(game(), kind, word));
+        } else {
+            reaction.notes.push_back("claim takes win or draw");
+        }
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// Without an explicit action: accept the opponent's open offer of this kind, else offer.
+std::string PlayState::offer_action(const std::string& kind, const std::string& argument) const {
+    if (!argument.empty()) {
+        return argument;
+    }
+    for (const auto& [open_kind, by] : view_.offers) {
+        if (open_kind == kind && by != view_.you) {
+            return "accept";
+        }
+    }
+    return "offer";
+}
+
+Reaction PlayState::next_move() {
+    Reaction reaction;
+    if (pending_moves_.empty() || move_in_flight_ || !view_.have_state) {
+        return reaction;
+    }
+    if (spectator()) {
+        reaction.notes.push_back("spectators cannot move (" + pending_moves_.front() + " ignored)");
+        pending_moves_.pop_front();
+        return reaction;
+    }
+    if (view_.status != "playing" || view_.turn != view_.you) {
+        return reaction;  // waits for the turn, like a premove
+    }
+    // The server takes wire notation; display notation is sent as typed for the server to
+    // resolve (the client has no rules to translate it).
+    last_move_ = pending_moves_.front();
+    pending_moves_.pop_front();
+    move_in_flight_ = view_.ply;
+    reaction.requests.push_back(
+        requests::move(game(), last_move_, view_.ply, "m" + std::to_string(view_.ply)));
+    return reaction;
+}
+
+void PlayState::drop_pending(Reaction& reaction, const std::string& why) {
+    if (pending_moves_.empty()) {
+        return;
+    }
+    std::string dropped;
+    for (const std::string& move : pending_moves_) {
+        dropped += " " + move;
+    }
+    reaction.notes.push_back(why + ": moves typed ahead are dropped:" + dropped);
+    pending_moves_.clear();
+}
+
+std::optional<std::string> PlayState::ask_again(SteadyClock::time_point now) {
+    if (!ask_again_at_ || now < *ask_again_at_ || opening_.empty()) {
+        return std::nullopt;
+    }
+    ask_again_at_.reset();
+    return opening_;
+}
+
+std::int64_t PlayState::elapsed_ms(SteadyClock::time_point now) const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(now - clocks_set_at_).count();
+}
+
+bool PlayState::settled() const {
+    return view_.have_state && opening_.empty() && !move_in_flight_;
+}
+
+void ReconnectWindow::lost(SteadyClock::time_point now) {
+    if (!give_up_at_) {
+        give_up_at_ = now + kReconnectFor;
+    }
+}
+
+void ReconnectWindow::settled() {
+    give_up_at_.reset();
+    pause_ = std::chrono::milliseconds(250);
+}
+
+std::optional<std::chrono::milliseconds> ReconnectWindow::next_pause(SteadyClock::time_point now) {
+    if (!give_up_at_ || now >= *give_up_at_) {
+        return std::nullopt;
+    }
+    const auto pause = pause_;
+    pause_ = std::min(pause_ * 2, std::chrono::milliseconds(4000));
+    return pause;
+}
+
+}  // namespace arbiter::client

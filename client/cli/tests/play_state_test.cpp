@@ -1,0 +1,356 @@
+// The decisions of a game session, driven with server messages, typed lines and a fake clock.
+
+#include "client/cli/play_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace arbiter::client {
+namespace {
+
+using nlohmann::json;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+const SteadyClock::time_point kStart{};
+
+CliOptions command_line(const std::vector<std::string>& arguments) {
+    auto options = parse_arguments(arguments);
+    EXPECT_TRUE(options) << options.error();
+    return options ? *options : CliOptions{};
+}
+
+// A chess game in play: Ana (white) against Bo, one minute each, the clock running.
+json playing(const std::string& game, std::uint64_t seq, const std::string& you,
+             const std::string& turn, std::uint64_t ply) {
+    return {{"type", "state"},
+            {"game", game},
+            {"seq", seq},
+            {"variant", "chess"},
+            {"status", "playing"},
+            {"you", you},
+            {"players",
+             {{"white", {{"name", "Ana"}, {"connected", true}}},
+              {"black", {{"name", "Bo"}, {"connected", true}}}}},
+            {"position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+            {"moves", json::array()},
+            {"notation", json::array()},
+            {"ply", ply},
+            {"turn", turn},
+            {"legal", json::array()},
+            {"check", false},
+            {"clock", {{"white_ms", 60000}, {"black_ms", 60000}, {"running", true}}},
+            {"result", nullptr},
+            {"reason", nullptr},
+            {"offers", json::array()},
+            {"spectators", 0},
+            {"rematch", nullptr}};
+}
+
+json seat(const std::string& type, const std::string& game, const std::string& seat_name) {
+    return {{"type", type},
+            {"game", game},
+            {"seat", seat_name},
+            {"token", "t-" + game},
+            {"variant", "chess"}};
+}
+
+json event(const std::string& type, const std::string& game, std::uint64_t seq, json fields) {
+    fields["type"] = type;
+    fields["game"] = game;
+    fields["seq"] = seq;
+    return fields;
+}
+
+json moved(const std::string& game, std::uint64_t seq, std::uint64_t ply, const std::string& move,
+           const std::string& turn) {
+    return event("moved", game, seq,
+                 {{"ply", ply},
+                  {"move", move},
+                  {"notation", move},
+                  {"position", "8/8/8/8/8/8/8/8 w - - 0 1"},
+                  {"turn", turn},
+                  {"legal", json::array()},
+                  {"check", false},
+                  {"clock", {{"white_ms", 60000}, {"black_ms", 60000}, {"running", true}}}});
+}
+
+json ended(const std::string& game, std::uint64_t seq, const std::string& result,
+           const std::string& reason) {
+    return event("ended", game, seq, {{"result", result}, {"reason", reason}, {"status", "ended"}});
+}
+
+json error(const std::string& code, const std::string& id = "") {
+    json message = {{"type", "error"}, {"code", code}, {"message", code}};
+    if (!id.empty()) {
+        message["id"] = id;
+    }
+    return message;
+}
+
+std::vector<json> requests_of(const Reaction& reaction) {
+    std::vector<json> requests;
+    for (const std::string& text : reaction.requests) {
+        requests.push_back(json::parse(text));
+    }
+    return requests;
+}
+
+bool mentions(const Reaction& reaction, const std::string& text) {
+    for (const std::string& note : reaction.notes) {
+        if (note.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Ana created game g1 as white and Bo joined: white to move, clocks running since kStart.
+PlayState created_and_joined() {
+    PlayState play(command_line({"create", "chess", "--clock", "1+0"}), true, kStart);
+    EXPECT_TRUE(play.open(true));
+    (void)play.on_message(seat("created", "g1", "white"), kStart);
+    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    return play;
+}
+
+TEST(CliPlayState, OffersAndPresenceDoNotRestartTheRunningClock) {
+    PlayState play = created_and_joined();
+    EXPECT_TRUE(play.on_message(event("offer", "g1", 3,
+                                      {{"kind", "draw"}, {"action", "offer"}, {"by", "black"}}),
+                                kStart + seconds(5))
+                    .redraw);
+    (void)play.on_message(
+        event("presence", "g1", 4,
+              {{"seat", "black"}, {"connected", false}, {"claim_after_ms", 60000}}),
+        kStart + seconds(7));
+    EXPECT_EQ(play.elapsed_ms(kStart + seconds(8)), 8000);
+    const std::string clocks =
+        render_clocks(play.view(), false, play.elapsed_ms(kStart + seconds(8)));
+    EXPECT_NE(clocks.find("White  Ana  0:52"), std::string::npos) << clocks;
+    // A move carries the clocks: the count starts again from them.
+    (void)play.on_message(moved("g1", 5, 1, "e2e4", "black"), kStart + seconds(9));
+    EXPECT_EQ(play.elapsed_ms(kStart + seconds(9)), 0);
+}
+
+TEST(CliPlayState, EndedStopsTheClocksWhereTheyWereCountedDown) {
+    PlayState play = created_and_joined();
+    (void)play.on_message(ended("g1", 3, "0-1", "resign"), kStart + seconds(7));
+    ASSERT_TRUE(play.view().clock);
+    EXPECT_FALSE(play.view().clock->running);
+    EXPECT_EQ(play.view().clock->remaining_ms.at("white"), 53000);
+    EXPECT_EQ(play.view().clock->remaining_ms.at("black"), 60000);
+    const std::string clocks =
+        render_clocks(play.view(), false, play.elapsed_ms(kStart + seconds(30)));
+    EXPECT_NE(clocks.find("White  Ana  0:53"), std::string::npos) << clocks;
+}
+
+TEST(CliPlayState, ASideThatLostOnTimeShowsNoTimeLeft) {
+    PlayState play = created_and_joined();
+    (void)play.on_message(ended("g1", 3, "0-1", "timeout"), kStart + milliseconds(59950));
+    const std::string clocks = render_clocks(play.view(), false, 0);
+    EXPECT_NE(clocks.find("White  Ana  0:00.0"), std::string::npos) << clocks;
+    EXPECT_NE(clocks.find("Black  Bo  1:00"), std::string::npos) << clocks;
+}
+
+TEST(CliPlayState, TypedTextThatIsNotUtf8IsRefusedAndNothingIsSent) {
+    PlayState play = created_and_joined();
+    for (const std::string line : {"e2e4\xe9", "\xff", "draw \xc0\xaf"}) {
+        Reaction reaction;
+        EXPECT_NO_THROW(reaction = play.on_line(line));
+        EXPECT_TRUE(mentions(reaction, "UTF-8"));
+        EXPECT_TRUE(reaction.requests.empty());
+        EXPECT_FALSE(reaction.exit_code);
+    }
+    Reaction next;
+    EXPECT_NO_THROW(next = play.next_move());
+    EXPECT_TRUE(next.requests.empty());
+}
+
+TEST(CliPlayState, AMoveIsOneToSixtyFourCharactersWithoutControls) {
+    PlayState play = created_and_joined();
+    EXPECT_TRUE(mentions(play.on_line(std::string(70000, 'e')), "1 to 64 characters"));
+    EXPECT_TRUE(mentions(play.on_line("e2\x1b[Ae4"), "control"));
+    EXPECT_TRUE(play.next_move().requests.empty());
+    EXPECT_TRUE(play.on_line(std::string(64, 'e')).notes.empty());
+    const auto sent = requests_of(play.next_move());
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["move"], std::string(64, 'e'));
+}
+
+TEST(CliPlayState, CommandArgumentsAreCheckedBeforeSending) {
+    PlayState play = created_and_joined();
+    EXPECT_TRUE(play.on_line("draw " + std::string(70000, 'x')).requests.empty());
+    EXPECT_TRUE(play.on_line("claim everything").requests.empty());
+    const auto sent = requests_of(play.on_line("draw decline"));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["action"], "decline");
+}
+
+TEST(CliPlayState, AMoveTheServerRefusedAsTooLargeIsNotSentAgain) {
+    PlayState play = created_and_joined();
+    (void)play.on_line("e2e4");
+    ASSERT_EQ(play.next_move().requests.size(), 1u);
+    EXPECT_TRUE(mentions(play.on_closed(1009), "too large"));
+    auto reopened = play.open(false);
+    ASSERT_TRUE(reopened);
+    for (const std::string& request : *reopened) {
+        EXPECT_NE(json::parse(request)["type"], "move") << request;
+    }
+}
+
+TEST(CliPlayState, ATooLargeErrorDropsTheMoveInFlight) {
+    PlayState play = created_and_joined();
+    (void)play.on_line("e2e4");
+    ASSERT_EQ(play.next_move().requests.size(), 1u);
+    (void)play.on_message(error("too_large"), kStart);
+    (void)play.on_closed(1009);
+    auto reopened = play.open(false);
+    ASSERT_TRUE(reopened);
+    EXPECT_EQ(reopened->size(), 1u);  // the resume alone
+}
+
+TEST(CliPlayState, AMoveWhoseAnswerWasLostIsSentAgainAfterAReconnect) {
+    PlayState play = created_and_joined();
+    (void)play.on_line("e2e4");
+    ASSERT_EQ(play.next_move().requests.size(), 1u);
+    (void)play.on_closed(1006);
+    auto reopened = play.open(false);
+    ASSERT_TRUE(reopened);
+    ASSERT_EQ(reopened->size(), 2u);
+    const json resume = json::parse(reopened->at(0));
+    EXPECT_EQ(resume["type"], "resume");
+    EXPECT_EQ(resume["token"], "t-g1");
+    EXPECT_EQ(resume["since"], 2);
+    const json move = json::parse(reopened->at(1));
+    EXPECT_EQ(move["move"], "e2e4");
+    EXPECT_EQ(move["ply"], 0);
+    EXPECT_FALSE(play.settled());  // until the resent move is answered
+    (void)play.on_message(moved("g1", 3, 1, "e2e4", "black"), kStart);
+    EXPECT_TRUE(play.settled());
+}
+
+TEST(CliPlayState, MovesTypedAheadAreDroppedAtTheEndAndNotPlayedInTheRematch) {
+    PlayState play = created_and_joined();
+    (void)play.on_message(moved("g1", 3, 1, "e2e4", "black"), kStart);
+    (void)play.on_line("g1f3");  // ahead of the turn
+    EXPECT_TRUE(mentions(play.on_message(ended("g1", 4, "1-0", "resign"), kStart), "g1f3"));
+    (void)play.on_message(event("rematch", "g1", 5, {{"next", "g2"}}), kStart);
+    (void)play.on_message(seat("joined", "g2", "black"), kStart);
+    EXPECT_EQ(play.game(), "g2");
+    (void)play.on_message(playing("g2", 1, "black", "white", 0), kStart);
+    (void)play.on_message(moved("g2", 2, 1, "d2d4", "black"), kStart);
+    EXPECT_EQ(play.view().turn, "black");
+    EXPECT_TRUE(play.next_move().requests.empty());
+}
+
+TEST(CliPlayState, AMoveTypedAfterTheEndIsNotKeptForTheRematch) {
+    PlayState play = created_and_joined();
+    (void)play.on_message(ended("g1", 3, "0-1", "resign"), kStart);
+    EXPECT_TRUE(mentions(play.on_line("e2e4"), "the game is over"));
+    (void)play.on_message(event("rematch", "g1", 4, {{"next", "g2"}}), kStart);
+    (void)play.on_message(seat("joined", "g2", "white"), kStart);
+    (void)play.on_message(playing("g2", 1, "white", "white", 0), kStart);
+    EXPECT_TRUE(play.next_move().requests.empty());
+}
+
+TEST(CliPlayState, MovesPipedBeforeTheSeatIsTakenArePlayed) {
+    PlayState play(command_line({"create", "chess"}), false, kStart);
+    ASSERT_TRUE(play.open(true));
+    (void)play.on_line("e2e4");
+    (void)play.on_message(seat("created", "g1", "white"), kStart);
+    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    const auto sent = requests_of(play.next_move());
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["move"], "e2e4");
+}
+
+TEST(CliPlayState, ARefusedResyncLetsTheNextGapAskAgain) {
+    PlayState play = created_and_joined();
+    const auto first = requests_of(play.on_message(moved("g1", 5, 1, "e2e4", "black"), kStart));
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_EQ(first[0]["type"], "resume");
+    EXPECT_EQ(first[0]["since"], 2);
+    // Refused for good (not busy): the session goes on with the events it has.
+    json refusal = error("forbidden", first[0].value("id", ""));
+    EXPECT_FALSE(play.on_message(refusal, kStart).exit_code);
+    const auto second = requests_of(play.on_message(moved("g1", 7, 2, "e7e5", "white"), kStart));
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_EQ(second[0]["type"], "resume");
+}
+
+TEST(CliPlayState, OneResyncAtATime) {
+    PlayState play = created_and_joined();
+    EXPECT_EQ(play.on_message(moved("g1", 5, 1, "e2e4", "black"), kStart).requests.size(), 1u);
+    EXPECT_TRUE(play.on_message(moved("g1", 6, 2, "e7e5", "white"), kStart).requests.empty());
+}
+
+TEST(CliPlayState, AnActionRefusedAsRateLimitedDoesNotReopenTheGame) {
+    PlayState play(command_line({"resume", "g1", "--token", "tok"}), true, kStart);
+    ASSERT_TRUE(play.open(true));
+    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    for (const std::string line : {"resign", "draw", "claim win"}) {
+        const auto sent = requests_of(play.on_line(line));
+        ASSERT_EQ(sent.size(), 1u) << line;
+        for (const std::string& id : {sent[0].value("id", std::string()), std::string()}) {
+            const Reaction reaction = play.on_message(error("rate_limited", id), kStart);
+            EXPECT_FALSE(mentions(reaction, "asking again")) << line;
+            EXPECT_FALSE(reaction.exit_code) << line;
+            EXPECT_FALSE(play.ask_again(kStart + seconds(5))) << line;
+        }
+    }
+}
+
+TEST(CliPlayState, ABusyRefusalOfTheOpeningAsksAgain) {
+    for (const bool echoed : {true, false}) {
+        PlayState play(command_line({"watch", "g1"}), false, kStart);
+        auto opened = play.open(true);
+        ASSERT_TRUE(opened);
+        ASSERT_EQ(opened->size(), 1u);
+        const json watch = json::parse(opened->front());
+        const Reaction reaction = play.on_message(
+            error("unavailable", echoed ? watch.value("id", "") : std::string()), kStart);
+        EXPECT_TRUE(mentions(reaction, "asking again"));
+        EXPECT_FALSE(reaction.exit_code);
+        EXPECT_FALSE(play.ask_again(kStart + milliseconds(500)));
+        EXPECT_EQ(play.ask_again(kStart + seconds(1)), opened->front());
+        EXPECT_FALSE(play.ask_again(kStart + seconds(2)));
+    }
+}
+
+TEST(CliPlayState, ARefusedOpeningEndsASessionWithoutAGame) {
+    PlayState play(command_line({"join", "g1"}), true, kStart);
+    auto opened = play.open(true);
+    ASSERT_TRUE(opened);
+    const json join = json::parse(opened->front());
+    EXPECT_EQ(play.on_message(error("seat_taken", join.value("id", "")), kStart).exit_code, 1);
+}
+
+TEST(CliReconnectWindow, ALossBeforeTheSessionSettledKeepsTheWindow) {
+    ReconnectWindow window;
+    window.lost(kStart);
+    EXPECT_EQ(window.next_pause(kStart), milliseconds(250));
+    EXPECT_EQ(window.next_pause(kStart + seconds(1)), milliseconds(500));
+    // Reconnected, and lost again before settling: the same window, the pauses go on growing.
+    window.lost(kStart + seconds(2));
+    EXPECT_EQ(window.next_pause(kStart + seconds(2)), milliseconds(1000));
+    EXPECT_TRUE(window.next_pause(kStart + seconds(59)));
+    EXPECT_FALSE(window.next_pause(kStart + seconds(60)));
+    window.lost(kStart + seconds(61));
+    EXPECT_FALSE(window.next_pause(kStart + seconds(61)));
+}
+
+TEST(CliReconnectWindow, ASettledSessionGetsAFreshWindow) {
+    ReconnectWindow window;
+    window.lost(kStart);
+    EXPECT_TRUE(window.next_pause(kStart));
+    EXPECT_TRUE(window.next_pause(kStart));
+    window.settled();
+    window.lost(kStart + seconds(100));
+    EXPECT_EQ(window.next_pause(kStart + seconds(159)), milliseconds(250));
+    EXPECT_FALSE(window.next_pause(kStart + seconds(160)));
+}
+
+}  // namespace
+}  // namespace arbiter::client
