@@ -1,5 +1,6 @@
 #include "server/app/config.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -53,10 +54,10 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
         ("engine", po::value(&engine_flags)->composing(), "NAME[:GAMES]=PATH: offer a UCI engine (repeatable); GAMES is chess and/or xiangqi, comma-separated (without it a NAME with 'fairy' plays xiangqi, others chess); 'builtin' is always offered")
-        ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes at once (games against a UCI engine are refused beyond)")
+        ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes running at once: a new game against a UCI engine is refused while all run, and an engine that must start then waits for one to end (up to --engine-timeout-ms)")
         ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")
         ("engine-timeout-ms", po::value(&engine_timeout_ms)->default_value(engine_timeout_ms), "a UCI engine's start-up handshake (uciok, readyok) limit")
-        ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer");
+        ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer (at least 100)");
     // clang-format on
     po::variables_map values;
     try {
@@ -116,7 +117,11 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--disconnect-timeout", disconnect_seconds, 0, 86'400},
         {"--max-engine-processes", config.engines.max_processes, 0, 4096},
         {"--engine-timeout-ms", engine_timeout_ms, 1, 600'000},
-        {"--engine-margin-ms", engine_margin_ms, 0, 600'000},
+        // The margin is all a UCI engine has past its think time for its bestmove to reach the
+        // room (its own overshoot, a loaded machine, the pipe), and all it has to answer "stop".
+        // Stockfish answers "go movetime N" at N ms, never before: with 0 every untimed move
+        // fails. 100 ms is a floor against that, not a recommendation (the default is 2000).
+        {"--engine-margin-ms", engine_margin_ms, 100, 600'000},
         {"--journal-rows", config.journal_rows, 0, 1'000'000},
         {"--max-open-games", config.hub.max_open_games_per_connection, 1, 1'000'000},
         {"--max-queued-reads", config.max_queued_reads, 1, 1'000'000},
@@ -139,9 +144,16 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
             return refuse(spec.error());
         }
         // A start-up failure now rather than a failed game later (a name without '/' is looked
-        // up in PATH when the engine starts).
-        if (spec->path.find('/') != std::string::npos && ::access(spec->path.c_str(), X_OK) != 0) {
-            return refuse("--engine " + spec->name + ": " + spec->path + " is not executable");
+        // up in PATH when the engine starts). A directory passes access(X_OK): hence the stat.
+        if (spec->path.find('/') != std::string::npos) {
+            struct stat info {};
+            if (::stat(spec->path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+                return refuse("--engine " + spec->name + ": " + spec->path +
+                              " is not a regular file");
+            }
+            if (::access(spec->path.c_str(), X_OK) != 0) {
+                return refuse("--engine " + spec->name + ": " + spec->path + " is not executable");
+            }
         }
         for (const auto& known : config.engines.uci) {
             if (known.name == spec->name) {

@@ -77,7 +77,9 @@ Expected<UciEngineSpec, std::string> parse_engine_flag(std::string_view flag) {
 }
 
 EngineRegistry::EngineRegistry(EngineOptions options)
-    : options_(std::move(options)), pool_(options_.builtin_threads) {}
+    : options_(std::move(options)),
+      processes_(net::ProcessLimits{.max_children = options_.max_processes}),
+      pool_(options_.builtin_threads) {}
 
 EngineRegistry::~EngineRegistry() {
     stop();

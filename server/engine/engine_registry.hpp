@@ -35,8 +35,10 @@ struct EngineOptions {
     unsigned builtin_threads = 1;
     std::chrono::milliseconds handshake_timeout{5000};
     std::chrono::milliseconds answer_margin{2000};
-    /// UCI engine processes running at once; a game against a UCI engine is refused
-    /// (engine_unavailable) while all are in use.
+    /// UCI engine processes running at once. A game against a UCI engine is refused
+    /// (engine_unavailable) while all are running; an engine that must start while all are
+    /// running (its game was created before, or its process stopped when idle) waits up to
+    /// handshake_timeout for one to end, then fails its move.
     std::size_t max_processes = 32;
 };
 

@@ -75,6 +75,25 @@ UciLine parse_uci_line(std::string_view line) {
     return parsed;
 }
 
+void UciOptions::note(const UciLine& line) {
+    if (line.kind != UciLine::Kind::option) {
+        return;
+    }
+    if (line.word == "UCI_Variant") {
+        uci_variant = true;
+    } else if (line.word == "Threads") {
+        threads = true;
+    } else if (line.word == "Skill Level") {
+        skill_level = true;
+    } else if (line.word == "UCI_LimitStrength") {
+        limit_strength = true;
+    } else if (line.word == "UCI_Elo") {
+        elo = true;
+        elo_min = line.min;
+        elo_max = line.max;
+    }
+}
+
 UciStrength uci_strength(int level) {
     // Levels 1..4 weaken by Skill Level alone (Stockfish's UCI_Elo does not go below ~1350);
     // 5..7 limit the Elo; 8 is full strength. Think time in untimed games grows with the level.

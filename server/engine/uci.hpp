@@ -25,6 +25,21 @@ struct UciLine {
 /// Classifies one line (without its newline). Unknown lines (id, info, copyright) are `other`.
 UciLine parse_uci_line(std::string_view line);
 
+/// Of the options a UCI engine announces in its handshake, those the server sets. Nothing else is
+/// kept: an engine may announce any number of options.
+struct UciOptions {
+    bool uci_variant = false;
+    bool threads = false;
+    bool skill_level = false;
+    bool limit_strength = false;
+    bool elo = false;
+    std::optional<int> elo_min;  ///< UCI_Elo's bounds, as announced
+    std::optional<int> elo_max;
+    /// Notes an `option` line; any other line, or an option the server does not set, is ignored.
+    void note(const UciLine& line);
+    bool operator==(const UciOptions&) const = default;
+};
+
 /// How strong a UCI engine plays at a level.
 struct UciStrength {
     int skill_level = 20;                   ///< "Skill Level" 0..20 (Stockfish, Fairy-Stockfish)

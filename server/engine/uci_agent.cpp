@@ -8,6 +8,13 @@
 
 namespace arbiter::server::engines {
 
+namespace {
+
+// How often a question waiting for a process (all that may run are running) tries again.
+constexpr std::chrono::milliseconds kProcessRetry{100};
+
+}  // namespace
+
 UciAgent::UciAgent(UciSettings settings, net::ProcessHost& processes,
                    std::shared_ptr<Executor> executor)
     : settings_(std::move(settings)), processes_(processes), executor_(std::move(executor)) {}
@@ -24,6 +31,7 @@ void UciAgent::ask(app::MoveQuestion question, std::function<void(app::MoveAnswe
     done_ = std::move(done);
     switch (phase_) {
         case Phase::none:
+            waited_ = std::chrono::milliseconds(0);
             start_process();
             break;
         case Phase::ready:
@@ -36,6 +44,7 @@ void UciAgent::ask(app::MoveQuestion question, std::function<void(app::MoveAnswe
             phase_ = Phase::stopping;
             arm(settings_.answer_margin, "stop");
             break;
+        case Phase::waiting:
         case Phase::handshake:
         case Phase::syncing:
         case Phase::stopping:
@@ -46,7 +55,9 @@ void UciAgent::ask(app::MoveQuestion question, std::function<void(app::MoveAnswe
 void UciAgent::cancel() {
     question_.reset();
     done_ = nullptr;
-    if (phase_ == Phase::searching) {
+    if (phase_ == Phase::waiting) {
+        kill_process();  // no process yet: stop waiting for one
+    } else if (phase_ == Phase::searching) {
         child_->write_line("stop");
         phase_ = Phase::stopping;
         arm(settings_.answer_margin, "stop");
@@ -79,24 +90,48 @@ void UciAgent::start_process() {
     };
     auto child = processes_.spawn({settings_.path}, executor_, std::move(callbacks));
     if (!child) {
-        fail(child.error());
+        if (child.error().kind == net::SpawnError::Kind::busy) {
+            wait_for_process(child.error().message);
+        } else {
+            fail(child.error().message);
+        }
         return;
     }
     child_ = std::move(child).value();
-    options_.clear();
+    options_ = {};
     phase_ = Phase::handshake;
     child_->write_line("uci");
     arm(settings_.handshake_timeout, "uciok");
+}
+
+// As many processes as --max-engine-processes allows are running (or one just killed is not yet
+// reaped): try again shortly, for as long as a handshake may take; then the question fails and
+// the room decides (restart once, then end the game).
+void UciAgent::wait_for_process(const std::string& why) {
+    if (waited_ >= settings_.handshake_timeout) {
+        fail("no engine process free within " + std::to_string(waited_.count()) + " ms (" + why +
+             ")");
+        return;
+    }
+    phase_ = Phase::waiting;
+    after(kProcessRetry, [](UciAgent& self) {
+        if (self.phase_ != Phase::waiting) {
+            return;
+        }
+        self.phase_ = Phase::none;
+        self.waited_ += kProcessRetry;
+        self.start_process();
+    });
 }
 
 void UciAgent::on_line(const std::string& line) {
     const UciLine parsed = parse_uci_line(line);
     switch (parsed.kind) {
         case UciLine::Kind::option:
-            options_.insert(parsed.word);
-            if (parsed.word == "UCI_Elo") {
-                elo_min_ = parsed.min;
-                elo_max_ = parsed.max;
+            // Options belong to the handshake (UCI: between "uci" and "uciok"); one announced
+            // later is ignored, and UciOptions keeps only those the agent sets.
+            if (phase_ == Phase::handshake) {
+                options_.note(parsed);
             }
             break;
         case UciLine::Kind::uciok:
@@ -137,7 +172,7 @@ void UciAgent::on_line(const std::string& line) {
 
 void UciAgent::on_uciok() {
     if (settings_.uci_variant) {
-        if (options_.count("UCI_Variant") == 0) {
+        if (!options_.uci_variant) {
             fail("the engine has no UCI_Variant option for " + *settings_.uci_variant);
             return;
         }
@@ -145,17 +180,16 @@ void UciAgent::on_uciok() {
     }
     // One search thread per engine: many games share two cores (and it keeps Skill Level's
     // randomness the only randomness).
-    if (options_.count("Threads") != 0) {
+    if (options_.threads) {
         child_->write_line(setoption_command("Threads", "1"));
     }
     const UciStrength strength = uci_strength(settings_.level);
-    if (options_.count("Skill Level") != 0) {
+    if (options_.skill_level) {
         child_->write_line(setoption_command("Skill Level", std::to_string(strength.skill_level)));
     }
-    if (strength.elo && options_.count("UCI_LimitStrength") != 0 &&
-        options_.count("UCI_Elo") != 0) {
-        const int elo = std::clamp(*strength.elo, elo_min_.value_or(*strength.elo),
-                                   elo_max_.value_or(*strength.elo));
+    if (strength.elo && options_.limit_strength && options_.elo) {
+        const int elo = std::clamp(*strength.elo, options_.elo_min.value_or(*strength.elo),
+                                   options_.elo_max.value_or(*strength.elo));
         child_->write_line(setoption_command("UCI_LimitStrength", "true"));
         child_->write_line(setoption_command("UCI_Elo", std::to_string(elo)));
     }
@@ -195,17 +229,8 @@ void UciAgent::on_exit(const std::string& why) {
 }
 
 void UciAgent::arm(std::chrono::milliseconds delay, std::string what) {
-    if (timer_) {
-        timer_->cancel();
-    }
-    const std::uint64_t generation = ++timer_generation_;
-    std::weak_ptr<UciAgent> weak = weak_from_this();
-    timer_ = executor_->post_after(delay, [weak, generation, what = std::move(what), delay] {
-        auto self = weak.lock();
-        if (!self || self->timer_generation_ != generation) {
-            return;
-        }
-        self->fail("no " + what + " within " + std::to_string(delay.count()) + " ms");
+    after(delay, [what = std::move(what), delay](UciAgent& self) {
+        self.fail("no " + what + " within " + std::to_string(delay.count()) + " ms");
     });
 }
 
@@ -229,15 +254,25 @@ void UciAgent::answer(app::MoveAnswer answer) {
 }
 
 void UciAgent::arm_idle() {
+    after(settings_.idle_timeout, [](UciAgent& self) {
+        if (!self.question_) {
+            self.kill_process();
+        }
+    });
+}
+
+// The one timer: `task` runs after `delay` unless another after() (any arm), an answer line or
+// kill_process() comes first.
+void UciAgent::after(std::chrono::milliseconds delay, std::function<void(UciAgent&)> task) {
     if (timer_) {
         timer_->cancel();
     }
     const std::uint64_t generation = ++timer_generation_;
     std::weak_ptr<UciAgent> weak = weak_from_this();
-    timer_ = executor_->post_after(settings_.idle_timeout, [weak, generation] {
+    timer_ = executor_->post_after(delay, [weak, generation, task = std::move(task)] {
         auto self = weak.lock();
-        if (self && self->timer_generation_ == generation && !self->question_) {
-            self->kill_process();
+        if (self && self->timer_generation_ == generation) {
+            task(*self);
         }
     });
 }

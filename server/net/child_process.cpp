@@ -45,29 +45,34 @@ std::string describe_status(int status) {
     return "ended";
 }
 
-// SIGKILL unless it already ended, then reap: after this the pid is no zombie.
+// SIGKILL to the child's process group (start_child makes the child its leader), then reap the
+// child: after this the pid is no zombie, and what the child started (a helper, the command of a
+// shell script) is killed with it even when the child itself has already ended, unless it left
+// the group (setsid, setpgid). The child itself is signalled too, should it have left. Both
+// signals go before the reap: until then the child's pid, and so the group's id, cannot name any
+// other process or group.
 std::string kill_and_reap(pid_t pid) {
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
     int status = 0;
-    pid_t reaped = ::waitpid(pid, &status, WNOHANG);
-    if (reaped == 0) {
-        ::kill(pid, SIGKILL);
-        do {
-            reaped = ::waitpid(pid, &status, 0);
-        } while (reaped < 0 && errno == EINTR);
-    }
+    pid_t reaped = 0;
+    do {
+        reaped = ::waitpid(pid, &status, 0);
+    } while (reaped < 0 && errno == EINTR);
     return reaped == pid ? describe_status(status) : "not reaped: " + std::string(strerror(errno));
 }
 
 class Child;
 
 struct HostState {
-    explicit HostState(std::size_t max_line) : max_line_bytes(max_line) {}
-    std::size_t max_line_bytes;
+    explicit HostState(ProcessLimits bounds) : limits(bounds) {}
+    ProcessLimits limits;
     asio::io_context ioc{1};
     asio::executor_work_guard<asio::io_context::executor_type> work{ioc.get_executor()};
     std::thread thread;
     mutable std::mutex mutex;
     std::vector<std::shared_ptr<Child>> children;  // started and not yet reaped
+    std::size_t starting = 0;  // spawns between the check of max_children and `children`
     bool stopped = false;
     std::atomic<bool> finished{false};  // stop() has begun: post nothing more to the I/O thread
 
@@ -82,7 +87,7 @@ class Child final : public ChildProcess, public std::enable_shared_from_this<Chi
           pid_(pid),
           input_(host_->ioc, stdin_fd),
           output_(host_->ioc, stdout_fd),
-          buffer_(host_->max_line_bytes),
+          buffer_(host_->limits.max_line_bytes),
           deliver_on_(std::move(deliver_on)),
           callbacks_(std::move(callbacks)) {}
 
@@ -238,7 +243,8 @@ struct Pipe {
 };
 
 // posix_spawn, not fork: the server is multi-threaded. The child gets a clean signal state and
-// its own process group, so a Ctrl-C meant for the server does not reach it directly.
+// its own process group, so a Ctrl-C meant for the server does not reach it directly, and
+// kill_and_reap can end everything it starts.
 Expected<pid_t, std::string> start_child(const std::vector<std::string>& argv, Pipe& to_child,
                                          Pipe& from_child) {
     posix_spawn_file_actions_t actions;
@@ -246,6 +252,10 @@ Expected<pid_t, std::string> start_child(const std::vector<std::string>& argv, P
     posix_spawn_file_actions_adddup2(&actions, to_child.read, STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&actions, from_child.write, STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    // Nothing else of the server's: Asio opens its sockets without O_CLOEXEC, and a child that
+    // held the listening socket or a client's connection would keep it open after the server
+    // closed it (or exited). glibc >= 2.34 (close_range, or /proc/self/fd without it).
+    posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     sigset_t no_signals;
@@ -283,8 +293,7 @@ struct ProcessHost::Impl : HostState {
     using HostState::HostState;
 };
 
-ProcessHost::ProcessHost(std::size_t max_line_bytes)
-    : impl_(std::make_shared<Impl>(max_line_bytes)) {
+ProcessHost::ProcessHost(ProcessLimits limits) : impl_(std::make_shared<Impl>(limits)) {
     // A write to a child that just died must be an EPIPE error, not a signal that ends the server.
     std::signal(SIGPIPE, SIG_IGN);
     impl_->thread = std::thread([impl = impl_] {
@@ -297,20 +306,42 @@ ProcessHost::~ProcessHost() {
     stop();
 }
 
-Expected<std::shared_ptr<ChildProcess>, std::string> ProcessHost::spawn(
+Expected<std::shared_ptr<ChildProcess>, SpawnError> ProcessHost::spawn(
     const std::vector<std::string>& argv, std::shared_ptr<Executor> deliver_on,
     ChildCallbacks callbacks) {
+    const auto failed = [](std::string why) {
+        return unexpected(SpawnError{SpawnError::Kind::failed, std::move(why)});
+    };
     if (argv.empty() || argv.front().empty()) {
-        return unexpected(std::string("no program to start"));
+        return failed("no program to start");
     }
+    {
+        // The child's place among max_children is taken before it starts, so that concurrent
+        // spawns never run more; it is `starting` until the child is among `children`.
+        std::lock_guard lock(impl_->mutex);
+        if (impl_->stopped) {
+            return failed("the server is stopping");
+        }
+        if (impl_->children.size() + impl_->starting >= impl_->limits.max_children) {
+            return unexpected(SpawnError{SpawnError::Kind::busy,
+                                         "all " + std::to_string(impl_->limits.max_children) +
+                                             " processes allowed at once are running"});
+        }
+        ++impl_->starting;
+    }
+    const auto give_up = [&](std::string why) {
+        std::lock_guard lock(impl_->mutex);
+        --impl_->starting;
+        return failed(std::move(why));
+    };
     Pipe to_child;
     Pipe from_child;
     if (!to_child.open() || !from_child.open()) {
-        return unexpected("cannot make pipes: " + std::string(strerror(errno)));
+        return give_up("cannot make pipes: " + std::string(strerror(errno)));
     }
     auto pid = start_child(argv, to_child, from_child);
     if (!pid) {
-        return unexpected(pid.error());
+        return give_up(pid.error());
     }
     to_child.close_read();
     from_child.close_write();
@@ -320,6 +351,7 @@ Expected<std::shared_ptr<ChildProcess>, std::string> ProcessHost::spawn(
     from_child.read = -1;
     {
         std::lock_guard lock(impl_->mutex);
+        --impl_->starting;
         if (!impl_->stopped) {
             impl_->children.push_back(child);
             asio::post(impl_->ioc, [child] { child->start(); });
@@ -328,7 +360,7 @@ Expected<std::shared_ptr<ChildProcess>, std::string> ProcessHost::spawn(
     }
     child->silence();
     kill_and_reap(*pid);
-    return unexpected(std::string("the server is stopping"));
+    return failed("the server is stopping");
 }
 
 void ProcessHost::stop() {
@@ -360,7 +392,7 @@ void ProcessHost::stop() {
 
 std::size_t ProcessHost::running() const {
     std::lock_guard lock(impl_->mutex);
-    return impl_->children.size();
+    return impl_->children.size() + impl_->starting;
 }
 
 }  // namespace arbiter::server::net

@@ -6,6 +6,7 @@
 /// is never blocked by a child.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -30,31 +31,51 @@ class ChildProcess {
     virtual int pid() const noexcept = 0;
     /// Queues `line` + '\n' to the child's stdin (dropped once the child is gone).
     virtual void write_line(std::string line) = 0;
-    /// SIGKILL, close the pipes and reap; no callback runs afterwards. Idempotent.
+    /// SIGKILL to the child's process group, close the pipes and reap; no callback runs
+    /// afterwards. Idempotent.
     virtual void kill() = 0;
+};
+
+/// The bounds of a ProcessHost.
+struct ProcessLimits {
+    /// Children running at once (started and not yet reaped); spawn() beyond is refused as busy.
+    std::size_t max_children = 32;
+    /// A longer line from a child counts as a failure (the child is killed).
+    std::size_t max_line_bytes = 64 * 1024;
+};
+
+/// Why spawn() started nothing.
+struct SpawnError {
+    enum class Kind : std::uint8_t {
+        busy,   ///< max_children are running: another spawn may succeed once one has ended
+        failed  ///< no pipes, no program, or the host is stopping
+    };
+    Kind kind = Kind::failed;
+    std::string message;
 };
 
 /// Owns the I/O thread of every child's pipes and every child still running: stop() (and the
 /// destructor) kill and reap them all, so that no engine outlives the server or is left a
-/// zombie.
+/// zombie. Each child leads its own process group, and a child is killed with its group, so
+/// whatever it started (a helper, a shell's command) ends with it.
 class ProcessHost {
   public:
-    /// `max_line_bytes`: a longer line from a child counts as a failure (the child is killed).
-    explicit ProcessHost(std::size_t max_line_bytes = 64 * 1024);
+    explicit ProcessHost(ProcessLimits limits = {});
     ~ProcessHost();
     ProcessHost(const ProcessHost&) = delete;
     ProcessHost& operator=(const ProcessHost&) = delete;
 
     /// Starts `argv[0]` (looked up in PATH when it has no '/') with stdin and stdout piped and
-    /// stderr to /dev/null. Fails when the pipes cannot be made, the program cannot be started,
-    /// or after stop().
-    Expected<std::shared_ptr<ChildProcess>, std::string> spawn(const std::vector<std::string>& argv,
-                                                               std::shared_ptr<Executor> deliver_on,
-                                                               ChildCallbacks callbacks);
+    /// stderr to /dev/null; no other descriptor of the server is inherited. Busy when
+    /// max_children are running; fails when the pipes cannot be made, the program cannot be
+    /// started, or after stop().
+    Expected<std::shared_ptr<ChildProcess>, SpawnError> spawn(const std::vector<std::string>& argv,
+                                                              std::shared_ptr<Executor> deliver_on,
+                                                              ChildCallbacks callbacks);
 
     /// Kills and reaps every child, then ends the I/O thread. Idempotent.
     void stop();
-    /// Children started and not yet reaped.
+    /// Children started (or being started) and not yet reaped.
     std::size_t running() const;
 
   private:

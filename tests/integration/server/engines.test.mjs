@@ -1,9 +1,10 @@
 // Engine opponents (issue 10): full games against Stockfish, Fairy-Stockfish and the builtin
-// engine; an engine killed mid-game; fake UCI engines that answer illegal moves, hang or crash.
+// engine; an engine killed mid-game; fake UCI engines that answer illegal moves, hang or crash;
+// what an engine process inherits and leaves behind, and --max-engine-processes.
 // The human side plays random moves from the server's `legal` lists.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, repoRoot, startServer } from './harness.mjs';
@@ -291,4 +292,122 @@ test('a game against an engine survives a server restart: the engine is asked ag
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** The descriptors of process `pid` that are sockets. */
+function socketsOf(pid) {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+    } catch {
+      return false; // closed meanwhile
+    }
+  });
+}
+
+/** Whether process `pid` has ended: gone, or a zombie its new parent (pid 1 here) never reaps. */
+function ended(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] === 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Waits for the game's engine process (a child of the server named `name`) to start. */
+async function engineChild(name, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = serverChildren(server.proc.pid).find(([, comm]) => comm.includes(name));
+    if (found) return found[0];
+    if (Date.now() > deadline) assert.fail(`no engine process named ${name} under the server`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test('an engine process holds none of the server\'s sockets', async () => {
+  const client = await Client.connect(server.url, 'Ana');
+  const created = await client.ok({ type: 'create', variant: 'chess', side: 'second', opponent: { engine: 'hang', level: 1 } });
+  const engine = await engineChild('python');
+  // Inherited, the listening socket and every connection (this one included) stayed open in the
+  // engine after the server closed them, or exited.
+  assert.deepEqual(socketsOf(engine), [], `engine ${engine} holds sockets`);
+  await client.ok({ type: 'abort', game: created.game });
+  await noChildNamed('python');
+  await client.close();
+});
+
+test('what an engine started ends with it', async () => {
+  // A wrapper script that starts a helper (as engines with worker processes do) and then runs
+  // the engine: the helper is in the engine's process group.
+  const wrapper = path.join(fakeDir, 'with-helper.sh');
+  writeFileSync(wrapper, `#!/bin/sh\nsleep 600 </dev/null >/dev/null 2>&1 &\nexec python3 ${path.join(repoRoot, 'tests/integration/server/fake_uci.py')} hang\n`);
+  chmodSync(wrapper, 0o755);
+  const own = await startServer({ args: ['--engine', `helped=${wrapper}`] });
+  let helper = null;
+  try {
+    const client = await Client.connect(own.url, 'Ana');
+    const created = await client.ok({ type: 'create', variant: 'chess', side: 'second', opponent: { engine: 'helped', level: 1 } });
+    const deadline = Date.now() + 5000;
+    while (helper === null && Date.now() < deadline) {
+      for (const [pid] of serverChildren(own.proc.pid)) {
+        let text = '';
+        try {
+          text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+        } catch {
+          continue; // gone meanwhile
+        }
+        if (text) helper = Number(text.split(/\s+/)[0]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(helper !== null && !ended(helper), 'the engine\'s helper runs');
+    await client.ok({ type: 'abort', game: created.game });
+    const until = Date.now() + 5000;
+    while (!ended(helper) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(ended(helper), `the helper ${helper} outlived its engine`);
+    await client.close();
+  } finally {
+    if (helper !== null && !ended(helper)) process.kill(helper, 'SIGKILL');
+    assert.equal((await own.stop()).code, 0);
+  }
+});
+
+test('--max-engine-processes bounds the engines running at once', async () => {
+  // Games are accepted while no process runs, and each engine starts when first asked: the
+  // bound must hold there. An engine that cannot get a process in time fails its move.
+  const own = await startServer({
+    args: ['--max-engine-processes', '1', '--engine-timeout-ms', '1000', '--engine', `lim=${fakeEngine('opening-hang')}`],
+  });
+  let most = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      most = Math.max(most, serverChildren(own.proc.pid).length);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    const client = await Client.connect(own.url, 'Ana');
+    const create = { type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'lim', level: 1 } };
+    const first = await client.ok(create);
+    const second = await client.ok(create);
+    // The first game's engine answers and stays (idle) in the one place.
+    await client.ok({ type: 'move', game: first.game, move: 'e2e4', ply: 0 });
+    await client.nextOf('moved', (m) => m.game === first.game && m.ply === 2);
+    const refused = await client.request(create);
+    assert.equal(refused.code, 'engine_unavailable', 'a game is refused while every process runs');
+    // The second game's engine finds no free process: it fails twice and the game ends.
+    await client.ok({ type: 'move', game: second.game, move: 'e2e4', ply: 0 });
+    const outcome = await client.nextOf('ended', (m) => m.game === second.game, 20000);
+    assert.equal(outcome.reason, 'engine_failure');
+    assert.equal(outcome.status, 'aborted');
+    assert.match(own.stderr(), /no engine process free within 1000 ms/);
+    await client.close();
+  } finally {
+    sampling = false;
+    await sampler;
+    assert.equal((await own.stop()).code, 0);
+  }
+  assert.equal(most, 1, 'engine processes running at once');
 });

@@ -59,6 +59,32 @@ TEST(UciLineParse, MalformedOptionIsOther) {
     EXPECT_EQ(parse_uci_line("option type spin").kind, Kind::other);
 }
 
+TEST(UciOptionsSeen, OnlyTheOptionsTheServerSetsAreKept) {
+    // An engine may announce options without end: none of those is kept.
+    UciOptions options;
+    for (int i = 0; i < 10000; ++i) {
+        options.note(
+            parse_uci_line("option name Opt" + std::to_string(i) + " type check default false"));
+    }
+    options.note(parse_uci_line("option name Hash type spin default 16 min 1 max 33554432"));
+    options.note(parse_uci_line("info depth 1 score cp 0"));
+    EXPECT_EQ(options, UciOptions{});
+
+    options.note(parse_uci_line("option name Threads type spin default 1 min 1 max 1024"));
+    options.note(parse_uci_line("option name Skill Level type spin default 20 min 0 max 20"));
+    options.note(parse_uci_line("option name UCI_LimitStrength type check default false"));
+    options.note(parse_uci_line("option name UCI_Elo type spin default 1320 min 1320 max 3190"));
+    EXPECT_TRUE(options.threads);
+    EXPECT_TRUE(options.skill_level);
+    EXPECT_TRUE(options.limit_strength);
+    EXPECT_TRUE(options.elo);
+    EXPECT_EQ(options.elo_min, 1320);
+    EXPECT_EQ(options.elo_max, 3190);
+    EXPECT_FALSE(options.uci_variant);
+    options.note(parse_uci_line("option name UCI_Variant type combo default chess var xiangqi"));
+    EXPECT_TRUE(options.uci_variant);
+}
+
 TEST(UciCommands, PositionCarriesTheFenAndTheMoves) {
     EXPECT_EQ(position_command("8/8/8/8/8/8/8/K6k w - - 0 1", {}),
               "position fen 8/8/8/8/8/8/8/K6k w - - 0 1");
@@ -192,6 +218,18 @@ TEST(EngineRegistryOffer, UnknownEngineWrongVariantOrLevelIsRefused) {
     EXPECT_FALSE(registry.seat_name("gnuchess", rules::Variant::chess, 1).has_value());
     EXPECT_FALSE(registry.seat_name("builtin", rules::Variant::chess, 0).has_value());
     EXPECT_FALSE(registry.seat_name("builtin", rules::Variant::chess, 9).has_value());
+}
+
+TEST(EngineRegistryOffer, AGameIsRefusedWhileEveryProcessRuns) {
+    EngineOptions options;
+    options.uci.push_back({"stockfish", "/bin/true", {rules::Variant::chess}});
+    options.max_processes = 0;
+    EngineRegistry registry(options);
+    const auto refused = registry.seat_name("stockfish", rules::Variant::chess, 1);
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_NE(refused.error().find("all 0 engine processes are busy"), std::string::npos)
+        << refused.error();
+    EXPECT_TRUE(registry.seat_name("builtin", rules::Variant::chess, 1).has_value());
 }
 
 TEST(BuiltinBudget, UntimedUsesTheLevelsLimit) {
