@@ -14,6 +14,7 @@ import {
   waitForPly,
   waitMyTurn,
   watch,
+  twoPlayers as twoPlayersOf,
 } from './harness.mjs';
 
 let server;
@@ -23,14 +24,7 @@ serverAndBrowserPerFile((started, launched) => {
   browser = launched;
 }, ['--disconnect-timeout', '1']);
 
-async function twoPlayers(variant) {
-  const first = await newPlayer(browser, server, 'Alice');
-  const second = await newPlayer(browser, server, 'Bob');
-  const game = await createGame(first, { variant });
-  await joinByLink(second, server, game);
-  await first.waitForSelector('.game-page[data-status="playing"]');
-  return { first, second, game };
-}
+const twoPlayers = (variant) => twoPlayersOf(browser, server, { variant });
 
 test('a takeback on agreement removes the move from both boards', async () => {
   const { first, second } = await twoPlayers('chess');

@@ -17,6 +17,7 @@ import {
   statusText,
   waitForPly,
   waitMyTurn,
+  twoPlayers as twoPlayersOf,
 } from './harness.mjs';
 
 let server;
@@ -26,14 +27,7 @@ serverAndBrowserPerFile((started, launched) => {
   browser = launched;
 });
 
-async function twoPlayers(variant, position = '') {
-  const first = await newPlayer(browser, server, 'Alice');
-  const second = await newPlayer(browser, server, 'Bob');
-  const game = await createGame(first, { variant, position });
-  await joinByLink(second, server, game);
-  await first.waitForSelector('.game-page[data-status="playing"]');
-  return { first, second, game };
-}
+const twoPlayers = (variant, position = '') => twoPlayersOf(browser, server, { variant, position });
 
 async function pieceAt(page, square) {
   return page.evaluate(async (sq) => {

@@ -138,6 +138,17 @@ export async function createGame(page, { variant, side = 'first', clock = '30000
 }
 
 /** Opens the invite link and takes the open seat. */
+/** Alice creates a game (`create`: createGame's options) and Bob joins it by its link; returns
+ * both pages once the game is playing. */
+export async function twoPlayers(browser, server, create) {
+  const first = await newPlayer(browser, server, 'Alice');
+  const second = await newPlayer(browser, server, 'Bob');
+  const game = await createGame(first, create);
+  await joinByLink(second, server, game);
+  await first.waitForSelector('.game-page[data-status="playing"]');
+  return { first, second, game };
+}
+
 export async function joinByLink(page, server, game) {
   await page.goto(`${server.url}/#/game/${game}`);
   await page.click('#join');

@@ -18,6 +18,7 @@ import {
   waitForPly,
   waitMyTurn,
   watch,
+  twoPlayers as twoPlayersOf,
 } from './harness.mjs';
 
 let server;
@@ -27,14 +28,7 @@ serverAndBrowserPerFile((started, launched) => {
   browser = launched;
 });
 
-async function twoPlayers(variant, clock) {
-  const first = await newPlayer(browser, server, 'Alice');
-  const second = await newPlayer(browser, server, 'Bob');
-  const game = await createGame(first, { variant, clock });
-  await joinByLink(second, server, game);
-  await first.waitForSelector('.game-page[data-status="playing"]');
-  return { first, second, game };
-}
+const twoPlayers = (variant, clock) => twoPlayersOf(browser, server, { variant, clock });
 
 /**
  * Sends every socket of the page's context through the test, which holds back the first server
