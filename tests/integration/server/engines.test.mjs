@@ -377,7 +377,9 @@ test('--max-engine-processes bounds the engines running at once', async () => {
   // Games are accepted while no process runs, and each engine starts when first asked: the
   // bound must hold there. An engine that cannot get a process in time fails its move.
   const own = await startServer({
-    args: ['--max-engine-processes', '1', '--engine-timeout-ms', '1000', '--engine', `lim=${fakeEngine('opening-hang')}`],
+    // A handshake timeout with room for a loaded machine (the sanitizer build under CI took more
+    // than 1 s to start the first engine): the second engine's wait is bounded by it too.
+    args: ['--max-engine-processes', '1', '--engine-timeout-ms', '4000', '--engine', `lim=${fakeEngine('opening-hang')}`],
   });
   let most = 0;
   let sampling = true;
@@ -399,10 +401,10 @@ test('--max-engine-processes bounds the engines running at once', async () => {
     assert.equal(refused.code, 'engine_unavailable', 'a game is refused while every process runs');
     // The second game's engine finds no free process: it fails twice and the game ends.
     await client.ok({ type: 'move', game: second.game, move: 'e2e4', ply: 0 });
-    const outcome = await client.nextOf('ended', (m) => m.game === second.game, 20000);
+    const outcome = await client.nextOf('ended', (m) => m.game === second.game, 40000);
     assert.equal(outcome.reason, 'engine_failure');
     assert.equal(outcome.status, 'aborted');
-    assert.match(own.stderr(), /no engine process free within 1000 ms/);
+    assert.match(own.stderr(), /no engine process free within 4000 ms/);
     await client.close();
   } finally {
     sampling = false;
