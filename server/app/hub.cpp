@@ -617,9 +617,9 @@ void Hub::stop_watching(const std::shared_ptr<net::Peer>& peer, GameRoom& room) 
     }
 }
 
-protocol::GameSummary Hub::live_summary(const storage::GameRow& row) const {
-    const auto room = room_in_memory(row.id);
-    return summary_of(row, room ? room->seats_present() : std::array<bool, 2>{});
+std::array<bool, 2> Hub::seats_present(const std::string& game) const {
+    const auto room = room_in_memory(game);
+    return room ? room->seats_present() : std::array<bool, 2>{};
 }
 
 void Hub::read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
@@ -724,7 +724,7 @@ void Hub::on_games(const std::shared_ptr<net::Peer>& peer, const protocol::Games
         }
         protocol::GamesList list;
         for (const auto& row : *rows) {
-            list.games.push_back(live_summary(row));
+            list.games.push_back(summary_of(row, seats_present(row.id)));
         }
         reply(peer, std::move(list), id);
     });
@@ -742,8 +742,7 @@ void Hub::on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& g
             refuse(peer, ErrorCode::unknown_game, "no game with that id", id);
             return;
         }
-        const auto room = room_in_memory(game);
-        reply(peer, record_of(**stored, room ? room->seats_present() : std::array<bool, 2>{}), id);
+        reply(peer, record_of(**stored, seats_present(game)), id);
     });
 }
 

@@ -123,8 +123,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void unwatch(RoomRequest request);
     /// `peer` stops watching `room` (a seat it holds there stays its own).
     void stop_watching(const std::shared_ptr<net::Peer>& peer, GameRoom& room);
-    /// A summary of a stored game, with who is connected now if the game is in memory.
-    protocol::GameSummary live_summary(const storage::GameRow& row) const;
+    /// Which seats of `game` have a connection now (none when it is not in memory).
+    std::array<bool, 2> seats_present(const std::string& game) const;
     /// Refuses a request because too many reads wait (unavailable), logging a flood of them once
     /// a second rather than each.
     void refuse_busy(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id);

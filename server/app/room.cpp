@@ -348,13 +348,10 @@ void GameRoom::on_join(RoomRequest& request, const protocol::Join& /*join*/) {
                      // now: the claim window opens a full timeout from the join, and the
                      // joiner hears so, as after any disconnect (not from the creator's leave,
                      // which would let a joiner claim a win the moment it sat down).
+                     // (This write is still in flight: set_presence queues its own behind it.)
                      const Side creator = rules::opponent(side);
                      if (!seat_connected(creator)) {
-                         enqueue([this, creator] {
-                             if (header_.status == "playing" && !seat_connected(creator)) {
-                                 set_presence(creator, false);
-                             }
-                         });
+                         set_presence(creator, false);
                      }
                  });
 }
@@ -381,6 +378,7 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
         displaced.push_back(member.peer);
         return true;
     });
+    publish_presence();
     for (const auto& peer : displaced) {
         context_.host.member_left(peer, id_, seat_of(*peer).has_value(),
                                   std::any_of(members_.begin(), members_.end(),
