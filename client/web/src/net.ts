@@ -62,6 +62,7 @@ export class Connection {
       for (const text of this.queue.splice(0)) ws.send(text);
     };
     ws.onmessage = (event) => {
+      if (this.ws !== ws) return; // a dropped socket's late messages
       let message: Message;
       try {
         message = JSON.parse(String(event.data));
@@ -78,26 +79,29 @@ export class Connection {
       }
       for (const listener of this.listeners) listener(message);
     };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      // Requests in flight will never be answered on this socket.
-      for (const [id, resolve] of this.pending) {
-        resolve({ type: 'error', code: 'disconnected', message: 'the connection was lost', id });
-      }
-      this.pending.clear();
-      const wait = this.delay;
-      this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
-      const started = Date.now();
-      const tick = () => {
-        const left = Math.max(0, Math.ceil((wait - (Date.now() - started)) / 1000));
-        if (this.ws) return;
-        this.setStatus({ state: 'closed', retryIn: left });
-        if (Date.now() - started >= wait) this.open();
-        else setTimeout(tick, Math.min(1000, wait));
-      };
-      tick();
+    ws.onclose = () => this.lost(ws);
+  }
+
+  /** Forgets `ws` as the live socket, fails its requests in flight, and schedules a reconnect. */
+  private lost(ws: WebSocket): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    // Requests in flight will never be answered on this socket.
+    for (const [id, resolve] of this.pending) {
+      resolve({ type: 'error', code: 'disconnected', message: 'the connection was lost', id });
+    }
+    this.pending.clear();
+    const wait = this.delay;
+    this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
+    const started = Date.now();
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((wait - (Date.now() - started)) / 1000));
+      if (this.ws) return;
+      this.setStatus({ state: 'closed', retryIn: left });
+      if (Date.now() - started >= wait) this.open();
+      else setTimeout(tick, Math.min(1000, wait));
     };
+    tick();
   }
 
   /** Sends now if open, else queues until the next open (after hello and the open hooks). */
@@ -127,9 +131,16 @@ export class Connection {
     return !!this.ws && this.ws.readyState === WebSocket.OPEN;
   }
 
-  /** Drops the socket as if the network failed (used by the reconnect test hook). */
+  /**
+   * Drops the socket as if the network failed (the reconnect tests' hook): the page counts it lost
+   * at once, as it would on a network error, rather than after a closing handshake that a slow or
+   * offline peer may take long to finish.
+   */
   drop(): void {
-    this.ws?.close();
+    const ws = this.ws;
+    if (!ws) return;
+    this.lost(ws);
+    ws.close();
   }
 
   on(listener: Listener): () => void {
