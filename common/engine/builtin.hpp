@@ -25,6 +25,10 @@ struct SearchLimits {
     std::uint64_t max_nodes = UINT64_MAX;      ///< nodes searched in all
     std::chrono::milliseconds max_time{1000};  ///< wall-time budget, checked every few nodes
     const std::atomic<bool>* stop = nullptr;   ///< set by another thread: return the best so far
+    /// Another thread may lower the budget while the search runs: ms from the search's start
+    /// (the lower of this and max_time binds). A server's pool uses it to cut a long search
+    /// short when a more urgent one waits.
+    const std::atomic<std::int64_t>* time_cap_ms = nullptr;
 };
 
 /// What a search chose and how far it looked.

@@ -119,6 +119,15 @@ class Searcher {
         return std::chrono::duration_cast<std::chrono::milliseconds>(
             std::chrono::steady_clock::now() - start_);
     }
+    /// The time the search may take, as it stands now.
+    std::chrono::milliseconds budget() const {
+        if (limits_.time_cap_ms == nullptr) {
+            return limits_.max_time;
+        }
+        return std::min(
+            limits_.max_time,
+            std::chrono::milliseconds(limits_.time_cap_ms->load(std::memory_order_relaxed)));
+    }
 
     SearchLimits limits_;
     std::chrono::steady_clock::time_point start_;
@@ -140,7 +149,7 @@ bool Searcher::out_of_budget() {
         if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) {
             return aborted_ = true;
         }
-        if (elapsed() >= limits_.max_time) {
+        if (elapsed() >= budget()) {
             return aborted_ = true;
         }
     }
@@ -357,7 +366,7 @@ SearchResult Searcher::run(const rules::Game& game, std::uint64_t seed) {
             break;
         }
         // The next iteration costs several times this one: do not start what cannot finish.
-        if (elapsed() * 2 >= limits_.max_time) {
+        if (elapsed() * 2 >= budget()) {
             break;
         }
     }

@@ -9,8 +9,8 @@
 
 namespace arbiter::server::engines {
 
-BuiltinPool::BuiltinPool(unsigned threads) {
-    for (unsigned i = 0; i < std::max(1U, threads); ++i) {
+BuiltinPool::BuiltinPool(unsigned threads) : size_(std::max(1U, threads)) {
+    for (std::size_t i = 0; i < size_; ++i) {
         workers_.emplace_back([this] {
             pthread_setname_np(pthread_self(), "arbiter-builtin");
             work();
@@ -28,9 +28,30 @@ void BuiltinPool::submit(Job job) {
         if (stopping_) {
             return;
         }
+        make_way_for(job.deadline, Clock::now());
         queue_.push_back(std::move(job));
     }
     wake_.notify_one();
+}
+
+void BuiltinPool::make_way_for(Clock::time_point deadline, Clock::time_point now) {
+    if (running_.size() + queue_.size() < size_) {
+        return;  // a worker is free for it
+    }
+    auto last = std::max_element(
+        running_.begin(), running_.end(),
+        [](const Running& a, const Running& b) { return a.deadline < b.deadline; });
+    if (last == running_.end() || last->deadline <= deadline) {
+        return;
+    }
+    const auto searched =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - last->started);
+    const std::int64_t cap = std::max(searched, kFairShare).count();
+    if (cap < last->time_cap_ms->load()) {
+        last->time_cap_ms->store(cap);
+    }
+    // Due no later than its cut now, so another urgent search picks another victim.
+    last->deadline = std::min(last->deadline, last->started + std::chrono::milliseconds(cap));
 }
 
 void BuiltinPool::stop() {
@@ -40,8 +61,11 @@ void BuiltinPool::stop() {
             return;
         }
         stopping_ = true;
-        for (const auto& flag : running_) {
-            flag->store(true);
+        for (const auto& running : running_) {
+            running.stop->store(true);
+        }
+        for (const auto& job : queue_) {
+            job.stop->store(true);
         }
         queue_.clear();
     }
@@ -54,19 +78,27 @@ void BuiltinPool::stop() {
 void BuiltinPool::work() {
     for (;;) {
         Job job;
+        Running running;
         {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
             if (stopping_) {
                 return;
             }
-            job = std::move(queue_.front());
-            queue_.pop_front();
-            running_.push_back(job.stop);
+            auto first = std::min_element(
+                queue_.begin(), queue_.end(),
+                [](const Job& a, const Job& b) { return a.deadline < b.deadline; });
+            job = std::move(*first);
+            queue_.erase(first);
+            running = {job.stop, std::make_shared<std::atomic<std::int64_t>>(INT64_MAX),
+                       Clock::now(), job.deadline};
+            running_.push_back(running);
         }
-        job.run();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(job.deadline - running.started);
+        job.run(std::max(left, kFloor), running.time_cap_ms.get());
         std::lock_guard lock(mutex_);
-        std::erase(running_, job.stop);
+        std::erase_if(running_, [&](const Running& r) { return r.stop == running.stop; });
     }
 }
 
@@ -94,7 +126,7 @@ void BuiltinAgent::ask(app::MoveQuestion question, std::function<void(app::MoveA
     auto stop = std::make_shared<std::atomic<bool>>(false);
     stop_ = stop;
     engine::SearchLimits limits = engine::limits_for_level(level_);
-    limits.max_time = builtin_budget(limits.max_time, question);
+    const auto deadline = BuiltinPool::Clock::now() + builtin_budget(limits.max_time, question);
     // The question's game is the room's own copy for this question (never changed after
     // asking), so the worker may read it.
     std::shared_ptr<const rules::Game> game = question.game;
@@ -102,7 +134,11 @@ void BuiltinAgent::ask(app::MoveQuestion question, std::function<void(app::MoveA
     const int level = level_;
     const std::uint64_t seed = seed_ + generation;
     auto executor = executor_;
-    pool_.submit({[game, level, limits, stop, seed, weak, generation, executor]() mutable {
+    pool_.submit({[game, level, limits, stop, seed, weak, generation, executor](
+                      std::chrono::milliseconds time_left,
+                      const std::atomic<std::int64_t>* time_cap_ms) mutable {
+                      limits.max_time = std::min(limits.max_time, time_left);
+                      limits.time_cap_ms = time_cap_ms;
                       limits.stop = stop.get();
                       engine::SearchResult result = engine::choose_move(*game, level, limits, seed);
                       if (stop->load()) {
@@ -122,7 +158,7 @@ void BuiltinAgent::ask(app::MoveQuestion question, std::function<void(app::MoveA
                           }
                       });
                   },
-                  stop});
+                  stop, deadline});
 }
 
 void BuiltinAgent::cancel() {

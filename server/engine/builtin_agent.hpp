@@ -6,7 +6,9 @@
 /// answer is no longer wanted (cancel, game over) or the server stops.
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -18,13 +20,31 @@
 
 namespace arbiter::server::engines {
 
-/// Worker threads for builtin searches.
+/// Worker threads for builtin searches, shared by every game.
+///
+/// Fair to games that are not this pool's heaviest users:
+/// - each search is due at a deadline, the time of asking plus its budget, and the queue runs
+///   the earliest deadline first, so a short search is not stuck behind long ones;
+/// - the time a search waited counts against it: it runs for what is left until its deadline
+///   (at least `kFloor`), so waiting does not push its game's clock past the budget;
+/// - a search due sooner than one running, when every worker is busy, cuts the running one
+///   short once that one has searched `kFairShare` (it then answers with its best so far).
 class BuiltinPool {
   public:
-    /// A search to run and the flag it watches.
+    using Clock = std::chrono::steady_clock;
+    /// The shortest time a search is given, however late it starts.
+    static constexpr std::chrono::milliseconds kFloor{20};
+    /// What a running search keeps when a more urgent one cuts it short.
+    static constexpr std::chrono::milliseconds kFairShare{200};
+
+    /// A search to run: `run(time_left, time_cap_ms)` searches for at most `time_left` and
+    /// stops early when `*time_cap_ms` (ms since it started) falls below that.
     struct Job {
-        std::function<void()> run;
-        std::shared_ptr<std::atomic<bool>> stop;
+        std::function<void(std::chrono::milliseconds time_left,
+                           const std::atomic<std::int64_t>* time_cap_ms)>
+            run;
+        std::shared_ptr<std::atomic<bool>> stop;  ///< set on stop(): the answer is not wanted
+        Clock::time_point deadline;
     };
 
     explicit BuiltinPool(unsigned threads);
@@ -38,13 +58,23 @@ class BuiltinPool {
     void stop();
 
   private:
+    struct Running {
+        std::shared_ptr<std::atomic<bool>> stop;
+        std::shared_ptr<std::atomic<std::int64_t>> time_cap_ms;
+        Clock::time_point started;
+        Clock::time_point deadline;
+    };
+
     void work();
+    /// With every worker busy, cuts short the running search due last if `deadline` is sooner.
+    void make_way_for(Clock::time_point deadline, Clock::time_point now);
 
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<Job> queue_;
-    std::vector<std::shared_ptr<std::atomic<bool>>> running_;
+    std::vector<Running> running_;
     bool stopping_ = false;
+    std::size_t size_ = 0;
     std::vector<std::thread> workers_;
 };
 

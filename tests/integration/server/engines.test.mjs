@@ -263,6 +263,51 @@ test('the engine declines draws and takebacks and accepts a rematch', async () =
   await client.close();
 });
 
+test('one player\'s strong builtin games do not hold up another game\'s engine', async () => {
+  // The server runs one builtin worker. Three level-8 games (up to 5 s a move) keep it busy, their
+  // creator answering each engine move at once. Waiting first in first out, a level-2 engine in
+  // another game would wait for all three each move; it is due sooner, so it cuts in.
+  const hog = await Client.connect(server.url, 'Hog');
+  const hogGames = [];
+  for (let i = 0; i < 3; i++) {
+    const created = await hog.ok({ type: 'create', variant: 'chess', side: 'second', opponent: { engine: 'builtin', level: 8 } });
+    hogGames.push(created.game);
+  }
+  let hogging = true;
+  const hogLoop = (async () => {
+    while (hogging) {
+      let moved;
+      try {
+        moved = await hog.next((m) => m.type === 'moved' && hogGames.includes(m.game) && m.turn === 'black', 500);
+      } catch {
+        continue; // no engine move within the half second: look again
+      }
+      if (moved.legal.length > 0) hog.send({ type: 'move', game: moved.game, move: pick(moved.legal), ply: moved.ply });
+    }
+  })();
+  const player = await Client.connect(server.url, 'Pat');
+  const created = await player.ok({ type: 'create', variant: 'chess', side: 'first', clock: { initial_ms: 60000, increment_ms: 0 }, opponent: { engine: 'builtin', level: 2 } });
+  const game = created.game;
+  let { legal, ply } = await player.nextOf('state', (s) => s.game === game);
+  const waits = [];
+  for (let i = 0; i < 4; i++) {
+    const mine = await player.ok({ type: 'move', game, move: pick(legal), ply });
+    const sent = Date.now();
+    const reply = await player.nextOf('moved', (m) => m.game === game && m.ply === mine.ply + 1, 30000);
+    waits.push(Date.now() - sent);
+    ({ legal, ply } = reply);
+    if (legal.length === 0) break;
+  }
+  hogging = false;
+  await hogLoop;
+  for (const hogGame of hogGames) await hog.request({ type: 'resign', game: hogGame });
+  await player.request({ type: 'resign', game });
+  // A level-2 search is given 250 ms and cuts in after at most 200 ms of a level-8 one.
+  assert.ok(Math.max(...waits) < 2500, `the level-2 engine answered after ${waits.join(', ')} ms`);
+  await hog.close();
+  await player.close();
+});
+
 test('a game against an engine survives a server restart: the engine is asked again', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-engine-restart-'));
   const db = path.join(dir, 'arbiter.db');

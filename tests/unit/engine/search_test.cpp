@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "common/engine/builtin.hpp"
@@ -105,6 +106,24 @@ TEST(EngineSearch, StopFlagFromAnotherThreadEndsALongSearch) {
     });
     const SearchResult result = search(*game, limits, 1);
     stopper.join();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds{10});
+    const auto moves = game->legal_moves();
+    EXPECT_NE(std::find(moves.begin(), moves.end(), result.move), moves.end());
+    EXPECT_LT(result.depth, 64);
+}
+
+TEST(EngineSearch, ATimeCapLoweredFromAnotherThreadEndsALongSearch) {
+    const auto game = game_at(rules::Variant::chess, "startpos");
+    std::atomic<std::int64_t> cap{INT64_MAX};
+    SearchLimits limits = depth_limits(64);
+    limits.time_cap_ms = &cap;
+    const auto start = std::chrono::steady_clock::now();
+    std::thread cutter([&cap] {
+        std::this_thread::sleep_for(std::chrono::milliseconds{100});
+        cap.store(300);  // ms from the search's start
+    });
+    const SearchResult result = search(*game, limits, 1);
+    cutter.join();
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds{10});
     const auto moves = game->legal_moves();
     EXPECT_NE(std::find(moves.begin(), moves.end(), result.move), moves.end());
