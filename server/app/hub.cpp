@@ -789,6 +789,13 @@ void Hub::listing_changed(const protocol::GameSummary& summary, bool is_private)
     }
 }
 
+void Hub::store_clocks_at_stop() {
+    std::lock_guard lock(rooms_mutex_);
+    for (auto& [id, room] : rooms_) {
+        room->store_clocks_at_stop();
+    }
+}
+
 void Hub::close() {
     closed_ = true;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms;

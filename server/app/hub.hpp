@@ -79,6 +79,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
     bool unload_room(const std::string& game, const GameRoom* room) override;
     void reroute(RoomRequest request) override;
 
+    /// After the network has stopped, before close(): every game in play stores its clocks as
+    /// they stand (GameRoom::store_clocks_at_stop).
+    void store_clocks_at_stop();
     /// Drops every room and subscription, after the network has stopped: rooms hold their
     /// members' connections, and those hold the network's state, which holds this hub.
     void close();

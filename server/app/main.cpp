@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
     // bring rooms back), drop the rooms, then the writer (which joins its thread), and only then
     // the io_context.
     reads.stop();
+    hub->store_clocks_at_stop();
     (*repository)->flush();
     hub->close();
     // Every engine process is killed and reaped, every builtin search stopped, before the

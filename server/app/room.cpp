@@ -88,7 +88,8 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
     if (room->header_.status == "playing" || room->header_.status == "waiting") {
         // Nobody is connected after a restart: the claim window (or, for a game still waiting
         // for an opponent, its creator's time to come back) opens a full timeout from now, and
-        // the time the server was down is charged to no one (the turn starts now).
+        // the time the server was down is charged to no one (the turn starts now). What the side
+        // to move used before a clean stop was stored then (store_clocks_at_stop).
         const auto now = context.time.now();
         room->seats_[0].disconnected_since = now;
         room->seats_[1].disconnected_since = now;
@@ -150,6 +151,24 @@ void GameRoom::detach() {
     members_.clear();
     history_.clear();
     cancel_timers();
+}
+
+void GameRoom::store_clocks_at_stop() {
+    if (header_.status != "playing" || !clock_ || !clock_->running() || busy_ ||
+        !pending_.empty()) {
+        return;
+    }
+    storage::GameWrite write;
+    write.header = header_;
+    stamp_clocks(write.header);
+    write.header.updated_ms = context_.time.unix_ms();
+    context_.repository.write(std::move(write),
+                              [id = id_](Expected<void, storage::StorageError> done) {
+                                  if (!done) {
+                                      log_event(LogLevel::warn, "clocks_not_stored",
+                                                {{"game", id}, {"error", done.error().message}});
+                                  }
+                              });
 }
 
 void GameRoom::cancel_timers() {

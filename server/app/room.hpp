@@ -144,6 +144,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// Drops queued work, members and timers, so that nothing the room holds keeps it (or the
     /// network) alive. Only for shutdown, once no thread runs the room's executor any more.
     void detach();
+    /// At a clean shutdown, before detach(): stores the clocks as they stand, so that the time
+    /// the side to move used before the stop is charged after the restart. Nothing for a game
+    /// without a running clock, or with a write in flight or queued (its header is not settled;
+    /// that turn is then not charged, as after a crash).
+    void store_clocks_at_stop();
 
     GameRoom(RoomContext& context, std::shared_ptr<Executor> executor, storage::GameRow header,
              std::unique_ptr<rules::Game> game);
@@ -172,6 +177,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// The game replayed from its start position through its first `plies` moves; null when
     /// the stored moves no longer replay.
     std::shared_ptr<rules::Game> replayed(std::uint32_t plies) const;
+    /// Sets `header.clock_ms` to the clocks as they stand while they run. Every event's header
+    /// carries them (not only a move's), so a restart charges the side to move up to the last
+    /// event stored: at a clean stop, each seat's going away is one.
+    void stamp_clocks(storage::GameRow& header) const;
 
     void handle(RoomRequest& request);
     void on_join(RoomRequest& request, const protocol::Join& join);

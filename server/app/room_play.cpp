@@ -289,6 +289,7 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
     }
     storage::GameRow header = header_;
     header.seq += 1;
+    stamp_clocks(header);
     const protocol::OfferEvent event{id_,        header.seq,   header.variant,
                                      offer.kind, offer.action, *seat};
     persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
@@ -452,6 +453,7 @@ void GameRoom::set_presence(Side side, bool connected) {
     }
     storage::GameRow header = header_;
     header.seq += 1;
+    stamp_clocks(header);
     protocol::Presence event{id_, header.seq, header.variant, side, connected, std::nullopt};
     if (!connected && header_.status == "playing") {
         event.claim_after_ms = context_.config.disconnect_timeout.count();
@@ -462,6 +464,12 @@ void GameRoom::set_presence(Side side, bool connected) {
                      after_change();
                      emit(event);
                  });
+}
+
+void GameRoom::stamp_clocks(storage::GameRow& header) const {
+    if (clock_ && clock_->running()) {
+        header.clock_ms = clock_->at(context_.time.now());
+    }
 }
 
 std::shared_ptr<rules::Game> GameRoom::replayed(std::uint32_t plies) const {

@@ -183,3 +183,53 @@ test('SIGTERM as soon as the server says it listens is a clean shutdown', async 
     assert.equal(result.signal, null);
   }
 });
+
+test('a clean stop charges the side to move the time it used on its turn before the stop', async () => {
+  await inTempFolder(async (dir) => {
+    const db = path.join(dir, 'arbiter.db');
+    const server = await startServer({ db });
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 60000, increment_ms: 0 } });
+    // White's clock runs from here (after the two untimed first moves).
+    const last = await play(game, a, b, ['e2e4', 'e7e5', 'g1f3', 'b8c6']);
+    const turnStarted = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await server.stop();
+    const used = Date.now() - turnStarted;
+    const next = await startServer({ db });
+    try {
+      const c = await Client.connect(next.url, 'Cy');
+      const state = await c.ok({ type: 'watch', game });
+      assert.equal(state.clock.black_ms, last.clock.black_ms, 'the side not to move keeps its time');
+      // At least the 1.5 s White thought before the stop is gone; the time the server was down
+      // (from the stop to the restart) is charged to no one.
+      assert.ok(state.clock.white_ms <= last.clock.white_ms - 1500, JSON.stringify({ last: last.clock, now: state.clock }));
+      assert.ok(state.clock.white_ms >= last.clock.white_ms - used - 2000, JSON.stringify({ last: last.clock, now: state.clock, used }));
+    } finally {
+      await next.stop();
+    }
+  });
+});
+
+test('after a crash, the side to move is charged up to the last event stored, here its going away', async () => {
+  const server = await startServer();
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 60000, increment_ms: 0 } });
+  const last = await play(game, a, b, ['e2e4', 'e7e5', 'g1f3', 'b8c6']);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // White leaves after thinking 1.5 s; the event says so, with the clocks of that moment.
+  await a.close();
+  await b.nextOf('presence', (m) => m.game === game && m.connected === false);
+  await server.kill();
+  const again = await startServer({ db: server.database });
+  try {
+    const c = await Client.connect(again.url, 'Cy');
+    const state = await c.ok({ type: 'watch', game });
+    assert.equal(state.clock.black_ms, last.clock.black_ms);
+    assert.ok(state.clock.white_ms <= last.clock.white_ms - 1500, JSON.stringify({ last: last.clock, now: state.clock }));
+  } finally {
+    await again.stop();
+  }
+});
