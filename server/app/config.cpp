@@ -54,7 +54,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
         ("engine", po::value(&engine_flags)->composing(), "NAME[:GAMES]=PATH: offer a UCI engine (repeatable); GAMES is chess and/or xiangqi, comma-separated (without it a NAME with 'fairy' plays xiangqi, others chess); 'builtin' is always offered")
-        ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes running at once: a new game against a UCI engine is refused while all run, and an engine that must start then waits for one to end (up to --engine-timeout-ms)")
+        ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes running at once: a new game against a UCI engine is refused while all run, and an engine that must start then stops the one idle longest and waits for it to end")
         ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")
         ("engine-timeout-ms", po::value(&engine_timeout_ms)->default_value(engine_timeout_ms), "a UCI engine's start-up handshake (uciok, readyok) limit")
         ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer (at least 100)");

@@ -139,7 +139,8 @@ std::shared_ptr<app::SeatAgent> EngineRegistry::make_agent(const std::string& en
             settings.level = level;
             settings.handshake_timeout = options_.handshake_timeout;
             settings.answer_margin = options_.answer_margin;
-            return std::make_shared<UciAgent>(std::move(settings), processes_, std::move(executor));
+            return std::make_shared<UciAgent>(std::move(settings), processes_, idle_,
+                                              std::move(executor));
         }
         spdlog::warn("engine {} is not configured for {}: the builtin engine plays its seat",
                      engine, rules::to_string(variant));

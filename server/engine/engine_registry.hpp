@@ -13,6 +13,7 @@
 
 #include "server/app/seat_agent.hpp"
 #include "server/engine/builtin_agent.hpp"
+#include "server/engine/uci_agent.hpp"
 #include "server/net/child_process.hpp"
 
 namespace arbiter::server::engines {
@@ -37,8 +38,8 @@ struct EngineOptions {
     std::chrono::milliseconds answer_margin{2000};
     /// UCI engine processes running at once. A game against a UCI engine is refused
     /// (engine_unavailable) while all are running; an engine that must start while all are
-    /// running (its game was created before, or its process stopped when idle) waits up to
-    /// handshake_timeout for one to end, then fails its move.
+    /// running (its game was created before, or its process stopped when idle) stops the one
+    /// idle longest and waits for a free one (IdleProcesses).
     std::size_t max_processes = 32;
 };
 
@@ -62,6 +63,7 @@ class EngineRegistry final : public app::EngineDirectory {
 
     EngineOptions options_;
     net::ProcessHost processes_;
+    IdleProcesses idle_;
     BuiltinPool pool_;
 };
 

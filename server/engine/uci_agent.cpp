@@ -12,12 +12,42 @@ namespace {
 
 // How often a question waiting for a process (all that may run are running) tries again.
 constexpr std::chrono::milliseconds kProcessRetry{100};
+constexpr unsigned kTriesPerStop = 10;
 
 }  // namespace
 
-UciAgent::UciAgent(UciSettings settings, net::ProcessHost& processes,
+void IdleProcesses::rest(const void* agent, std::shared_ptr<Executor> executor,
+                         std::function<void()> stop) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(entries_, [agent](const Entry& entry) { return entry.agent == agent; });
+    entries_.push_back({agent, std::move(executor), std::move(stop)});
+}
+
+void IdleProcesses::wake(const void* agent) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(entries_, [agent](const Entry& entry) { return entry.agent == agent; });
+}
+
+bool IdleProcesses::stop_longest_idle() {
+    Entry longest;
+    {
+        std::lock_guard lock(mutex_);
+        if (entries_.empty()) {
+            return false;
+        }
+        longest = std::move(entries_.front());
+        entries_.pop_front();
+    }
+    longest.executor->post(std::move(longest.stop));
+    return true;
+}
+
+UciAgent::UciAgent(UciSettings settings, net::ProcessHost& processes, IdleProcesses& idle,
                    std::shared_ptr<Executor> executor)
-    : settings_(std::move(settings)), processes_(processes), executor_(std::move(executor)) {}
+    : settings_(std::move(settings)),
+      processes_(processes),
+      idle_(idle),
+      executor_(std::move(executor)) {}
 
 UciAgent::~UciAgent() {
     kill_process();
@@ -29,9 +59,9 @@ void UciAgent::ask(app::MoveQuestion question, std::function<void(app::MoveAnswe
     }
     question_ = std::move(question);
     done_ = std::move(done);
+    idle_.wake(this);
     switch (phase_) {
         case Phase::none:
-            waited_ = std::chrono::milliseconds(0);
             start_process();
             break;
         case Phase::ready:
@@ -91,7 +121,7 @@ void UciAgent::start_process() {
     auto child = processes_.spawn({settings_.path}, executor_, std::move(callbacks));
     if (!child) {
         if (child.error().kind == net::SpawnError::Kind::busy) {
-            wait_for_process(child.error().message);
+            wait_for_process();
         } else {
             fail(child.error().message);
         }
@@ -104,22 +134,26 @@ void UciAgent::start_process() {
     arm(settings_.handshake_timeout, "uciok");
 }
 
-// As many processes as --max-engine-processes allows are running (or one just killed is not yet
-// reaped): try again shortly, for as long as a handshake may take; then the question fails and
-// the room decides (restart once, then end the game).
-void UciAgent::wait_for_process(const std::string& why) {
-    if (waited_ >= settings_.handshake_timeout) {
-        fail("no engine process free within " + std::to_string(waited_.count()) + " ms (" + why +
-             ")");
-        return;
+// As many processes as --max-engine-processes allows are running (or one just stopped is not yet
+// reaped): stop the one idle longest, if one is, and try again shortly. Not the engine's failure,
+// and not bounded here: each process that runs is idle (stopped in turn), or in a handshake, a
+// search or a stop, each bounded by its timer; a timed game's clock runs meanwhile.
+void UciAgent::wait_for_process() {
+    if (phase_ != Phase::waiting) {
+        spdlog::info("engine {}: all engine processes run; waiting for one", settings_.engine);
+        tries_ = 0;
     }
     phase_ = Phase::waiting;
+    // One process stopped per wait, and one more each second it lasts (a stopped process takes
+    // a moment to be reaped: stopping one at each try would stop more than this engine needs).
+    if (tries_++ % kTriesPerStop == 0) {
+        idle_.stop_longest_idle();
+    }
     after(kProcessRetry, [](UciAgent& self) {
         if (self.phase_ != Phase::waiting) {
             return;
         }
         self.phase_ = Phase::none;
-        self.waited_ += kProcessRetry;
         self.start_process();
     });
 }
@@ -217,6 +251,7 @@ void UciAgent::search() {
 }
 
 void UciAgent::on_exit(const std::string& why) {
+    idle_.wake(this);
     child_.reset();
     phase_ = Phase::none;
     ++timer_generation_;
@@ -259,6 +294,20 @@ void UciAgent::arm_idle() {
             self.kill_process();
         }
     });
+    rest();
+}
+
+// Offers the idle process to engines that need one while all run (IdleProcesses).
+void UciAgent::rest() {
+    std::weak_ptr<UciAgent> weak = weak_from_this();
+    idle_.rest(this, executor_, [weak] {
+        auto self = weak.lock();
+        if (self && !self->question_ && self->phase_ == Phase::ready) {
+            spdlog::info("engine {}: idle process stopped for another game's engine",
+                         self->settings_.engine);
+            self->kill_process();
+        }
+    });
 }
 
 // The one timer: `task` runs after `delay` unless another after() (any arm), an answer line or
@@ -278,6 +327,7 @@ void UciAgent::after(std::chrono::milliseconds delay, std::function<void(UciAgen
 }
 
 void UciAgent::kill_process() {
+    idle_.wake(this);
     if (timer_) {
         timer_->cancel();
         timer_.reset();

@@ -2,15 +2,18 @@
 /// \file
 /// UciAgent: one seat played by a UCI engine in a child process. All of its state lives on
 /// the room's executor; the process's lines arrive there too (net::ProcessHost), so nothing
-/// here blocks. Getting a process (at most --max-engine-processes run at once), the handshake
-/// (uci/uciok, options, ucinewgame, isready/readyok) and every search are bounded by timers: an
-/// engine that gets no process, does not answer in time, dies, or says nothing usable fails the
-/// question, and the room decides what follows (restart once, then end).
+/// here blocks. At most --max-engine-processes run at once: an engine that needs one while all
+/// run stops the one idle longest (IdleProcesses) and waits for it to end. Waiting ends: every
+/// other process is idle, or in a handshake or a search, each bounded by a timer. An engine that
+/// does not answer in time, dies, or says nothing usable fails the question, and the room decides
+/// what follows (restart once, then end).
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -20,14 +23,35 @@
 
 namespace arbiter::server::engines {
 
+/// The UCI processes that run idle (their opponent thinking, or gone), longest idle first. When
+/// every process allowed runs, an engine that needs one stops the one idle longest, whose next
+/// question starts it again: a process serves a game that asks before one that rests.
+class IdleProcesses {
+  public:
+    /// `agent` rests with a process; `stop` stops it (run on `executor`, the agent's own).
+    void rest(const void* agent, std::shared_ptr<Executor> executor, std::function<void()> stop);
+    /// `agent` is asked, or has no process any more.
+    void wake(const void* agent);
+    /// Asks the process idle longest to stop; false when none rests.
+    bool stop_longest_idle();
+
+  private:
+    struct Entry {
+        const void* agent;
+        std::shared_ptr<Executor> executor;
+        std::function<void()> stop;
+    };
+    std::mutex mutex_;
+    std::list<Entry> entries_;  ///< longest idle first
+};
+
 /// What a UciAgent starts and how long it waits.
 struct UciSettings {
     std::string engine;                      ///< the configured name ("stockfish")
     std::string path;                        ///< the program
     std::optional<std::string> uci_variant;  ///< UCI_Variant to set ("xiangqi"), if any
     int level = 1;
-    /// The bound of each start-up step: a free process (when as many run as the ProcessHost
-    /// allows), uciok, readyok.
+    /// The bound of each start-up step: uciok, readyok.
     std::chrono::milliseconds handshake_timeout{5000};
     std::chrono::milliseconds answer_margin{2000};  ///< beyond the think time, for bestmove
     /// An engine idle this long (its opponent thinking, or gone) is stopped; the next question
@@ -37,7 +61,8 @@ struct UciSettings {
 
 class UciAgent final : public app::SeatAgent, public std::enable_shared_from_this<UciAgent> {
   public:
-    UciAgent(UciSettings settings, net::ProcessHost& processes, std::shared_ptr<Executor> executor);
+    UciAgent(UciSettings settings, net::ProcessHost& processes, IdleProcesses& idle,
+             std::shared_ptr<Executor> executor);
     ~UciAgent() override;
 
     void ask(app::MoveQuestion question, std::function<void(app::MoveAnswer)> done) override;
@@ -57,7 +82,8 @@ class UciAgent final : public app::SeatAgent, public std::enable_shared_from_thi
     };
 
     void start_process();
-    void wait_for_process(const std::string& why);
+    void wait_for_process();
+    void rest();
     void on_line(const std::string& line);
     void on_exit(const std::string& why);
     void on_uciok();
@@ -71,13 +97,14 @@ class UciAgent final : public app::SeatAgent, public std::enable_shared_from_thi
 
     UciSettings settings_;
     net::ProcessHost& processes_;
+    IdleProcesses& idle_;
     std::shared_ptr<Executor> executor_;
     std::shared_ptr<net::ChildProcess> child_;
     Phase phase_ = Phase::none;
     UciOptions options_;  ///< announced in the handshake of the process running now
     std::optional<app::MoveQuestion> question_;
     std::function<void(app::MoveAnswer)> done_;
-    std::chrono::milliseconds waited_{0};  ///< for a process, for the question in flight
+    unsigned tries_ = 0;  ///< to get a process, in the wait going on
     std::shared_ptr<Timer> timer_;
     std::uint64_t timer_generation_ = 0;  ///< a timer that fires for an older arm() is ignored
     bool closed_ = false;

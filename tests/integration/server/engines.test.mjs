@@ -420,11 +420,13 @@ test('what an engine started ends with it', async () => {
 
 test('--max-engine-processes bounds the engines running at once', async () => {
   // Games are accepted while no process runs, and each engine starts when first asked: the
-  // bound must hold there. An engine that cannot get a process in time fails its move.
+  // bound must hold there. An engine that needs a process while all run stops the one idle
+  // longest (its game's engine starts again when asked) rather than fail its move.
   const own = await startServer({
     // A handshake timeout with room for a loaded machine (the sanitizer build under CI took more
-    // than 1 s to start the first engine): the second engine's wait is bounded by it too.
+    // than 1 s to start the first engine). Info level: the test reads the log.
     args: ['--max-engine-processes', '1', '--engine-timeout-ms', '4000', '--engine', `lim=${fakeEngine('opening-hang')}`],
+    logLevel: 'info',
   });
   let most = 0;
   let sampling = true;
@@ -444,12 +446,21 @@ test('--max-engine-processes bounds the engines running at once', async () => {
     await client.nextOf('moved', (m) => m.game === first.game && m.ply === 2);
     const refused = await client.request(create);
     assert.equal(refused.code, 'engine_unavailable', 'a game is refused while every process runs');
-    // The second game's engine finds no free process: it fails twice and the game ends.
+    // The second game's engine finds no free process: it stops the first game's idle one and
+    // answers in its place.
     await client.ok({ type: 'move', game: second.game, move: 'e2e4', ply: 0 });
-    const outcome = await client.nextOf('ended', (m) => m.game === second.game, 40000);
-    assert.equal(outcome.reason, 'engine_failure');
-    assert.equal(outcome.status, 'aborted');
-    assert.match(own.stderr(), /no engine process free within 4000 ms/);
+    const answered = await client.nextOf('moved', (m) => m.game === second.game && m.ply === 2, 20000);
+    assert.equal(answered.move, 'g8f6');
+    assert.match(own.stderr(), /idle process stopped for another game's engine/);
+    // And back: the first game's engine takes the process from the second's, now idle. This fake
+    // hangs from its third ply on, so its restart shows as a search, not an answer.
+    await client.ok({ type: 'move', game: first.game, move: 'd2d4', ply: 2 });
+    const deadline = Date.now() + 20000;
+    while ((own.stderr().match(/idle process stopped for another game's engine/g) ?? []).length < 2) {
+      assert.ok(Date.now() < deadline, 'the first game\'s engine took the process back');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(client.pending().filter((m) => m.type === 'ended').length, 0, 'no game ended');
     await client.close();
   } finally {
     sampling = false;
