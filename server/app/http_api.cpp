@@ -9,6 +9,7 @@
 
 #include "common/protocol/codec.hpp"
 #include "common/rules/game.hpp"
+#include "server/app/http_validators.hpp"
 #include "server/app/hub.hpp"
 #include "server/app/log.hpp"
 
@@ -60,6 +61,12 @@ std::string_view content_type_for(const std::filesystem::path& path) {
         {".map", "application/json"}};
     auto it = kTypes.find(path.extension().string());
     return it == kTypes.end() ? std::string_view("application/octet-stream") : it->second;
+}
+
+std::int64_t unix_nanoseconds(std::filesystem::file_time_type time) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::file_clock::to_sys(time).time_since_epoch())
+        .count();
 }
 
 }  // namespace
@@ -139,7 +146,7 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
     if (path.starts_with("/api/")) {
         return respond(text_response(404, "no such endpoint"));
     }
-    respond(static_file(path));
+    respond(static_file(path, request));
 }
 
 void HttpApi::read_stored(Respond respond, std::function<net::HttpResponse()> read) {
@@ -315,7 +322,7 @@ net::HttpResponse HttpApi::metrics() {
     return response;
 }
 
-net::HttpResponse HttpApi::static_file(std::string_view raw_path) {
+net::HttpResponse HttpApi::static_file(std::string_view raw_path, const net::HttpRequest& request) {
     if (web_root_.empty()) {
         // An empty path joined to a relative one is that relative path, resolved from the working
         // directory: without --web-root every file there (the database too) was served.
@@ -342,13 +349,33 @@ net::HttpResponse HttpApi::static_file(std::string_view raw_path) {
     if (!std::filesystem::is_regular_file(file, ec)) {
         return text_response(404, "not found");
     }
+    std::error_code size_error;
+    std::error_code time_error;
+    const auto size = std::filesystem::file_size(file, size_error);
+    const auto written = std::filesystem::last_write_time(file, time_error);
+    if (size_error || time_error) {
+        return text_response(404, "not found");  // gone since is_regular_file()
+    }
+    const std::int64_t now_seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                                         std::chrono::system_clock::now().time_since_epoch())
+                                         .count();
+    const auto validators = file_validators(size, unix_nanoseconds(written), now_seconds);
+    net::HttpResponse response;
+    // The client's files keep their names from one build to the next (app.js, not a hashed
+    // name): a browser may keep them but asks each time, and an unchanged file is a 304.
+    response.headers = {{"Cache-Control", "no-cache"},
+                        {"ETag", validators.etag},
+                        {"Last-Modified", format_http_date(validators.modified_seconds)}};
+    if (not_modified(validators, {request.if_none_match, request.if_modified_since}, now_seconds)) {
+        response.status = 304;
+        response.content_type.clear();
+        return response;
+    }
     std::ifstream in(file, std::ios::binary);
     std::ostringstream body;
     body << in.rdbuf();
-    net::HttpResponse response;
     response.content_type = std::string(content_type_for(file));
     response.body = body.str();
-    response.headers.emplace_back("Cache-Control", "no-cache");
     return response;
 }
 

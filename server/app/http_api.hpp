@@ -37,7 +37,8 @@ class HttpApi final : public net::HttpHandler {
     net::HttpResponse export_game(const std::string& id);
     net::HttpResponse health();
     net::HttpResponse metrics();
-    net::HttpResponse static_file(std::string_view path);
+    /// A file of the web root, with validators: 304 when the client's copy is current.
+    net::HttpResponse static_file(std::string_view path, const net::HttpRequest& request);
 
     storage::GameRepository& repository_;
     Metrics& metrics_;

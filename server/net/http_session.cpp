@@ -160,6 +160,20 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         return std::string(target);
     }
 
+    // A field sent on several lines is one list, the lines joined by commas (RFC 9110 5.3).
+    static std::optional<std::string> field_value(const http::request<http::string_body>& request,
+                                                  http::field name) {
+        const auto [first, last] = request.equal_range(name);
+        if (first == last) {
+            return std::nullopt;
+        }
+        std::string value;
+        for (auto line = first; line != last; ++line) {
+            value += (line == first ? "" : ", ") + std::string(line->value());
+        }
+        return value;
+    }
+
     void answer(const http::request<http::string_body>& request) {
         HttpRequest plain;
         plain.method = std::string(request.method_string());
@@ -167,6 +181,8 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         plain.remote_address = remote_.address;
         plain.loopback = remote_.loopback;
         plain.body = request.body();
+        plain.if_none_match = field_value(request, http::field::if_none_match);
+        plain.if_modified_since = field_value(request, http::field::if_modified_since);
         const Framing framing{request.version(), request.keep_alive(),
                               request.method() == http::verb::head};
         writing_ = true;  // from now until the answer is written: a graceful shutdown waits
@@ -211,14 +227,21 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
             response.set(name, value);
         }
         response.set(http::field::server, "arbiter");
-        response.set(http::field::content_type, reply.content_type);
+        if (!reply.content_type.empty()) {
+            response.set(http::field::content_type, reply.content_type);
+        }
         response.keep_alive(framing.keep_alive && !closing_);
+        // A 304 has no content, and a Content-Length there could only be the 200's (RFC 9110
+        // 8.6, 15.4.5): neither is sent.
+        const bool not_modified = reply.status == 304;
         const auto length = reply.body.size();
-        if (!framing.head) {
+        if (!framing.head && !not_modified) {
             response.body() = std::move(reply.body);
         }
         // HEAD: the length the GET would have, and no body (RFC 9110 section 9.3.2).
-        response.content_length(length);
+        if (!not_modified) {
+            response.content_length(length);
+        }
         write();
     }
 

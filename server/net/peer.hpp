@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,12 +60,18 @@ struct HttpRequest {
     std::string remote_address;
     bool loopback = false;  ///< the client connected from 127.0.0.0/8 or ::1
     std::string body;
+    /// The conditional request headers (RFC 9110 13.1), each line of one joined by ", ";
+    /// nullopt when not sent. (`{}`: a request written {method, target, ...} may leave them out
+    /// without -Wmissing-field-initializers.)
+    std::optional<std::string> if_none_match{};
+    std::optional<std::string> if_modified_since{};
 };
 
-/// The answer; Content-Length and Server are added by the net layer.
+/// The answer; Content-Length and Server are added by the net layer (no Content-Length on a 304,
+/// which has no content).
 struct HttpResponse {
     unsigned status = 200;
-    std::string content_type = "text/plain; charset=utf-8";
+    std::string content_type = "text/plain; charset=utf-8";  ///< empty: none (say, on a 304)
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
 };

@@ -1,7 +1,7 @@
 // HTTP on the game port: REST API, export, health, metrics, static files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, inTempFolder, Client, startGame, play } from './harness.mjs';
 
@@ -48,6 +48,79 @@ test('GET /metrics speaks Prometheus text', async () => {
 test('static files cannot escape the web root', async () => {
   const response = await fetch(`${server.http}/..%2f..%2fetc%2fpasswd`);
   assert.ok(response.status === 404 || response.status === 400);
+});
+
+test('static files carry ETag and Last-Modified; a current copy gets 304 without a body', async () => {
+  await inTempFolder(async (dir) => {
+    const file = path.join(dir, 'app.js');
+    const setVersion = (text, isoTime) => {
+      writeFileSync(file, text);
+      utimesSync(file, new Date(isoTime), new Date(isoTime));
+    };
+    setVersion('console.log(1);\n', '2024-01-02T03:04:05.678Z');
+    const lastModified = 'Tue, 02 Jan 2024 03:04:05 GMT';
+    const site = await startServer({ webRoot: dir });
+    try {
+      const url = `${site.http}/app.js`;
+      const first = await fetch(url);
+      assert.equal(first.status, 200);
+      assert.equal(await first.text(), 'console.log(1);\n');
+      const etag = first.headers.get('etag');
+      assert.match(etag, /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+      assert.equal(first.headers.get('last-modified'), lastModified);
+      assert.equal(first.headers.get('cache-control'), 'no-cache');
+
+      for (const headers of [
+        { 'If-None-Match': etag },
+        { 'If-None-Match': etag.slice(2) }, // weak comparison: W/ or not
+        { 'If-None-Match': `"other", ${etag}` },
+        { 'If-None-Match': '*' },
+        { 'If-Modified-Since': lastModified },
+        { 'If-Modified-Since': 'Tuesday, 02-Jan-24 03:04:05 GMT' },
+        { 'If-Modified-Since': 'Tue Jan  2 03:04:05 2024' },
+      ]) {
+        for (const method of ['GET', 'HEAD']) {
+          const what = `${method} ${JSON.stringify(headers)}`;
+          const response = await fetch(url, { method, headers });
+          assert.equal(response.status, 304, what);
+          assert.equal(await response.text(), '', what);
+          assert.equal(response.headers.get('etag'), etag, what);
+          assert.equal(response.headers.get('last-modified'), lastModified, what);
+          assert.equal(response.headers.get('cache-control'), 'no-cache', what);
+          assert.equal(response.headers.get('content-length'), null, what);
+          assert.equal(response.headers.get('content-type'), null, what);
+        }
+      }
+      for (const headers of [
+        { 'If-None-Match': 'W/"other"' },
+        { 'If-None-Match': 'W/"other"', 'If-Modified-Since': lastModified }, // If-None-Match decides
+        { 'If-Modified-Since': 'Tue, 02 Jan 2024 03:04:04 GMT' },
+        { 'If-Modified-Since': 'Tue, 02 Jan 2024' }, // not a date: ignored
+      ]) {
+        const response = await fetch(url, { headers });
+        assert.equal(response.status, 200, JSON.stringify(headers));
+        assert.equal(await response.text(), 'console.log(1);\n');
+      }
+
+      // A new version of the same size: a new tag, and the old one gets the new file.
+      setVersion('console.log(2);\n', '2024-01-02T03:04:05.900Z');
+      const changed = await fetch(url, { headers: { 'If-None-Match': etag } });
+      assert.equal(changed.status, 200);
+      assert.equal(await changed.text(), 'console.log(2);\n');
+      assert.notEqual(changed.headers.get('etag'), etag);
+
+      // The JSON API has no validators and answers in full.
+      const api = await fetch(`${site.http}/api/games`, {
+        headers: { 'If-None-Match': '*', 'If-Modified-Since': 'Fri, 01 Jan 2100 00:00:00 GMT' },
+      });
+      assert.equal(api.status, 200);
+      assert.equal(api.headers.get('etag'), null);
+      assert.equal(api.headers.get('last-modified'), null);
+      assert.ok(Array.isArray((await api.json()).games));
+    } finally {
+      assert.equal((await site.stop()).code, 0);
+    }
+  });
 });
 
 test('a flood of API reads waits in a bounded queue: the rest get 503 with Retry-After', async () => {
