@@ -94,6 +94,11 @@ ClientBody read_create(FieldReader& in) {
     create.clock = read_clock(in);
     create.is_private = in.optional_boolean("private").value_or(false);
     create.position = in.optional_text("position", kPositionRule).value_or(std::string{});
+    // "" asks for the standard start; only spaces is no FEN either, but a client that sent it
+    // meant some position: refused, not read as the standard start (chess FEN trims spaces).
+    if (!create.position.empty() && create.position.find_first_not_of(' ') == std::string::npos) {
+        in.fail("field \"position\": only spaces; send a FEN, or \"\" for the standard start");
+    }
     create.opponent = read_opponent(in);
     return create;
 }

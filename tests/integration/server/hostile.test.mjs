@@ -30,6 +30,24 @@ test('malformed frames: bad_json, unknown_type, bad_request', async () => {
   assert.equal(pong.type, 'pong', 'the connection still works after bad input');
 });
 
+test('create with a position of only spaces is bad_request and creates nothing; "" is the start', async () => {
+  const c = await Client.connect(server.url, 'Ana');
+  const newest = async () => (await c.ok({ type: 'games', limit: 1 })).games[0]?.game;
+  const before = await newest();
+  for (const variant of ['chess', 'xiangqi', 'draughts']) {
+    const refused = await c.request({ type: 'create', variant, position: '   ' });
+    assert.equal(refused.code, 'bad_request', variant);
+    assert.match(refused.message, /"position": only spaces/, variant);
+  }
+  assert.equal(await newest(), before, 'no game was stored');
+  assert.ok(!c.pending().some((m) => m.type === 'created' || m.type === 'state'), 'no game was opened');
+  const created = await c.ok({ type: 'create', variant: 'chess', position: '' });
+  const state = await c.nextOf('state', (m) => m.game === created.game);
+  assert.equal(state.initial_position, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  await c.ok({ type: 'abort', game: created.game });
+  await c.close();
+});
+
 test('moves: out of turn, illegal, stale, by a spectator, by a stranger, after the end', async () => {
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');

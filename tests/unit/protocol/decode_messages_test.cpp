@@ -133,6 +133,27 @@ TEST(ProtocolDecodeCreate, PositionUpTo256PrintableCharacters) {
     expect_bad_request(R"({"type":"create","variant":"chess","position":null})", "\"position\"");
 }
 
+// "" (like no position) is the standard start; only spaces is refused, not read as "" (chess FEN
+// trims spaces, so " " once started a standard game).
+TEST(ProtocolDecodeCreate, PositionOfOnlySpacesIsRefused) {
+    EXPECT_EQ(
+        accepted_body<Create>(R"({"type":"create","variant":"chess","position":""})").position, "");
+    for (const std::string_view variant : {"chess", "xiangqi", "draughts"}) {
+        for (const std::string_view spaces : {" ", "   "}) {
+            expect_bad_request(
+                frame("create", "\"variant\":\"" + std::string(variant) + "\",\"position\":\"" +
+                                    std::string(spaces) + "\""),
+                "\"position\": only spaces");
+        }
+    }
+    const std::string fen = " rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ";
+    EXPECT_EQ(accepted_body<Create>(
+                  frame("create", "\"variant\":\"chess\",\"position\":" + json_string(fen)))
+                  .position,
+              fen)
+        << "spaces around a FEN are the rules' to judge";
+}
+
 // join, unwatch, resign, abort and replay carry only a game id.
 std::string game_of(const ClientBody& body) {
     return std::visit(

@@ -186,6 +186,7 @@ const std::vector<std::string_view> kInvalidClientSamples = {
     R"({"type":"create","variant":"chess","clock":{"initial_ms":1000}})",
     R"({"type":"create","variant":"chess","private":"yes"})",
     R"({"type":"create","variant":"chess","position":null})",
+    R"({"type":"create","variant":"chess","position":"  "})",
     R"({"type":"create","variant":"chess","opponent":null})",
     R"({"type":"create","variant":"chess","opponent":{"engine":"stockfish"}})",
     R"({"type":"create","variant":"chess","opponent":{"engine":"stockfish","level":0}})",
