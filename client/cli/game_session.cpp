@@ -135,7 +135,11 @@ class GameSession {
     std::optional<int> take_input() {
         while (auto line = input_->next()) {
             terminal_.typed();
-            if (auto code = act(state_.on_line(*line))) {
+            if (!*line) {
+                terminal_.note(line->error());
+                continue;
+            }
+            if (auto code = act(state_.on_line(**line))) {
                 return code;
             }
         }

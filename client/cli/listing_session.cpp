@@ -68,14 +68,18 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
     bool flip = options.flip;
     for (;;) {
         terminal.screen(render_record_at(record, ply, terminal.style(), flip), 0);
-        std::optional<std::string> line;
+        std::optional<TypedLine> line;
         while (!(line = input.next())) {
             if (input.finished() || g_interrupted) {
                 return 0;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
         }
-        auto step = parse_replay_step(*line, ply, record.moves.size());
+        if (!*line) {
+            terminal.note(line->error());
+            continue;
+        }
+        auto step = parse_replay_step(**line, ply, record.moves.size());
         if (!step) {
             terminal.note(step.error());
             continue;

@@ -317,7 +317,8 @@ options:
 While playing, type a move (wire notation such as e2e4, h3e3, 22x15, or display notation such
 as Nf3, C2.5) or a command: resign, draw [accept|decline], takeback [accept|decline], abort,
 claim win|draw, rematch [accept|decline], flip, help, quit. A move typed before your turn waits
-for it. Moves are read from standard input line by line, so scripts can pipe them in.
+for it. Moves are read from standard input line by line, so scripts can pipe them in; a line
+over 4096 bytes is refused and nothing of it is sent.
 Seat tokens are kept in $XDG_CONFIG_HOME/arbiter/tokens.json (or ~/.config/arbiter/).
 )";
 }

@@ -5,6 +5,7 @@
 - Text that is not UTF-8, on the command line or typed, is refused with a message; the client
   does not abort (nlohmann's dump() throws on it) and the game goes on.
 - A typed move over the protocol's 64 characters is refused before it is sent.
+- A typed line over 4096 bytes (a paste gone wrong) is refused as it is read, not held whole.
 - A move of 64 four-byte characters is within the protocol but over this server's frame limit:
   the server closes the connection with 1009. The client reconnects once and does not send that
   move again (it used to, on every reconnect, for ever); the next typed move is played.
@@ -55,6 +56,7 @@ def run(args, port, workdir):
     game = first.wait_for(is_type("created"), "created")["game"]
     first.wait_for(is_type("state", game=game), "state after create")
     write_bytes(first, b"f2f3\xe9")
+    first.write("e" * 65)
     first.write("e" * 70000)
     first.write(TOO_BIG_FOR_THE_SERVER)
     first.write("f2f3")
@@ -69,6 +71,7 @@ def run(args, port, workdir):
     notes = first.stderr_text()
     check("not valid UTF-8" in notes, "the line that is not UTF-8 is refused", first)
     check("1 to 64 characters" in notes, "the over-long move is refused", first)
+    check("the line is over 4096 bytes" in notes, "the over-long line is refused", first)
     check("as too large; it is not sent again" in notes, "the too-large move is dropped", first)
     check(notes.count("reconnected") == 1, "one reconnect, not one per re-sent move", first)
     away = [m for m in second.messages()
