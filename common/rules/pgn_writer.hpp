@@ -2,7 +2,8 @@
 /// \file
 /// The export format of PGN (PGN standard 8) shared by chess and xiangqi: the tag section in its
 /// standard order, and movetext with move number indications, comments and lines of fewer than
-/// 80 characters. Each game supplies its own moves, comments and extra tags.
+/// 80 characters. Each game supplies its own moves, comments and extra tags. Draughts writes PDN,
+/// which keeps PGN's movetext but has results of its own: it takes Movetext only.
 
 #include <cstdint>
 #include <string>

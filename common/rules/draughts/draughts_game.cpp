@@ -13,6 +13,7 @@
 #include "common/rules/draughts/movegen.hpp"
 #include "common/rules/draughts/notation.hpp"
 #include "common/rules/draughts/position.hpp"
+#include "common/rules/pgn_writer.hpp"
 #include "common/rules/variants.hpp"
 
 namespace arbiter::rules::draughts {
@@ -142,28 +143,13 @@ class DraughtsGame final : public Game {
             text += tag("FEN", to_fen(initial_));
         }
         text += '\n';
-        std::string line;
-        const auto emit = [&](const std::string& token) {
-            if (!line.empty() && line.size() + 1 + token.size() > 79) {
-                text += line + '\n';
-                line.clear();
-            }
-            line += (line.empty() ? "" : " ") + token;
-        };
-        const bool black_first = initial_.turn == Side::second;
-        for (std::size_t i = 0; i < moves_.size(); ++i) {
-            const std::size_t ply = i + (black_first ? 1 : 0);
-            const std::string number = std::to_string(ply / 2 + 1);
-            if (ply % 2 == 0) {
-                emit(number + ". " + moves_[i]);
-            } else if (i == 0) {
-                emit(number + "... " + moves_[i]);
-            } else {
-                emit(moves_[i]);
-            }
+        // The movetext of PGN export format (numbering, lines under 80 characters, the empty
+        // line that ends a game), which PDN 3.0 takes from PGN; the results are PDN's own.
+        pgn::Movetext movetext(1, initial_.turn);
+        for (const std::string& move : moves_) {
+            movetext.move(move);
         }
-        emit(std::string(pdn_result(info.outcome)));
-        return text + line + '\n';
+        return text + movetext.finish(pdn_result(info.outcome));
     }
 
     std::uint64_t perft(int depth) const override { return draughts::perft(current_, depth); }
