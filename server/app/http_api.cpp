@@ -120,7 +120,7 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
                                                                : target.substr(question + 1));
 
     if (path == "/healthz") {
-        return respond(health());
+        return health(std::move(respond));
     }
     if (path == "/metrics") {
         return respond(metrics());
@@ -291,21 +291,32 @@ net::HttpResponse HttpApi::export_game(const std::string& id) {
     return response;
 }
 
-net::HttpResponse HttpApi::health() {
-    // The probe takes SQLite's write lock, which the move writer needs, and may wait for it on a
-    // network thread: a flood of health checks must not probe for each one. At most one probe a
-    // second and one at a time; meanwhile the last answer stands.
+void HttpApi::health(Respond respond) {
+    // The probe takes SQLite's write lock, which the move writer holds most of the time under
+    // load, and may wait for it: on the reader thread, never on a network thread, whose other
+    // connections would wait too. At most one probe a second and one at a time (a flood of
+    // checks takes the lock once); meanwhile the last answer stands.
+    const auto answer = [this] {
+        return writable_.load() ? text_response(200, "ok")
+                                : text_response(503, "database not writable");
+    };
     const auto now = std::chrono::steady_clock::now().time_since_epoch();
     const auto last = std::chrono::steady_clock::duration(last_probe_.load());
     if (now - last >= health_probe_interval && !probing_.exchange(true)) {
-        writable_.store(repository_.writable());
-        last_probe_.store(now.count());
-        probing_.store(false);
+        auto waiting = std::make_shared<Respond>(std::move(respond));
+        const bool queued = reads_.try_post([this, waiting, answer] {
+            writable_.store(repository_.writable());
+            last_probe_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+            probing_.store(false);
+            (*waiting)(answer());
+        });
+        if (queued) {
+            return;
+        }
+        probing_.store(false);  // the reader's queue is full: the last answer stands
+        respond = std::move(*waiting);
     }
-    if (writable_.load()) {
-        return text_response(200, "ok");
-    }
-    return text_response(503, "database not writable");
+    respond(answer());
 }
 
 net::HttpResponse HttpApi::metrics() {

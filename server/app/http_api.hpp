@@ -35,7 +35,8 @@ class HttpApi final : public net::HttpHandler {
     net::HttpResponse games(std::string_view query);
     net::HttpResponse game(const std::string& id);
     net::HttpResponse export_game(const std::string& id);
-    net::HttpResponse health();
+    /// 200 while the database is writable, else 503; probed on the reader thread.
+    void health(Respond respond);
     net::HttpResponse metrics();
     /// A file of the web root, with validators: 304 when the client's copy is current.
     net::HttpResponse static_file(std::string_view path, const net::HttpRequest& request);

@@ -33,6 +33,7 @@ class FakeRepository final : public storage::GameRepository {
     }
     bool writable() override {
         probes += 1;
+        probed_on = std::this_thread::get_id();
         return writable_now.load();
     }
     std::uint64_t size_bytes() override { return 0; }
@@ -41,6 +42,7 @@ class FakeRepository final : public storage::GameRepository {
     std::atomic<int> probes{0};
     std::atomic<bool> writable_now{true};
     std::atomic<bool> hold_reads{false};
+    std::atomic<std::thread::id> probed_on;
     std::promise<void> entered;
     std::promise<void> released;
 };
@@ -100,6 +102,35 @@ TEST_F(HttpApiTest, HealthProbesTheDatabaseAtMostOnceASecond) {
     repository.writable_now = false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1100));
     EXPECT_EQ(get(api, "/healthz").status, 503u) << "a second later the probe runs again";
+}
+
+// The probe may wait for SQLite's write lock: not on the thread that asked (a network thread,
+// with other connections on it).
+TEST_F(HttpApiTest, HealthProbesOnTheReaderThreadAndAnswersFromThere) {
+    repository.writable_now = false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    EXPECT_EQ(get(api, "/healthz").status, 503u);
+    EXPECT_NE(repository.probed_on.load(), std::this_thread::get_id());
+}
+
+TEST_F(HttpApiTest, HealthAnswersTheLastProbeWhenTheReaderIsFull) {
+    repository.hold_reads = true;
+    std::promise<net::HttpResponse> held;
+    api.handle({"GET", "/api/games/held", "127.0.0.1", true, ""},
+               [&held](net::HttpResponse response) { held.set_value(std::move(response)); });
+    repository.entered.get_future().wait();
+    std::promise<net::HttpResponse> queued;
+    api.handle({"GET", "/api/games/queued", "127.0.0.1", true, ""},
+               [&queued](net::HttpResponse response) { queued.set_value(std::move(response)); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a probe is due
+    const int probes = repository.probes.load();
+    EXPECT_EQ(get(api, "/healthz").status, 200u) << "answered at once, from the last probe";
+    EXPECT_EQ(repository.probes.load(), probes);
+    repository.hold_reads = false;
+    repository.released.set_value();
+    EXPECT_EQ(held.get_future().get().status, 404u);
+    EXPECT_EQ(queued.get_future().get().status, 404u);
+    reads.stop();
 }
 
 // Without a web root, no file is served: an empty root once meant the working directory, where
