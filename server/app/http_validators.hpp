@@ -10,17 +10,13 @@
 #include <string>
 #include <string_view>
 
+#include "server/net/http_date.hpp"
+
 namespace arbiter::server::app {
 
-/// An HTTP-date in its preferred format, IMF-fixdate (RFC 9110 5.6.7):
-/// "Sun, 06 Nov 1994 08:49:37 GMT".
-std::string format_http_date(std::int64_t unix_seconds);
-
-/// Seconds since the epoch of an HTTP-date in any of the three formats that a recipient must
-/// accept (RFC 9110 5.6.7): IMF-fixdate, RFC 850 ("Sunday, 06-Nov-94 08:49:37 GMT", whose
-/// two-digit year is read as at most 50 years after `now_seconds`) and asctime ("Sun Nov  6
-/// 08:49:37 1994"). nullopt for anything else, a list of dates included.
-std::optional<std::int64_t> parse_http_date(std::string_view text, std::int64_t now_seconds);
+// The HTTP-dates of Last-Modified and If-Modified-Since.
+using net::format_http_date;
+using net::parse_http_date;
 
 /// The validators of one version of a file.
 struct FileValidators {

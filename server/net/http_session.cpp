@@ -18,6 +18,7 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "server/net/http_date.hpp"
 #include "server/net/sessions.hpp"
 
 namespace arbiter::server::net::detail {
@@ -160,6 +161,13 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         return std::string(target);
     }
 
+    // RFC 9110 6.6.1: an origin server with a clock dates every response.
+    static std::string date_now() {
+        return format_http_date(std::chrono::duration_cast<std::chrono::seconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count());
+    }
+
     // A field sent on several lines is one list, the lines joined by commas (RFC 9110 5.3).
     static std::optional<std::string> field_value(const http::request<http::string_body>& request,
                                                   http::field name) {
@@ -227,6 +235,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
             response.set(name, value);
         }
         response.set(http::field::server, "arbiter");
+        response.set(http::field::date, date_now());
         if (!reply.content_type.empty()) {
             response.set(http::field::content_type, reply.content_type);
         }
@@ -248,6 +257,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
     void reply_error(http::status status) {
         auto& response = response_.emplace(status, 11);
         response.set(http::field::server, "arbiter");
+        response.set(http::field::date, date_now());
         response.set(http::field::content_type, "text/plain; charset=utf-8");
         response.body() = std::string(http::obsolete_reason(status)) + "\n";
         response.keep_alive(false);

@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { utimesSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { startServer, inTempFolder, Client, startGame, play } from './harness.mjs';
 
@@ -20,6 +21,28 @@ after(async () => assert.equal((await server.stop()).code, 0));
 test('GET /healthz says the database is writable', async () => {
   const response = await fetch(`${server.http}/healthz`);
   assert.equal(response.status, 200);
+});
+
+test('every response carries a Date (RFC 9110 6.6.1), a refusal by the HTTP layer too', async () => {
+  const dated = (text) => {
+    const date = Date.parse(text);
+    assert.ok(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text), text);
+    assert.ok(Math.abs(date - Date.now()) < 60000, text);
+  };
+  for (const target of ['/healthz', '/api/games', '/api/games/nosuchgame', '/index.html', '/nosuchfile']) {
+    const response = await fetch(`${server.http}${target}`);
+    dated(response.headers.get('date'));
+  }
+  // A request the HTTP layer refuses itself (HTTP/1.1 without Host) is dated too.
+  const raw = await new Promise((resolve, reject) => {
+    const socket = net.connect(Number(new URL(server.http).port), '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\n\r\n'));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  assert.match(raw, /^HTTP\/1\.1 400/);
+  dated(/\r\nDate: ([^\r]*)\r\n/i.exec(raw)[1]);
 });
 
 test('GET /api/games lists stored games with filters', async () => {
