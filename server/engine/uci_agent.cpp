@@ -150,11 +150,9 @@ void UciAgent::wait_for_process() {
         idle_.stop_longest_idle();
     }
     after(kProcessRetry, [](UciAgent& self) {
-        if (self.phase_ != Phase::waiting) {
-            return;
+        if (self.phase_ == Phase::waiting) {
+            self.start_process();  // still waiting, if all still run
         }
-        self.phase_ = Phase::none;
-        self.start_process();
     });
 }
 

@@ -461,6 +461,15 @@ test('--max-engine-processes bounds the engines running at once', async () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.equal(client.pending().filter((m) => m.type === 'ended').length, 0, 'no game ended');
+    // Both engines now have a question, and the one process goes to one of them, whose search
+    // hangs (for 2 s, the margin): the other waits, trying every 100 ms. A wait is logged once,
+    // not once a try: at most one more line (none when the engine that was waiting already got
+    // the process, and the second game's engine waits instead).
+    const waits = () => (own.stderr().match(/all engine processes run; waiting for one/g) ?? []).length;
+    const before = waits();
+    await client.ok({ type: 'move', game: second.game, move: 'd2d4', ply: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.ok(waits() - before <= 1, own.stderr());
     await client.close();
   } finally {
     sampling = false;
