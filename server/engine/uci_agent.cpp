@@ -28,18 +28,17 @@ void IdleProcesses::wake(const void* agent) {
     std::erase_if(entries_, [agent](const Entry& entry) { return entry.agent == agent; });
 }
 
-bool IdleProcesses::stop_longest_idle() {
+void IdleProcesses::stop_longest_idle() {
     Entry longest;
     {
         std::lock_guard lock(mutex_);
         if (entries_.empty()) {
-            return false;
+            return;
         }
         longest = std::move(entries_.front());
         entries_.pop_front();
     }
     longest.executor->post(std::move(longest.stop));
-    return true;
 }
 
 UciAgent::UciAgent(UciSettings settings, net::ProcessHost& processes, IdleProcesses& idle,

@@ -32,8 +32,8 @@ class IdleProcesses {
     void rest(const void* agent, std::shared_ptr<Executor> executor, std::function<void()> stop);
     /// `agent` is asked, or has no process any more.
     void wake(const void* agent);
-    /// Asks the process idle longest to stop; false when none rests.
-    bool stop_longest_idle();
+    /// Asks the process idle longest to stop, if one rests.
+    void stop_longest_idle();
 
   private:
     struct Entry {

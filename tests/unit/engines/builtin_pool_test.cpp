@@ -25,14 +25,24 @@ BuiltinPool::Job job_at(Clock::time_point deadline,
     return {std::move(run), std::make_shared<std::atomic<bool>>(false), deadline};
 }
 
-/// Occupies the pool's one worker until `release` is set.
-BuiltinPool::Job blocker(std::shared_future<void> release, std::promise<void>& started) {
-    return job_at(Clock::now(),
-                  [release, &started](milliseconds, const std::atomic<std::int64_t>*) {
-                      started.set_value();
-                      release.wait();
-                  });
-}
+/// Holds the pool's one worker from construction until release().
+class BusyWorker {
+  public:
+    explicit BusyWorker(BuiltinPool& pool) {
+        std::promise<void> started;
+        pool.submit(job_at(Clock::now(), [&started, released = released_](
+                                             milliseconds, const std::atomic<std::int64_t>*) {
+            started.set_value();
+            released.wait();
+        }));
+        started.get_future().wait();
+    }
+    void release() { release_.set_value(); }
+
+  private:
+    std::promise<void> release_;
+    std::shared_future<void> released_ = release_.get_future().share();
+};
 
 /// Runs as a search does: until its time is up or its cap (ms since its start) is reached.
 /// Returns how long it ran.
@@ -49,10 +59,7 @@ milliseconds search_like(milliseconds time_left, const std::atomic<std::int64_t>
 
 TEST(BuiltinPool, TheSearchDueFirstRunsFirst) {
     BuiltinPool pool(1);
-    std::promise<void> release;
-    std::promise<void> started;
-    pool.submit(blocker(release.get_future().share(), started));
-    started.get_future().wait();
+    BusyWorker busy(pool);
     std::mutex mutex;
     std::vector<int> order;
     std::promise<void> all_ran;
@@ -67,17 +74,14 @@ TEST(BuiltinPool, TheSearchDueFirstRunsFirst) {
                                }
                            }));
     }
-    release.set_value();
+    busy.release();
     all_ran.get_future().wait();
     EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
 }
 
 TEST(BuiltinPool, TimeSpentWaitingCountsAgainstASearch) {
     BuiltinPool pool(1);
-    std::promise<void> release;
-    std::promise<void> started;
-    pool.submit(blocker(release.get_future().share(), started));
-    started.get_future().wait();
+    BusyWorker busy(pool);
     const auto asked = Clock::now();
     std::promise<milliseconds> due_soon;
     std::promise<milliseconds> overdue;
@@ -88,7 +92,7 @@ TEST(BuiltinPool, TimeSpentWaitingCountsAgainstASearch) {
         asked + milliseconds{100},
         [&](milliseconds left, const std::atomic<std::int64_t>*) { overdue.set_value(left); }));
     std::this_thread::sleep_for(milliseconds{300});
-    release.set_value();
+    busy.release();
     // Waited at least 300 ms: 100 ms at most are left of the first budget, and the second is
     // past its deadline, so it gets the floor.
     const milliseconds left = due_soon.get_future().get();
