@@ -55,6 +55,8 @@ struct NetStats {
     std::uint64_t dropped_frames = 0;    ///< outgoing frames not sent: over the bound or closing
     std::uint64_t too_large_closes = 0;  ///< closed with too_big (frame over max_frame_bytes)
     std::uint64_t binary_closes = 0;     ///< closed because a binary frame arrived
+    std::uint64_t idle_closes =
+        0;  ///< dropped: silent for idle_timeout, keep-alive ping unanswered
     std::uint64_t rejected_per_address = 0;  ///< refused: max_connections_per_address reached
     std::uint64_t rejected_total = 0;        ///< refused: max_connections reached
     std::uint64_t handler_errors = 0;        ///< exceptions caught from handlers

@@ -120,6 +120,7 @@ NetStats SharedState::stats() const noexcept {
     stats.dropped_frames = counters.dropped_frames.load();
     stats.too_large_closes = counters.too_large_closes.load();
     stats.binary_closes = counters.binary_closes.load();
+    stats.idle_closes = counters.idle_closes.load();
     stats.rejected_per_address = counters.rejected_per_address.load();
     stats.rejected_total = counters.rejected_total.load();
     stats.handler_errors = counters.handler_errors.load();

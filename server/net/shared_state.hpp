@@ -63,6 +63,7 @@ struct Counters {
     std::atomic<std::uint64_t> dropped_frames{0};
     std::atomic<std::uint64_t> too_large_closes{0};
     std::atomic<std::uint64_t> binary_closes{0};
+    std::atomic<std::uint64_t> idle_closes{0};
     std::atomic<std::uint64_t> rejected_per_address{0};
     std::atomic<std::uint64_t> rejected_total{0};
     std::atomic<std::uint64_t> handler_errors{0};

@@ -189,6 +189,10 @@ class WebsocketSession final : public Connection,
 
     void on_read(error_code ec) {
         if (ec) {
+            if (ec == beast::error::timeout) {
+                // Beast's keep-alive: silent for the idle timeout, its ping unanswered.
+                state_->counters.idle_closes.fetch_add(1);
+            }
             if (ec == websocket::error::message_too_big && !close_notified_) {
                 // beast has already sent close 1009 and closed the socket.
                 state_->counters.too_large_closes.fetch_add(1);

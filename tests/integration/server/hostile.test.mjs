@@ -1,7 +1,7 @@
 // Bad input gets an error with a stable code and changes nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, Client, startGame, play } from './harness.mjs';
+import { startServer, Client, startGame, play, withServer } from './harness.mjs';
 import { scrape, metric } from './prometheus.mjs';
 
 let server;
@@ -172,4 +172,31 @@ test('a flood of reads of stored games waits in a bounded queue: the rest are re
   } finally {
     assert.equal((await flooded.stop()).code, 0);
   }
+});
+
+// WebSocket keep-alive (RFC 6455 5.5.2), with --idle-timeout 1: a connection silent for half a
+// second is pinged, and one silent for the whole second after that is dropped (beast's
+// keep_alive_pings).
+test('a silent connection is pinged and kept while it answers, dropped when it does not', async () => {
+  await withServer(['--idle-timeout', '1'], async (keeper) => {
+    const answering = await Client.connect(keeper.url);
+    const mute = await Client.connect(keeper.url, null, { autoPong: false });
+    const talking = await Client.connect(keeper.url);
+    const started = Date.now();
+    const pings = new Map([answering, mute, talking].map((c) => [c, 0]));
+    for (const c of pings.keys()) c.ws.on('ping', () => pings.set(c, pings.get(c) + 1));
+    while (Date.now() - started < 3500) {
+      assert.equal((await talking.request({ type: 'ping' })).type, 'pong');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.ok(mute.closed, 'the connection that never answers a ping is dropped');
+    assert.ok(pings.get(mute) >= 1, 'it was pinged first');
+    assert.equal(answering.closed, null, 'the one that answers stays');
+    assert.ok(pings.get(answering) >= 2, `it is pinged every period it is silent (${pings.get(answering)})`);
+    assert.equal(talking.closed, null, 'nor is a connection that sends');
+    assert.equal(metric(await scrape(keeper.http), 'arbiter_idle_closes_total'), 1);
+    assert.equal((await answering.request({ type: 'ping' })).type, 'pong', 'and still works');
+    await answering.close();
+    await talking.close();
+  });
 });
