@@ -21,6 +21,13 @@ std::string two_digits(unsigned value) {
     return {static_cast<char>('0' + value / 10 % 10), static_cast<char>('0' + value % 10)};
 }
 
+// The year is 4DIGIT (RFC 9110 5.6.7): year 999 is "0999". (A year past 9999 has no HTTP-date;
+// it would keep its fifth digit.)
+std::string year_digits(int year) {
+    std::string digits = std::to_string(year);
+    return year >= 0 && digits.size() < 4 ? std::string(4 - digits.size(), '0') + digits : digits;
+}
+
 /// Reads the fields of a date from left to right; any mismatch makes it fail for good. Names
 /// are case-sensitive (RFC 9110 5.6.7: %s"Sun", %s"GMT").
 class DateReader {
@@ -178,7 +185,7 @@ std::string format_http_date(std::int64_t unix_seconds) {
     return std::string(kDays[std::chrono::weekday(day).c_encoding()]) + ", " +
            two_digits(static_cast<unsigned>(date.day())) + " " +
            std::string(kMonths[static_cast<unsigned>(date.month()) - 1]) + " " +
-           std::to_string(static_cast<int>(date.year())) + " " +
+           year_digits(static_cast<int>(date.year())) + " " +
            two_digits(static_cast<unsigned>(clock.hours().count())) + ":" +
            two_digits(static_cast<unsigned>(clock.minutes().count())) + ":" +
            two_digits(static_cast<unsigned>(clock.seconds().count())) + " GMT";

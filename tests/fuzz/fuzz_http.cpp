@@ -1,13 +1,18 @@
-// libFuzzer target: the server's plain-HTTP path, HttpApi::handle(), with a fuzzed method, target
-// and body, against a real SQLite repository holding a few games and a real web root (no
-// network). Input: method '\n' target '\n' body.
+// libFuzzer target: the server's plain-HTTP path, HttpApi::handle(), with a fuzzed method, target,
+// conditional headers and body, against a real SQLite repository holding a few games and a real
+// web root (no network). Input: method '\n' target '\n', then any lines "If-None-Match: ..." or
+// "If-Modified-Since: ..." (RFC 9110 13.1), then the body.
 //
 // Besides the sanitizers it checks that a static-file answer never reads outside the web root (the
-// file next to it and the database must never be served), and that every answer
-// has a known status and a JSON body wherever the API promises JSON.
+// file next to it and the database must never be served), that every answer has a known status
+// and a JSON body wherever the API promises JSON, and the conditional requests: a 304 has no
+// body and comes only when a condition holds; a file served whole is a 304 when asked again with
+// its own ETag or Last-Modified; and the HTTP-date a file is served with reads back as itself.
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -16,12 +21,15 @@
 #include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/rules/game.hpp"
 #include "server/app/http_api.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
+#include "server/net/http_date.hpp"
 #include "server/storage/sqlite_repository.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
@@ -49,7 +57,8 @@ void store_game(storage::GameRepository& repository, const std::string& id, rule
     header.variant = variant;
     header.initial_position = "startpos";
     header.status = status;
-    header.seats = {storage::SeatRow{"Ana", "aa"}, storage::SeatRow{"Bo \xE7\x8E\x8B", "bb"}};
+    header.seats = {storage::SeatRow{"Ana", "aa", "", 0},
+                    storage::SeatRow{"Bo \xE7\x8E\x8B", "bb", "", 0}};
     header.created_ms = 1700000000000;
     header.updated_ms = header.created_ms;
     if (status == "ended") {
@@ -119,7 +128,64 @@ Fixture& fixture() {
 }
 
 bool known_status(unsigned status) {
-    return status == 200 || status == 400 || status == 404 || status == 405 || status == 503;
+    return status == 200 || status == 304 || status == 400 || status == 404 || status == 405 ||
+           status == 503;
+}
+
+// The line after `input`'s first line, if it starts with `name` ("If-None-Match: "): its value,
+// and `input` moves past it.
+std::optional<std::string> take_header(std::string_view& input, std::string_view name) {
+    if (!input.starts_with(name)) {
+        return std::nullopt;
+    }
+    const auto end = input.find('\n');
+    const bool last = end == std::string_view::npos;
+    std::string value(input.substr(name.size(), last ? end : end - name.size()));
+    input = last ? std::string_view() : input.substr(end + 1);
+    return value;
+}
+
+const std::string* header_of(const arbiter::server::net::HttpResponse& response,
+                             std::string_view name) {
+    for (const auto& [key, value] : response.headers) {
+        if (key == name) {
+            return &value;
+        }
+    }
+    return nullptr;
+}
+
+std::int64_t now_seconds() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+arbiter::server::net::HttpResponse answer(const arbiter::server::net::HttpRequest& request) {
+    // The answer may come from the reader thread (the API's reads of stored games).
+    std::promise<arbiter::server::net::HttpResponse> answer;
+    fixture().api->handle(request, [&answer](arbiter::server::net::HttpResponse response) {
+        answer.set_value(std::move(response));
+    });
+    return answer.get_future().get();
+}
+
+// A file served whole (200 with validators) is not modified for its own validators.
+void check_validators(arbiter::server::net::HttpRequest request,
+                      const arbiter::server::net::HttpResponse& served) {
+    const std::string* etag = header_of(served, "ETag");
+    const std::string* modified = header_of(served, "Last-Modified");
+    check(etag != nullptr && modified != nullptr, "a file without validators", request.target);
+    const auto modified_seconds = arbiter::server::net::parse_http_date(*modified, now_seconds());
+    check(modified_seconds.has_value() &&
+              arbiter::server::net::format_http_date(*modified_seconds) == *modified,
+          "a Last-Modified that does not read back", *modified);
+    request.if_none_match = *etag;
+    request.if_modified_since.reset();
+    check(answer(request).status == 304, "its own ETag is not a 304", request.target);
+    request.if_none_match.reset();
+    request.if_modified_since = *modified;
+    check(answer(request).status == 304, "its own Last-Modified is not a 304", request.target);
 }
 
 }  // namespace
@@ -132,17 +198,52 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     input = first == std::string_view::npos ? std::string_view() : input.substr(first + 1);
     const auto second = input.find('\n');
     request.target = std::string(input.substr(0, second));
-    request.body = second == std::string_view::npos ? "" : std::string(input.substr(second + 1));
+    input = second == std::string_view::npos ? std::string_view() : input.substr(second + 1);
+    for (bool more = true; more;) {
+        auto none_match = take_header(input, "If-None-Match: ");
+        auto modified_since = none_match ? std::nullopt : take_header(input, "If-Modified-Since: ");
+        more = none_match || modified_since;
+        if (none_match) {
+            request.if_none_match = std::move(none_match);
+        } else if (modified_since) {
+            request.if_modified_since = std::move(modified_since);
+        }
+    }
+    request.body = std::string(input);
+    if (request.if_modified_since) {
+        // Any date read in one of the three formats is written as IMF-fixdate and reads back.
+        namespace net = arbiter::server::net;
+        const auto now = now_seconds();
+        // Up to the end of 9999: its leap second reads as 10000-01-01, which has no HTTP-date.
+        constexpr std::int64_t kYear10000 = 253'402'300'800;
+        if (const auto since = net::parse_http_date(*request.if_modified_since, now);
+            since && *since < kYear10000) {
+            check(net::parse_http_date(net::format_http_date(*since), now) == since,
+                  "an HTTP-date that does not read back", *request.if_modified_since);
+        }
+    }
     request.remote_address = "127.0.0.1";
     request.loopback = true;
 
-    // The answer may come from the reader thread (the API's reads of stored games).
-    std::promise<arbiter::server::net::HttpResponse> answer;
-    fixture().api->handle(request, [&answer](arbiter::server::net::HttpResponse response) {
-        answer.set_value(std::move(response));
-    });
-    const auto response = answer.get_future().get();
+    const auto response = answer(request);
     check(known_status(response.status), "unexpected status", request.target);
+    if (response.status == 304) {
+        check(response.body.empty(), "a 304 with a body", request.target);
+        const std::string* etag = header_of(response, "ETag");
+        check(etag != nullptr, "a 304 without its ETag", request.target);
+        if (request.if_none_match) {
+            // "*", or the file's opaque tag somewhere in the list.
+            const std::string_view tag = std::string_view(*etag).substr(2);  // past W/
+            check(request.if_none_match->find('*') != std::string::npos ||
+                      request.if_none_match->find(tag) != std::string::npos,
+                  "a 304 for an If-None-Match without the file's tag", *request.if_none_match);
+        } else {
+            check(request.if_modified_since.has_value(), "a 304 without a condition",
+                  request.target);
+        }
+    } else if (response.status == 200 && header_of(response, "ETag") != nullptr) {
+        check_validators(request, response);
+    }
     // A served file is the whole file: an answer that is the secret file or the database means
     // a path escaped the web root (error messages may quote the target, so no substring test).
     check(response.body != kSecret && !response.body.starts_with("SQLite format 3"),

@@ -79,6 +79,17 @@ def http():
         write("fuzz_http", "GET\n" + target + "\n")
     write("fuzz_http", "HEAD\n/api/games/chess1\n")
     write("fuzz_http", 'POST\n/api/games\n{"variant":"chess"}')
+    # Conditional requests (RFC 9110 13.1): header lines after the target.
+    conditions = ["If-None-Match: *", 'If-None-Match: W/"17-0", "x"', 'If-None-Match: "a",W/"b"',
+                  "If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT",
+                  "If-Modified-Since: Sunday, 06-Nov-94 08:49:37 GMT",
+                  "If-Modified-Since: Sun Nov  6 08:49:37 1994",
+                  "If-Modified-Since: Fri, 31 Dec 9999 23:59:60 GMT",
+                  'If-None-Match: W/"1-2"\nIf-Modified-Since: Thu, 01 Jan 1970 00:00:00 GMT']
+    for target, condition in zip(["/app.js", "/", "/assets/style.css", "/index.html", "/app.js",
+                                  "/assets/", "/app.js", "/api/games"], conditions):
+        write("fuzz_http", "GET\n" + target + "\n" + condition + "\n")
+    write("fuzz_http", "HEAD\n/app.js\nIf-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT\n")
 
 
 def cli_view():
