@@ -112,13 +112,15 @@ int main(int argc, char** argv) {
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
-        [&network, &hub, &reads, &process_metrics] {
+        [&network, &hub, &reads, &engines, &process_metrics] {
             app::ScrapeGauges gauges;
             gauges.open_connections = network->connection_count();
             gauges.roles = hub->connection_roles();
             gauges.games = hub->games_in_memory();
             gauges.net = network->stats();
             gauges.reads = reads.stats();
+            gauges.engine_processes = engines.processes_running();
+            gauges.engine_idle_stops = engines.idle_stops();
             return app::render_gauges(gauges) +
                    process_metrics.render(std::chrono::steady_clock::now());
         },

@@ -197,6 +197,14 @@ std::string render_gauges(const ScrapeGauges& gauges) {
     sample(out, "arbiter_reads_total", "outcome=\"done\"", static_cast<double>(gauges.reads.done));
     sample(out, "arbiter_reads_total", "outcome=\"refused\"",
            static_cast<double>(gauges.reads.refused));
+
+    single(out, "arbiter_engine_processes", "gauge",
+           "UCI engine processes running (at most --max-engine-processes).",
+           static_cast<double>(gauges.engine_processes));
+    single(out, "arbiter_engine_idle_stops_total", "counter",
+           "Idle UCI engine processes stopped because all --max-engine-processes ran and another "
+           "game's engine needed one.",
+           static_cast<double>(gauges.engine_idle_stops));
     return out;
 }
 

@@ -102,6 +102,8 @@ struct ScrapeGauges {
     std::map<std::pair<std::string, std::string>, std::size_t> games;
     net::NetStats net;
     ReadStats reads;
+    std::size_t engine_processes = 0;     ///< UCI engine processes running
+    std::uint64_t engine_idle_stops = 0;  ///< idle ones stopped for another game's engine
 };
 
 /// The gauges and the network's counters in Prometheus text format.

@@ -58,6 +58,11 @@ class EngineRegistry final : public app::EngineDirectory {
     /// Kills and reaps every engine process and stops every builtin search. Idempotent.
     void stop();
 
+    /// For /metrics: UCI engine processes running now, and idle ones stopped so far for another
+    /// game's engine (at max_processes).
+    std::size_t processes_running() const { return processes_.running(); }
+    std::uint64_t idle_stops() const { return idle_.stops(); }
+
   private:
     const UciEngineSpec* find(const std::string& engine, rules::Variant variant) const;
 

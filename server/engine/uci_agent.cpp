@@ -38,6 +38,7 @@ void IdleProcesses::stop_longest_idle() {
         longest = std::move(entries_.front());
         entries_.pop_front();
     }
+    stops_.fetch_add(1, std::memory_order_relaxed);
     longest.executor->post(std::move(longest.stop));
 }
 

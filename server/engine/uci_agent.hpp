@@ -8,6 +8,7 @@
 /// does not answer in time, dies, or says nothing usable fails the question, and the room decides
 /// what follows (restart once, then end).
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -34,6 +35,8 @@ class IdleProcesses {
     void wake(const void* agent);
     /// Asks the process idle longest to stop, if one rests.
     void stop_longest_idle();
+    /// Processes stop_longest_idle() asked to stop so far.
+    std::uint64_t stops() const { return stops_.load(std::memory_order_relaxed); }
 
   private:
     struct Entry {
@@ -43,6 +46,7 @@ class IdleProcesses {
     };
     std::mutex mutex_;
     std::list<Entry> entries_;  ///< longest idle first
+    std::atomic<std::uint64_t> stops_{0};
 };
 
 /// What a UciAgent starts and how long it waits.

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, repoRoot, startServer } from './harness.mjs';
+import { scrape, metric } from './prometheus.mjs';
 
 const stockfish = '/usr/games/stockfish';
 const fairy = '/usr/games/fairy-stockfish';
@@ -452,6 +453,10 @@ test('--max-engine-processes bounds the engines running at once', async () => {
     const answered = await client.nextOf('moved', (m) => m.game === second.game && m.ply === 2, 20000);
     assert.equal(answered.move, 'g8f6');
     assert.match(own.stderr(), /idle process stopped for another game's engine/);
+    // A host sees the bound reached in /metrics.
+    const seen = await scrape(own.http);
+    assert.equal(metric(seen, 'arbiter_engine_idle_stops_total'), 1);
+    assert.equal(metric(seen, 'arbiter_engine_processes'), 1);
     // And back: the first game's engine takes the process from the second's, now idle. This fake
     // hangs from its third ply on, so its restart shows as a search, not an answer.
     await client.ok({ type: 'move', game: first.game, move: 'd2d4', ply: 2 });

@@ -73,6 +73,8 @@ TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
     gauges.net.slow_consumer_closes = 4;
     gauges.net.dropped_frames = 9;
     gauges.reads = {2, 40, 7};
+    gauges.engine_processes = 3;
+    gauges.engine_idle_stops = 11;
     const auto values = samples(render_gauges(gauges));
     EXPECT_EQ(values.at("arbiter_connections_open"), 5);
     EXPECT_EQ(values.at("arbiter_websocket_connections{role=\"player\"}"), 2);
@@ -84,6 +86,8 @@ TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
     EXPECT_EQ(values.at("arbiter_reads_waiting"), 2);
     EXPECT_EQ(values.at("arbiter_reads_total{outcome=\"done\"}"), 40);
     EXPECT_EQ(values.at("arbiter_reads_total{outcome=\"refused\"}"), 7);
+    EXPECT_EQ(values.at("arbiter_engine_processes"), 3);
+    EXPECT_EQ(values.at("arbiter_engine_idle_stops_total"), 11);
 }
 
 TEST(Metrics, ProcessMetricsComeFromProc) {
