@@ -189,8 +189,10 @@ class WebsocketSession final : public Connection,
 
     void on_read(error_code ec) {
         if (ec) {
-            if (ec == beast::error::timeout) {
-                // Beast's keep-alive: silent for the idle timeout, its ping unanswered.
+            if (ec == beast::error::timeout && !close_requested_) {
+                // Beast's keep-alive: silent for the idle timeout, its ping unanswered. (While
+                // closing, beast's timer bounds the close handshake instead; that is no idle
+                // connection.)
                 state_->counters.idle_closes.fetch_add(1);
             }
             if (ec == websocket::error::message_too_big && !close_notified_) {
