@@ -11,7 +11,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -132,8 +131,8 @@ bool known_status(unsigned status) {
            status == 503;
 }
 
-// The line after `input`'s first line, if it starts with `name` ("If-None-Match: "): its value,
-// and `input` moves past it.
+// When `input` starts with the header line `name` ("If-None-Match: "): the line's value, and
+// `input` moves past the line.
 std::optional<std::string> take_header(std::string_view& input, std::string_view name) {
     if (!input.starts_with(name)) {
         return std::nullopt;
