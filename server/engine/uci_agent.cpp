@@ -38,7 +38,6 @@ void IdleProcesses::stop_longest_idle() {
         longest = std::move(entries_.front());
         entries_.pop_front();
     }
-    stops_.fetch_add(1, std::memory_order_relaxed);
     longest.executor->post(std::move(longest.stop));
 }
 
@@ -304,6 +303,7 @@ void UciAgent::rest() {
             spdlog::info("engine {}: idle process stopped for another game's engine",
                          self->settings_.engine);
             self->kill_process();
+            self->idle_.stopped();
         }
     });
 }

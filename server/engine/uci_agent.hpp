@@ -35,7 +35,10 @@ class IdleProcesses {
     void wake(const void* agent);
     /// Asks the process idle longest to stop, if one rests.
     void stop_longest_idle();
-    /// Processes stop_longest_idle() asked to stop so far.
+    /// The `stop` of rest() calls this when it did stop its process (the agent may have been
+    /// asked meanwhile, and then keeps it).
+    void stopped() { stops_.fetch_add(1, std::memory_order_relaxed); }
+    /// Processes stopped through stop_longest_idle() so far.
     std::uint64_t stops() const { return stops_.load(std::memory_order_relaxed); }
 
   private:
