@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "common/protocol/codec.hpp"
@@ -86,6 +89,12 @@ State sample_state() {
     state.offers = {OpenOffer{OfferKind::draw, Side::first}};
     state.spectators = 3;
     return state;
+}
+
+GameSummary sample_summary() {
+    return GameSummary{"g5",         Variant::xiangqi,    "waiting", PlayerInfo{"Li", true},
+                       std::nullopt, ClockSpec{60000, 0}, 0,         "",
+                       "",           1700000000000};
 }
 
 TEST(ProtocolEncode, StateCarriesEveryField) {
@@ -178,65 +187,200 @@ TEST(ProtocolEncode, Moved) {
     EXPECT_TRUE(round_trip(moved)["clock"].is_null());
 }
 
-// `moved` is written directly, not through a Json tree: its text must be exactly what the tree
-// dumps (ordered fields, no spaces), and any string the tree would escape or repair must still
-// come out as valid JSON carrying the same value.
-TEST(ProtocolEncode, MovedTextIsTheCanonicalDump) {
+// Every message is written straight into its text, not through a Json tree: the text must be
+// exactly what a tree of the same fields dumps (no spaces, escapes as nlohmann writes them), with
+// the fields in the documented order.
+std::vector<ServerMessage> one_of_each_message() {
+    State ended = sample_state();
+    ended.status = "ended";
+    ended.you.reset();
+    ended.second = PlayerInfo{"Bo \xE7\x8E\x8B", false, true};
+    ended.clock.reset();
+    ended.time_control.reset();
+    ended.result = "1/2-1/2";
+    ended.reason = "agreement";
+    ended.offers.clear();
+    ended.rematch = "g2";
+    Record record{"g1",
+                  Variant::draughts,
+                  "ended",
+                  PlayerInfo{"Ana", false},
+                  std::nullopt,
+                  std::nullopt,
+                  "W:W31:B1",
+                  {},
+                  "",
+                  "",
+                  -1700000000000};
+    record.moves = {RecordMove{1, "31-27", "31-27", "W:W27:B1", 299000, 1000},
+                    RecordMove{2, "1-5", "1-5", "B:W27:B5", std::nullopt, std::nullopt}};
+    const Moved moved{"g1", 8,    Variant::xiangqi,        3, "h2e2", "C2.5", "fen", Side::second,
+                      {},   true, ClockState{-5, 0, false}};
+    return {
+        {Welcome{"arbiter/0.1.0",
+                 kProtocolVersion,
+                 {EngineInfo{"builtin", {Variant::chess, Variant::draughts}}, EngineInfo{"x", {}}}},
+         std::nullopt},
+        {SeatGranted{true, "g1", Variant::xiangqi, Side::first, "tok"}, "c1"},
+        {sample_state(), "j1"},
+        {ended, std::nullopt},
+        {moved, "m1"},
+        {Ended{"g1", 9, "", "aborted", "aborted"}, std::nullopt},
+        {OfferEvent{"g1", 10, Variant::chess, OfferKind::takeback, OfferAction::decline,
+                    Side::second},
+         std::nullopt},
+        {TakenBack{"g1",
+                   11,
+                   Variant::chess,
+                   0,
+                   "fen",
+                   Side::first,
+                   {"e2e4"},
+                   false,
+                   ClockState{1, 2, true}},
+         std::nullopt},
+        {Presence{"g1", 12, Variant::draughts, Side::second, false, 30000}, std::nullopt},
+        {Presence{"g1", 13, Variant::chess, Side::first, true, std::nullopt}, std::nullopt},
+        {RematchEvent{"g1", 14, "g2"}, std::nullopt},
+        {SpectatorCount{"g1", 0}, std::nullopt},
+        {LobbyList{{sample_summary(), sample_summary()}}, "l1"},
+        {GamesList{}, std::nullopt},
+        {record, "r1"},
+        {ErrorMessage{ErrorCode::illegal_move, "e2e5: no piece \"there\"\n"}, "m2"},
+        {Pong{}, "p"},
+    };
+}
+
+// The names of an object's members, in their order in the text.
+std::vector<std::string> member_names(const nlohmann::ordered_json& object) {
+    std::vector<std::string> names;
+    for (const auto& [name, value] : object.items()) {
+        names.push_back(name);
+    }
+    return names;
+}
+
+TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
+    using Ordered = nlohmann::ordered_json;
+    using Names = std::vector<std::string>;
+    const std::map<std::string, Names> documented = {
+        {"welcome", {"type", "server", "protocol", "engines"}},
+        {"created", {"type", "game", "seat", "token", "variant", "id"}},
+        {"state", {"type",         "game",   "seq",      "variant",
+                   "status",       "you",    "players",  "initial_position",
+                   "position",     "moves",  "notation", "ply",
+                   "turn",         "legal",  "check",    "clock",
+                   "time_control", "result", "reason",   "offers",
+                   "spectators",   "rematch"}},
+        {"moved",
+         {"type", "game", "seq", "ply", "move", "notation", "position", "turn", "legal", "check",
+          "clock", "id"}},
+        {"ended", {"type", "game", "seq", "result", "reason", "status"}},
+        {"offer", {"type", "game", "seq", "kind", "action", "by"}},
+        {"takeback", {"type", "game", "seq", "ply", "position", "turn", "legal", "check", "clock"}},
+        {"presence", {"type", "game", "seq", "seat", "connected", "claim_after_ms"}},
+        {"rematch", {"type", "game", "seq", "next"}},
+        {"spectators", {"type", "game", "count"}},
+        {"lobby", {"type", "games", "id"}},
+        {"games", {"type", "games"}},
+        {"record",
+         {"type", "game", "variant", "status", "players", "time_control", "initial_position",
+          "moves", "result", "reason", "created_ms", "id"}},
+        {"error", {"type", "code", "message", "id"}},
+        {"pong", {"type", "id"}},
+    };
+    std::set<std::size_t> kinds;
+    for (const ServerMessage& message : one_of_each_message()) {
+        kinds.insert(message.body.index());
+        const std::string text = encode(message);
+        const Ordered parsed = Ordered::parse(text, nullptr, false);
+        ASSERT_FALSE(parsed.is_discarded()) << text;
+        EXPECT_EQ(parsed.dump(-1, ' ', false, Ordered::error_handler_t::strict), text);
+        Names expected = documented.at(parsed["type"]);
+        if (parsed["type"] == "state" && message.id) {
+            expected.push_back("id");
+        }
+        EXPECT_EQ(member_names(parsed), expected) << text;
+    }
+    EXPECT_EQ(kinds.size(), std::variant_size_v<ServerBody>);
+
+    const Ordered state = Ordered::parse(encode(one_of_each_message()[3]));
+    EXPECT_EQ(member_names(state["players"]), (Names{"white", "black"}));
+    EXPECT_EQ(member_names(state["players"]["black"]), (Names{"name", "connected", "engine"}));
+    const Ordered record = Ordered::parse(encode(one_of_each_message()[14]));
+    EXPECT_EQ(member_names(record["moves"][0]),
+              (Names{"ply", "move", "notation", "position", "clock_ms", "think_ms"}));
+    const Ordered lobby = Ordered::parse(encode(one_of_each_message()[12]));
+    EXPECT_EQ(member_names(lobby["games"][1]),
+              (Names{"game", "variant", "status", "players", "time_control", "ply", "result",
+                     "reason", "created_ms"}));
+    EXPECT_EQ(member_names(lobby["games"][1]["time_control"]),
+              (Names{"initial_ms", "increment_ms"}));
+}
+
+TEST(ProtocolEncode, NumbersKeepTheirWholeRange) {
     using Ordered = nlohmann::ordered_json;
     const std::optional<ClockState> clocks[] = {std::nullopt, ClockState{0, -5, true},
                                                 ClockState{9007199254740993, 299000, false}};
     for (const Variant variant : {Variant::chess, Variant::xiangqi, Variant::draughts}) {
         for (const auto& clock : clocks) {
-            for (const auto& legal :
-                 {std::vector<std::string>{}, std::vector<std::string>{"e2e4", "g1f3", "10-14"}}) {
-                for (const std::optional<std::string>& id :
-                     {std::optional<std::string>(), std::optional<std::string>("m-1")}) {
-                    const Moved moved{
-                        "Xq7Rk2LmP9", 18446744073709551615ULL, variant,      4294967295U, "e2e4",
-                        "e4",         "8/8/8 w - - 0 1",       Side::second, legal,       true,
-                        clock};
-                    const std::string text = encode(ServerMessage{moved, id});
-                    const Ordered parsed = Ordered::parse(text, nullptr, false);
-                    ASSERT_FALSE(parsed.is_discarded()) << text;
-                    EXPECT_EQ(parsed.dump(), text);
-                    EXPECT_EQ(parsed["seq"], 18446744073709551615ULL);
-                    EXPECT_EQ(parsed["ply"], 4294967295U);
-                    EXPECT_EQ(parsed["turn"], rules::seat_name(variant, Side::second));
-                    EXPECT_EQ(parsed["legal"].size(), legal.size());
-                    EXPECT_EQ(parsed.contains("id"), id.has_value());
-                    if (clock) {
-                        const std::string second(rules::seat_name(variant, Side::second));
-                        EXPECT_EQ(parsed["clock"][second + "_ms"], clock->second_ms);
-                        EXPECT_EQ(parsed["clock"]["running"], clock->running);
-                    } else {
-                        EXPECT_TRUE(parsed["clock"].is_null());
-                    }
-                }
+            const Moved moved{
+                "Xq7Rk2LmP9", 18446744073709551615ULL, variant,      4294967295U,       "e2e4",
+                "e4",         "8/8/8 w - - 0 1",       Side::second, {"e2e4", "10-14"}, true,
+                clock};
+            const std::string text = encode(ServerMessage{moved, std::nullopt});
+            const Ordered parsed = Ordered::parse(text, nullptr, false);
+            ASSERT_FALSE(parsed.is_discarded()) << text;
+            EXPECT_EQ(parsed.dump(), text);
+            EXPECT_EQ(parsed["seq"], 18446744073709551615ULL);
+            EXPECT_EQ(parsed["ply"], 4294967295U);
+            EXPECT_EQ(parsed["turn"], rules::seat_name(variant, Side::second));
+            if (clock) {
+                const std::string second(rules::seat_name(variant, Side::second));
+                EXPECT_EQ(parsed["clock"][second + "_ms"], clock->second_ms);
+                EXPECT_EQ(parsed["clock"]["running"], clock->running);
+            } else {
+                EXPECT_TRUE(parsed["clock"].is_null());
             }
         }
     }
+    const Json presence =
+        round_trip(Presence{"g", 1, Variant::chess, Side::first, false, INT64_MIN});
+    EXPECT_EQ(presence["claim_after_ms"], INT64_MIN);
 }
 
-TEST(ProtocolEncode, MovedWithTextToEscapeIsStillValidJson) {
+TEST(ProtocolEncode, TextToEscapeIsStillValidJson) {
     for (const std::string& odd :
          {std::string("a\"b"), std::string("back\\slash"), std::string("tab\there"),
           std::string("\xE5\x85\xB5\xE4\xB8\x83"),
           std::string("bad\xFF"
                       "byte"),
           std::string("del\x7F")}) {
-        Moved moved{"g1",  2,     Variant::xiangqi, 1, "h2e2", odd, "pos", Side::second,
-                    {odd}, false, std::nullopt};
-        const std::string text = encode(ServerMessage{moved, odd});
-        const Json parsed = Json::parse(text, nullptr, false);
-        ASSERT_FALSE(parsed.is_discarded()) << text;
         const std::string expected = odd == "bad\xFF"
                                             "byte"
                                          ? "bad\xEF\xBF\xBD"
                                            "byte"
                                          : odd;
+        Moved moved{"g1",  2,     Variant::xiangqi, 1, "h2e2", odd, "pos", Side::second,
+                    {odd}, false, std::nullopt};
+        const Json parsed = round_trip(ServerMessage{moved, odd});
         EXPECT_EQ(parsed["notation"], expected);
         EXPECT_EQ(parsed["legal"][0], expected);
         EXPECT_EQ(parsed["id"], expected);
+
+        State state = sample_state();
+        state.first->name = odd;
+        state.moves = {odd, "e7e5"};
+        const Json state_json = round_trip(state);
+        EXPECT_EQ(state_json["players"]["white"]["name"], expected);
+        EXPECT_EQ(state_json["moves"], Json::array({expected, "e7e5"}));
+
+        Record record;
+        record.game = odd;
+        record.moves = {RecordMove{1, "e2e4", odd, "fen", std::nullopt, 0}};
+        const Json record_json = round_trip(record);
+        EXPECT_EQ(record_json["game"], expected);
+        EXPECT_EQ(record_json["moves"][0]["notation"], expected);
     }
 }
 
@@ -296,12 +440,6 @@ TEST(ProtocolEncode, RematchAndSpectators) {
               (Json{{"type", "rematch"}, {"game", "g1"}, {"seq", 14}, {"next", "g2"}}));
     EXPECT_EQ(round_trip(SpectatorCount{"g1", 4}),
               (Json{{"type", "spectators"}, {"game", "g1"}, {"count", 4}}));
-}
-
-GameSummary sample_summary() {
-    return GameSummary{"g5",         Variant::xiangqi,    "waiting", PlayerInfo{"Li", true},
-                       std::nullopt, ClockSpec{60000, 0}, 0,         "",
-                       "",           1700000000000};
 }
 
 TEST(ProtocolEncode, LobbyAndGamesListSummaries) {
