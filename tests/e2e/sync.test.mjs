@@ -1,8 +1,8 @@
 // The page stays in step with the server when things go wrong: a move made while the socket is
-// down is played once the seat is back, a spectator who loses the race for the open seat keeps
-// watching, a resume the server fails to answer keeps the seat, a missed event is fetched again
-// with `since` (protocol.md, "Events, seq and since"), and the clocks of a finished game stay
-// where they stopped.
+// down, or before the resume that follows is answered, is played once the seat is back; a
+// spectator who loses the race for the open seat keeps watching; a resume the server fails to
+// answer keeps the seat; a missed event is fetched again with `since` (protocol.md, "Events, seq
+// and since"); and the clocks of a finished game stay where they stopped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -132,6 +132,46 @@ test('a resume that fails with internal keeps the seat: the page asks again and 
   await drag(first, 'g1', 'f3');
   await waitForPly(second, 3);
   assert.equal(refused, 1);
+  await closePages(first, second);
+});
+
+test('a move played before the resume is answered waits for it, also when it fails for a while', async () => {
+  const { first, second } = await twoPlayers('chess', '');
+  await drag(first, 'e2', 'e4');
+  await waitForPly(second, 1);
+  // The page's next socket goes through the test: its first resume is answered, late, with
+  // `unavailable` (the server's answer when too many reads of stored games are waiting).
+  const relay = { sent: [], refused: 0 };
+  await second.context().routeWebSocket(/\/ws$/, (page) => {
+    const upstream = page.connectToServer();
+    page.onMessage((message) => {
+      const request = JSON.parse(message);
+      relay.sent.push(request.type);
+      if (request.type === 'resume' && relay.refused === 0) {
+        relay.refused++;
+        const busy = { type: 'error', code: 'unavailable', message: 'busy', id: request.id };
+        setTimeout(() => page.send(JSON.stringify(busy)), 1500);
+        return;
+      }
+      upstream.send(message);
+    });
+    upstream.onMessage((message) => page.send(message));
+  });
+  await second.evaluate(() => window.arbiter.conn.drop());
+  while (relay.refused === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  await second.fill('#move-input', 'e7e5');
+  await second.press('#move-input', 'Enter');
+  await second.waitForSelector('text=trying again');
+  await waitForPly(first, 2);
+  await waitForPly(second, 2);
+  assert.equal(await moveListText(second), '1. e4 e5');
+  assert.equal((await second.textContent('#message')).trim(), '');
+  assert.deepEqual(
+    relay.sent.filter((type) => type === 'resume' || type === 'move'),
+    ['resume', 'resume', 'move'],
+    'the move went after the resume that was answered',
+  );
+  await waitMyTurn(first);
   await closePages(first, second);
 });
 

@@ -93,9 +93,32 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   function sendMove(move: string): void {
     if (!model) return;
     say('');
-    app.conn.send({ type: 'move', game: gameId, move, ply: model.ply, id: `g${++requestCounter}-move` });
+    if (app.conn.isOpen() && awaiting === null) {
+      app.conn.send({ type: 'move', game: gameId, move, ply: model.ply, id: `g${++requestCounter}-move` });
+    } else {
+      heldMove = { move, ply: model.ply };
+    }
     // Until the server answers, nothing else may be dragged; the dropped piece stays put.
     board?.lock();
+  }
+
+  // A move played while the page has no answer to its resume / watch (the socket is closed, or
+  // reopened and not answered yet) waits here until the answer comes. Sent right behind the
+  // resume, it would be refused as forbidden whenever that resume fails for a passing reason
+  // (busy, rate limited) and is asked again later.
+  let heldMove: { move: string; ply: number } | null = null;
+
+  /** Sends the held move once the page has the game again and it is still this seat's turn. */
+  function releaseHeldMove(): void {
+    if (!heldMove || !model || awaiting !== null || !app.conn.isOpen()) return;
+    const held = heldMove;
+    heldMove = null;
+    if (myTurn() && model.ply === held.ply) {
+      sendMove(held.move);
+      return;
+    }
+    say(`${held.move} was not sent: the game changed while the connection was down.`, 'error');
+    render();
   }
 
   moveForm.addEventListener('submit', (event) => {
@@ -328,6 +351,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         boardSlot.parentElement!.classList.add(variant.name);
       }
       render();
+      releaseHeldMove();
       return;
     }
     if (msg.type === 'spectators') {
@@ -353,6 +377,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     }
     if (msg.type === 'rematch' && !seat) say('The players start a rematch: follow it with the link below.');
     render();
+    releaseHeldMove();
   }
 
   function describeOffer(msg: Message): void {
