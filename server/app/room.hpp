@@ -165,6 +165,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
         protocol::OfferKind kind;
         rules::Side by;
     };
+    /// The open offers: header_.offers, stored with the game, is their only copy.
+    std::vector<Offer> open_offers() const;
+    /// `offers` in the stored form of GameRow::offers.
+    static std::string stored_offers(const std::vector<Offer>& offers);
     using Task = std::function<void()>;
 
     // Queueing: one request at a time; a request that writes holds the queue until its commit.
@@ -306,7 +310,6 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::vector<std::uint64_t> move_seq_;  ///< the seq of the `moved` event of each move
     std::vector<Member> members_;
     std::array<SeatState, 2> seats_;
-    std::vector<Offer> offers_;
     /// One game event, encoded once, kept for `since` replays and idempotent move resends.
     struct Event {
         std::uint64_t seq = 0;

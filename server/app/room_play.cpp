@@ -103,6 +103,7 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         clocks[seat_index(*seat)] = charge.remaining_ms;
     }
     header.clock_ms = clocks;
+    header.offers.clear();  // a move answers every open offer: declined
     storage::MoveRow row{header.ply,
                          played->wire,
                          played->notation,
@@ -123,7 +124,6 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
             clock_history_.push_back(clocks);
             notation_.push_back(played.notation);
             move_seq_.push_back(moved_seq);
-            offers_.clear();
             if (clock_) {
                 clock_->set(clocks);
                 clock_->stop();
@@ -220,6 +220,37 @@ void GameRoom::on_claim(RoomRequest& request, const protocol::Claim& claim) {
              "abandoned");
 }
 
+std::vector<GameRoom::Offer> GameRoom::open_offers() const {
+    std::vector<Offer> offers;
+    std::string_view rest = header_.offers;
+    while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        const std::size_t colon = item.find(':');
+        const std::string_view kind = item.substr(0, colon);
+        const std::string_view seat =
+            colon == std::string_view::npos ? std::string_view() : item.substr(colon + 1);
+        for (const OfferKind known : {OfferKind::draw, OfferKind::takeback, OfferKind::rematch}) {
+            // Anything else (a row edited by hand) is no offer: nobody can accept it.
+            if (kind == protocol::to_string(known) && (seat == "first" || seat == "second")) {
+                offers.push_back({known, seat == "first" ? Side::first : Side::second});
+            }
+        }
+    }
+    return offers;
+}
+
+std::string GameRoom::stored_offers(const std::vector<Offer>& offers) {
+    std::string stored;
+    for (const Offer& offer : offers) {
+        stored += stored.empty() ? "" : ",";
+        stored += protocol::to_string(offer.kind);
+        stored += offer.by == Side::first ? ":first" : ":second";
+    }
+    return stored;
+}
+
 void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offer) {
     const auto seat = seat_of(*request.peer);
     if (!seat) {
@@ -243,12 +274,13 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
         return;
     }
     const Side opponent = rules::opponent(*seat);
+    std::vector<Offer> offers = open_offers();
     const auto pending = [&](Side by) {
-        return std::find_if(offers_.begin(), offers_.end(),
+        return std::find_if(offers.begin(), offers.end(),
                             [&](const Offer& o) { return o.kind == offer.kind && o.by == by; });
     };
     auto theirs = pending(opponent);
-    if (offer.action == OfferAction::offer && theirs != offers_.end()) {
+    if (offer.action == OfferAction::offer && theirs != offers.end()) {
         // Offering what the opponent already offers is accepting it.
         protocol::OfferRequest accept = offer;
         accept.action = OfferAction::accept;
@@ -256,7 +288,7 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
         return;
     }
     if (offer.action == OfferAction::offer) {
-        if (pending(*seat) != offers_.end()) {
+        if (pending(*seat) != offers.end()) {
             reply_error(request, ErrorCode::not_allowed, "you already made that offer");
             return;
         }
@@ -268,7 +300,7 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
             reply_error(request, ErrorCode::not_allowed, "you have no move to take back");
             return;
         }
-    } else if (theirs == offers_.end()) {
+    } else if (theirs == offers.end()) {
         reply_error(request, ErrorCode::no_offer,
                     "your opponent has no pending " + std::string(protocol::to_string(offer.kind)) +
                         " offer");
@@ -287,21 +319,20 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
                 return;
         }
     }
+    if (offer.action == OfferAction::offer) {
+        offers.push_back({offer.kind, *seat});
+    } else {
+        offers.erase(theirs);  // declined
+    }
     storage::GameRow header = header_;
     header.seq += 1;
+    header.offers = stored_offers(offers);
     stamp_clocks(header);
     const protocol::OfferEvent event{id_,        header.seq,   header.variant,
                                      offer.kind, offer.action, *seat};
     persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
-                 [this, header, event, request, opponent] {
+                 [this, header, event, request] {
                      header_ = header;
-                     if (event.action == OfferAction::offer) {
-                         offers_.push_back({event.kind, event.by});
-                     } else {
-                         std::erase_if(offers_, [&](const Offer& o) {
-                             return o.kind == event.kind && o.by == opponent;
-                         });
-                     }
                      emit(event, request.peer, request.id);
                      engine_reply_to(event);
                  });
@@ -324,6 +355,7 @@ void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
     storage::GameRow header = header_;
     header.ply = target;
     header.seq += 1;
+    header.offers.clear();  // a takeback answers every open offer, as a move does
     header.clock_ms = clock_history_[target];
     header.updated_ms = context_.time.unix_ms();
     persist_then(storage::GameWrite{header, target + 1, std::nullopt}, request,
@@ -333,7 +365,6 @@ void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
                      clock_history_.resize(target + 1);
                      notation_.resize(target);
                      move_seq_.resize(target);
-                     offers_.clear();
                      if (clock_) {
                          clock_->set(clock_history_.back());
                      }
@@ -376,11 +407,11 @@ void GameRoom::accept_rematch(RoomRequest& request) {
     storage::GameRow header = header_;
     header.seq += 1;
     header.rematch_next = next;
+    header.offers.clear();
     persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, request,
                  [this, header, next, request, seats = std::move(seats)]() mutable {
                      const storage::GameRow finished = header_;
                      header_ = header;
-                     offers_.clear();
                      emit(protocol::RematchEvent{id_, header_.seq, next}, request.peer, request.id);
                      context_.host.start_rematch(finished, next, std::move(seats));
                  });
@@ -393,6 +424,7 @@ void GameRoom::finish(storage::GameRow& header, rules::Outcome outcome, std::str
     header.reason = std::string(reason);
     header.seq += 1;
     header.updated_ms = context_.time.unix_ms();
+    header.offers.clear();  // a rematch may be offered from here on
 }
 
 void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome outcome,
@@ -408,7 +440,6 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
         storage::GameWrite{header, std::nullopt, std::nullopt}, requester,
         [this, header, peer, id] {
             header_ = header;
-            offers_.clear();
             if (clock_) {
                 clock_->set(header_.clock_ms);
                 clock_->stop();

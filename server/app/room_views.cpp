@@ -113,7 +113,7 @@ protocol::State GameRoom::state_for(std::optional<Side> you) const {
     state.time_control = time_control_of(header_);
     state.result = header_.result;
     state.reason = header_.reason;
-    for (const auto& offer : offers_) {
+    for (const Offer& offer : open_offers()) {
         state.offers.push_back({offer.kind, offer.by});
     }
     state.spectators = spectator_count();

@@ -8,16 +8,16 @@ namespace arbiter::server::storage::detail {
 
 namespace {
 
-// The column order shared by the header writes (parameters ?1…?25) and by every SELECT of a header.
+// The column order shared by the header writes (parameters ?1…?26) and by every SELECT of a header.
 constexpr std::string_view game_columns =
     "id, variant, initial_position, is_private, clock_initial_ms, clock_increment_ms, status, "
     "result, reason, first_name, first_token_hash, second_name, second_token_hash, "
     "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
-    "first_engine, first_engine_level, second_engine, second_engine_level";
+    "first_engine, first_engine_level, second_engine, second_engine_level, offers";
 
 // A whole header is written by an UPDATE of the existing row, or an INSERT when there is none
 // (only the writer thread writes, so nothing can insert the row between the two). Both take the
-// parameters ?1...?25 in game_columns order, so one bind_game() serves both. Either statement
+// parameters ?1...?26 in game_columns order, so one bind_game() serves both. Either statement
 // evaluates the IN lists of the status/result/variant CHECKs, which SQLite compiles into ephemeral
 // tables opened and dropped on every run: a move therefore takes update_progress_sql below.
 //
@@ -29,7 +29,7 @@ constexpr std::string_view update_game_sql =
     "first_name = ?10, first_token_hash = ?11, second_name = ?12, second_token_hash = ?13, "
     "first_clock_ms = ?14, second_clock_ms = ?15, seq = ?16, ply = ?17, updated_ms = ?19, "
     "rematch_of = ?20, rematch_next = ?21, first_engine = ?22, first_engine_level = ?23, "
-    "second_engine = ?24, second_engine_level = ?25 WHERE id = ?1";
+    "second_engine = ?24, second_engine_level = ?25, offers = ?26 WHERE id = ?1";
 
 // A move changes only these columns of its game's header. SQLite checks a CHECK constraint only
 // when the UPDATE sets one of its columns, and the IN lists of the status/result/variant CHECKs
@@ -44,9 +44,9 @@ constexpr std::string_view insert_game_sql =
     "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
     "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
     "rematch_of, rematch_next, first_engine, first_engine_level, second_engine, "
-    "second_engine_level) "
+    "second_engine_level, offers) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-    "?19, ?20, ?21, ?22, ?23, ?24, ?25)";
+    "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
 
 constexpr std::string_view move_columns =
     "ply, move, notation, position, clock_ms, think_ms, seq, played_ms";
@@ -116,7 +116,8 @@ void bind_game(sqlite::Statement& statement, const GameRow& game) {
     statement.bind(22, std::string_view(game.seats[0].engine))
         .bind(23, std::int64_t{game.seats[0].engine_level})
         .bind(24, std::string_view(game.seats[1].engine))
-        .bind(25, std::int64_t{game.seats[1].engine_level});
+        .bind(25, std::int64_t{game.seats[1].engine_level})
+        .bind(26, std::string_view(game.offers));
 }
 
 void bind_progress(sqlite::Statement& statement, const GameRow& game) {
@@ -179,6 +180,7 @@ Expected<GameRow, StorageError> read_game(const sqlite::Statement& row) {
     game.updated_ms = row.column_int64(18);
     game.rematch_of = column_optional_text(row, 19);
     game.rematch_next = column_optional_text(row, 20);
+    game.offers = row.column_text(25);
     return game;
 }
 
@@ -308,7 +310,7 @@ Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connect
 bool only_progress_differs(const GameRow& last, const GameRow& next) {
     // A new field must be compared here and written by the header statements: this trips when
     // GameRow grows so that it cannot be forgotten.
-    static_assert(sizeof(GameRow) == 544, "compare the new GameRow field here");
+    static_assert(sizeof(GameRow) == 576, "compare the new GameRow field here");
     const auto same_seat = [](const SeatRow& a, const SeatRow& b) {
         return a.name == b.name && a.token_hash == b.token_hash && a.engine == b.engine &&
                a.engine_level == b.engine_level;
@@ -319,7 +321,8 @@ bool only_progress_differs(const GameRow& last, const GameRow& next) {
            last.clock_increment_ms == next.clock_increment_ms && last.status == next.status &&
            last.result == next.result && last.reason == next.reason &&
            same_seat(last.seats[0], next.seats[0]) && same_seat(last.seats[1], next.seats[1]) &&
-           last.rematch_of == next.rematch_of && last.rematch_next == next.rematch_next;
+           last.rematch_of == next.rematch_of && last.rematch_next == next.rematch_next &&
+           last.offers == next.offers;
 }
 
 Expected<void, StorageError> WriteStatements::write_header(const GameRow& header) {

@@ -44,6 +44,9 @@ struct GameRow {
     std::int64_t updated_ms = 0;
     std::optional<std::string> rematch_of;    ///< the game this one is a rematch of
     std::optional<std::string> rematch_next;  ///< the rematch of this game, once agreed
+    /// Offers made and not answered yet: "kind:seat" items joined by ',' in the order they were
+    /// made, kind draw|takeback|rematch, seat first|second ("draw:first"); "" for none.
+    std::string offers;
 };
 
 /// One played move.

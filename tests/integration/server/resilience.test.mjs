@@ -110,6 +110,39 @@ test('SIGKILL right after acknowledged moves loses none of them; the game goes o
   }
 });
 
+test('open offers survive SIGKILL: listed after the restart, and the opponent can answer them', async () => {
+  const server = await startServer();
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game, tokenA, tokenB } = await startGame(a, b, { variant: 'chess' });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  await a.ok({ type: 'draw', game, action: 'offer' });
+  await b.ok({ type: 'takeback', game, action: 'offer' });
+  await server.kill();
+
+  const again = await startServer({ db: server.database });
+  try {
+    const a2 = await Client.connect(again.url, 'Ana');
+    const b2 = await Client.connect(again.url, 'Bo');
+    const open = [
+      { kind: 'draw', by: 'white' },
+      { kind: 'takeback', by: 'black' },
+    ];
+    assert.deepEqual((await a2.ok({ type: 'resume', game, token: tokenA })).offers, open);
+    assert.deepEqual((await b2.ok({ type: 'resume', game, token: tokenB })).offers, open);
+    const declined = await a2.ok({ type: 'takeback', game, action: 'decline' });
+    assert.equal(declined.action, 'decline');
+    assert.deepEqual((await b2.ok({ type: 'watch', game })).offers, [open[0]]);
+    const ended = await b2.ok({ type: 'draw', game, action: 'accept' });
+    assert.equal(ended.type, 'ended');
+    assert.equal(ended.reason, 'agreement');
+    assert.deepEqual((await a2.ok({ type: 'watch', game })).offers, []);
+  } finally {
+    await again.stop();
+    server.cleanup();
+  }
+});
+
 test('a second server on the same database refuses to start and says why; the first plays on', async () => {
   await inTempFolder(async (dir) => {
     const db = path.join(dir, 'arbiter.db');

@@ -71,6 +71,7 @@ GameRow full_game() {
     game.updated_ms = 1700000005000;
     game.rematch_of = "g-before";
     game.rematch_next = "g-after";
+    game.offers = "rematch:second";  // migration 0004
     return game;
 }
 
@@ -97,6 +98,7 @@ void expect_same_game(const GameRow& actual, const GameRow& expected) {
     EXPECT_EQ(actual.updated_ms, expected.updated_ms);
     EXPECT_EQ(actual.rematch_of, expected.rematch_of);
     EXPECT_EQ(actual.rematch_next, expected.rematch_next);
+    EXPECT_EQ(actual.offers, expected.offers);
 }
 
 void expect_same_move(const MoveRow& actual, const MoveRow& expected) {
@@ -144,6 +146,7 @@ TEST_F(StorageRepository, HeaderUpdateReplacesFieldsButKeepsCreationTime) {
     updated.seq = 43;
     updated.clock_ms = {1, 2};
     updated.rematch_next.reset();
+    updated.offers.clear();
     updated.updated_ms += 10;
     updated.created_ms += 999;  // ignored: the list order of a game never changes
     ASSERT_TRUE(write_and_wait(*repository_, header_only(updated)));
@@ -172,6 +175,8 @@ TEST_F(StorageRepository, EveryHeaderChangeAfterMovesIsStored) {
         [](GameRow& g) { g.variant = rules::Variant::chess; },
         [](GameRow& g) { g.rematch_of.reset(); },
         [](GameRow& g) { g.rematch_next = "g-next"; },
+        [](GameRow& g) { g.offers = "draw:first,takeback:second"; },
+        [](GameRow& g) { g.offers.clear(); },
         [](GameRow& g) {
             g.status = "ended";
             g.result = "1-0";
