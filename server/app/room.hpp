@@ -270,9 +270,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     protocol::GameSummary summary() const;
     std::vector<std::string> legal_now() const;
     /// The `moved` event of the last move of `after` (a game of this room, notation_ filled up to
-    /// it): what on_move sends and what a re-send gets again.
-    protocol::Moved moved_event(const rules::Game& after, std::uint64_t seq, bool playing,
-                                std::optional<protocol::ClockState> clock) const;
+    /// it), whose position is `position` (the caller has it already: the move's stored row):
+    /// what on_move sends and what a re-send gets again.
+    protocol::Moved moved_event(const rules::Game& after, std::string position, std::uint64_t seq,
+                                bool playing, std::optional<protocol::ClockState> clock) const;
     /// The `moved` event of the move that made `ply` plies, as first sent, answering `id`;
     /// nullptr if that move no longer replays.
     std::shared_ptr<const std::string> moved_again(std::uint32_t ply,

@@ -119,7 +119,8 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
     const std::uint32_t plies_before = header_.ply;
     persist_then(
         storage::GameWrite{header, std::nullopt, row}, request,
-        [this, request, header, clocks, played = *played, moved_seq, status] {
+        [this, request, header, clocks, played = *played, position = row.position, moved_seq,
+         status] {
             header_ = header;
             clock_history_.push_back(clocks);
             notation_.push_back(played.notation);
@@ -132,8 +133,8 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                 start_turn();
             }
             context_.metrics.move_accepted();
-            emit(moved_event(*game_, moved_seq, !status.over(), clock_reading()), request.peer,
-                 request.id);
+            emit(moved_event(*game_, position, moved_seq, !status.over(), clock_reading()),
+                 request.peer, request.id);
             if (status.over()) {
                 // Counted and listed before anyone hears of it (a client may scrape at once).
                 note_ended();

@@ -261,11 +261,12 @@ std::shared_ptr<const std::string> GameRoom::moved_again(
         // Clocks run from each side's first move on (start_turn), until the game ends.
         clock = protocol::ClockState{clocks[0], clocks[1], playing && ply >= 2};
     }
-    return std::make_shared<const std::string>(protocol::encode(
-        protocol::ServerMessage{moved_event(*game, move_seq_[ply - 1], playing, clock), id}));
+    return std::make_shared<const std::string>(protocol::encode(protocol::ServerMessage{
+        moved_event(*game, game->position(), move_seq_[ply - 1], playing, clock), id}));
 }
 
-protocol::Moved GameRoom::moved_event(const rules::Game& after, std::uint64_t seq, bool playing,
+protocol::Moved GameRoom::moved_event(const rules::Game& after, std::string position,
+                                      std::uint64_t seq, bool playing,
                                       std::optional<protocol::ClockState> clock) const {
     const auto ply = static_cast<std::uint32_t>(after.moves().size());
     return protocol::Moved{id_,
@@ -274,7 +275,7 @@ protocol::Moved GameRoom::moved_event(const rules::Game& after, std::uint64_t se
                            ply,
                            after.moves().back(),
                            notation_[ply - 1],
-                           after.position(),
+                           std::move(position),
                            after.turn(),
                            playing ? after.legal_moves() : std::vector<std::string>{},
                            after.in_check(),
