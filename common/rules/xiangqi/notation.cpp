@@ -241,7 +241,7 @@ std::string san_notation(const Position& position, Move move) {
     // Disambiguate as Fairy-Stockfish does: by file, else rank, else square, among the other
     // pieces of the same kind with a legal move to the same point.
     MoveList list;
-    position.legal_moves(list);
+    position.legal_moves_to(move.to(), list);
     bool others = false;
     bool same_file = false;
     bool same_rank = false;
@@ -268,9 +268,7 @@ std::string san_notation(const Position& position, Move move) {
     Position after = position;
     after.make(move);
     if (after.in_check()) {
-        MoveList replies;
-        after.legal_moves(replies);
-        text += replies.size == 0 ? '#' : '+';
+        text += after.has_legal_move() ? '+' : '#';
     }
     return text;
 }

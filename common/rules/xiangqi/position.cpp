@@ -229,34 +229,60 @@ bool Position::move_is_safe(Move move) const noexcept {
     return safe;
 }
 
+bool Position::keeps_general_safe(Move move, Square general, bool in_check) const noexcept {
+    // Out of check, only a move of the general or one from or to a square near it can expose it
+    // (near_general); every other move is legal without a probe.
+    return (!in_check && move.from() != general && !near_general(move.from(), general) &&
+            !near_general(move.to(), general)) ||
+           move_is_safe(move);
+}
+
 void Position::legal_moves(MoveList& list) const noexcept {
     MoveList pseudo;
     generate_pseudo(pseudo);
     list.size = 0;
     const Square general = generals_[static_cast<int>(side_)];
-    if (general_attacked(side_)) {
-        for (Move move : pseudo) {
-            if (move_is_safe(move)) {
-                list.push(move);
-            }
-        }
-        return;
-    }
+    const bool checked = general_attacked(side_);
     for (Move move : pseudo) {
-        if ((move.from() != general && !near_general(move.from(), general) &&
-             !near_general(move.to(), general)) ||
-            move_is_safe(move)) {
+        if (keeps_general_safe(move, general, checked)) {
             list.push(move);
         }
     }
 }
 
-bool Position::is_legal(Move move) const noexcept {
-    MoveList list;
-    legal_moves(list);
-    for (Move candidate : list) {
-        if (candidate == move) {
+void Position::legal_moves_to(Square to, MoveList& list) const noexcept {
+    MoveList pseudo;
+    generate_pseudo(pseudo);
+    list.size = 0;
+    const Square general = generals_[static_cast<int>(side_)];
+    const bool checked = general_attacked(side_);
+    for (Move move : pseudo) {
+        if (move.to() == to && keeps_general_safe(move, general, checked)) {
+            list.push(move);
+        }
+    }
+}
+
+bool Position::has_legal_move() const noexcept {
+    MoveList pseudo;
+    generate_pseudo(pseudo);
+    const Square general = generals_[static_cast<int>(side_)];
+    const bool checked = general_attacked(side_);
+    for (Move move : pseudo) {
+        if (keeps_general_safe(move, general, checked)) {
             return true;
+        }
+    }
+    return false;
+}
+
+bool Position::is_legal(Move move) const noexcept {
+    MoveList pseudo;
+    generate_pseudo(pseudo);
+    for (Move candidate : pseudo) {
+        if (candidate == move) {
+            return keeps_general_safe(move, generals_[static_cast<int>(side_)],
+                                      general_attacked(side_));
         }
     }
     return false;

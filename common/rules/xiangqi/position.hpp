@@ -149,7 +149,11 @@ class Position {
 
     /// Every legal move of the side to move.
     void legal_moves(MoveList& list) const noexcept;
-    /// Whether `move` is among legal_moves().
+    /// The legal moves that end on `to` (legal_moves() filtered, probing only those).
+    void legal_moves_to(Square to, MoveList& list) const noexcept;
+    /// Whether legal_moves() would list any move (it stops at the first).
+    bool has_legal_move() const noexcept;
+    /// Whether `move` is among legal_moves() (probing that one move only).
     bool is_legal(Move move) const noexcept;
     /// Whether the piece on `from` could capture on `to` by its movement rules (pseudo-legal).
     bool attacks(Square from, Square to) const noexcept;
@@ -168,6 +172,9 @@ class Position {
     void put(Square square, Piece piece, int id) noexcept;
     void generate_pseudo(MoveList& list) const noexcept;
     bool move_is_safe(Move move) const noexcept;
+    /// Whether a pseudo-legal move of the side to move is legal, given where its general stands
+    /// and whether it is in check now (the filter of legal_moves()).
+    bool keeps_general_safe(Move move, Square general, bool in_check) const noexcept;
 
     // The legality probe (move_is_safe) plays a move on these two and restores them before
     // returning, so that legal_moves() can stay const without copying the position.

@@ -22,14 +22,9 @@ bool crossed_river(Color color, Square square) {
 bool protected_after(const Position& position, Move capture) {
     Position after = position;
     after.make(capture);
-    MoveList replies;
-    after.legal_moves(replies);
-    for (Move reply : replies) {
-        if (reply.to() == capture.to()) {
-            return true;
-        }
-    }
-    return false;
+    MoveList recaptures;
+    after.legal_moves_to(capture.to(), recaptures);
+    return recaptures.size > 0;
 }
 
 // The captures `color` could legally make in `position` that count as chasing (AXF/WXF core):

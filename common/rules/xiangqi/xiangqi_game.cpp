@@ -120,10 +120,8 @@ class XiangqiGame final : public Game {
 
   private:
     void update_status() {
-        MoveList list;
-        current_.legal_moves(list);
         const Color mover = current_.side_to_move();
-        if (list.size == 0) {
+        if (!current_.has_legal_move()) {
             // Xiangqi: the side with no legal move loses, whether in check or not.
             status_ = Status{mover == Color::red ? Outcome::second_wins : Outcome::first_wins,
                              current_.in_check() ? Reason::checkmate : Reason::stalemate};

@@ -1,6 +1,9 @@
 // One accepting and one refusing test for each movement rule of xiangqi.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+
 #include "common/rules/game.hpp"
 #include "helpers.hpp"
 
@@ -165,6 +168,65 @@ TEST(XiangqiMovegen, PlayAcceptsOnlyStrictWireForm) {
         EXPECT_FALSE((*game)->play(text)) << text;
     }
     EXPECT_EQ((*game)->ply(), 0U);
+}
+
+// is_legal, has_legal_move and legal_moves_to probe only what they need; each must agree with the
+// full list at every position of random games (checks, pins and facing generals included).
+TEST(XiangqiMovegen, ProbesAgreeWithTheLegalList) {
+    std::mt19937 random(20261202);
+    int positions = 0;
+    for (int game = 0; game < 20; ++game) {
+        auto position = Position::from_fen(kStartFen);
+        ASSERT_TRUE(position);
+        for (int ply = 0; ply < 150; ++ply, ++positions) {
+            MoveList legal;
+            position->legal_moves(legal);
+            ASSERT_EQ(position->has_legal_move(), legal.size > 0) << position->fen();
+            std::set<std::uint16_t> listed;
+            for (const Move move : legal) {
+                listed.insert(move.bits);
+            }
+            for (int file_from = 0; file_from < 9; ++file_from) {
+                for (int rank_from = 0; rank_from < 10; ++rank_from) {
+                    const Square from = make_square(file_from, rank_from);
+                    const Piece piece = position->at(from);
+                    if (piece == kEmpty || color_of(piece) != position->side_to_move()) {
+                        continue;  // no move of the side to move starts there
+                    }
+                    for (int file_to = 0; file_to < 9; ++file_to) {
+                        for (int rank_to = 0; rank_to < 10; ++rank_to) {
+                            const Move move(from, make_square(file_to, rank_to));
+                            ASSERT_EQ(position->is_legal(move), listed.count(move.bits) == 1)
+                                << position->fen() << " " << wire_notation(move);
+                        }
+                    }
+                }
+            }
+            for (int file = 0; file < 9; ++file) {
+                for (int rank = 0; rank < 10; ++rank) {
+                    const Square to = make_square(file, rank);
+                    MoveList ending_there;
+                    position->legal_moves_to(to, ending_there);
+                    std::set<std::uint16_t> expected;
+                    for (const Move move : legal) {
+                        if (move.to() == to) {
+                            expected.insert(move.bits);
+                        }
+                    }
+                    std::set<std::uint16_t> got;
+                    for (const Move move : ending_there) {
+                        got.insert(move.bits);
+                    }
+                    ASSERT_EQ(got, expected) << position->fen();
+                }
+            }
+            if (legal.size == 0) {
+                break;
+            }
+            position->make(legal.moves[random() % static_cast<std::size_t>(legal.size)]);
+        }
+    }
+    EXPECT_GT(positions, 1000);
 }
 
 }  // namespace
