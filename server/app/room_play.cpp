@@ -103,7 +103,7 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         clocks[seat_index(*seat)] = charge.remaining_ms;
     }
     header.clock_ms = clocks;
-    header.offers.clear();  // a move answers every open offer: declined
+    header.offers.clear();  // open draw and takeback offers lapse with a move (protocol.md)
     storage::MoveRow row{header.ply,
                          played->wire,
                          played->notation,
@@ -356,7 +356,7 @@ void GameRoom::accept_takeback(RoomRequest& request, Side offered_by) {
     storage::GameRow header = header_;
     header.ply = target;
     header.seq += 1;
-    header.offers.clear();  // a takeback answers every open offer, as a move does
+    header.offers.clear();  // and with an accepted takeback
     header.clock_ms = clock_history_[target];
     header.updated_ms = context_.time.unix_ms();
     persist_then(storage::GameWrite{header, target + 1, std::nullopt}, request,
