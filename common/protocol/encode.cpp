@@ -8,6 +8,7 @@
 // of the same tree gives: the tests parse each message and dump it again to check that. Strings
 // that need escaping or repair go through nlohmann's own serializer.
 
+#include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -32,39 +33,28 @@ bool plain(std::string_view text) {
 /// Appends JSON tokens to one string, with the commas between values, and no spaces.
 class JsonWriter {
   public:
-    JsonWriter& begin_object() {
-        separate();
-        out_ += '{';
-        first_ = true;
-        return *this;
-    }
-    JsonWriter& end_object() {
-        out_ += '}';
-        first_ = false;
-        return *this;
-    }
-    JsonWriter& begin_array() {
-        separate();
-        out_ += '[';
-        first_ = true;
-        return *this;
-    }
-    JsonWriter& end_array() {
-        out_ += ']';
-        first_ = false;
-        return *this;
-    }
+    JsonWriter& begin_object() { return opening("{"); }
+    JsonWriter& end_object() { return closing("}"); }
+    JsonWriter& begin_array() { return opening("["); }
+    JsonWriter& end_array() { return closing("]"); }
     /// A member's name; its value follows.
     JsonWriter& key(std::string_view name) {
-        separate();
-        quoted(name);
-        out_ += ':';
+        const std::string_view comma = separator();
+        if (plain(name)) {
+            put(comma, "\"", name, "\":");
+        } else {
+            put(comma, escaped(name), ":");
+        }
         after_key_ = true;
         return *this;
     }
     JsonWriter& text(std::string_view value) {
-        separate();
-        quoted(value);
+        const std::string_view comma = separator();
+        if (plain(value)) {
+            put(comma, "\"", value, "\"");
+        } else {
+            put(comma, escaped(value));
+        }
         first_ = false;
         return *this;
     }
@@ -74,12 +64,9 @@ class JsonWriter {
     }
     template <typename Number>
     JsonWriter& number(Number value) {
-        separate();
         char digits[24];
         const auto end = std::to_chars(std::begin(digits), std::end(digits), value).ptr;
-        out_.append(digits, end);
-        first_ = false;
-        return *this;
+        return literal(std::string_view(digits, static_cast<std::size_t>(end - digits)));
     }
     template <typename Number>
     JsonWriter& number_or_null(const std::optional<Number>& value) {
@@ -118,30 +105,46 @@ class JsonWriter {
 
   private:
     /// The comma before a value or member, unless it opens its container or follows its key.
-    void separate() {
+    std::string_view separator() {
         if (after_key_) {
             after_key_ = false;
-        } else if (!first_) {
-            out_ += ',';
+            return {};
         }
+        return first_ ? std::string_view() : std::string_view(",");
     }
     JsonWriter& literal(std::string_view token) {
-        separate();
-        out_ += token;
+        put(separator(), token);
         first_ = false;
         return *this;
     }
-    void quoted(std::string_view value) {
-        if (plain(value)) {
-            out_ += '"';
-            out_ += value;
-            out_ += '"';
-            return;
-        }
-        // Names and messages can carry text that is not valid UTF-8 (a bug upstream must not
-        // become an exception here): bad bytes become U+FFFD instead of a throw.
-        out_ += nlohmann::json(std::string(value))
-                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    JsonWriter& opening(std::string_view bracket) {
+        put(separator(), bracket);
+        first_ = true;
+        return *this;
+    }
+    JsonWriter& closing(std::string_view bracket) {
+        put(bracket);
+        first_ = false;
+        return *this;
+    }
+    /// Appends the pieces with one resize: a message is many short pieces, and std::string's
+    /// push_back and append are calls (libstdc++ instantiates them once), which a profile of a
+    /// 300-ply record put at a third of its time.
+    template <typename... Pieces>
+    void put(const Pieces&... pieces) {
+        const std::size_t at = out_.size();
+        out_.resize(at + (std::string_view(pieces).size() + ...));
+        char* cursor = out_.data() + at;
+        ((cursor = std::copy_n(std::string_view(pieces).data(), std::string_view(pieces).size(),
+                               cursor)),
+         ...);
+    }
+    /// A string that needs escaping or repair, quoted by nlohmann's serializer. Names and
+    /// messages can carry text that is not valid UTF-8 (a bug upstream must not become an
+    /// exception here): bad bytes become U+FFFD instead of a throw.
+    static std::string escaped(std::string_view value) {
+        return nlohmann::json(std::string(value))
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
 
     std::string out_;
