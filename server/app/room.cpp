@@ -108,6 +108,13 @@ void GameRoom::start() {
         if (self->header_.status == "waiting") {
             self->arm_abandon_timer();
         }
+        // An engine answers an offer as soon as it is made; one stored just before a stop (or
+        // a crash) was never answered, so its engine answers it now.
+        for (const Offer& offer : self->open_offers()) {
+            self->engine_reply_to(protocol::OfferEvent{self->id_, self->header_.seq,
+                                                       self->header_.variant, offer.kind,
+                                                       protocol::OfferAction::offer, offer.by});
+        }
         self->after_change();
     });
 }

@@ -143,6 +143,39 @@ test('open offers survive SIGKILL: listed after the restart, and the opponent ca
   }
 });
 
+test('an offer to an engine that a stop left open is answered by the engine once the server is back', async () => {
+  await inTempFolder(async (dir) => {
+    const db = path.join(dir, 'arbiter.db');
+    const first = await startServer({ db });
+    const a = await Client.connect(first.url, 'Ana');
+    const created = await a.ok({ type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'builtin', level: 1 } });
+    const game = created.game;
+    await a.ok({ type: 'move', game, move: 'e2e4', ply: 0 });
+    await a.nextOf('moved', (m) => m.game === game && m.ply === 2);
+    await first.stop();
+    // The engine declines an offer as soon as it is made: an open one is what a crash between
+    // the offer's commit and that answer leaves behind.
+    const edit = spawnSync('python3', ['-c',
+      'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ' +
+      "c.execute(\"UPDATE games SET offers = 'draw:first' WHERE id = ?\", (sys.argv[2],)); c.commit()",
+      db, game], { encoding: 'utf8' });
+    assert.equal(edit.status, 0, edit.stderr);
+
+    const server = await startServer({ db });
+    try {
+      const a2 = await Client.connect(server.url, 'Ana');
+      const state = await a2.ok({ type: 'resume', game, token: created.token });
+      assert.deepEqual(state.offers, [], 'the engine declined the offer it found open');
+      // Offering again is an offer (not "already made"), and is declined as usual.
+      await a2.ok({ type: 'draw', game, action: 'offer' });
+      const declined = await a2.nextOf('offer', (m) => m.game === game && m.action === 'decline');
+      assert.equal(declined.by, 'black');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 test('a second server on the same database refuses to start and says why; the first plays on', async () => {
   await inTempFolder(async (dir) => {
     const db = path.join(dir, 'arbiter.db');
