@@ -33,6 +33,9 @@ bool plain(std::string_view text) {
 /// Appends JSON tokens to one string, with the commas between values, and no spaces.
 class JsonWriter {
   public:
+    /// `expected`: about the size of the text, so that it grows once or not at all.
+    explicit JsonWriter(std::size_t expected) { out_.reserve(expected); }
+
     JsonWriter& begin_object() { return opening("{"); }
     JsonWriter& end_object() { return closing("}"); }
     JsonWriter& begin_array() { return opening("["); }
@@ -376,10 +379,55 @@ void body(JsonWriter& out, const Pong& /*m*/) {
     out.text("type", "pong");
 }
 
+// About how long a message's text is: its strings, and ~24 bytes a field for names, quotes and
+// numbers. A guess low by a little costs one more growth; the short messages take the default.
+std::size_t text_size(const std::vector<std::string>& texts) {
+    std::size_t size = 0;
+    for (const std::string& text : texts) {
+        size += text.size() + 3;
+    }
+    return size;
+}
+
+std::size_t expected_size(const Moved& m) {
+    return 256 + m.position.size() + text_size(m.legal);
+}
+
+std::size_t expected_size(const TakenBack& m) {
+    return 256 + m.position.size() + text_size(m.legal);
+}
+
+std::size_t expected_size(const State& m) {
+    return 640 + m.initial_position.size() + m.position.size() + text_size(m.moves) +
+           text_size(m.notation) + text_size(m.legal);
+}
+
+std::size_t expected_size(const Record& m) {
+    std::size_t size = 384 + m.initial_position.size();
+    for (const RecordMove& move : m.moves) {
+        size += 96 + move.move.size() + move.notation.size() + move.position.size();
+    }
+    return size;
+}
+
+std::size_t expected_size(const LobbyList& m) {
+    return 64 + 256 * m.games.size();
+}
+
+std::size_t expected_size(const GamesList& m) {
+    return 64 + 256 * m.games.size();
+}
+
+template <typename Body>
+std::size_t expected_size(const Body& /*m*/) {
+    return 128;
+}
+
 }  // namespace
 
 std::string encode(const ServerMessage& message) {
-    JsonWriter out;
+    JsonWriter out(std::visit([](const auto& body) { return expected_size(body); }, message.body) +
+                   (message.id ? message.id->size() + 8 : 0));
     out.begin_object();
     std::visit([&out](const auto& alternative) { body(out, alternative); }, message.body);
     if (message.id) {
