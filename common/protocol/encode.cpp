@@ -389,12 +389,18 @@ std::size_t text_size(const std::vector<std::string>& texts) {
     return size;
 }
 
+// `moved` and `takeback`: a position and its legal moves, and a dozen short fields.
+std::size_t position_event_size(const std::string& position,
+                                const std::vector<std::string>& legal) {
+    return 256 + position.size() + text_size(legal);
+}
+
 std::size_t expected_size(const Moved& m) {
-    return 256 + m.position.size() + text_size(m.legal);
+    return position_event_size(m.position, m.legal);
 }
 
 std::size_t expected_size(const TakenBack& m) {
-    return 256 + m.position.size() + text_size(m.legal);
+    return position_event_size(m.position, m.legal);
 }
 
 std::size_t expected_size(const State& m) {
@@ -410,12 +416,16 @@ std::size_t expected_size(const Record& m) {
     return size;
 }
 
+std::size_t summaries_size(const std::vector<GameSummary>& games) {
+    return 64 + 256 * games.size();
+}
+
 std::size_t expected_size(const LobbyList& m) {
-    return 64 + 256 * m.games.size();
+    return summaries_size(m.games);
 }
 
 std::size_t expected_size(const GamesList& m) {
-    return 64 + 256 * m.games.size();
+    return summaries_size(m.games);
 }
 
 template <typename Body>
