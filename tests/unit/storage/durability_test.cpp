@@ -15,19 +15,12 @@ namespace arbiter::server::storage {
 namespace {
 
 using testing::header_only;
+using testing::integrity_of;
 using testing::make_game;
 using testing::make_move;
 using testing::TempDatabase;
 using testing::with_move;
 using Result = Expected<void, StorageError>;
-
-std::string integrity_of(const std::string& path) {
-    auto connection = sqlite::Connection::open(path, false);
-    if (!connection) {
-        return connection.error().message;
-    }
-    return connection->query_text("PRAGMA integrity_check").value_or("query failed");
-}
 
 // The child opens the store, queues far more moves than it waits for, reports each ply on the
 // pipe from its callback (the moment a player would be told "moved"), and SIGKILLs itself while

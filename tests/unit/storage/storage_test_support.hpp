@@ -14,7 +14,7 @@
 namespace arbiter::server::storage::testing {
 
 /// A unique database path under the system temp folder; the file, its -wal and -shm, and any
-/// sibling made from it (path + suffix) are removed on destruction.
+/// sibling made from it (path + suffix, a file or a folder) are removed on destruction.
 class TempDatabase {
   public:
     TempDatabase() {
@@ -40,7 +40,7 @@ class TempDatabase {
         std::error_code error;
         for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
             if (entry.path().filename().string().starts_with(stem)) {
-                std::filesystem::remove(entry.path(), error);
+                std::filesystem::remove_all(entry.path(), error);
             }
         }
     }
@@ -56,6 +56,15 @@ inline std::unique_ptr<SqliteRepository> open_or_die(const std::string& path,
         return nullptr;
     }
     return std::move(repository).value();
+}
+
+/// PRAGMA integrity_check of the database at `path` ("ok"), or why it could not be run.
+inline std::string integrity_of(const std::string& path) {
+    auto connection = sqlite::Connection::open(path, false);
+    if (!connection) {
+        return connection.error().message;
+    }
+    return connection->query_text("PRAGMA integrity_check").value_or("query failed");
 }
 
 /// A waiting chess game with both seats open.

@@ -1,0 +1,40 @@
+#pragma once
+// A SQLite VFS for tests that models what a power cut keeps. SIGKILL tests cannot tell whether
+// anything was ever synced: the kernel's page cache outlives the process. This VFS passes every
+// call to the real one (so the live database sees every write, as through a page cache) and
+// keeps, beside each database and WAL file, the image of what the disk holds: a write joins the
+// file's pending writes, and xSync makes them durable. cut() then copies, for each file, its
+// durable image plus any chosen subset of its pending writes into another folder: the files a
+// machine would find after losing power at that instant. xSync does not call the real fsync,
+// which the model does not need.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace arbiter::server::storage::testing {
+
+/// While alive, the default VFS of the process is the power-cut model. One at a time.
+class PowerCutVfs {
+  public:
+    PowerCutVfs();
+    PowerCutVfs(const PowerCutVfs&) = delete;
+    PowerCutVfs& operator=(const PowerCutVfs&) = delete;
+    /// Makes the real VFS the default again.
+    ~PowerCutVfs();
+
+    /// The power goes off: writes each tracked file into `folder` (same file names) as the disk
+    /// holds it, its writes since its last sync each kept with `keep_unsynced` probability
+    /// (0: none, 1: all; chosen with `seed`). Later calls change nothing that was copied. Returns
+    /// false if a file could not be written.
+    bool cut(const std::string& folder, double keep_unsynced, std::uint32_t seed);
+
+    /// Runs `record` unless the power is already off, atomically with respect to cut(): what a
+    /// caller records here happened before the cut. Returns whether it ran.
+    bool if_powered(const std::function<void()>& record);
+
+    /// Syncs seen so far (to tell that a run synced at all).
+    std::uint64_t syncs() const;
+};
+
+}  // namespace arbiter::server::storage::testing
