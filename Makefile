@@ -47,7 +47,7 @@ perft: release
 # stalled spectators, printed against the targets (bench/load/README.md).
 load: deps
 	cmake --preset release
-	cmake --build --preset release --target arbiter-server arbiter-load
+	cmake --build --preset release --target arbiter-server arbiter-load arbiter-storage-bench
 	./scripts/load_report.py --short
 
 format:

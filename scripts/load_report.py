@@ -10,7 +10,10 @@ Starts Release servers on temporary databases (synchronous FULL and NORMAL) and 
      stalled ones get closed;
   6. players at half rate with readers of ended games (replay and watch, at the server's default
      per-connection rate): not a target of issue 9, but its "hostile input": what a flood of
-     reads of stored games costs live games.
+     reads of stored games costs live games;
+  7. the store alone (arbiter-storage-bench, no network) with the same games in the same closed
+     loop, per sync mode: a ceiling for the durable ratio that the disk sets, whatever the
+     network costs.
 
 Throughput, latency and the spectator pair run in 3 rounds (--rounds) and are judged by the
 median round: the machine is shared, and a single run's verdict flips with its neighbours' load.
@@ -49,6 +52,19 @@ def load(bin_dir, *arguments):
     lines = done.stdout.strip().splitlines()
     print("\n".join("    " + line for line in lines[:-1]))
     return json.loads(lines[-1])
+
+
+def store_alone(bin_dir, workdir, games, sync):
+    """Writes/s of SqliteRepository alone in the closed loop of `games` games (no network): the
+    server's moves/s at this game count cannot exceed it, since each of its moves also waits for
+    such a write."""
+    command = [os.path.join(bin_dir, "arbiter-storage-bench"), "--games", str(games), "--moves",
+               "400", "--sync", sync, "--batch", "512", "--dir", workdir]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")
+    # The last line: synchronous, commits (three words), writes/s, batches, failed.
+    return float(done.stdout.strip().splitlines()[-1].split()[-3])
 
 
 def verdict(ok):
@@ -100,6 +116,7 @@ def main():
     rates = {"full": [], "normal": []}
     capped_p99 = {"full": [], "normal": []}
     halves = {"full": [], "normal": []}
+    store_rates = {"full": [], "normal": []}
     for round_index in range(rounds):
         label = round_label(round_index, rounds)
         print(f"== echo baseline: {games} pairs ({2 * games} connections){label}")
@@ -107,6 +124,9 @@ def main():
         echo_rates.append(echo["per_second"])
         echo_cpu.append(echo["cpu_us_per_round_trip"]["self"])
         for sync in ("full", "normal"):
+            store_rates[sync].append(store_alone(args.bin, workdir, games, sync))
+            print(f"== the store alone, synchronous {sync.upper()}: {games} games, no network"
+                  f"{label}\n    {store_rates[sync][-1]:.0f} writes/s")
             server, port = start_server(args.bin, workdir, sync, f"moves-{sync}-{round_index}")
             url = f"ws://127.0.0.1:{port}/ws"
             try:
@@ -203,6 +223,14 @@ def main():
           f"{spread(alone_p99, 2)} -> {spread(read_p99, 2)} ms; reads answered "
           f"{spread(reads_answered, 0)}/s, refused {spread(reads_refused, 0)}/s; RSS "
           f"peak {max(read_peaks):.0f} MB")
+    # Each move also waits for its write, so the store alone bounds the moves/s the durable ratio
+    # counts: if it is below 0.4 x echo, the disk (its flushes) misses the target for any server.
+    print("\n== the store alone (arbiter-storage-bench, no network): the disk's ceiling")
+    for sync in ("full", "normal"):
+        ceiling = [rate / echo for rate, echo in zip(store_rates[sync], echo_rates)]
+        print(f"  {sync.upper()}: {spread(store_rates[sync], 0)} writes/s = "
+              f"{spread(ceiling, 2)} x echo; the server's moves reach "
+              f"{median(rates[sync]) / median(store_rates[sync]):.2f} of it")
     # Both programs share the machine's cores, so the ratio is roughly echo's CPU per round trip
     # over the server's plus the client's per move: where a missed ratio comes from.
     print("\n== CPU per round trip (median of the rounds)")
