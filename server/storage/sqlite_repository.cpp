@@ -14,6 +14,16 @@ namespace arbiter::server::storage {
 
 namespace {
 
+// A failed fsync, of a file or of the folder that holds it. The kernel may then have dropped the
+// pages it could not write while keeping them in its cache as written (Linux marks them clean),
+// so a later fsync that succeeds says nothing about them: frames an earlier commit left for the
+// next sync (a filing's, which commits at NORMAL) can be missing from the disk, and a crash then
+// ends the WAL there, before writes acknowledged after them. PostgreSQL stops on a failed fsync
+// for this reason ("fsyncgate", 2018); the repository refuses every write from then on.
+bool is_sync_failure(int code) {
+    return code == SQLITE_IOERR_FSYNC || code == SQLITE_IOERR_DIR_FSYNC;
+}
+
 // Pages copied per backup step: 4 MiB at the default 4 KiB page size.
 constexpr int backup_pages_per_step = 1024;
 
@@ -201,8 +211,9 @@ int SqliteRepository::on_wal_commit(void* self, sqlite3* connection, const char*
         // its commit (PASSIVE: it waits for no reader), and its next transaction restarts the
         // WAL. Not while the thread is copying: the two would only make each other busy.
         if (!repository->checkpointing_.load()) {
-            sqlite3_wal_checkpoint_v2(connection, database, SQLITE_CHECKPOINT_PASSIVE, nullptr,
-                                      nullptr);
+            const int code = sqlite3_wal_checkpoint_v2(connection, database,
+                                                       SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+            repository->note_sync_failure(code, "checkpointing the WAL");
             std::lock_guard lock(repository->queue_mutex_);
             repository->stats_.inline_checkpoints += 1;
         }
@@ -231,9 +242,10 @@ void SqliteRepository::run_checkpointer() {
         // PASSIVE copies what it can without waiting for anyone and never blocks the writer;
         // SQLITE_BUSY (another checkpoint is running) just means the next request does it.
         checkpointing_.store(true);
-        sqlite3_wal_checkpoint_v2(checkpointer_connection_.handle(), nullptr,
-                                  SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        const int code = sqlite3_wal_checkpoint_v2(checkpointer_connection_.handle(), nullptr,
+                                                   SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
         checkpointing_.store(false);
+        note_sync_failure(code, "checkpointing the WAL");
         std::lock_guard lock(queue_mutex_);
         stats_.checkpoints += 1;
     }
@@ -307,6 +319,9 @@ void SqliteRepository::file_journal(std::size_t at_least) {
     if (auto pending = write_statements_.count_journaled(); pending && *pending < at_least) {
         return;
     }
+    if (refusal()) {
+        return;  // the journal stays as it is: readers merge it
+    }
     // Filing makes nothing more durable (the journal rows were), so its COMMIT need not wait for
     // an fsync of the WAL: the next batch's fsync covers its frames, and if power fails first
     // the WAL ends before them and the journal is as it was.
@@ -319,6 +334,8 @@ void SqliteRepository::file_journal(std::size_t at_least) {
             std::lock_guard lock(queue_mutex_);
             stats_.filings += 1;
         } else {
+            note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()),
+                              "filing the move journal");
             write_statements_.forget_written();  // rolled back by the Transaction's destructor
         }
     }
@@ -333,6 +350,11 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
         std::lock_guard lock(queue_mutex_);
         last_batch_failed_ = failed;
     };
+    if (auto refused = refusal()) {
+        set_batch_failed(true);
+        std::fill(results.begin(), results.end(), Result(unexpected(std::move(*refused))));
+        return results;
+    }
     if (full_sync_pending_) {
         auto restored = writer_connection_.exec("PRAGMA synchronous = FULL");
         if (!restored) {
@@ -376,6 +398,8 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
                 set_batch_failed(false);
                 return results;
             }
+            note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()),
+                              "committing a batch");
         }
         // This pass is rolled back: what it wrote is not in the database.
         write_statements_.forget_written();
@@ -412,6 +436,9 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_one_by_one(
 }
 
 SqliteRepository::Result SqliteRepository::commit_alone(const GameWrite& change) {
+    if (auto refused = refusal()) {
+        return unexpected(std::move(*refused));
+    }
     auto transaction =
         sqlite::Transaction::begin(writer_connection_, sqlite::TransactionKind::immediate);
     if (!transaction) {
@@ -420,11 +447,33 @@ SqliteRepository::Result SqliteRepository::commit_alone(const GameWrite& change)
     auto applied = write_statements_.apply(change);
     if (applied) {
         applied = transaction->commit();
+        if (!applied) {
+            note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()),
+                              "committing a write");
+        }
     }
     if (!applied) {
         write_statements_.forget_written();  // rolled back
     }
     return applied;
+}
+
+void SqliteRepository::note_sync_failure(int code, std::string_view doing) {
+    if (!is_sync_failure(code)) {
+        return;
+    }
+    std::lock_guard lock(queue_mutex_);
+    if (!sync_failure_) {
+        sync_failure_ =
+            StorageError{std::string(doing) + ": the disk failed to sync (" + sqlite3_errstr(code) +
+                         ", sqlite code " + std::to_string(code) +
+                         "); writes are refused until the server restarts on a healthy disk"};
+    }
+}
+
+std::optional<StorageError> SqliteRepository::refusal() {
+    std::lock_guard lock(queue_mutex_);
+    return sync_failure_;
 }
 
 WriterStats SqliteRepository::stats() {
@@ -469,7 +518,7 @@ Expected<std::vector<GameRow>, StorageError> SqliteRepository::list(const GameQu
 bool SqliteRepository::writable() {
     {
         std::lock_guard lock(queue_mutex_);
-        if (last_batch_failed_) {
+        if (last_batch_failed_ || sync_failure_) {
             return false;
         }
     }

@@ -9,7 +9,9 @@
 /// ply, a CHECK), the batch is rolled back and replayed without it, so only that write fails. If
 /// the failure cannot be pinned on one write (SQLite rolled the transaction back itself on
 /// SQLITE_FULL or an I/O error, or COMMIT failed), the batch is retried one write per
-/// transaction, so every callback still reports its own write's fate.
+/// transaction, so every callback still reports its own write's fate. After a failed fsync
+/// (a commit's or a checkpoint's) every write is refused until the process restarts: what that
+/// fsync covered may be lost whatever later ones say, so nothing more is acknowledged.
 ///
 /// Moves that only move a game on are written to the move journal and filed into `moves` in bulk
 /// (SqliteOptions::journal_rows); the database is opened with the journal filed, and closed so.
@@ -24,7 +26,9 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -148,6 +152,10 @@ class SqliteRepository final : public GameRepository {
     void file_journal(std::size_t at_least);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const GameWrite& change);
+    /// Remembers the first failed fsync if SQLite's extended `code` is one (any thread).
+    void note_sync_failure(int code, std::string_view doing);
+    /// The error every write gets once an fsync failed; nullopt before.
+    std::optional<StorageError> refusal();
 
     const std::string path_;
     const SqliteOptions options_;
@@ -184,6 +192,8 @@ class SqliteRepository final : public GameRepository {
     std::uint64_t completed_ = 0;
     bool stopping_ = false;
     bool last_batch_failed_ = false;
+    /// Set by the first failed fsync; from then on every write fails with it.
+    std::optional<StorageError> sync_failure_;
     WriterStats stats_;
 
     std::thread writer_thread_;  ///< started last in open(), joined first in the destructor

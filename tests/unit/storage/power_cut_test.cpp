@@ -160,13 +160,35 @@ struct CutRound {
     std::string folder;  // holds the database as the disk kept it
     std::string database;
     std::uint64_t acknowledged = 0;
+    std::uint64_t failures = 0;  // writes refused
     WriterStats stats;
+    bool sync_failed = false;            // the planned failing sync happened
+    bool writable_after_failure = true;  // what the store said of itself after it
 };
 
-// Plays until `acknowledgements` writes were acknowledged, waits a moment more (so the cut falls
-// anywhere: in a batch, a filing or a checkpoint), and cuts the power.
+// When the power goes off, and what the disk keeps of what was not synced.
+struct CutPlan {
+    std::uint64_t acknowledgements = 0;  // plays until that many writes were acknowledged
+    double keep_unsynced = 0;
+    std::uint32_t seed = 0;
+    /// Then the next WAL sync with at least this many writes pending fails, and the writes
+    /// go on for a while before the cut.
+    std::optional<std::size_t> failing_sync;
+};
+
+// Waits until `done` or `limit`, whichever comes first.
+template <typename Condition>
+void wait_until(Condition done, std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+}
+
+// Plays as planned and cuts the power: a moment after the planned acknowledgements (so that the
+// cut falls anywhere: in a batch, a filing or a checkpoint), or after the failing sync.
 CutRound run_until_cut(const TempDatabase& database, const SqliteOptions& options,
-                       std::uint64_t acknowledgements, double keep_unsynced, std::uint32_t seed) {
+                       const CutPlan& plan) {
     CutRound round;
     round.folder = database.sibling("-cut");
     std::filesystem::create_directory(round.folder);
@@ -178,20 +200,30 @@ CutRound run_until_cut(const TempDatabase& database, const SqliteOptions& option
     if (repository == nullptr) {
         return round;
     }
-    Players players(*repository, vfs, 6, seed);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (players.acknowledged() < acknowledgements &&
-           std::chrono::steady_clock::now() < deadline && players.failures() == 0) {
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    Players players(*repository, vfs, 6, plan.seed);
+    wait_until(
+        [&] { return players.acknowledged() >= plan.acknowledgements || players.failures() > 0; },
+        std::chrono::seconds(120));
+    if (plan.failing_sync) {
+        vfs.fail_next_wal_sync(*plan.failing_sync);
+        wait_until([&] { return vfs.wal_sync_failed(); }, std::chrono::seconds(60));
+        // What the store does after the failure is what counts: give it time to acknowledge
+        // more, if it would.
+        const std::uint64_t at_failure = players.acknowledged();
+        wait_until([&] { return players.acknowledged() >= at_failure + 300; },
+                   std::chrono::milliseconds(300));
+        round.sync_failed = vfs.wal_sync_failed();
+        round.writable_after_failure = repository->writable();
+    } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(plan.seed % 3000));
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(seed % 3000));
-    EXPECT_TRUE(vfs.cut(round.folder, keep_unsynced, seed));
+    EXPECT_TRUE(vfs.cut(round.folder, plan.keep_unsynced, plan.seed));
     EXPECT_GT(vfs.syncs(), 0U);
     players.stop();
     round.stats = repository->stats();
     repository.reset();
-    EXPECT_EQ(players.failures(), 0U);
     round.acknowledged = players.acknowledged();
+    round.failures = players.failures();
     round.games = players.games();
     return round;
 }
@@ -255,8 +287,9 @@ TEST(StoragePowerCut, FullSyncKeepsEveryAcknowledgedWrite) {
         TempDatabase database;
         const double keep = (seed % 3) / 2.0;
         const std::uint64_t target = 300 + (seed * 977) % 4000;
-        const CutRound round = run_until_cut(database, options, target, keep, seed);
+        const CutRound round = run_until_cut(database, options, {target, keep, seed, {}});
         ASSERT_GE(round.acknowledged, target);
+        EXPECT_EQ(round.failures, 0U);
         EXPECT_EQ(check_games(round), 0U) << "acknowledged writes lost at FULL";
         checkpoints += round.stats.checkpoints + round.stats.inline_checkpoints;
         filings += round.stats.filings;
@@ -279,8 +312,9 @@ TEST(StoragePowerCut, NormalSyncStaysConsistent) {
     for (std::uint32_t seed = 11; seed <= 16; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         TempDatabase database;
-        const CutRound round =
-            run_until_cut(database, options, 300 + (seed * 977) % 4000, (seed % 3) / 2.0, seed);
+        const CutRound round = run_until_cut(
+            database, options, {300 + (seed * 977) % 4000, (seed % 3) / 2.0, seed, {}});
+        EXPECT_EQ(round.failures, 0U);
         check_games(round);
     }
 }
@@ -293,7 +327,7 @@ TEST(StoragePowerCut, WritesNeverSyncedAreLost) {
     options.synchronous = Synchronous::normal;
     options.checkpoint_thread = false;
     TempDatabase database;
-    const CutRound round = run_until_cut(database, options, 200, 0.0, 7);
+    const CutRound round = run_until_cut(database, options, {200, 0.0, 7, {}});
     ASSERT_GE(round.acknowledged, 200U);
     EXPECT_EQ(round.stats.checkpoints + round.stats.inline_checkpoints, 0U);
     const auto acknowledged_games =
@@ -301,6 +335,27 @@ TEST(StoragePowerCut, WritesNeverSyncedAreLost) {
                       [](const TrackedGame& game) { return game.acknowledged > 0; });
     EXPECT_GT(acknowledged_games, 0);
     EXPECT_EQ(check_games(round), static_cast<std::uint64_t>(acknowledged_games));
+}
+
+// A failed fsync (a failing disk, or thin storage out of space) may drop what it covered while
+// the kernel keeps it cached as written, so later syncs that succeed do not bring it back. Here
+// the failing sync is one with many writes pending, such as a filing's frames (committed at
+// NORMAL, left for the next sync): a store that went on acknowledging would have writes after
+// a hole in the WAL, which a crash cuts off. It must refuse every write from then on, say it is
+// not writable, and lose nothing it acknowledged.
+TEST(StoragePowerCut, AFailedSyncStopsTheStoreBeforeItLosesAnything) {
+    SqliteOptions options;
+    options.journal_rows = 24;
+    for (std::uint32_t seed = 21; seed <= 26; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        TempDatabase database;
+        const CutRound round = run_until_cut(
+            database, options, {200 + (seed * 977) % 2000, (seed % 3) / 2.0, seed, 16});
+        ASSERT_TRUE(round.sync_failed);
+        EXPECT_GT(round.failures, 0U);
+        EXPECT_FALSE(round.writable_after_failure);
+        EXPECT_EQ(check_games(round), 0U) << "acknowledged writes lost after a failed sync";
+    }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -27,6 +28,9 @@ struct PendingChange {
 struct FileImage {
     std::string durable;
     std::vector<PendingChange> pending;
+    /// Failed syncs so far: as Linux's errseq, each handle open at a failure is told of it by
+    /// its own next sync.
+    std::uint64_t errors = 0;
 };
 
 void apply(std::string& content, const PendingChange& change) {
@@ -52,6 +56,8 @@ struct Model {
     std::map<std::string, FileImage> files;  // by SQLite's full path
     bool powered = true;
     std::uint64_t syncs = 0;
+    std::optional<std::size_t> fail_wal_sync_from;  // armed: pending writes that make it fail
+    bool wal_sync_failed = false;
     sqlite3_vfs* real = nullptr;
     sqlite3_vfs vfs{};
     sqlite3_io_methods methods{};
@@ -66,6 +72,8 @@ Model& model() {
 struct CutFile {
     sqlite3_file base;
     FileImage* image;
+    bool wal;
+    std::uint64_t errors_seen;  // of image->errors
 };
 
 sqlite3_file* real_file(sqlite3_file* file) {
@@ -122,11 +130,30 @@ int cut_sync(sqlite3_file* file, int) {
         return SQLITE_OK;
     }
     ++model().syncs;
-    if (FileImage* image = image_of(file)) {
-        for (const PendingChange& change : image->pending) {
-            apply(image->durable, change);
-        }
+    auto* ours = reinterpret_cast<CutFile*>(file);
+    FileImage* image = ours->image;
+    if (image == nullptr) {
+        return SQLITE_OK;
+    }
+    const auto& fail_from = model().fail_wal_sync_from;
+    if (ours->wal && fail_from && image->pending.size() >= *fail_from) {
+        // A failing disk: these writes never reach it, and the next sync will not retry them
+        // (the live file keeps them, as the page cache does).
+        model().fail_wal_sync_from.reset();
+        model().wal_sync_failed = true;
         image->pending.clear();
+        ours->errors_seen = ++image->errors;
+        return SQLITE_IOERR_FSYNC;
+    }
+    for (const PendingChange& change : image->pending) {
+        apply(image->durable, change);
+    }
+    image->pending.clear();
+    if (ours->errors_seen < image->errors) {
+        // Another handle's sync failed since this one's last: what is pending now is written,
+        // but this sync reports the failure too.
+        ours->errors_seen = image->errors;
+        return SQLITE_IOERR_FSYNC;
     }
     return SQLITE_OK;
 }
@@ -203,6 +230,8 @@ int cut_open(sqlite3_vfs*, const char* name, sqlite3_file* file, int flags, int*
     auto* ours = reinterpret_cast<CutFile*>(file);
     ours->base.pMethods = nullptr;
     ours->image = nullptr;
+    ours->wal = (flags & SQLITE_OPEN_WAL) != 0;
+    ours->errors_seen = 0;
     sqlite3_file* real = real_file(file);
     const int code = state.real->xOpen(state.real, name, real, flags, out_flags);
     if (code != SQLITE_OK) {
@@ -223,6 +252,7 @@ int cut_open(sqlite3_vfs*, const char* name, sqlite3_file* file, int flags, int*
             entry->second.durable = read_whole_file(name);
         }
         ours->image = &entry->second;
+        ours->errors_seen = entry->second.errors;
     }
     return SQLITE_OK;
 }
@@ -290,6 +320,8 @@ PowerCutVfs::PowerCutVfs() {
     state.files.clear();
     state.powered = true;
     state.syncs = 0;
+    state.fail_wal_sync_from.reset();
+    state.wal_sync_failed = false;
 
     state.methods = sqlite3_io_methods{};
     state.methods.iVersion = 3;
@@ -373,6 +405,16 @@ bool PowerCutVfs::if_powered(const std::function<void()>& record) {
     }
     record();
     return true;
+}
+
+void PowerCutVfs::fail_next_wal_sync(std::size_t pending_writes) {
+    const std::lock_guard lock(model().mutex);
+    model().fail_wal_sync_from = pending_writes;
+}
+
+bool PowerCutVfs::wal_sync_failed() const {
+    const std::lock_guard lock(model().mutex);
+    return model().wal_sync_failed;
 }
 
 std::uint64_t PowerCutVfs::syncs() const {

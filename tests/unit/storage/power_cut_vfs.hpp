@@ -8,6 +8,7 @@
 // machine would find after losing power at that instant. xSync does not call the real fsync,
 // which the model does not need.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -32,6 +33,14 @@ class PowerCutVfs {
     /// Runs `record` unless the power is already off, atomically with respect to cut(): what a
     /// caller records here happened before the cut. Returns whether it ran.
     bool if_powered(const std::function<void()>& record);
+
+    /// The next sync of a WAL with at least `pending_writes` writes not synced yet fails with
+    /// SQLITE_IOERR_FSYNC, as on a failing disk: those writes never reach it (the live file keeps
+    /// them, as the kernel's page cache does), and later syncs do not retry them. Once. As in
+    /// Linux since 4.13, the next sync through each other handle then open on the file fails too.
+    void fail_next_wal_sync(std::size_t pending_writes);
+    /// Whether that sync has failed.
+    bool wal_sync_failed() const;
 
     /// Syncs seen so far (to tell that a run synced at all).
     std::uint64_t syncs() const;
