@@ -55,6 +55,11 @@ test('a move that cannot be stored is refused and changes nothing', async () => 
       found = await playUntilRefused(server, 'chess');
       assert.equal(found.refusal.code, 'unavailable', JSON.stringify(found.refusal));
       assert.match(found.refusal.message, /nothing was changed/);
+      // The host is told why, at error level (the players only get `unavailable`).
+      const logged = server.stderr().split('\n').filter((line) => line.includes('storage_failed'));
+      assert.ok(logged.length >= 1, server.stderr());
+      assert.match(logged[0], /error/);
+      assert.match(logged[0], /full/i, logged[0]);
       // The health check says so too (it probes at most once a second), so that a load balancer
       // or Docker's HEALTHCHECK sees a server that refuses every move.
       let health;
