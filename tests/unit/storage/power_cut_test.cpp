@@ -164,6 +164,8 @@ struct CutRound {
     WriterStats stats;
     bool sync_failed = false;            // the planned failing sync happened
     bool writable_after_failure = true;  // what the store said of itself after it
+    bool writable_when_full = true;
+    bool written_after_full = false;  // a write once space was free again
 };
 
 // When the power goes off, and what the disk keeps of what was not synced.
@@ -174,6 +176,8 @@ struct CutPlan {
     /// Then the next WAL sync with at least this many writes pending fails, and the writes
     /// go on for a while before the cut.
     std::optional<std::size_t> failing_sync;
+    /// Or the disk fills up until writes fail, and then has space again.
+    bool disk_fills = false;
 };
 
 // Waits until `done` or `limit`, whichever comes first.
@@ -214,6 +218,16 @@ CutRound run_until_cut(const TempDatabase& database, const SqliteOptions& option
                    std::chrono::milliseconds(300));
         round.sync_failed = vfs.wal_sync_failed();
         round.writable_after_failure = repository->writable();
+    } else if (plan.disk_fills) {
+        vfs.set_disk_full(true);
+        wait_until([&] { return players.failures() > 0; }, std::chrono::seconds(60));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        round.writable_when_full = repository->writable();
+        vfs.set_disk_full(false);
+        GameRow after = make_game("after-full", 2000);
+        round.written_after_full =
+            testing::write_and_wait(*repository, GameWrite{after, {}, {}}).has_value() &&
+            repository->writable();
     } else {
         std::this_thread::sleep_for(std::chrono::microseconds(plan.seed % 3000));
     }
@@ -355,6 +369,30 @@ TEST(StoragePowerCut, AFailedSyncStopsTheStoreBeforeItLosesAnything) {
         EXPECT_GT(round.failures, 0U);
         EXPECT_FALSE(round.writable_after_failure);
         EXPECT_EQ(check_games(round), 0U) << "acknowledged writes lost after a failed sync";
+    }
+}
+
+// A full disk (ENOSPC) passes, unlike a failed fsync: a write that needs space fails and changes
+// nothing, nothing acknowledged is lost, and once there is space again the store takes writes as
+// before (the failed fsync's refusal must not catch it).
+TEST(StoragePowerCut, AFullDiskRefusesWritesOnlyWhileItIsFull) {
+    SqliteOptions options;
+    options.journal_rows = 24;
+    for (std::uint32_t seed = 31; seed <= 33; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        TempDatabase database;
+        CutPlan plan{200, (seed % 3) / 2.0, seed, {}};
+        plan.disk_fills = true;
+        const CutRound round = run_until_cut(database, options, plan);
+        EXPECT_GT(round.failures, 0U);
+        EXPECT_FALSE(round.writable_when_full);
+        EXPECT_TRUE(round.written_after_full);
+        EXPECT_EQ(check_games(round), 0U) << "acknowledged writes lost to a full disk";
+        auto repository = testing::open_or_die(round.database);
+        ASSERT_NE(repository, nullptr);
+        auto after = repository->load("after-full");
+        EXPECT_TRUE(after && after->has_value())
+            << "the write acknowledged after the disk had room";
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,7 @@ struct Model {
     std::uint64_t syncs = 0;
     std::optional<std::size_t> fail_wal_sync_from;  // armed: pending writes that make it fail
     bool wal_sync_failed = false;
+    std::atomic<bool> disk_full{false};
     sqlite3_vfs* real = nullptr;
     sqlite3_vfs vfs{};
     sqlite3_io_methods methods{};
@@ -105,6 +107,13 @@ int cut_read(sqlite3_file* file, void* buffer, int amount, sqlite3_int64 offset)
 
 int cut_write(sqlite3_file* file, const void* buffer, int amount, sqlite3_int64 offset) {
     sqlite3_file* real = real_file(file);
+    if (image_of(file) != nullptr && model().disk_full.load()) {
+        // A full disk refuses writes that need new blocks; overwrites still go in place.
+        sqlite3_int64 size = 0;
+        if (real->pMethods->xFileSize(real, &size) != SQLITE_OK || offset + amount > size) {
+            return SQLITE_FULL;
+        }
+    }
     const int code = real->pMethods->xWrite(real, buffer, amount, offset);
     if (code == SQLITE_OK) {
         record(file,
@@ -322,6 +331,7 @@ PowerCutVfs::PowerCutVfs() {
     state.syncs = 0;
     state.fail_wal_sync_from.reset();
     state.wal_sync_failed = false;
+    state.disk_full.store(false);
 
     state.methods = sqlite3_io_methods{};
     state.methods.iVersion = 3;
@@ -415,6 +425,10 @@ void PowerCutVfs::fail_next_wal_sync(std::size_t pending_writes) {
 bool PowerCutVfs::wal_sync_failed() const {
     const std::lock_guard lock(model().mutex);
     return model().wal_sync_failed;
+}
+
+void PowerCutVfs::set_disk_full(bool full) {
+    model().disk_full.store(full);
 }
 
 std::uint64_t PowerCutVfs::syncs() const {

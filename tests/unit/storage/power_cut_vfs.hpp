@@ -42,6 +42,10 @@ class PowerCutVfs {
     /// Whether that sync has failed.
     bool wal_sync_failed() const;
 
+    /// While `full`, writes to the database or its WAL that would grow the file fail with
+    /// SQLITE_FULL (ENOSPC) and change nothing; writes within the file still go in place.
+    void set_disk_full(bool full);
+
     /// Syncs seen so far (to tell that a run synced at all).
     std::uint64_t syncs() const;
 };
