@@ -579,11 +579,7 @@ void Hub::refuse_busy(const std::shared_ptr<net::Peer>& peer,
     metrics_.refused(ErrorCode::unavailable);
     // A flood is refused by the thousand: one line a second says so, not one per request
     // (arbiter_reads_total counts them all).
-    const auto now = time_.now().time_since_epoch();
-    auto last = last_busy_log_.load();
-    const auto since_last = now - std::chrono::steady_clock::duration(last);
-    if (since_last >= std::chrono::seconds(1) &&
-        last_busy_log_.compare_exchange_strong(last, now.count())) {
+    if (busy_log_.allow(time_.now())) {
         log_event(LogLevel::warn, "reads_refused",
                   {{"peer", peer->id()}, {"address", peer->address()}});
     }

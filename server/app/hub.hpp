@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/room.hpp"
@@ -170,8 +171,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// Games being read from storage -> the requests (and unwatches) waiting for them, in
     /// arrival order.
     std::unordered_map<std::string, std::vector<RoomRequest>> loading_;
-    /// When refuse_busy last logged (steady clock ticks; 0: never).
-    std::atomic<std::chrono::steady_clock::rep> last_busy_log_{0};
+    /// refuse_busy's log line, at most one a second.
+    OncePerSecond busy_log_;
 
     mutable std::mutex peers_mutex_;
     std::unordered_map<std::uint64_t, PeerState> peers_;

@@ -327,4 +327,14 @@ void log_event(LogLevel level, std::string_view event, std::initializer_list<Log
     log.logger->log(to_spdlog(level), spdlog::string_view_t(line.data(), line.size()));
 }
 
+bool OncePerSecond::allow(std::chrono::steady_clock::time_point now) noexcept {
+    const auto at = now.time_since_epoch();
+    auto last = last_.load();
+    if (last != never.count() &&
+        at - std::chrono::steady_clock::duration(last) < std::chrono::seconds(1)) {
+        return false;
+    }
+    return last_.compare_exchange_strong(last, at.count());
+}
+
 }  // namespace arbiter::server::app

@@ -4,6 +4,8 @@
 /// Every value is escaped for its format, so no field can break a line or forge another one.
 /// Never log a token or any other secret: log ids, addresses, codes and counts only.
 
+#include <atomic>
+#include <chrono>
 #include <concepts>
 #include <initializer_list>
 #include <optional>
@@ -48,5 +50,17 @@ bool configure_logging(LogFormat format, const std::string& level);
 
 /// Writes one event when `level` is enabled. Thread-safe.
 void log_event(LogLevel level, std::string_view event, std::initializer_list<LogField> fields = {});
+
+/// Lets one line a second through, for events that come by the thousand (a flood refused, a
+/// failing disk): the metrics count them all. Thread-safe.
+class OncePerSecond {
+  public:
+    /// Whether a line may be written at `now`; if so, the next one waits a second from it.
+    bool allow(std::chrono::steady_clock::time_point now) noexcept;
+
+  private:
+    static constexpr auto never = std::chrono::steady_clock::duration::min();
+    std::atomic<std::chrono::steady_clock::rep> last_{never.count()};
+};
 
 }  // namespace arbiter::server::app

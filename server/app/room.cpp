@@ -1,10 +1,6 @@
 #include "server/app/room.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdint>
-#include <limits>
 
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
@@ -19,21 +15,13 @@ using rules::Side;
 namespace {
 
 // A write that fails is refused to its player as `unavailable`; the host needs the reason. A disk
-// that fails fails every write, by the thousand a second: one line a second says so
-// (arbiter_moves_refused_total counts them all).
+// that fails fails every write, by the thousand a second.
 void log_storage_failure(const TimeSource& time, const std::string& game,
                          const std::string& error) {
-    static std::atomic<std::int64_t> last_logged{std::numeric_limits<std::int64_t>::min()};
-    const std::int64_t now = time.now().time_since_epoch().count();
-    std::int64_t last = last_logged.load();
-    const auto one_second =
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::seconds(1))
-            .count();
-    if ((last != std::numeric_limits<std::int64_t>::min() && now - last < one_second) ||
-        !last_logged.compare_exchange_strong(last, now)) {
-        return;
+    static OncePerSecond gate;
+    if (gate.allow(time.now())) {
+        log_event(LogLevel::error, "storage_failed", {{"game", game}, {"error", error}});
     }
-    log_event(LogLevel::error, "storage_failed", {{"game", game}, {"error", error}});
 }
 
 }  // namespace

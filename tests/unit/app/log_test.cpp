@@ -1,5 +1,7 @@
 // Structured log lines: every value escaped for its format, so no field can break a line.
 #include <gtest/gtest.h>
+
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "server/app/log.hpp"
@@ -80,6 +82,17 @@ TEST(LogLevelName, NamesEveryLevel) {
     EXPECT_EQ(level_name(LogLevel::trace), "trace");
     EXPECT_EQ(level_name(LogLevel::warn), "warn");
     EXPECT_EQ(level_name(LogLevel::error), "error");
+}
+
+TEST(LogOncePerSecond, LetsTheFirstLineThroughThenOneASecond) {
+    OncePerSecond gate;
+    const std::chrono::steady_clock::time_point start{};  // a fake clock may start at zero
+    EXPECT_TRUE(gate.allow(start));
+    EXPECT_FALSE(gate.allow(start));
+    EXPECT_FALSE(gate.allow(start + std::chrono::milliseconds(999)));
+    EXPECT_TRUE(gate.allow(start + std::chrono::seconds(1)));
+    EXPECT_FALSE(gate.allow(start + std::chrono::milliseconds(1500)));
+    EXPECT_TRUE(gate.allow(start + std::chrono::seconds(5)));
 }
 
 }  // namespace
