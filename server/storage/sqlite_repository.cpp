@@ -334,8 +334,7 @@ void SqliteRepository::file_journal(std::size_t at_least) {
             std::lock_guard lock(queue_mutex_);
             stats_.filings += 1;
         } else {
-            note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()),
-                              "filing the move journal");
+            note_writer_sync_failure("filing the move journal");
             write_statements_.forget_written();  // rolled back by the Transaction's destructor
         }
     }
@@ -398,8 +397,7 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
                 set_batch_failed(false);
                 return results;
             }
-            note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()),
-                              "committing a batch");
+            note_writer_sync_failure("committing a batch");
         }
         // This pass is rolled back: what it wrote is not in the database.
         write_statements_.forget_written();
@@ -448,8 +446,7 @@ SqliteRepository::Result SqliteRepository::commit_alone(const GameWrite& change)
     if (applied) {
         applied = transaction->commit();
         if (!applied) {
-            note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()),
-                              "committing a write");
+            note_writer_sync_failure("committing a write");
         }
     }
     if (!applied) {
@@ -469,6 +466,10 @@ void SqliteRepository::note_sync_failure(int code, std::string_view doing) {
                          ", sqlite code " + std::to_string(code) +
                          "); writes are refused until the server restarts on a healthy disk"};
     }
+}
+
+void SqliteRepository::note_writer_sync_failure(std::string_view doing) {
+    note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()), doing);
 }
 
 std::optional<StorageError> SqliteRepository::refusal() {
