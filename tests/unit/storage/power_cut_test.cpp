@@ -162,9 +162,9 @@ struct CutRound {
     std::uint64_t acknowledged = 0;
     std::uint64_t failures = 0;  // writes refused
     WriterStats stats;
-    bool sync_failed = false;            // the planned failing sync happened
-    bool writable_after_failure = true;  // what the store said of itself after it
-    bool writable_when_full = true;
+    bool sync_failed = false;  // the planned failing sync happened
+    /// What the store said of itself after the planned fault (a failed sync, a full disk).
+    bool writable_after_fault = true;
     bool written_after_full = false;  // a write once space was free again
 };
 
@@ -179,6 +179,12 @@ struct CutPlan {
     /// Or the disk fills up until writes fail, and then has space again.
     bool disk_fills = false;
 };
+
+// Round `seed` of a test: from `least` to `least + spread` acknowledgements, and none, half or
+// all of the unsynced writes kept, by turns.
+CutPlan varied_plan(std::uint32_t seed, std::uint64_t least, std::uint64_t spread) {
+    return CutPlan{least + (seed * 977) % spread, (seed % 3) / 2.0, seed, {}};
+}
 
 // Waits until `done` or `limit`, whichever comes first.
 template <typename Condition>
@@ -217,12 +223,12 @@ CutRound run_until_cut(const TempDatabase& database, const SqliteOptions& option
         wait_until([&] { return players.acknowledged() >= at_failure + 300; },
                    std::chrono::milliseconds(300));
         round.sync_failed = vfs.wal_sync_failed();
-        round.writable_after_failure = repository->writable();
+        round.writable_after_fault = repository->writable();
     } else if (plan.disk_fills) {
         vfs.set_disk_full(true);
         wait_until([&] { return players.failures() > 0; }, std::chrono::seconds(60));
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        round.writable_when_full = repository->writable();
+        round.writable_after_fault = repository->writable();
         vfs.set_disk_full(false);
         GameRow after = make_game("after-full", 2000);
         round.written_after_full =
@@ -299,10 +305,9 @@ TEST(StoragePowerCut, FullSyncKeepsEveryAcknowledgedWrite) {
     for (std::uint32_t seed = 1; seed <= 9; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         TempDatabase database;
-        const double keep = (seed % 3) / 2.0;
-        const std::uint64_t target = 300 + (seed * 977) % 4000;
-        const CutRound round = run_until_cut(database, options, {target, keep, seed, {}});
-        ASSERT_GE(round.acknowledged, target);
+        const CutPlan plan = varied_plan(seed, 300, 4000);
+        const CutRound round = run_until_cut(database, options, plan);
+        ASSERT_GE(round.acknowledged, plan.acknowledgements);
         EXPECT_EQ(round.failures, 0U);
         EXPECT_EQ(check_games(round), 0U) << "acknowledged writes lost at FULL";
         checkpoints += round.stats.checkpoints + round.stats.inline_checkpoints;
@@ -326,8 +331,7 @@ TEST(StoragePowerCut, NormalSyncStaysConsistent) {
     for (std::uint32_t seed = 11; seed <= 16; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         TempDatabase database;
-        const CutRound round = run_until_cut(
-            database, options, {300 + (seed * 977) % 4000, (seed % 3) / 2.0, seed, {}});
+        const CutRound round = run_until_cut(database, options, varied_plan(seed, 300, 4000));
         EXPECT_EQ(round.failures, 0U);
         check_games(round);
     }
@@ -363,11 +367,12 @@ TEST(StoragePowerCut, AFailedSyncStopsTheStoreBeforeItLosesAnything) {
     for (std::uint32_t seed = 21; seed <= 26; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         TempDatabase database;
-        const CutRound round = run_until_cut(
-            database, options, {200 + (seed * 977) % 2000, (seed % 3) / 2.0, seed, 16});
+        CutPlan plan = varied_plan(seed, 200, 2000);
+        plan.failing_sync = 16;
+        const CutRound round = run_until_cut(database, options, plan);
         ASSERT_TRUE(round.sync_failed);
         EXPECT_GT(round.failures, 0U);
-        EXPECT_FALSE(round.writable_after_failure);
+        EXPECT_FALSE(round.writable_after_fault);
         EXPECT_EQ(check_games(round), 0U) << "acknowledged writes lost after a failed sync";
     }
 }
@@ -381,11 +386,11 @@ TEST(StoragePowerCut, AFullDiskRefusesWritesOnlyWhileItIsFull) {
     for (std::uint32_t seed = 31; seed <= 33; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         TempDatabase database;
-        CutPlan plan{200, (seed % 3) / 2.0, seed, {}};
+        CutPlan plan = varied_plan(seed, 200, 1);
         plan.disk_fills = true;
         const CutRound round = run_until_cut(database, options, plan);
         EXPECT_GT(round.failures, 0U);
-        EXPECT_FALSE(round.writable_when_full);
+        EXPECT_FALSE(round.writable_after_fault);
         EXPECT_TRUE(round.written_after_full);
         EXPECT_EQ(check_games(round), 0U) << "acknowledged writes lost to a full disk";
         auto repository = testing::open_or_die(round.database);
