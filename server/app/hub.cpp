@@ -362,12 +362,15 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
                                  std::move(seats), id);
     {
         std::lock_guard lock(rooms_mutex_);
-        rooms_[header.id] = std::move(room);
+        rooms_[header.id] = room;
     }
-    std::lock_guard lock(peers_mutex_);
-    if (auto it = peers_.find(peer->id()); it != peers_.end()) {
-        it->second.created_open[header.id] = create.opponent.has_value();
+    {
+        std::lock_guard lock(peers_mutex_);
+        if (auto it = peers_.find(peer->id()); it != peers_.end()) {
+            it->second.created_open[header.id] = create.opponent.has_value();
+        }
     }
+    room->begin_creation();
 }
 
 bool Hub::may_open_game(const std::shared_ptr<net::Peer>& peer) {
@@ -428,14 +431,17 @@ void Hub::start_rematch(const storage::GameRow& finished, const std::string& id,
                                  std::move(seated), std::nullopt);
     {
         std::lock_guard lock(rooms_mutex_);
-        rooms_[header.id] = std::move(room);
+        rooms_[header.id] = room;
     }
-    std::lock_guard lock(peers_mutex_);
-    for (const auto& peer : against_engine) {
-        if (auto it = peers_.find(peer->id()); it != peers_.end()) {
-            it->second.created_open[header.id] = true;
+    {
+        std::lock_guard lock(peers_mutex_);
+        for (const auto& peer : against_engine) {
+            if (auto it = peers_.find(peer->id()); it != peers_.end()) {
+                it->second.created_open[header.id] = true;
+            }
         }
     }
+    room->begin_creation();
 }
 
 bool Hub::route_after_load(const std::string& game, RoomRequest request) {

@@ -1,6 +1,7 @@
 #include "server/app/room.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
@@ -61,16 +62,26 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
     auto room = std::make_shared<GameRoom>(context, std::move(executor), header, std::move(game));
     // Tasks kept in the room's own queue capture `this`, never a shared_ptr to the room: the
     // queue belongs to the room, and a self-reference would keep a room alive forever.
-    room->executor_->post([room, header, seats = std::move(seats), reply_id]() mutable {
-        GameRoom* self = room.get();
-        self->enqueue([self, header, seats = std::move(seats), reply_id]() mutable {
-            self->persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, std::nullopt,
-                               [self, seats = std::move(seats), reply_id]() mutable {
-                                   self->on_created(std::move(seats), std::move(reply_id));
-                               });
+    GameRoom* self = room.get();
+    room->creation_ = [self, header, seats = std::move(seats), reply_id]() mutable {
+        self->executor_->post([room = self->shared_from_this(), self, header,
+                               seats = std::move(seats), reply_id]() mutable {
+            self->enqueue([self, header, seats = std::move(seats), reply_id]() mutable {
+                self->persist_then(storage::GameWrite{header, std::nullopt, std::nullopt},
+                                   std::nullopt,
+                                   [self, seats = std::move(seats), reply_id]() mutable {
+                                       self->on_created(std::move(seats), std::move(reply_id));
+                                   });
+            });
         });
-    });
+    };
     return room;
+}
+
+void GameRoom::begin_creation() {
+    auto creation = std::exchange(creation_, nullptr);
+    ARBITER_ASSERT(creation);
+    creation();
 }
 
 Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(

@@ -107,14 +107,17 @@ struct RoomContext {
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
   public:
-    /// A new game with one or both seats filled; its first write happens at once, and on commit
-    /// each seated peer gets `created`/`joined` and a `state`.
+    /// A new game with one or both seats filled. Inert until begin_creation(), which starts its
+    /// first write; on commit each seated peer gets `created`/`joined` and a `state`.
     static std::shared_ptr<GameRoom> create(RoomContext& context,
                                             std::shared_ptr<Executor> executor,
                                             storage::GameRow header,
                                             std::unique_ptr<rules::Game> game,
                                             std::array<std::optional<SeatSpec>, 2> seats,
                                             std::optional<std::string> reply_id);
+    /// Starts create()'s first write; once. The hub first makes the room findable and counts it
+    /// among its creator's open games, so that no answer to the creation can outrun that.
+    void begin_creation();
     /// A stored game brought back into memory (unfinished ones after a restart). Fails when the
     /// stored moves do not replay. Inert until start(): a room read and then found stale is
     /// dropped without having done anything.
@@ -154,6 +157,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
              std::unique_ptr<rules::Game> game);
 
   private:
+    /// create()'s first write, until begin_creation() starts it.
+    std::function<void()> creation_;
+
     struct Member {
         std::shared_ptr<net::Peer> peer;
         std::optional<rules::Side> seat;  ///< nullopt: spectator
