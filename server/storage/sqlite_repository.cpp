@@ -517,13 +517,18 @@ Expected<std::vector<GameRow>, StorageError> SqliteRepository::list(const GameQu
 // --- health and maintenance --------------------------------------------------------------------
 
 bool SqliteRepository::writable() {
+    bool last_batch_failed = false;
     {
         std::lock_guard lock(queue_mutex_);
-        if (last_batch_failed_ || sync_failure_) {
+        if (sync_failure_) {
             return false;
         }
+        last_batch_failed = last_batch_failed_;
     }
     std::lock_guard lock(probe_mutex_);
+    if (last_batch_failed && !probe_write()) {
+        return false;
+    }
     // Taking the write lock and rolling back at once writes nothing to the file.
     if (!sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate)) {
         return false;
@@ -545,6 +550,26 @@ bool SqliteRepository::writable() {
         1, static_cast<std::int64_t>(options_.max_size_bytes /
                                      static_cast<std::uint64_t>(*page_size)));
     return *pages - *free_pages + room_pages <= max_pages;
+}
+
+bool SqliteRepository::probe_write() {
+    // The last batch failed (a full disk, say). Taking the lock says nothing of that; a write
+    // does. Setting user_version to its own value writes one page and changes nothing. Without
+    // this, a server whose disk had room again stayed unhealthy until some move got through,
+    // and a balancer that sends no players to an unhealthy server would never send that move.
+    auto transaction = sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate);
+    if (!transaction) {
+        return false;
+    }
+    const auto version = probe_.query_int64("PRAGMA user_version");
+    if (!version || !probe_.exec("PRAGMA user_version = " + std::to_string(*version))) {
+        return false;
+    }
+    if (!transaction->commit()) {
+        note_sync_failure(sqlite3_extended_errcode(probe_.handle()), "probing a write");
+        return false;
+    }
+    return true;
 }
 
 std::uint64_t SqliteRepository::size_bytes() {

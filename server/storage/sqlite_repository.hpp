@@ -158,6 +158,8 @@ class SqliteRepository final : public GameRepository {
     void note_writer_sync_failure(std::string_view doing);
     /// The error every write gets once an fsync failed; nullopt before.
     std::optional<StorageError> refusal();
+    /// Health probe after a failed batch: whether a small write commits now.
+    bool probe_write();
 
     const std::string path_;
     const SqliteOptions options_;

@@ -401,5 +401,35 @@ TEST(StoragePowerCut, AFullDiskRefusesWritesOnlyWhileItIsFull) {
     }
 }
 
+// After a full disk the store says it is writable as soon as there is room, before any move has
+// got through: /healthz answers from writable(), and a balancer that sends no players to an
+// unhealthy server would never send the move that clears it.
+TEST(StoragePowerCut, AfterAFullDiskTheStoreIsWritableOnceThereIsRoom) {
+    PowerCutVfs vfs;  // destroyed last: the repository's connections close first
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    ASSERT_TRUE(repository->writable());
+    vfs.set_disk_full(true);
+    std::size_t written = 0;
+    while (written < 1000 &&
+           testing::write_and_wait(
+               *repository, GameWrite{make_game("full-" + std::to_string(written), 1000), {}, {}})
+               .has_value()) {
+        ++written;
+    }
+    ASSERT_LT(written, 1000U) << "no write needed space";
+    EXPECT_FALSE(repository->writable()) << "the disk is full";
+    EXPECT_FALSE(repository->writable()) << "the disk is still full";
+    vfs.set_disk_full(false);
+    EXPECT_TRUE(repository->writable()) << "the disk has room, and no move was written since";
+    EXPECT_TRUE(testing::write_and_wait(*repository, GameWrite{make_game("room", 1000), {}, {}})
+                    .has_value());
+    EXPECT_TRUE(repository->writable());
+    const auto stored = repository->load("room");
+    EXPECT_TRUE(stored && stored->has_value());
+    EXPECT_EQ(integrity_of(database.path()), "ok");
+}
+
 }  // namespace
 }  // namespace arbiter::server::storage
