@@ -1,12 +1,16 @@
 #include "server/storage/sqlite_repository.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <utility>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include "server/storage/migrations.hpp"
 
@@ -26,6 +30,28 @@ bool is_sync_failure(int code) {
 
 // Pages copied per backup step: 4 MiB at the default 4 KiB page size.
 constexpr int backup_pages_per_step = 1024;
+
+// Syncs the folder that holds `file`, which makes a rename into it durable: until then a power
+// cut may leave the name pointing at the file it had before, however well the new one was synced.
+Expected<void, StorageError> sync_folder_of(const std::string& file) {
+    std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    if (folder.empty()) {
+        folder = ".";
+    }
+    const int descriptor = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (descriptor < 0) {
+        return unexpected(
+            StorageError{"opening folder " + folder.string() + ": " + std::strerror(errno)});
+    }
+    const bool synced = ::fsync(descriptor) == 0;
+    const int error = errno;
+    ::close(descriptor);
+    if (!synced) {
+        return unexpected(
+            StorageError{"syncing folder " + folder.string() + ": " + std::strerror(error)});
+    }
+    return {};
+}
 
 // Opens one connection with the settings every connection needs. Only the first one (the
 // writer) may create the file; the others open what it created and migrated.
@@ -627,6 +653,9 @@ Expected<void, StorageError> SqliteRepository::backup_file(const std::string& da
     if (renamed) {
         return unexpected(
             StorageError{"backup: renaming " + partial + " to " + path + ": " + renamed.message()});
+    }
+    if (auto synced = sync_folder_of(path); !synced) {
+        return unexpected(StorageError{"backup: " + synced.error().message});
     }
     return {};
 }
