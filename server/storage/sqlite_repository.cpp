@@ -374,6 +374,7 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
     auto set_batch_failed = [this](bool failed) {
         std::lock_guard lock(queue_mutex_);
         last_batch_failed_ = failed;
+        last_batch_at_ = std::chrono::steady_clock::now();
     };
     if (auto refused = refusal()) {
         set_batch_failed(true);
@@ -543,16 +544,21 @@ Expected<std::vector<GameRow>, StorageError> SqliteRepository::list(const GameQu
 // --- health and maintenance --------------------------------------------------------------------
 
 bool SqliteRepository::writable() {
-    bool last_batch_failed = false;
+    bool try_a_write = false;
     {
         std::lock_guard lock(queue_mutex_);
         if (sync_failure_) {
             return false;
         }
-        last_batch_failed = last_batch_failed_;
+        if (last_batch_failed_) {
+            if (std::chrono::steady_clock::now() - last_batch_at_ < options_.write_probe_after) {
+                return false;
+            }
+            try_a_write = true;
+        }
     }
     std::lock_guard lock(probe_mutex_);
-    if (last_batch_failed && !probe_write()) {
+    if (try_a_write && !probe_write()) {
         return false;
     }
     // Taking the write lock and rolling back at once writes nothing to the file.
@@ -579,10 +585,9 @@ bool SqliteRepository::writable() {
 }
 
 bool SqliteRepository::probe_write() {
-    // The last batch failed (a full disk, say). Taking the lock says nothing of that; a write
-    // does. Setting user_version to its own value writes one page and changes nothing. Without
-    // this, a server whose disk had room again stayed unhealthy until some move got through,
-    // and a balancer that sends no players to an unhealthy server would never send that move.
+    // The last batch failed (a full disk, say) and none was tried since. Taking the lock says
+    // nothing of that; a write does. Setting user_version to its own value writes one page and
+    // changes nothing.
     auto transaction = sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate);
     if (!transaction) {
         return false;

@@ -67,6 +67,11 @@ struct SqliteOptions {
     /// Whether WAL checkpoints run on their own thread. Without it only the writer's own pass
     /// (past inline_checkpoint_wal_pages) keeps the WAL bounded: for tests of that pass.
     bool checkpoint_thread = true;
+    /// After a failed batch writable() is false until a batch commits, or, once no batch has
+    /// been tried for this long, until a write of its own commits: a server that no player
+    /// writes to (a balancer sends none to an unhealthy one) still finds that its disk has room
+    /// again. While batches keep coming, their outcome is the answer.
+    std::chrono::milliseconds write_probe_after{1000};
 };
 
 /// What the writer has done so far (for metrics and tests).
@@ -158,7 +163,7 @@ class SqliteRepository final : public GameRepository {
     void note_writer_sync_failure(std::string_view doing);
     /// The error every write gets once an fsync failed; nullopt before.
     std::optional<StorageError> refusal();
-    /// Health probe after a failed batch: whether a small write commits now.
+    /// Whether a small write of the health probe commits now (see write_probe_after).
     bool probe_write();
 
     const std::string path_;
@@ -196,6 +201,7 @@ class SqliteRepository final : public GameRepository {
     std::uint64_t completed_ = 0;
     bool stopping_ = false;
     bool last_batch_failed_ = false;
+    std::chrono::steady_clock::time_point last_batch_at_{};  ///< when a batch last ended
     /// Set by the first failed fsync; from then on every write fails with it.
     std::optional<StorageError> sync_failure_;
     WriterStats stats_;

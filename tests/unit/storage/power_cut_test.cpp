@@ -401,13 +401,16 @@ TEST(StoragePowerCut, AFullDiskRefusesWritesOnlyWhileItIsFull) {
     }
 }
 
-// After a full disk the store says it is writable as soon as there is room, before any move has
-// got through: /healthz answers from writable(), and a balancer that sends no players to an
-// unhealthy server would never send the move that clears it.
+// After a full disk the store finds that it is writable again with no move written: /healthz
+// answers from writable(), and a balancer that sends no players to an unhealthy server would
+// never send the move that clears it. Right after a failed write it answers from that write;
+// once none has been tried for write_probe_after, from a write of its own.
 TEST(StoragePowerCut, AfterAFullDiskTheStoreIsWritableOnceThereIsRoom) {
     PowerCutVfs vfs;  // destroyed last: the repository's connections close first
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path());
+    SqliteOptions options;
+    options.write_probe_after = std::chrono::milliseconds(100);
+    auto repository = testing::open_or_die(database.path(), options);
     ASSERT_NE(repository, nullptr);
     ASSERT_TRUE(repository->writable());
     vfs.set_disk_full(true);
@@ -419,8 +422,9 @@ TEST(StoragePowerCut, AfterAFullDiskTheStoreIsWritableOnceThereIsRoom) {
         ++written;
     }
     ASSERT_LT(written, 1000U) << "no write needed space";
-    EXPECT_FALSE(repository->writable()) << "the disk is full";
-    EXPECT_FALSE(repository->writable()) << "the disk is still full";
+    EXPECT_FALSE(repository->writable()) << "a write failed just now";
+    std::this_thread::sleep_for(options.write_probe_after);
+    EXPECT_FALSE(repository->writable()) << "the probe's own write needs space too";
     vfs.set_disk_full(false);
     EXPECT_TRUE(repository->writable()) << "the disk has room, and no move was written since";
     EXPECT_TRUE(testing::write_and_wait(*repository, GameWrite{make_game("room", 1000), {}, {}})
