@@ -558,11 +558,10 @@ bool SqliteRepository::writable() {
         }
     }
     std::lock_guard lock(probe_mutex_);
-    if (try_a_write && !probe_write()) {
-        return false;
-    }
-    // Taking the write lock and rolling back at once writes nothing to the file.
-    if (!sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate)) {
+    // Taking the write lock and rolling back writes nothing to the file. After a failed batch
+    // and none since, the same transaction also commits the probe's own write.
+    auto transaction = sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate);
+    if (!transaction || (try_a_write && !probe_write(*transaction))) {
         return false;
     }
     if (options_.max_size_bytes == 0) {
@@ -584,19 +583,15 @@ bool SqliteRepository::writable() {
     return *pages - *free_pages + room_pages <= max_pages;
 }
 
-bool SqliteRepository::probe_write() {
+bool SqliteRepository::probe_write(sqlite::Transaction& transaction) {
     // The last batch failed (a full disk, say) and none was tried since. Taking the lock says
     // nothing of that; a write does. Setting user_version to its own value writes one page and
     // changes nothing.
-    auto transaction = sqlite::Transaction::begin(probe_, sqlite::TransactionKind::immediate);
-    if (!transaction) {
-        return false;
-    }
     const auto version = probe_.query_int64("PRAGMA user_version");
     if (!version || !probe_.exec("PRAGMA user_version = " + std::to_string(*version))) {
         return false;
     }
-    if (!transaction->commit()) {
+    if (!transaction.commit()) {
         note_sync_failure(sqlite3_extended_errcode(probe_.handle()), "probing a write");
         return false;
     }

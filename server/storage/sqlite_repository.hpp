@@ -163,8 +163,9 @@ class SqliteRepository final : public GameRepository {
     void note_writer_sync_failure(std::string_view doing);
     /// The error every write gets once an fsync failed; nullopt before.
     std::optional<StorageError> refusal();
-    /// Whether a small write of the health probe commits now (see write_probe_after).
-    bool probe_write();
+    /// Whether a small write of the health probe commits now, in `transaction` on probe_ (see
+    /// write_probe_after).
+    bool probe_write(sqlite::Transaction& transaction);
 
     const std::string path_;
     const SqliteOptions options_;
