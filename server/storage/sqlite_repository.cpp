@@ -360,7 +360,7 @@ void SqliteRepository::file_journal(std::size_t at_least) {
             std::lock_guard lock(queue_mutex_);
             stats_.filings += 1;
         } else {
-            note_writer_sync_failure("filing the move journal");
+            note_sync_failure(writer_connection_, "filing the move journal");
             write_statements_.forget_written();  // rolled back by the Transaction's destructor
         }
     }
@@ -424,7 +424,7 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
                 set_batch_failed(false);
                 return results;
             }
-            note_writer_sync_failure("committing a batch");
+            note_sync_failure(writer_connection_, "committing a batch");
         }
         // This pass is rolled back: what it wrote is not in the database.
         write_statements_.forget_written();
@@ -473,7 +473,7 @@ SqliteRepository::Result SqliteRepository::commit_alone(const GameWrite& change)
     if (applied) {
         applied = transaction->commit();
         if (!applied) {
-            note_writer_sync_failure("committing a write");
+            note_sync_failure(writer_connection_, "committing a write");
         }
     }
     if (!applied) {
@@ -495,8 +495,9 @@ void SqliteRepository::note_sync_failure(int code, std::string_view doing) {
     }
 }
 
-void SqliteRepository::note_writer_sync_failure(std::string_view doing) {
-    note_sync_failure(sqlite3_extended_errcode(writer_connection_.handle()), doing);
+void SqliteRepository::note_sync_failure(const sqlite::Connection& connection,
+                                         std::string_view doing) {
+    note_sync_failure(sqlite3_extended_errcode(connection.handle()), doing);
 }
 
 std::optional<StorageError> SqliteRepository::refusal() {
@@ -592,7 +593,7 @@ bool SqliteRepository::probe_write(sqlite::Transaction& transaction) {
         return false;
     }
     if (!transaction.commit()) {
-        note_sync_failure(sqlite3_extended_errcode(probe_.handle()), "probing a write");
+        note_sync_failure(probe_, "probing a write");
         return false;
     }
     return true;

@@ -159,8 +159,8 @@ class SqliteRepository final : public GameRepository {
     Result commit_alone(const GameWrite& change);
     /// Remembers the first failed fsync if SQLite's extended `code` is one (any thread).
     void note_sync_failure(int code, std::string_view doing);
-    /// The same for the writer connection's last failure (right after it, before any rollback).
-    void note_writer_sync_failure(std::string_view doing);
+    /// The same for `connection`'s last failure (right after it, before any rollback).
+    void note_sync_failure(const sqlite::Connection& connection, std::string_view doing);
     /// The error every write gets once an fsync failed; nullopt before.
     std::optional<StorageError> refusal();
     /// Whether a small write of the health probe commits now, in `transaction` on probe_ (see
