@@ -9,7 +9,7 @@
 #include <utility>
 
 #include <boost/asio/ssl/stream.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/core/basic_stream.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
@@ -19,14 +19,15 @@ namespace arbiter::server::net::detail {
 
 class FrontStream {
   public:
-    using TlsStream = asio::ssl::stream<beast::tcp_stream>;
-    using executor_type = beast::tcp_stream::executor_type;
+    using TcpStream = beast::basic_stream<tcp, Strand>;
+    using TlsStream = asio::ssl::stream<TcpStream>;
+    using executor_type = TcpStream::executor_type;
 
     /// Plain TCP.
-    explicit FrontStream(tcp::socket socket) : plain_(std::in_place, std::move(socket)) {}
+    explicit FrontStream(Socket socket) : plain_(std::in_place, std::move(socket)) {}
     /// TLS with `context`; the server handshake is still to be done (tls().async_handshake).
-    FrontStream(tcp::socket socket, asio::ssl::context& context)
-        : tls_(std::make_unique<TlsStream>(beast::tcp_stream(std::move(socket)), context)) {}
+    FrontStream(Socket socket, asio::ssl::context& context)
+        : tls_(std::make_unique<TlsStream>(TcpStream(std::move(socket)), context)) {}
 
     FrontStream(FrontStream&&) noexcept = default;
     FrontStream& operator=(FrontStream&&) = delete;
@@ -37,7 +38,7 @@ class FrontStream {
     bool is_tls() const noexcept { return tls_ != nullptr; }
     TlsStream& tls() noexcept { return *tls_; }
     /// The TCP stream underneath (timeouts, close): beast::get_lowest_layer finds it here.
-    beast::tcp_stream& next_layer() noexcept { return tls_ ? tls_->next_layer() : *plain_; }
+    TcpStream& next_layer() noexcept { return tls_ ? tls_->next_layer() : *plain_; }
 
     executor_type get_executor() noexcept { return next_layer().get_executor(); }
 
@@ -62,7 +63,7 @@ class FrontStream {
   private:
     // Exactly one is set. TLS lives on the heap so that moving the stream (HTTP session to
     // WebSocket session) never moves an SSL object with its engine state.
-    std::optional<beast::tcp_stream> plain_;
+    std::optional<TcpStream> plain_;
     std::unique_ptr<TlsStream> tls_;
 };
 

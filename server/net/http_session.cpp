@@ -298,7 +298,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
     // awaited (a peer that never answers it would hold the connection).
     void close_gracefully() {
         error_code ignored;
-        stream_.next_layer().socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.next_layer().socket().shutdown(Socket::shutdown_send, ignored);
         stream_.next_layer().close();
     }
 
@@ -315,9 +315,8 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
 
 }  // namespace
 
-void start_http_session(tcp::socket socket, asio::ssl::context* tls,
-                        std::shared_ptr<SharedState> state, RemoteInfo remote,
-                        ConnectionTicket ticket) {
+void start_http_session(Socket socket, asio::ssl::context* tls, std::shared_ptr<SharedState> state,
+                        RemoteInfo remote, ConnectionTicket ticket) {
     auto stream =
         tls != nullptr ? FrontStream(std::move(socket), *tls) : FrontStream(std::move(socket));
     std::make_shared<HttpSession>(std::move(stream), std::move(state), std::move(remote),

@@ -19,7 +19,7 @@ bool is_resource_exhaustion(const error_code& ec) {
            ec == asio::error::no_memory || ec == boost::system::errc::too_many_files_open_in_system;
 }
 
-RemoteInfo describe(const tcp::socket& socket) {
+RemoteInfo describe(const Socket& socket) {
     error_code ec;
     const auto endpoint = socket.remote_endpoint(ec);
     if (ec) {
@@ -86,12 +86,12 @@ void Listener::accept() {
         return;
     }
     acceptor_.async_accept(asio::make_strand(ioc_),
-                           [self = shared_from_this()](error_code ec, tcp::socket socket) {
+                           [self = shared_from_this()](error_code ec, Socket socket) {
                                self->on_accept(ec, std::move(socket));
                            });
 }
 
-void Listener::on_accept(error_code ec, tcp::socket socket) {
+void Listener::on_accept(error_code ec, Socket socket) {
     if (stopped_) {
         return;
     }
@@ -114,7 +114,7 @@ void Listener::on_accept(error_code ec, tcp::socket socket) {
     accept();
 }
 
-void Listener::admit(tcp::socket socket) {
+void Listener::admit(Socket socket) {
     try {
         auto remote = describe(socket);
         auto ticket = state_->admit(remote.address);

@@ -29,11 +29,11 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   private:
     void accept();
-    void on_accept(error_code ec, tcp::socket socket);
-    void admit(tcp::socket socket);
+    void on_accept(error_code ec, Socket socket);
+    void admit(Socket socket);
 
     asio::io_context& ioc_;
-    asio::strand<asio::io_context::executor_type> strand_;
+    Strand strand_;
     tcp::acceptor acceptor_;
     asio::steady_timer backoff_;
     asio::ssl::context* tls_;

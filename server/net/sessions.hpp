@@ -18,9 +18,8 @@ namespace arbiter::server::net::detail {
 
 /// Serves HTTP/1.1 on `socket`, over TLS when `tls` is set (the handshake comes first). With a
 /// refused ticket (a cap was reached) the request is answered 503 and the connection closes.
-void start_http_session(tcp::socket socket, asio::ssl::context* tls,
-                        std::shared_ptr<SharedState> state, RemoteInfo remote,
-                        ConnectionTicket ticket);
+void start_http_session(Socket socket, asio::ssl::context* tls, std::shared_ptr<SharedState> state,
+                        RemoteInfo remote, ConnectionTicket ticket);
 
 /// Completes the WebSocket handshake for `request` and runs the connection until it closes.
 void start_websocket_session(FrontStream stream,
