@@ -63,6 +63,9 @@ class WriteStatements {
     Expected<bool, StorageError> journal(const GameWrite& change);
     /// Files one game's journaled moves into `moves` (its header is about to be written).
     Expected<void, StorageError> file_game(const std::string& game_id);
+    /// Sets each journaled game's header columns to those of its last journal row (in
+    /// file_journal(), after the moves are filed).
+    Expected<void, StorageError> file_headers();
     /// Reloads which games have journaled moves, after a rollback made it unknown.
     Expected<void, StorageError> know_journal();
 

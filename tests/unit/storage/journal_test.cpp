@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -147,6 +148,51 @@ TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {
               22);
     expect_moves(*repository, first, moves);
     expect_moves(*repository, second, moves);
+}
+
+// Filing sets each game's header columns from what the writer remembers of its journal rows. A
+// rolled-back batch makes it forget, while rows committed before stay in the journal: the filing
+// must then read those games' columns from the journal itself.
+TEST(StorageJournal, AfterARollbackTheFilingReadsTheHeadersFromTheJournal) {
+    TempDatabase database;
+    auto repository = testing::open_or_die(database.path(), journal_options(6));
+    ASSERT_NE(repository, nullptr);
+    GameRow quiet = playing_game("q");
+    GameRow busy = playing_game("b");
+    ASSERT_TRUE(write_and_wait(*repository, header_only(quiet)));
+    ASSERT_TRUE(write_and_wait(*repository, header_only(busy)));
+    ASSERT_TRUE(write_and_wait(*repository, next_move(quiet, "e2e4")));
+    ASSERT_TRUE(write_and_wait(*repository, next_move(quiet, "e7e5")));
+    ASSERT_TRUE(write_and_wait(*repository, next_move(busy, "d2d4")));
+    EXPECT_EQ(journal_rows(database.path()), 3);
+
+    // A faulty write: its batch is rolled back and replayed without it.
+    GameRow faulty = playing_game("x");
+    faulty.status = "paused";
+    ASSERT_FALSE(write_and_wait(*repository, header_only(faulty)));
+
+    // Only the busy game moves on, until the journal is filed with the quiet game's rows in it.
+    const std::uint64_t filings_before = repository->stats().filings;
+    std::vector<std::string> busy_moves = {"d2d4"};
+    for (const char* move : {"d7d5", "c2c4", "e7e6", "b1c3", "g8f6"}) {
+        busy_moves.push_back(move);
+        ASSERT_TRUE(write_and_wait(*repository, next_move(busy, move)));
+    }
+    // The writer files after the last batch's callbacks: any later write waits for the filing.
+    ASSERT_TRUE(write_and_wait(*repository, header_only(playing_game("later"))));
+    EXPECT_GT(repository->stats().filings, filings_before);
+    EXPECT_EQ(journal_rows(database.path()), 0);
+    EXPECT_EQ(filed_moves(database.path(), "q"), 2);
+    EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'q'"), 2);
+    EXPECT_EQ(count(database.path(), "SELECT seq FROM games WHERE id = 'q'"),
+              static_cast<std::int64_t>(quiet.seq));
+    EXPECT_EQ(count(database.path(), "SELECT first_clock_ms FROM games WHERE id = 'q'"),
+              quiet.clock_ms[0]);
+    EXPECT_EQ(count(database.path(), "SELECT updated_ms FROM games WHERE id = 'q'"),
+              quiet.updated_ms);
+    EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'b'"), 6);
+    expect_moves(*repository, quiet, {"e2e4", "e7e5"});
+    expect_moves(*repository, busy, busy_moves);
 }
 
 TEST(StorageJournal, AnyOtherWriteToAGameComesAfterItsJournaledMoves) {
