@@ -289,7 +289,6 @@ Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connect
              ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (game_id, ply) DO NOTHING"},
         {&statements.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
         {&statements.select_last_ply_, "SELECT max(ply) FROM moves WHERE game_id = ?1"},
-        {&statements.select_game_exists_, "SELECT 1 FROM games WHERE id = ?1"},
         {&statements.insert_journal_, std::string(insert_journal_sql)},
         {&statements.file_game_moves_,
          std::string(file_moves_select) + " AND game_id = ?1" + std::string(file_moves_order)},
@@ -298,6 +297,7 @@ Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connect
         {&statements.file_headers_, std::string(file_headers_sql)},
         {&statements.drop_journal_, "DELETE FROM move_journal"},
         {&statements.count_journal_, "SELECT game_id, count(*) FROM move_journal GROUP BY game_id"},
+        {&statements.data_version_, "PRAGMA data_version"},
     };
     for (auto& [target, sql] : sources) {
         auto prepared = connection.prepare(sql, true);
@@ -375,6 +375,21 @@ void WriteStatements::forget_written() {
     journal_known_ = false;
 }
 
+void WriteStatements::note_other_commits() {
+    data_version_.reset();
+    const auto row = data_version_.step();
+    std::optional<std::int64_t> version;
+    if (row && *row) {
+        version = data_version_.column_int64(0);
+    }
+    data_version_.reset();
+    // Unreadable counts as changed: forgetting only costs the next writes their short path.
+    if (!version || version != data_version_seen_) {
+        forget_written();
+    }
+    data_version_seen_ = version;
+}
+
 Expected<void, StorageError> WriteStatements::know_journal() {
     if (journal_known_) {
         return {};
@@ -423,17 +438,8 @@ Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
     if (change.append->ply != *written.last_ply + 1) {
         return false;  // a resend or a gap: the append's own checks decide
     }
-    // A row deleted behind the writer is written whole again by the header statements.
-    select_game_exists_.reset();
-    select_game_exists_.bind(1, id);
-    auto exists = select_game_exists_.step();
-    select_game_exists_.reset();
-    if (!exists) {
-        return unexpected(std::move(exists).error());
-    }
-    if (!*exists) {
-        return false;
-    }
+    // The game's row is as this connection wrote it: a row deleted behind the writer made it
+    // forget the game (note_other_commits), and the header statements write the row whole again.
     const MoveRow& move = *change.append;
     const GameRow& header = change.header;
     insert_journal_.reset();

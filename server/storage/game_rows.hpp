@@ -4,6 +4,7 @@
 /// Internal to arbiter_storage: SqliteRepository owns the connections and the threads; this file
 /// owns what one write or one read does inside a transaction the caller holds.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -45,6 +46,13 @@ class WriteStatements {
     /// the headers and journal rows this object remembers may then not be in the database.
     void forget_written();
 
+    /// To be called at the start of every write transaction, before apply() or file_journal():
+    /// if another connection committed since the last call (a game deleted by hand, say), what
+    /// this object remembers may no longer be what the database holds, and it is forgotten.
+    /// One `PRAGMA data_version` a transaction, in place of a look-up of each journaled move's
+    /// game row.
+    void note_other_commits();
+
   private:
     /// The most headers remembered; past it the memory starts afresh (only a speed-up is lost).
     static constexpr std::size_t max_remembered_headers = 100000;
@@ -78,7 +86,6 @@ class WriteStatements {
     sqlite::Statement insert_move_;
     sqlite::Statement select_move_;
     sqlite::Statement select_last_ply_;
-    sqlite::Statement select_game_exists_;
     sqlite::Statement insert_journal_;
     sqlite::Statement file_game_moves_;
     sqlite::Statement drop_game_journal_;
@@ -86,6 +93,9 @@ class WriteStatements {
     sqlite::Statement file_headers_;
     sqlite::Statement drop_journal_;
     sqlite::Statement count_journal_;
+    sqlite::Statement data_version_;
+    /// PRAGMA data_version at the last note_other_commits(), if it could be read.
+    std::optional<std::int64_t> data_version_seen_;
     /// The header last written for each unfinished game by this connection: a write that
     /// changes only a move's columns then updates just those (see update_progress_sql).
     std::unordered_map<std::string, Written> written_;

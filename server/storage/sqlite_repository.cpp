@@ -356,6 +356,9 @@ void SqliteRepository::file_journal(std::size_t at_least) {
     {
         auto transaction =
             sqlite::Transaction::begin(writer_connection_, sqlite::TransactionKind::immediate);
+        if (transaction) {
+            write_statements_.note_other_commits();
+        }
         if (transaction && write_statements_.file_journal() && transaction->commit()) {
             std::lock_guard lock(queue_mutex_);
             stats_.filings += 1;
@@ -411,6 +414,7 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
             }
             return results;
         }
+        write_statements_.note_other_commits();
         bool faulty_found = false;
         for (std::size_t i = 0; i < batch.size() && !faulty_found; ++i) {
             if (!results[i]) {
@@ -469,6 +473,7 @@ SqliteRepository::Result SqliteRepository::commit_alone(const GameWrite& change)
     if (!transaction) {
         return unexpected(prefixed("storing a write", transaction.error()));
     }
+    write_statements_.note_other_commits();
     auto applied = write_statements_.apply(change);
     if (applied) {
         applied = transaction->commit();
