@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,20 @@ GameRow playing_game(const std::string& id) {
     game.clock_increment_ms = 0;
     game.clock_ms = {60000, 60000};
     return game;
+}
+
+// A store filing its journal every `journal_rows` rows, with the headers of `games` written as
+// their rooms write them at the start; nullptr (and a failure) if either step fails.
+std::unique_ptr<SqliteRepository> store_with(const TempDatabase& database, std::size_t journal_rows,
+                                             const std::vector<GameRow>& games) {
+    auto repository = testing::open_or_die(database.path(), journal_options(journal_rows));
+    for (const GameRow& game : games) {
+        if (repository && !write_and_wait(*repository, header_only(game))) {
+            ADD_FAILURE() << "writing the header of " << game.id;
+            return nullptr;
+        }
+    }
+    return repository;
 }
 
 // A count read straight from the file, beside the repository's own connections.
@@ -128,12 +143,10 @@ TEST(StorageJournal, JournaledMovesAreReadAsStoredAndFiledWhenTheStoreCloses) {
 
 TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), journal_options(4));
-    ASSERT_NE(repository, nullptr);
     GameRow first = playing_game("a");
     GameRow second = playing_game("b");
-    ASSERT_TRUE(write_and_wait(*repository, header_only(first)));
-    ASSERT_TRUE(write_and_wait(*repository, header_only(second)));
+    auto repository = store_with(database, 4, {first, second});
+    ASSERT_NE(repository, nullptr);
     std::vector<std::string> moves;
     for (int i = 0; i < 11; ++i) {
         moves.push_back("m" + std::to_string(i));
@@ -155,12 +168,10 @@ TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {
 // must then read those games' columns from the journal itself.
 TEST(StorageJournal, AfterARollbackTheFilingReadsTheHeadersFromTheJournal) {
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), journal_options(6));
-    ASSERT_NE(repository, nullptr);
     GameRow quiet = playing_game("q");
     GameRow busy = playing_game("b");
-    ASSERT_TRUE(write_and_wait(*repository, header_only(quiet)));
-    ASSERT_TRUE(write_and_wait(*repository, header_only(busy)));
+    auto repository = store_with(database, 6, {quiet, busy});
+    ASSERT_NE(repository, nullptr);
     ASSERT_TRUE(write_and_wait(*repository, next_move(quiet, "e2e4")));
     ASSERT_TRUE(write_and_wait(*repository, next_move(quiet, "e7e5")));
     ASSERT_TRUE(write_and_wait(*repository, next_move(busy, "d2d4")));
@@ -197,12 +208,10 @@ TEST(StorageJournal, AfterARollbackTheFilingReadsTheHeadersFromTheJournal) {
 
 TEST(StorageJournal, AnyOtherWriteToAGameComesAfterItsJournaledMoves) {
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), journal_options(1000));
-    ASSERT_NE(repository, nullptr);
     GameRow game = playing_game("t");
     GameRow other = playing_game("o");
-    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
-    ASSERT_TRUE(write_and_wait(*repository, header_only(other)));
+    auto repository = store_with(database, 1000, {game, other});
+    ASSERT_NE(repository, nullptr);
     for (const char* move : {"e2e4", "e7e5", "g1f3", "b8c6"}) {
         ASSERT_TRUE(write_and_wait(*repository, next_move(game, move)));
     }
