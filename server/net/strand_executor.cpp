@@ -15,8 +15,6 @@ namespace arbiter::server::net::detail {
 
 namespace {
 
-using Strand = asio::strand<asio::io_context::executor_type>;
-
 // STYLE errors rule 4: no exception leaves an Asio handler.
 void run_guarded(const std::function<void()>& task, SharedState& state) {
     try {

@@ -488,9 +488,9 @@ Expected<std::size_t, StorageError> WriteStatements::count_journaled() {
 // Each journaled game's row takes the header columns of its last journal row. This connection
 // wrote every such row since it last filed, and remembers its columns (journal() copies them into
 // written_), so it sets them from memory: one UPDATE by key per game. Reading them back
-// (file_headers_sql) groups the journal by game in a temporary B-tree, a fifth of what a move
-// cost the writer (callgrind, arbiter-storage-bench). After a rollback, or once written_ started
-// afresh, a journaled game may be missing from memory, and then the journal is read.
+// (file_headers_sql) groups the journal by game in a temporary B-tree, about a sixth of what a
+// move cost the writer (callgrind, arbiter-storage-bench). After a rollback, or once written_
+// started afresh, a journaled game may be missing from memory, and then the journal is read.
 Expected<void, StorageError> WriteStatements::file_headers() {
     const bool remembered =
         std::all_of(journaled_games_.begin(), journaled_games_.end(), [&](const std::string& id) {
