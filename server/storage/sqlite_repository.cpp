@@ -354,11 +354,7 @@ void SqliteRepository::file_journal(std::size_t at_least) {
     const bool relaxed = options_.synchronous == Synchronous::full &&
                          writer_connection_.exec("PRAGMA synchronous = NORMAL").has_value();
     {
-        auto transaction =
-            sqlite::Transaction::begin(writer_connection_, sqlite::TransactionKind::immediate);
-        if (transaction) {
-            write_statements_.note_other_commits();
-        }
+        auto transaction = begin_write();
         if (transaction && write_statements_.file_journal() && transaction->commit()) {
             std::lock_guard lock(queue_mutex_);
             stats_.filings += 1;
@@ -369,6 +365,15 @@ void SqliteRepository::file_journal(std::size_t at_least) {
     }
     // Until FULL is back no batch commits (commit_batch tries again first).
     full_sync_pending_ = relaxed && !writer_connection_.exec("PRAGMA synchronous = FULL");
+}
+
+Expected<sqlite::Transaction, StorageError> SqliteRepository::begin_write() {
+    auto transaction =
+        sqlite::Transaction::begin(writer_connection_, sqlite::TransactionKind::immediate);
+    if (transaction) {
+        write_statements_.note_other_commits();
+    }
+    return transaction;
 }
 
 std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
@@ -400,8 +405,7 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
     // every write (measured: savepoints cost ~35% of grouped writes/s). Each pass commits or
     // finds one more faulty write, so the loop ends within batch.size() + 1 passes.
     for (;;) {
-        auto transaction =
-            sqlite::Transaction::begin(writer_connection_, sqlite::TransactionKind::immediate);
+        auto transaction = begin_write();
         if (!transaction) {
             // No write lock (another process holds it past busy_timeout, or I/O): retrying each
             // write would only wait again, so every write still pending reports this error.
@@ -414,7 +418,6 @@ std::vector<SqliteRepository::Result> SqliteRepository::commit_batch(
             }
             return results;
         }
-        write_statements_.note_other_commits();
         bool faulty_found = false;
         for (std::size_t i = 0; i < batch.size() && !faulty_found; ++i) {
             if (!results[i]) {
@@ -468,12 +471,10 @@ SqliteRepository::Result SqliteRepository::commit_alone(const GameWrite& change)
     if (auto refused = refusal()) {
         return unexpected(std::move(*refused));
     }
-    auto transaction =
-        sqlite::Transaction::begin(writer_connection_, sqlite::TransactionKind::immediate);
+    auto transaction = begin_write();
     if (!transaction) {
         return unexpected(prefixed("storing a write", transaction.error()));
     }
-    write_statements_.note_other_commits();
     auto applied = write_statements_.apply(change);
     if (applied) {
         applied = transaction->commit();

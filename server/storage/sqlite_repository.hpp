@@ -157,6 +157,9 @@ class SqliteRepository final : public GameRepository {
     void file_journal(std::size_t at_least);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const GameWrite& change);
+    /// BEGIN IMMEDIATE on the writer's connection, for every write transaction: the write
+    /// statements learn there whether another connection committed since (note_other_commits).
+    Expected<sqlite::Transaction, StorageError> begin_write();
     /// Remembers the first failed fsync if SQLite's extended `code` is one (any thread).
     void note_sync_failure(int code, std::string_view doing);
     /// The same for `connection`'s last failure (right after it, before any rollback).
