@@ -230,6 +230,12 @@ SqliteRepository::~SqliteRepository() {
 int SqliteRepository::on_wal_commit(void* self, sqlite3* connection, const char* database,
                                     int wal_pages) {
     auto* repository = static_cast<SqliteRepository*>(self);
+    if (wal_pages < repository->wal_pages_) {
+        // Fewer frames than after the last commit: this one began the WAL from its start.
+        std::lock_guard lock(repository->queue_mutex_);
+        repository->stats_.wal_restarts += 1;
+    }
+    repository->wal_pages_ = wal_pages;
     if (wal_pages >= inline_checkpoint_wal_pages) {
         // Under steady writes the checkpoint thread never finishes between two commits, and the
         // WAL restarts from its start only when a writer begins after a checkpoint copied every

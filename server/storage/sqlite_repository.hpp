@@ -83,6 +83,7 @@ struct WriterStats {
     std::uint64_t retried_alone = 0;       ///< batches that fell back to one write per transaction
     std::uint64_t checkpoints = 0;         ///< WAL checkpoints run by the checkpoint thread
     std::uint64_t inline_checkpoints = 0;  ///< finished by the writer so that the WAL restarts
+    std::uint64_t wal_restarts = 0;        ///< commits that wrote the WAL from its start again
     std::uint64_t filings = 0;             ///< transactions that filed the move journal
     std::size_t queued = 0;                ///< writes waiting now
 };
@@ -190,6 +191,7 @@ class SqliteRepository final : public GameRepository {
     bool checkpoint_requested_ = false;
     bool checkpointer_stopping_ = false;
     std::atomic<bool> checkpointing_{false};  ///< the thread is inside a checkpoint
+    int wal_pages_ = 0;  ///< the WAL's frames after the writer's last commit (its wal hook only)
     std::thread checkpointer_thread_;
 
     std::mutex read_mutex_;
