@@ -58,10 +58,13 @@ constexpr std::string_view journal_columns =
     "second_clock_ms, game_seq, game_ply, updated_ms";
 constexpr int journal_progress_index = 8;
 
+// The rowid is given, one past the last one this connection knows of: deleting a game's rows
+// (file_game) can leave the journal's largest rowid smaller, and SQLite would then give the next
+// row a rowid that a filing begun before already counts as its own (file_journal_part).
 constexpr std::string_view insert_journal_sql =
     "INSERT INTO move_journal (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+    "played_ms, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, rowid) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 
 // Filing copies journal rows into `moves` in the order they were journaled, which is each game's
 // ply order. A row whose game is gone is skipped (its moves would have been deleted with it), and
@@ -75,6 +78,16 @@ constexpr std::string_view file_moves_select =
     "played_ms) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, played_ms "
     "FROM move_journal AS j WHERE EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
 constexpr std::string_view file_moves_order = " ORDER BY j.rowid ON CONFLICT DO NOTHING";
+
+// A filing in parts (WriteStatements::file_journal_part): the rows up to ?1 of the games from
+// ?2 up to ?3 (NULL: no upper bound) in id order. Comparing ids costs a row a few hundred
+// instructions; an IN list of the part's ids was an index probe per row, which made a move
+// ~5 % dearer (callgrind). The range is tested before the look-up of the game's row.
+constexpr std::string_view file_moves_part_sql =
+    "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
+    "played_ms) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, played_ms "
+    "FROM move_journal AS j WHERE j.rowid <= ?1 AND j.game_id >= ?2 AND (?3 IS NULL OR "
+    "j.game_id < ?3) AND EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
 
 // Each game's row takes the header columns of its last journal row (SQLite's bare columns of a
 // max() aggregate come from the row that holds the maximum), read back from the journal when
@@ -293,8 +306,14 @@ Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connect
         {&statements.file_game_moves_,
          std::string(file_moves_select) + " AND game_id = ?1" + std::string(file_moves_order)},
         {&statements.drop_game_journal_, "DELETE FROM move_journal WHERE game_id = ?1"},
-        {&statements.file_moves_, std::string(file_moves_select) + std::string(file_moves_order)},
+        {&statements.file_moves_,
+         std::string(file_moves_select) + " AND j.rowid <= ?1" + std::string(file_moves_order)},
+        {&statements.file_moves_part_,
+         std::string(file_moves_part_sql) + std::string(file_moves_order)},
         {&statements.file_headers_, std::string(file_headers_sql)},
+        {&statements.select_last_journal_row_, "SELECT max(rowid) FROM move_journal"},
+        {&statements.file_moves_after_,
+         std::string(file_moves_select) + " AND j.rowid > ?1" + std::string(file_moves_order)},
         {&statements.drop_journal_, "DELETE FROM move_journal"},
         {&statements.count_journal_, "SELECT game_id, count(*) FROM move_journal GROUP BY game_id"},
         {&statements.data_version_, "PRAGMA data_version"},
@@ -373,6 +392,7 @@ Expected<void, StorageError> WriteStatements::write_header(const GameRow& header
 void WriteStatements::forget_written() {
     written_.clear();
     journal_known_ = false;
+    filing_.reset();  // the next part begins a filing again; what was filed stays filed
 }
 
 void WriteStatements::note_other_commits() {
@@ -404,6 +424,14 @@ Expected<void, StorageError> WriteStatements::know_journal() {
     if (!counted) {
         return counted;
     }
+    select_last_journal_row_.reset();
+    auto last = select_last_journal_row_.step();
+    if (!last) {
+        select_last_journal_row_.reset();
+        return unexpected(std::move(last).error());
+    }
+    last_journal_row_ = select_last_journal_row_.column_int64(0);  // 0 for an empty journal
+    select_last_journal_row_.reset();
     journal_known_ = true;
     return {};
 }
@@ -448,15 +476,20 @@ Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
         .bind(11, header.clock_ms[1])
         .bind(12, static_cast<std::int64_t>(header.seq))
         .bind(13, std::int64_t{header.ply})
-        .bind(14, header.updated_ms);
+        .bind(14, header.updated_ms)
+        .bind(15, last_journal_row_ + 1);
     if (auto inserted = insert_journal_.run(); !inserted) {
         return unexpected(std::move(inserted).error());
     }
+    last_journal_row_ += 1;
     copy_progress(header, written.header);
     written.last_ply = move.ply;
     journal_rows_ += 1;
     if (!journaled_games_.contains(header.id)) {
         journaled_games_.insert(header.id);
+    }
+    if (filing_ && !filing_->journaled_since.contains(header.id)) {
+        filing_->journaled_since.insert(header.id);
     }
     return true;
 }
@@ -475,6 +508,9 @@ Expected<void, StorageError> WriteStatements::file_game(const std::string& game_
     }
     journal_rows_ -= std::min<std::size_t>(journal_rows_, connection_->changes());
     journaled_games_.erase(journaled);
+    if (filing_) {
+        filing_->journaled_since.erase(game_id);
+    }
     return {};
 }
 
@@ -491,17 +527,23 @@ Expected<std::size_t, StorageError> WriteStatements::count_journaled() {
 // (file_headers_sql) groups the journal by game in a temporary B-tree, about a sixth of what a
 // move cost the writer (callgrind, arbiter-storage-bench). After a rollback, or once written_
 // started afresh, a journaled game may be missing from memory, and then the journal is read.
-Expected<void, StorageError> WriteStatements::file_headers() {
-    const bool remembered =
-        std::all_of(journaled_games_.begin(), journaled_games_.end(), [&](const std::string& id) {
-            const auto written = written_.find(id);
-            return written != written_.end() && written->second.last_ply.has_value();
-        });
+Expected<void, StorageError> WriteStatements::file_headers(std::span<const std::string> games) {
+    // A game whose rows left the journal since the filing began (file_game()) has the header it
+    // was written with.
+    auto still_journaled = [&](const std::string& id) { return journaled_games_.contains(id); };
+    const bool remembered = std::all_of(games.begin(), games.end(), [&](const std::string& id) {
+        const auto written = written_.find(id);
+        return !still_journaled(id) ||
+               (written != written_.end() && written->second.last_ply.has_value());
+    });
     if (!remembered) {
-        file_headers_.reset();
+        file_headers_.reset();  // every journaled game's, which also covers these
         return file_headers_.run();
     }
-    for (const std::string& id : journaled_games_) {
+    for (const std::string& id : games) {
+        if (!still_journaled(id)) {
+            continue;
+        }
         update_progress_.reset();
         bind_progress(update_progress_, written_.find(id)->second.header);
         if (auto updated = update_progress_.run(); !updated) {
@@ -511,27 +553,75 @@ Expected<void, StorageError> WriteStatements::file_headers() {
     return {};
 }
 
-Expected<void, StorageError> WriteStatements::file_journal() {
+Expected<bool, StorageError> WriteStatements::file_journal_part(std::size_t games) {
     if (auto known = know_journal(); !known) {
-        return known;
+        return unexpected(known.error());
     }
-    if (journal_rows_ == 0) {
-        return {};
+    if (!filing_) {
+        if (journal_rows_ == 0) {
+            return true;
+        }
+        filing_ =
+            Filing{last_journal_row_, {journaled_games_.begin(), journaled_games_.end()}, 0, {}};
+        // In id order, so that a part is a range of ids, and of `moves`, which is kept in that
+        // order.
+        std::sort(filing_->games.begin(), filing_->games.end());
     }
-    file_moves_.reset();
-    if (auto filed = file_moves_.run(); !filed) {
-        return filed;
+    Filing& filing = *filing_;
+    const std::size_t begin = filing.filed;
+    const std::size_t total = filing.games.size();
+    const std::size_t end = games == 0 ? total : std::min(total, begin + games);
+    if (begin == 0 && end == total) {
+        // All of it at once: one statement scans the journal once.
+        file_moves_.reset();
+        file_moves_.bind(1, filing.last_row);
+        if (auto filed = file_moves_.run(); !filed) {
+            return unexpected(std::move(filed).error());
+        }
+    } else {
+        file_moves_part_.reset();
+        file_moves_part_.bind(1, filing.last_row).bind(2, std::string_view(filing.games[begin]));
+        if (end < total) {
+            file_moves_part_.bind(3, std::string_view(filing.games[end]));
+        } else {
+            file_moves_part_.bind_null(3);
+        }
+        if (auto filed = file_moves_part_.run(); !filed) {
+            return unexpected(std::move(filed).error());
+        }
     }
-    if (auto headers = file_headers(); !headers) {
-        return headers;
+    const auto part = std::span<const std::string>(filing.games).subspan(begin, end - begin);
+    if (auto headers = file_headers(part); !headers) {
+        return unexpected(headers.error());
+    }
+    filing.filed = end;
+    if (end < total) {
+        return false;
+    }
+    // Every game's rows up to last_row are in `moves` now. Rows journaled since (while the filing
+    // let writes go first) are filed too, so that the journal empties at once: deleting only the
+    // rows up to last_row went a row at a time, ~2.4 k instructions a move (callgrind), where
+    // filing the few later rows writes their games' pages once more.
+    if (!filing.journaled_since.empty()) {
+        file_moves_after_.reset();
+        file_moves_after_.bind(1, filing.last_row);
+        if (auto filed = file_moves_after_.run(); !filed) {
+            return unexpected(std::move(filed).error());
+        }
+        std::vector<std::string> later(filing.journaled_since.begin(),
+                                       filing.journaled_since.end());
+        if (auto headers = file_headers(later); !headers) {
+            return unexpected(headers.error());
+        }
     }
     drop_journal_.reset();
     if (auto dropped = drop_journal_.run(); !dropped) {
-        return dropped;
+        return unexpected(std::move(dropped).error());
     }
     journal_rows_ = 0;
     journaled_games_.clear();
-    return {};
+    filing_.reset();
+    return true;
 }
 
 Expected<void, StorageError> WriteStatements::apply(const GameWrite& change) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -21,9 +22,9 @@ namespace arbiter::server::storage::detail {
 ///
 /// With the move journal on, a write that only moves a game on goes to `move_journal` (schema
 /// 0003): its header is the one this connection last wrote for that game but for the columns a
-/// move changes, it truncates nothing, and its move is the game's next ply. file_journal() files
-/// the journal into `moves` and `games`; any other write to a game files that game's journaled
-/// moves first, so the order of a game's writes is kept.
+/// move changes, it truncates nothing, and its move is the game's next ply. file_journal_part()
+/// files the journal into `moves` and `games`; any other write to a game files that game's
+/// journaled moves first, so the order of a game's writes is kept.
 class WriteStatements {
   public:
     static Expected<WriteStatements, StorageError> prepare(sqlite::Connection& connection,
@@ -33,20 +34,27 @@ class WriteStatements {
     /// caller's open transaction. On failure the caller must roll the write back.
     Expected<void, StorageError> apply(const GameWrite& change);
 
-    /// Files every journaled move into `moves` and the last one's columns into its game's row,
-    /// inside the caller's open transaction, and empties the journal. Moves of a game that is no
-    /// longer in `games` are dropped with it, as `moves` rows are.
-    Expected<void, StorageError> file_journal();
+    /// Files the journal into `moves` and each game's last journaled columns into its row, part
+    /// by part, inside the caller's open transaction. A filing covers the journal as it was when
+    /// its first part began; each part files the moves of up to `games` of its games (0: all that
+    /// are left). After the last part the filed rows leave the journal, and true is returned.
+    /// Between parts, and across transactions, the journal keeps rows already filed: readers
+    /// skip a journaled ply that `moves` holds, and filing one again changes nothing. Moves of a
+    /// game that is no longer in `games` are dropped with it, as `moves` rows are.
+    Expected<bool, StorageError> file_journal_part(std::size_t games);
+
+    /// Whether a filing has begun and not finished (see file_journal_part()).
+    bool filing() const { return filing_.has_value(); }
 
     /// Moves in the journal, not filed yet; read from the database only if a rollback made the
     /// count unknown.
     Expected<std::size_t, StorageError> count_journaled();
 
-    /// To be called whenever a transaction that ran apply() or file_journal() is rolled back:
+    /// To be called whenever a transaction that ran apply() or file_journal_part() is rolled back:
     /// the headers and journal rows this object remembers may then not be in the database.
     void forget_written();
 
-    /// To be called at the start of every write transaction, before apply() or file_journal():
+    /// To be called at the start of every write transaction, before apply() or file_journal_part():
     /// if another connection committed since the last call (a game deleted by hand, say), what
     /// this object remembers may no longer be what the database holds, and it is forgotten.
     /// One `PRAGMA data_version` a transaction, in place of a look-up of each journaled move's
@@ -71,9 +79,9 @@ class WriteStatements {
     Expected<bool, StorageError> journal(const GameWrite& change);
     /// Files one game's journaled moves into `moves` (its header is about to be written).
     Expected<void, StorageError> file_game(const std::string& game_id);
-    /// Sets each journaled game's header columns to those of its last journal row (in
-    /// file_journal(), after the moves are filed).
-    Expected<void, StorageError> file_headers();
+    /// Sets the header columns of `games` (those still journaled) to those of their last
+    /// journal row (in file_journal_part(), after their moves are filed).
+    Expected<void, StorageError> file_headers(std::span<const std::string> games);
     /// Reloads which games have journaled moves, after a rollback made it unknown.
     Expected<void, StorageError> know_journal();
 
@@ -90,7 +98,10 @@ class WriteStatements {
     sqlite::Statement file_game_moves_;
     sqlite::Statement drop_game_journal_;
     sqlite::Statement file_moves_;
+    sqlite::Statement file_moves_part_;
     sqlite::Statement file_headers_;
+    sqlite::Statement select_last_journal_row_;
+    sqlite::Statement file_moves_after_;
     sqlite::Statement drop_journal_;
     sqlite::Statement count_journal_;
     sqlite::Statement data_version_;
@@ -104,6 +115,17 @@ class WriteStatements {
     bool journal_known_ = false;
     std::size_t journal_rows_ = 0;
     std::unordered_set<std::string> journaled_games_;
+    /// The rowid of the last row journaled (the next one takes the one after it).
+    std::int64_t last_journal_row_ = 0;
+
+    /// A filing begun and not finished: what it covers, and how far it got.
+    struct Filing {
+        std::int64_t last_row = 0;                        ///< the journal's last rowid then
+        std::vector<std::string> games;                   ///< its journaled games then
+        std::size_t filed = 0;                            ///< games[0, filed) are filed
+        std::unordered_set<std::string> journaled_since;  ///< games with rows after last_row
+    };
+    std::optional<Filing> filing_;
 };
 
 /// One game with its moves, or nullopt. The caller holds a read transaction so that the header

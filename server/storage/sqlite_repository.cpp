@@ -340,16 +340,18 @@ void SqliteRepository::run_writer() {
         batch.clear();
         // After the callbacks, so that no move of this batch waits for the filing.
         if (options_.journal_rows > 0) {
-            file_journal(options_.journal_rows);
+            file_journal(options_.journal_rows, true);
         }
     }
 }
 
-void SqliteRepository::file_journal(std::size_t at_least) {
+void SqliteRepository::file_journal(std::size_t at_least, bool yield_to_writes) {
     // Below the threshold no write lock is taken (at open, another process may hold it). If the
     // count cannot be read, the filing finds out why.
-    if (auto pending = write_statements_.count_journaled(); pending && *pending < at_least) {
-        return;
+    if (!write_statements_.filing()) {
+        if (auto pending = write_statements_.count_journaled(); pending && *pending < at_least) {
+            return;
+        }
     }
     if (refusal()) {
         return;  // the journal stays as it is: readers merge it
@@ -361,9 +363,22 @@ void SqliteRepository::file_journal(std::size_t at_least) {
                          writer_connection_.exec("PRAGMA synchronous = NORMAL").has_value();
     {
         auto transaction = begin_write();
-        if (transaction && write_statements_.file_journal() && transaction->commit()) {
+        const std::size_t part_games =
+            yield_to_writes ? std::max<std::size_t>(options_.filing_part_games, 1) : 0;
+        bool filed = transaction.has_value();
+        bool finished = false;
+        while (filed && !finished) {
+            auto part = write_statements_.file_journal_part(part_games);
+            filed = part.has_value();
+            finished = filed && *part;
+            if (!finished && part_games > 0 && writes_waiting()) {
+                break;  // the rest after the waiting writes' batch
+            }
+        }
+        if (filed && transaction->commit()) {
             std::lock_guard lock(queue_mutex_);
-            stats_.filings += 1;
+            stats_.filings += finished ? 1 : 0;
+            stats_.filing_yields += finished ? 0 : 1;
         } else {
             note_sync_failure(writer_connection_, "filing the move journal");
             write_statements_.forget_written();  // rolled back by the Transaction's destructor
@@ -371,6 +386,11 @@ void SqliteRepository::file_journal(std::size_t at_least) {
     }
     // Until FULL is back no batch commits (commit_batch tries again first).
     full_sync_pending_ = relaxed && !writer_connection_.exec("PRAGMA synchronous = FULL");
+}
+
+bool SqliteRepository::writes_waiting() {
+    std::lock_guard lock(queue_mutex_);
+    return !queue_.empty();
 }
 
 Expected<sqlite::Transaction, StorageError> SqliteRepository::begin_write() {

@@ -14,7 +14,9 @@
 /// fsync covered may be lost whatever later ones say, so nothing more is acknowledged.
 ///
 /// Moves that only move a game on are written to the move journal and filed into `moves` in bulk
-/// (SqliteOptions::journal_rows); the database is opened with the journal filed, and closed so.
+/// (SqliteOptions::journal_rows), a few games at a time, with waiting writes committed between
+/// the parts (SqliteOptions::filing_part_games); the database is opened with the journal filed,
+/// and closed so.
 ///
 /// Reads use a second connection behind a mutex, each inside a read transaction (one consistent
 /// snapshot) that merges the journal; WAL lets them run beside the writer.
@@ -64,6 +66,11 @@ struct SqliteOptions {
     /// one of its header; filing writes each game's pages once for all its moves since the last
     /// filing. 0: no journal, every move is written to `moves` in its own batch.
     std::size_t journal_rows = 256;
+    /// A filing goes by parts of this many games (each part their moves into `moves` and their
+    /// headers), and commits after a part when a write is waiting, which goes next: a move then
+    /// waits for one part of a filing, not all of it (at FULL a whole filing of 256 moves took
+    /// ~2 ms here, most of it per game: its page of `moves` and its row of `games`).
+    std::size_t filing_part_games = 8;
     /// Whether WAL checkpoints run on their own thread. Without it only the writer's own pass
     /// (past inline_checkpoint_wal_pages) keeps the WAL bounded: for tests of that pass.
     bool checkpoint_thread = true;
@@ -84,7 +91,8 @@ struct WriterStats {
     std::uint64_t checkpoints = 0;         ///< WAL checkpoints run by the checkpoint thread
     std::uint64_t inline_checkpoints = 0;  ///< finished by the writer so that the WAL restarts
     std::uint64_t wal_restarts = 0;        ///< commits that wrote the WAL from its start again
-    std::uint64_t filings = 0;             ///< transactions that filed the move journal
+    std::uint64_t filings = 0;             ///< filings of the move journal finished
+    std::uint64_t filing_yields = 0;       ///< filings committed part way for waiting writes
     std::size_t queued = 0;                ///< writes waiting now
 };
 
@@ -152,10 +160,15 @@ class SqliteRepository final : public GameRepository {
     void run_checkpointer();
     void run_writer();
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
-    /// Files the move journal in a transaction of its own if it holds at least `at_least` moves
-    /// (writer thread, or before it starts and after it stopped). A failure leaves the journal
-    /// as it was: readers merge it, and the next filing tries again.
-    void file_journal(std::size_t at_least);
+    /// Files the move journal in a transaction of its own if it holds at least `at_least` moves,
+    /// or goes on with a filing begun before (writer thread, or before it starts and after it
+    /// stopped). With `yield_to_writes`, the filing goes by parts of filing_part_games games
+    /// and commits as soon as a write waits after a part; the writer's next pass goes on with
+    /// it. A failure leaves the journal as it was: readers merge it, and the next filing tries
+    /// again.
+    void file_journal(std::size_t at_least, bool yield_to_writes = false);
+    /// Whether a write is queued (any thread).
+    bool writes_waiting();
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const GameWrite& change);
     /// BEGIN IMMEDIATE on the writer's connection, for every write transaction: the write

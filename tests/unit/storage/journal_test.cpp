@@ -4,8 +4,11 @@
 // the repository's interface by design.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -204,6 +207,136 @@ TEST(StorageJournal, AfterARollbackTheFilingReadsTheHeadersFromTheJournal) {
     EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'b'"), 6);
     expect_moves(*repository, quiet, {"e2e4", "e7e5"});
     expect_moves(*repository, busy, busy_moves);
+}
+
+// A filing goes by parts of a few games and commits part way when a write is waiting, so that a
+// move waits for one part, not the whole filing. Here each write's callback queues its game's
+// next move (as a room does once a move is acknowledged), so a write is waiting after every
+// part: the filings yield, and reads between their parts, with rows both filed and still in the
+// journal, show each move once.
+TEST(StorageJournal, AFilingInPartsLetsWritesInAndShowsEveryMoveOnce) {
+    TempDatabase database;
+    constexpr int games = 12;
+    constexpr int moves_each = 30;
+    SqliteOptions options = journal_options(24);
+    options.filing_part_games = 2;
+    std::vector<GameRow> headers;
+    for (int g = 0; g < games; ++g) {
+        headers.push_back(playing_game("p" + std::to_string(g)));
+    }
+    std::vector<std::vector<std::string>> played(games);
+    std::vector<GameRow> games_now = headers;
+    {
+        auto repository = testing::open_or_die(database.path(), options);
+        ASSERT_NE(repository, nullptr);
+        for (const GameRow& header : headers) {
+            ASSERT_TRUE(write_and_wait(*repository, header_only(header)));
+        }
+        std::atomic<int> failed{0};
+        std::function<void(int)> play = [&](int g) {
+            played[g].push_back("m" + std::to_string(played[g].size() + 1));
+            repository->write(next_move(games_now[g], played[g].back()),
+                              [&, g](const Expected<void, StorageError>& result) {
+                                  failed += result ? 0 : 1;
+                                  if (result && played[g].size() < moves_each) {
+                                      play(g);
+                                  }
+                              });
+        };
+        for (int g = 0; g < games; ++g) {
+            play(g);
+        }
+        // Reads while the games play: plies 1, 2, 3 ... whatever part a filing is at.
+        for (int round = 0; round < 40; ++round) {
+            for (const GameRow& header : headers) {
+                auto loaded = repository->load(header.id);
+                ASSERT_TRUE(loaded && loaded->has_value());
+                const auto& moves = (*loaded)->moves;
+                for (std::size_t i = 0; i < moves.size(); ++i) {
+                    ASSERT_EQ(moves[i].ply, i + 1) << header.id;
+                    ASSERT_EQ(moves[i].move, "m" + std::to_string(i + 1)) << header.id;
+                }
+            }
+        }
+        // Until the last moves are stored (a callback queues the next move before flush() could
+        // see it), then once more, so that their callbacks have run.
+        for (const GameRow& header : headers) {
+            for (;;) {
+                auto loaded = repository->load(header.id);
+                ASSERT_TRUE(loaded && loaded->has_value());
+                if ((*loaded)->moves.size() >= moves_each) {
+                    break;
+                }
+                ASSERT_EQ(failed.load(), 0);  // a failed write ends its game's moves
+                repository->flush();
+            }
+        }
+        repository->flush();
+        for (int g = 0; g < games; ++g) {
+            expect_moves(*repository, games_now[g], played[g]);
+        }
+        EXPECT_EQ(failed.load(), 0);
+        EXPECT_GT(repository->stats().filing_yields, 0U);
+        EXPECT_GT(repository->stats().filings, 0U);
+    }
+    // Closed: everything filed once, and each header took its last move's columns.
+    EXPECT_EQ(journal_rows(database.path()), 0);
+    for (int g = 0; g < games; ++g) {
+        EXPECT_EQ(filed_moves(database.path(), headers[g].id), moves_each);
+        EXPECT_EQ(
+            count(database.path(), "SELECT seq FROM games WHERE id = '" + headers[g].id + "'"),
+            static_cast<std::int64_t>(games_now[g].seq));
+    }
+    auto reopened = testing::open_or_die(database.path(), options);
+    ASSERT_NE(reopened, nullptr);
+    for (int g = 0; g < games; ++g) {
+        expect_moves(*reopened, games_now[g], played[g]);
+    }
+}
+
+// A write of a whole header files its game's journal rows and deletes them. When they were the
+// journal's last rows, a move journaled next must still not take a rowid that a filing begun
+// before counts as its own, or the filing's end would delete it unfiled.
+TEST(StorageJournal, AMoveJournaledDuringAFilingIsNotDeletedWithIt) {
+    TempDatabase database;
+    SqliteOptions options = journal_options(6);
+    options.filing_part_games = 1;
+    std::vector<GameRow> others;
+    for (int g = 0; g < 5; ++g) {
+        others.push_back(playing_game("o" + std::to_string(g)));
+    }
+    GameRow last = playing_game("last");
+    std::vector<GameRow> all = others;
+    all.push_back(last);
+    auto repository = store_with(database, 6, {});
+    repository.reset();
+    repository = testing::open_or_die(database.path(), options);
+    ASSERT_NE(repository, nullptr);
+    for (const GameRow& game : all) {
+        ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+    }
+    for (GameRow& game : others) {
+        ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
+    }
+    // The sixth row reaches the threshold: the filing begins after this batch's callbacks, and
+    // the writes queued by the callback are waiting when its first part ends.
+    std::promise<void> queued;
+    GameRow renamed = last;
+    repository->write(next_move(last, "d2d4"), [&](const Expected<void, StorageError>&) {
+        renamed = last;
+        renamed.seats[0].name = "renamed";  // not a move's column: the header is written whole
+        repository->write(header_only(renamed), {});
+        repository->write(next_move(renamed, "d7d5"),
+                          [&](const Expected<void, StorageError>&) { queued.set_value(); });
+    });
+    queued.get_future().wait();
+    repository->flush();
+    EXPECT_GT(repository->stats().filing_yields, 0U);
+    repository.reset();  // files what is left
+    auto reopened = testing::open_or_die(database.path(), options);
+    ASSERT_NE(reopened, nullptr);
+    expect_moves(*reopened, renamed, {"d2d4", "d7d5"});
+    EXPECT_EQ(filed_moves(database.path(), "last"), 2);
 }
 
 TEST(StorageJournal, AnyOtherWriteToAGameComesAfterItsJournaledMoves) {
