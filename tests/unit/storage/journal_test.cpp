@@ -308,9 +308,7 @@ TEST(StorageJournal, AMoveJournaledDuringAFilingIsNotDeletedWithIt) {
     GameRow last = playing_game("last");
     std::vector<GameRow> all = others;
     all.push_back(last);
-    auto repository = store_with(database, 6, {});
-    repository.reset();
-    repository = testing::open_or_die(database.path(), options);
+    auto repository = testing::open_or_die(database.path(), options);
     ASSERT_NE(repository, nullptr);
     for (const GameRow& game : all) {
         ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
@@ -318,8 +316,10 @@ TEST(StorageJournal, AMoveJournaledDuringAFilingIsNotDeletedWithIt) {
     for (GameRow& game : others) {
         ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
     }
-    // The sixth row reaches the threshold: the filing begins after this batch's callbacks, and
-    // the writes queued by the callback are waiting when its first part ends.
+    // The sixth row, the journal's last, reaches the threshold: the filing begins after this
+    // batch's callbacks, and the writes queued by the callback are waiting when its first part
+    // ("last", first in id order) ends. They delete that row and journal the game's next move
+    // while the filing goes on.
     std::promise<void> queued;
     GameRow renamed = last;
     repository->write(next_move(last, "d2d4"), [&](const Expected<void, StorageError>&) {
