@@ -79,9 +79,9 @@ constexpr std::string_view file_moves_select =
     "FROM move_journal AS j WHERE EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
 constexpr std::string_view file_moves_order = " ORDER BY j.rowid ON CONFLICT DO NOTHING";
 
-// A filing in parts (WriteStatements::file_journal_part): the rows up to ?1 of the games from
-// ?2 up to ?3 (NULL: no upper bound) in id order. Comparing ids costs a row a few hundred
-// instructions; an IN list of the part's ids was an index probe per row, which made a move
+// A part of a filing (WriteStatements::file_journal_part), or all of it: the rows up to ?1 of
+// the games from ?2 up to ?3 (NULL: no upper bound) in id order. Comparing ids costs a row a few
+// hundred instructions; an IN list of the part's ids was an index probe per row, which made a move
 // ~5 % dearer (callgrind). The range is tested before the look-up of the game's row.
 constexpr std::string_view file_moves_part_sql =
     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
@@ -306,16 +306,14 @@ Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connect
         {&statements.file_game_moves_,
          std::string(file_moves_select) + " AND game_id = ?1" + std::string(file_moves_order)},
         {&statements.drop_game_journal_, "DELETE FROM move_journal WHERE game_id = ?1"},
-        {&statements.file_moves_,
-         std::string(file_moves_select) + " AND j.rowid <= ?1" + std::string(file_moves_order)},
         {&statements.file_moves_part_,
          std::string(file_moves_part_sql) + std::string(file_moves_order)},
         {&statements.file_headers_, std::string(file_headers_sql)},
-        {&statements.select_last_journal_row_, "SELECT max(rowid) FROM move_journal"},
         {&statements.file_moves_after_,
          std::string(file_moves_select) + " AND j.rowid > ?1" + std::string(file_moves_order)},
         {&statements.drop_journal_, "DELETE FROM move_journal"},
-        {&statements.count_journal_, "SELECT game_id, count(*) FROM move_journal GROUP BY game_id"},
+        {&statements.count_journal_,
+         "SELECT game_id, count(*), max(rowid) FROM move_journal GROUP BY game_id"},
         {&statements.data_version_, "PRAGMA data_version"},
     };
     for (auto& [target, sql] : sources) {
@@ -416,22 +414,16 @@ Expected<void, StorageError> WriteStatements::know_journal() {
     }
     journal_rows_ = 0;
     journaled_games_.clear();
+    last_journal_row_ = 0;  // an empty journal's
     count_journal_.reset();
     auto counted = count_journal_.each_row([&] {
         journaled_games_.insert(count_journal_.column_text(0));
         journal_rows_ += static_cast<std::size_t>(count_journal_.column_int64(1));
+        last_journal_row_ = std::max(last_journal_row_, count_journal_.column_int64(2));
     });
     if (!counted) {
         return counted;
     }
-    select_last_journal_row_.reset();
-    auto last = select_last_journal_row_.step();
-    if (!last) {
-        select_last_journal_row_.reset();
-        return unexpected(std::move(last).error());
-    }
-    last_journal_row_ = select_last_journal_row_.column_int64(0);  // 0 for an empty journal
-    select_last_journal_row_.reset();
     journal_known_ = true;
     return {};
 }
@@ -571,24 +563,16 @@ Expected<bool, StorageError> WriteStatements::file_journal_part(std::size_t game
     const std::size_t begin = filing.filed;
     const std::size_t total = filing.games.size();
     const std::size_t end = games == 0 ? total : std::min(total, begin + games);
-    if (begin == 0 && end == total) {
-        // All of it at once: one statement scans the journal once.
-        file_moves_.reset();
-        file_moves_.bind(1, filing.last_row);
-        if (auto filed = file_moves_.run(); !filed) {
-            return unexpected(std::move(filed).error());
-        }
+    // One statement a part, which scans the journal once: all of it at once when nothing waits.
+    file_moves_part_.reset();
+    file_moves_part_.bind(1, filing.last_row).bind(2, std::string_view(filing.games[begin]));
+    if (end < total) {
+        file_moves_part_.bind(3, std::string_view(filing.games[end]));
     } else {
-        file_moves_part_.reset();
-        file_moves_part_.bind(1, filing.last_row).bind(2, std::string_view(filing.games[begin]));
-        if (end < total) {
-            file_moves_part_.bind(3, std::string_view(filing.games[end]));
-        } else {
-            file_moves_part_.bind_null(3);
-        }
-        if (auto filed = file_moves_part_.run(); !filed) {
-            return unexpected(std::move(filed).error());
-        }
+        file_moves_part_.bind_null(3);
+    }
+    if (auto filed = file_moves_part_.run(); !filed) {
+        return unexpected(std::move(filed).error());
     }
     const auto part = std::span<const std::string>(filing.games).subspan(begin, end - begin);
     if (auto headers = file_headers(part); !headers) {

@@ -97,10 +97,8 @@ class WriteStatements {
     sqlite::Statement insert_journal_;
     sqlite::Statement file_game_moves_;
     sqlite::Statement drop_game_journal_;
-    sqlite::Statement file_moves_;
     sqlite::Statement file_moves_part_;
     sqlite::Statement file_headers_;
-    sqlite::Statement select_last_journal_row_;
     sqlite::Statement file_moves_after_;
     sqlite::Statement drop_journal_;
     sqlite::Statement count_journal_;

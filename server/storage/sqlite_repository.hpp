@@ -69,7 +69,8 @@ struct SqliteOptions {
     /// A filing goes by parts of this many games (each part their moves into `moves` and their
     /// headers), and commits after a part when a write is waiting, which goes next: a move then
     /// waits for one part of a filing, not all of it (at FULL a whole filing of 256 moves took
-    /// ~2 ms here, most of it per game: its page of `moves` and its row of `games`).
+    /// ~2 ms here, most of it per game: its page of `moves` and its row of `games`). 0 counts
+    /// as 1.
     std::size_t filing_part_games = 8;
     /// Whether WAL checkpoints run on their own thread. Without it only the writer's own pass
     /// (past inline_checkpoint_wal_pages) keeps the WAL bounded: for tests of that pass.
