@@ -3,6 +3,7 @@
 // counting can tell (piece counts, pawn ranks, kings, check, castling and en-passant
 // consistency). Four fields are accepted and mean clocks "0 1" (the EPD convention).
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <vector>
 
@@ -34,6 +35,13 @@ std::vector<std::string_view> split_fields(std::string_view text) {
 
 std::string square_name(Square square) {
     return {static_cast<char>('a' + file_of(square)), static_cast<char>('1' + rank_of(square))};
+}
+
+/// Writes `value` in decimal at `out`; returns the end.
+char* put_number(char* out, int value) {
+    std::array<char, 12> digits{};  // an int's sign and ten digits
+    const char* const last = std::to_chars(digits.begin(), digits.end(), value).ptr;
+    return std::copy(static_cast<const char*>(digits.data()), last, out);
 }
 
 bool parse_number(std::string_view text, int low, int high, int& value) {
@@ -247,7 +255,10 @@ Expected<Position, RulesError> Position::from_fen(std::string_view fen) {
 }
 
 std::string Position::fen() const {
-    std::string out;
+    // Written into a buffer and copied once: appending char by char to a std::string is a call
+    // per character, and the server writes this text for every move it stores.
+    std::array<char, 128> text{};  // placement <= 71, the rest <= 32 (two ints, at most 11 each)
+    char* out = text.data();
     for (int rank = 7; rank >= 0; --rank) {
         int empty = 0;
         for (int file = 0; file < 8; ++file) {
@@ -257,34 +268,43 @@ std::string Position::fen() const {
                 continue;
             }
             if (empty) {
-                out += static_cast<char>('0' + empty);
+                *out++ = static_cast<char>('0' + empty);
                 empty = 0;
             }
-            out += piece_letters[piece];
+            *out++ = piece_letters[piece];
         }
         if (empty) {
-            out += static_cast<char>('0' + empty);
+            *out++ = static_cast<char>('0' + empty);
         }
         if (rank) {
-            out += '/';
+            *out++ = '/';
         }
     }
-    out += side_ == white ? " w " : " b ";
+    *out++ = ' ';
+    *out++ = side_ == white ? 'w' : 'b';
+    *out++ = ' ';
     if (!castling_) {
-        out += '-';
+        *out++ = '-';
     }
     for (int index = 0; index < 4; ++index) {
         if (castling_ & (1 << index)) {
-            out += "KQkq"[index];
+            *out++ = "KQkq"[index];
         }
     }
-    out += ' ';
-    out += en_passant_ == no_square ? std::string("-") : square_name(en_passant_);
+    *out++ = ' ';
+    if (en_passant_ == no_square) {
+        *out++ = '-';
+    } else {
+        *out++ = static_cast<char>('a' + file_of(en_passant_));
+        *out++ = static_cast<char>('1' + rank_of(en_passant_));
+    }
     // Play may count past the largest number a FEN may carry (a game set up at move 9998); the
     // text stops there, so that every position written reads back.
-    out += ' ' + std::to_string(halfmove_clock_) + ' ' +
-           std::to_string(std::min<int>(fullmove_number_, kMaxFullmove));
-    return out;
+    *out++ = ' ';
+    out = put_number(out, halfmove_clock_);
+    *out++ = ' ';
+    out = put_number(out, std::min<int>(fullmove_number_, kMaxFullmove));
+    return std::string(text.data(), out);
 }
 
 }  // namespace arbiter::rules::chess

@@ -39,9 +39,16 @@ std::string square_text(Square square) {
 }
 
 std::string to_uci(Move move) {
-    std::string text = square_text(move.from()) + square_text(move.to());
-    if (move.kind() == MoveKind::promotion) {
-        text += " pnbrqk"[move.promotion()];
+    // One string, its characters set in place: the server names every legal move this way for
+    // each `moved` (square_text() twice and a concatenation cost three strings a move).
+    const bool promotion = move.kind() == MoveKind::promotion;
+    std::string text(promotion ? 5 : 4, ' ');
+    text[0] = static_cast<char>('a' + file_of(move.from()));
+    text[1] = static_cast<char>('1' + rank_of(move.from()));
+    text[2] = static_cast<char>('a' + file_of(move.to()));
+    text[3] = static_cast<char>('1' + rank_of(move.to()));
+    if (promotion) {
+        text[4] = " pnbrqk"[move.promotion()];
     }
     return text;
 }
