@@ -147,14 +147,15 @@ void bind_progress(sqlite::Statement& statement, const GameRow& game) {
 }
 
 // The parameters ?1...?9 of a move row: its game, then move_columns in order (an insert into
-// `moves` and one into the journal both start so).
+// `moves` and one into the journal both start so). The text is not copied: the caller runs the
+// statement while `game_id` and `move` live.
 sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
                              const MoveRow& move) {
-    return statement.bind(1, game_id)
+    return statement.bind_unowned(1, game_id)
         .bind(2, std::int64_t{move.ply})
-        .bind(3, std::string_view(move.move))
-        .bind(4, std::string_view(move.notation))
-        .bind(5, std::string_view(move.position))
+        .bind_unowned(3, move.move)
+        .bind_unowned(4, move.notation)
+        .bind_unowned(5, move.position)
         .bind(6, move.clock_ms)
         .bind(7, move.think_ms)
         // Beyond INT64_MAX a seq wraps negative and is refused by the CHECK (seq >= 0).

@@ -64,13 +64,21 @@ Statement& Statement::bind(int index, std::int64_t value) {
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
+    // SQLITE_TRANSIENT: SQLite copies the text, so a temporary argument may die before step().
+    return bind_text(index, text, true);
+}
+
+Statement& Statement::bind_unowned(int index, std::string_view text) {
+    return bind_text(index, text, false);
+}
+
+Statement& Statement::bind_text(int index, std::string_view text, bool copy) {
     if (text.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
         keep_bind_error(SQLITE_TOOBIG, index);
         return *this;
     }
-    // SQLITE_TRANSIENT: SQLite copies the text, so a temporary argument may die before step().
     keep_bind_error(sqlite3_bind_text(handle_, index, text.data(), static_cast<int>(text.size()),
-                                      SQLITE_TRANSIENT),
+                                      copy ? SQLITE_TRANSIENT : SQLITE_STATIC),
                     index);
     return *this;
 }

@@ -38,6 +38,11 @@ class Statement {
     Statement& bind(int index, std::string_view text);
     Statement& bind(int index, const std::optional<std::int64_t>& value);
     Statement& bind_null(int index);
+    /// Binds text that SQLite reads where it lies (SQLITE_STATIC), without a copy: `text` must
+    /// outlive the step(), run() or each_row() that follows. run() and each_row() clear the
+    /// binding when they end. For rows written once per move, where a copy of each text field
+    /// is a malloc and a memcpy.
+    Statement& bind_unowned(int index, std::string_view text);
 
     /// Advances: true when a row is available, false when the statement is done.
     Expected<bool, StorageError> step();
@@ -57,6 +62,7 @@ class Statement {
     bool column_is_null(int index) const noexcept;
 
   private:
+    Statement& bind_text(int index, std::string_view text, bool copy);
     void keep_bind_error(int code, int index);
 
     sqlite3_stmt* handle_ = nullptr;
