@@ -117,13 +117,18 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         finish(header, status.outcome, rules::to_string(status.reason));
     }
     const std::uint32_t plies_before = header_.ply;
+    // The write takes the row and a copy of the header; the step after the commit takes the
+    // header and what the `moved` needs, not the whole request (each copy is ~20 strings).
+    std::string position = row.position;
+    storage::GameWrite write{header, std::nullopt, std::move(row)};
     persist_then(
-        storage::GameWrite{header, std::nullopt, row}, request,
-        [this, request, header, clocks, played = *played, position = row.position, moved_seq,
-         status] {
-            header_ = header;
+        std::move(write), request,
+        [this, peer = request.peer, id = request.id, header = std::move(header), clocks,
+         notation = std::move(played->notation), position = std::move(position), moved_seq,
+         status]() mutable {
+            header_ = std::move(header);
             clock_history_.push_back(clocks);
-            notation_.push_back(played.notation);
+            notation_.push_back(std::move(notation));
             move_seq_.push_back(moved_seq);
             if (clock_) {
                 clock_->set(clocks);
@@ -133,8 +138,9 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                 start_turn();
             }
             context_.metrics.move_accepted();
-            emit(moved_event(*game_, position, moved_seq, !status.over(), clock_reading()),
-                 request.peer, request.id);
+            emit(moved_event(*game_, std::move(position), moved_seq, !status.over(),
+                             clock_reading()),
+                 peer, id);
             if (status.over()) {
                 // Counted and listed before anyone hears of it (a client may scrape at once).
                 note_ended();
