@@ -47,10 +47,8 @@ class ChessGame final : public Game {
         if (status_.over()) {
             return result;
         }
-        MoveList list;
-        generate_legal(current(), list);
-        result.reserve(static_cast<std::size_t>(list.size()));
-        for (const Move move : list) {
+        result.reserve(static_cast<std::size_t>(legal_.size()));
+        for (const Move move : legal_) {
             result.push_back(to_uci(move));
         }
         return result;
@@ -61,7 +59,7 @@ class ChessGame final : public Game {
             return unexpected(RulesError{std::string(text) + ": the game is over (" +
                                          std::string(to_string(status_.reason)) + ")"});
         }
-        auto move = parse_uci(current(), text);
+        auto move = parse_uci(current(), text, legal_);
         if (!move) {
             return unexpected(move.error());
         }
@@ -80,7 +78,7 @@ class ChessGame final : public Game {
         if (status_.over()) {
             return unexpected(RulesError{std::string(text) + ": the game is over"});
         }
-        if (auto uci = parse_uci(current(), text)) {
+        if (auto uci = parse_uci(current(), text, legal_)) {
             return to_uci(*uci);
         }
         auto san = parse_san(current(), text);
@@ -132,7 +130,9 @@ class ChessGame final : public Game {
         const Position& pos = current();
         const Outcome mover_loses =
             pos.side_to_move() == white ? Outcome::second_wins : Outcome::first_wins;
-        if (!has_legal_move(pos)) {
+        legal_.clear();
+        generate_legal(pos, legal_);
+        if (legal_.empty()) {
             status_ = pos.in_check() ? Status{mover_loses, Reason::checkmate}
                                      : Status{Outcome::draw, Reason::stalemate};
         } else if (insufficient_material(pos)) {
@@ -162,6 +162,9 @@ class ChessGame final : public Game {
     }
 
     std::vector<Reached> history_;
+    /// The current position's legal moves, listed once a ply: its mate test, the next side's
+    /// list that the server sends with each move, and the check of the move played from it.
+    MoveList legal_;
     std::vector<std::string> moves_;
     std::vector<std::string> san_;
     Status status_;

@@ -54,6 +54,13 @@ std::string to_uci(Move move) {
 }
 
 Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text) {
+    MoveList legal;
+    generate_legal(position, legal);
+    return parse_uci(position, text, legal);
+}
+
+Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text,
+                                     const MoveList& legal) {
     if (text.size() != 4 && text.size() != 5) {
         return fail(text, "not a UCI move (expected e.g. e2e4 or e7e8q)");
     }
@@ -72,8 +79,6 @@ Expected<Move, RulesError> parse_uci(const Position& position, std::string_view 
     if (color_of(position.piece_on(from)) != position.side_to_move()) {
         return fail(text, "the piece on " + square_text(from) + " belongs to the opponent");
     }
-    MoveList legal;
-    generate_legal(position, legal);
     for (const Move move : legal) {
         if (move.from() != from || move.to() != to) {
             continue;

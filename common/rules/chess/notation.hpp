@@ -21,6 +21,9 @@ std::string square_text(Square square);
 /// lowercase piece letter (q r b n). Uppercase promotion letters are refused so that each move
 /// has exactly one wire form.
 Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text);
+/// The same, against `legal`: the legal moves of `position`, when the caller keeps them.
+Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text,
+                                     const MoveList& legal);
 
 /// The SAN of a legal move, with the minimal disambiguation and "+" or "#".
 std::string to_san(const Position& position, Move move);
