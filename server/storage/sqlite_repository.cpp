@@ -313,10 +313,13 @@ void SqliteRepository::run_writer() {
             if (queue_.empty()) {
                 return;  // stopping, and everything submitted has been handled
             }
-            const auto count =
-                static_cast<std::ptrdiff_t>(std::min(queue_.size(), options_.max_batch));
-            std::move(queue_.begin(), queue_.begin() + count, std::back_inserter(batch));
-            queue_.erase(queue_.begin(), queue_.begin() + count);
+            if (queue_.size() <= options_.max_batch) {
+                batch.swap(queue_);  // the usual case: the whole queue, no write moved
+            } else {
+                const auto count = static_cast<std::ptrdiff_t>(options_.max_batch);
+                std::move(queue_.begin(), queue_.begin() + count, std::back_inserter(batch));
+                queue_.erase(queue_.begin(), queue_.begin() + count);
+            }
         }
 
         std::vector<Result> results = commit_batch(batch);

@@ -25,7 +25,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -216,7 +215,7 @@ class SqliteRepository final : public GameRepository {
     std::mutex queue_mutex_;
     std::condition_variable queue_ready_;  ///< a write was queued, or stopping_
     std::condition_variable progressed_;   ///< completed_ grew
-    std::deque<Pending> queue_;
+    std::vector<Pending> queue_;           ///< swapped whole into the writer's batch when it fits
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
     bool stopping_ = false;
