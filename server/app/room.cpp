@@ -244,7 +244,7 @@ bool GameRoom::leave_memory() {
     return true;
 }
 
-void GameRoom::persist_then(storage::GameWrite change, std::optional<RoomRequest> requester,
+void GameRoom::persist_then(storage::GameWrite change, std::optional<RequestOrigin> requester,
                             Task apply, Task undo) {
     busy_ = true;
     const auto started = context_.time.now();

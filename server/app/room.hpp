@@ -55,6 +55,19 @@ struct RoomRequest {
     std::chrono::steady_clock::time_point received;
 };
 
+/// What a reply reads of a request: who asked, the id it echoes, when it arrived, and whether it
+/// was a move (for the refusal counters). A write's callback keeps this, not the whole request
+/// (its body and name, moved along each hand-off of the commit). Converts from the request, so
+/// that persist_then() takes either.
+struct RequestOrigin {
+    RequestOrigin(const RoomRequest& request);  // NOLINT(google-explicit-constructor)
+
+    std::shared_ptr<net::Peer> peer;
+    std::optional<std::string> id;
+    std::chrono::steady_clock::time_point received;
+    bool move = false;
+};
+
 /// A seat of a game about to be created (new game or rematch).
 struct SeatSpec {
     std::string name;
@@ -182,7 +195,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void run_next();
     /// Stores `change`, then runs `apply` on the room's strand; when the write fails, runs
     /// `undo` instead and answers the requester with `unavailable`.
-    void persist_then(storage::GameWrite change, std::optional<RoomRequest> requester, Task apply,
+    void persist_then(storage::GameWrite change, std::optional<RequestOrigin> requester, Task apply,
                       Task undo = {});
     /// The game replayed from its start position through its first `plies` moves; null when
     /// the stored moves no longer replay.
@@ -249,7 +262,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// Counts and logs the end of the game (header_ holds the result).
     void note_ended();
     /// The request has its reply or broadcast queued: message latency for /metrics.
-    void answered(const RoomRequest& request);
+    void answered(const RequestOrigin& request);
 
     // Engine seats (room_engine.cpp).
     void make_agents();
@@ -290,7 +303,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
               std::optional<std::string> id = std::nullopt);
     void send_state(const std::shared_ptr<net::Peer>& peer, std::optional<std::string> id);
-    void reply_error(const RoomRequest& request, protocol::ErrorCode code, std::string message);
+    void reply_error(const RequestOrigin& request, protocol::ErrorCode code, std::string message);
     /// Tells every member the new number of watchers, once per burst of watches and leaves.
     void broadcast_spectators();
     void send_spectator_count();

@@ -165,7 +165,13 @@ void GameRoom::note_ended() {
                {"plies", header_.ply}});
 }
 
-void GameRoom::answered(const RoomRequest& request) {
+RequestOrigin::RequestOrigin(const RoomRequest& request)
+    : peer(request.peer),
+      id(request.id),
+      received(request.received),
+      move(std::holds_alternative<protocol::MoveRequest>(request.body)) {}
+
+void GameRoom::answered(const RequestOrigin& request) {
     context_.metrics.message_latency(std::chrono::duration_cast<std::chrono::microseconds>(
                                          context_.time.now() - request.received)
                                          .count());
@@ -181,9 +187,9 @@ void GameRoom::send_state(const std::shared_ptr<net::Peer>& peer, std::optional<
     send(peer, state_for(seat_of(*peer)), std::move(id));
 }
 
-void GameRoom::reply_error(const RoomRequest& request, ErrorCode code, std::string message) {
+void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code, std::string message) {
     context_.metrics.refused(code);
-    const bool move = std::holds_alternative<protocol::MoveRequest>(request.body);
+    const bool move = request.move;
     if (move) {
         context_.metrics.move_refused(code);
     }
