@@ -155,7 +155,7 @@ void GameRoom::submit(RoomRequest request) {
         }
         if (self->pending_.size() >= self->context_.config.max_pending) {
             self->reply_error(request, ErrorCode::unavailable, "the game is busy; try again");
-            self->answered(request);
+            self->answered(request.received);
             return;
         }
         self->pending_.emplace_back(std::move(request));
@@ -276,7 +276,7 @@ void GameRoom::persist_then(storage::GameWrite change, std::optional<RequestOrig
                     }
                 }
                 if (requester) {
-                    self->answered(*requester);
+                    self->answered(requester->received);
                 }
                 self->busy_ = false;
                 self->run_next();
@@ -313,7 +313,7 @@ void GameRoom::handle(RoomRequest& request) {
         request.body);
     // A request that writes is answered after its commit (persist_then); the others now.
     if (!busy_) {
-        answered(request);
+        answered(request.received);
         // A finished game read back for a request that made nobody a member (a refused join, a
         // move after the end) leaves memory again at once, as when its last member leaves.
         if (members_.empty() && is_finished(header_.status)) {

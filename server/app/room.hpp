@@ -261,8 +261,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void after_change();
     /// Counts and logs the end of the game (header_ holds the result).
     void note_ended();
-    /// The request has its reply or broadcast queued: message latency for /metrics.
-    void answered(const RequestOrigin& request);
+    /// The request that arrived at `received` has its reply or broadcast queued: message
+    /// latency for /metrics.
+    void answered(std::chrono::steady_clock::time_point received);
 
     // Engine seats (room_engine.cpp).
     void make_agents();

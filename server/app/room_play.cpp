@@ -117,8 +117,8 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         finish(header, status.outcome, rules::to_string(status.reason));
     }
     const std::uint32_t plies_before = header_.ply;
-    // The write takes the row and a copy of the header; the step after the commit takes the
-    // header and what the `moved` needs, not the whole request (each copy is ~20 strings).
+    // The write takes the row and a copy of the header (~20 strings); the step after the commit
+    // takes the header itself and what the `moved` needs, not the whole request.
     std::string position = row.position;
     storage::GameWrite write{header, std::nullopt, std::move(row)};
     persist_then(

@@ -171,10 +171,10 @@ RequestOrigin::RequestOrigin(const RoomRequest& request)
       received(request.received),
       move(std::holds_alternative<protocol::MoveRequest>(request.body)) {}
 
-void GameRoom::answered(const RequestOrigin& request) {
-    context_.metrics.message_latency(std::chrono::duration_cast<std::chrono::microseconds>(
-                                         context_.time.now() - request.received)
-                                         .count());
+void GameRoom::answered(std::chrono::steady_clock::time_point received) {
+    context_.metrics.message_latency(
+        std::chrono::duration_cast<std::chrono::microseconds>(context_.time.now() - received)
+            .count());
 }
 
 void GameRoom::send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
