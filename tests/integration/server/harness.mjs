@@ -91,6 +91,16 @@ export async function startServer({
     url: `ws://127.0.0.1:${port}/ws`,
     http: `http://127.0.0.1:${port}`,
     stderr: () => stderr,
+    /** Waits until stderr matches `pattern` (up to `ms`), and returns it. The server writes its
+     * start-up log lines before "listening on", but to another pipe: Node may deliver stdout's
+     * line first, so a test that reads what start-up logged waits for it here. */
+    async waitForLog(pattern, ms = 10000) {
+      const deadline = Date.now() + ms;
+      while (!pattern.test(stderr) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return stderr;
+    },
     /** SIGTERM and wait: the server must exit 0, within 20 s (else SIGKILL and an error: a
      * shutdown that hangs fails here with the server's stderr, not as the suite's timeout). */
     async stop() {
