@@ -53,12 +53,6 @@ std::string to_uci(Move move) {
     return text;
 }
 
-Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text) {
-    MoveList legal;
-    generate_legal(position, legal);
-    return parse_uci(position, text, legal);
-}
-
 Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text,
                                      const MoveList& legal) {
     if (text.size() != 4 && text.size() != 5) {

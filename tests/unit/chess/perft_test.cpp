@@ -121,7 +121,7 @@ void expect_san_round_trip(const Position& position) {
             ASSERT_TRUE(wire.has_value()) << san;
             EXPECT_EQ(*wire, to_uci(move)) << position.fen() << " " << san;
         }
-        const auto uci = parse_uci(position, to_uci(move));
+        const auto uci = parse_uci(position, to_uci(move), moves);
         ASSERT_TRUE(uci.has_value()) << to_uci(move);
         EXPECT_EQ(*uci, move);
     }
