@@ -26,6 +26,21 @@ TEST(ChessUci, RefusesMalformedAndIllegalMovesWithoutChangingTheGame) {
     EXPECT_NE(game->play("e2e5").error().message.find("illegal"), std::string::npos);
 }
 
+// The game checks a move against the legal moves it listed for the position now on the board: a
+// move its side could play two plies ago, which now leaves the king in check, is refused.
+TEST(ChessUci, RefusesAMoveThatWasLegalBeforeTheOpponentGaveCheck) {
+    auto game = game_from("startpos");
+    play_all(*game, {"e2e4", "f7f5", "d1h5"});  // 2.Qh5+: the queen sees e8 through g6 and f7
+    const auto refused = game->play("g8f6");    // legal on black's first move; no cover now
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_NE(refused.error().message.find("illegal"), std::string::npos);
+    EXPECT_EQ(game->ply(), 3U);
+    EXPECT_FALSE(game->to_wire("g8f6").has_value());
+    const auto block = game->play("g7g6");
+    ASSERT_TRUE(block.has_value());
+    EXPECT_EQ(block->notation, "g6");
+}
+
 TEST(ChessUci, PlayReportsWireSanAndCapture) {
     auto game = game_from("startpos");
     const auto first = game->play("e2e4");

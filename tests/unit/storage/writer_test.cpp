@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "storage_test_support.hpp"
 
@@ -76,6 +77,40 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
 // The writer remembers the header it last wrote for each game so that a move updates only its
 // columns. A rolled-back pass must make it forget: otherwise the replayed header change would
 // look like "only the move's columns changed" and the rest of it would be lost.
+// A queue longer than max_batch goes in batches of max_batch, in order; a shorter one is taken
+// whole.
+TEST(StorageWriter, AQueueLongerThanABatchGoesInBatchesOfAtMostMaxBatchInOrder) {
+    TempDatabase database;
+    SqliteOptions options = fast_options();
+    options.max_batch = 4;
+    auto repository = testing::open_or_die(database.path(), options);
+    ASSERT_NE(repository, nullptr);
+    const GameRow game = make_game("g", 1);
+    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+
+    // Queued from inside a callback, all ten wait for the writer to take its next batch.
+    std::mutex mutex;
+    std::vector<int> done;
+    repository->write(header_only(make_game("trigger", 2)), [&](const Result&) {
+        for (int ply = 1; ply <= 10; ++ply) {
+            repository->write(with_move(game, make_move(static_cast<std::uint32_t>(ply),
+                                                        ply % 2 ? "e2e4" : "e7e5")),
+                              [&, ply](const Result& result) {
+                                  EXPECT_TRUE(result) << ply;
+                                  std::lock_guard lock(mutex);
+                                  done.push_back(ply);
+                              });
+        }
+    });
+    repository->flush();  // the trigger, whose callback queues the ten
+    repository->flush();  // the ten
+    EXPECT_EQ(done, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+    EXPECT_EQ(repository->stats().batches, 5U);  // the header, the trigger, then 4 + 4 + 2
+    auto loaded = repository->load("g");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    EXPECT_EQ((*loaded)->moves.size(), 10U);
+}
+
 TEST(StorageWriter, HeaderChangeInABatchThatIsReplayedIsStoredWhole) {
     TempDatabase database;
     auto repository = testing::open_or_die(database.path(), fast_options());
