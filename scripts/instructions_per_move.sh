@@ -5,10 +5,14 @@
 # not counted (perf puts it at about half of the server's CPU).
 #
 #   scripts/instructions_per_move.sh [BIN_DIR] [--games G] [--sync full|normal] [--seconds S]
+#                                    [--rate R]
 #
 # Starts BIN_DIR/arbiter-server (default build/release/bin) under valgrind on a temporary
 # database with instrumentation off, lets BIN_DIR/arbiter-load play G games (default 20) for 10 s,
 # counts S seconds (default 25), and divides by arbiter_moves_accepted_total over that window.
+# --rate R caps the moves at R a second (arbiter-load --rate): under valgrind the server makes
+# ~600 a second, so --rate 300 counts what a move costs at about half the maximum, where the
+# writer's batches hold a few moves and each batch's own work weighs more per move.
 # Needs valgrind and curl; takes about S + 20 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,11 +21,13 @@ bin=build/release/bin
 games=20
 sync=normal
 seconds=25
+rate=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --games) games=$2; shift 2 ;;
     --sync) sync=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
+    --rate) rate=(--rate "$2"); shift 2 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) bin=$1; shift ;;
     esac
@@ -59,7 +65,7 @@ accepted() {
 }
 
 "$bin/arbiter-load" --url "ws://127.0.0.1:$port/ws" --games "$games" \
-    --duration $((seconds + 20)) --warmup 0 >"$work/load.out" 2>&1 &
+    --duration $((seconds + 20)) --warmup 0 "${rate[@]}" >"$work/load.out" 2>&1 &
 load_pid=$!
 sleep 10
 before=$(accepted)

@@ -173,12 +173,13 @@ Expected<Connection, StorageError> Connection::open(const std::string& path, boo
 }
 
 Connection::Connection(Connection&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)) {}
+    : handle_(std::exchange(other.handle_, nullptr)), kept_(std::move(other.kept_)) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
     if (this != &other) {
-        sqlite3_close(handle_);
+        close();
         handle_ = std::exchange(other.handle_, nullptr);
+        kept_ = std::move(other.kept_);
     }
     return *this;
 }
@@ -186,6 +187,11 @@ Connection& Connection::operator=(Connection&& other) noexcept {
 // sqlite3_close (not _v2) fails while statements are open; every Statement must be destroyed
 // first, which the owners guarantee by declaring statements after their connection.
 Connection::~Connection() {
+    close();
+}
+
+void Connection::close() noexcept {
+    kept_ = {};
     sqlite3_close(handle_);
 }
 
@@ -255,11 +261,26 @@ StorageError Connection::last_error(std::string_view doing) const {
     return make_error(doing, handle_, sqlite3_extended_errcode(handle_));
 }
 
+Expected<void, StorageError> Connection::run_kept(Kept which) {
+    auto& statement = kept_[static_cast<std::size_t>(which)];
+    if (!statement.prepared()) {
+        constexpr std::array<std::string_view, 3> text{"BEGIN", "BEGIN IMMEDIATE", "COMMIT"};
+        auto prepared = prepare(text[static_cast<std::size_t>(which)], true);
+        if (!prepared) {
+            return unexpected(std::move(prepared).error());
+        }
+        statement = std::move(*prepared);
+    }
+    return statement.run();
+}
+
 // --- Transaction -----------------------------------------------------------------
 
 Expected<Transaction, StorageError> Transaction::begin(Connection& connection,
                                                        TransactionKind kind) {
-    auto begun = connection.exec(kind == TransactionKind::immediate ? "BEGIN IMMEDIATE" : "BEGIN");
+    auto begun =
+        connection.run_kept(kind == TransactionKind::immediate ? Connection::Kept::begin_immediate
+                                                               : Connection::Kept::begin_deferred);
     if (!begun) {
         return unexpected(begun.error());
     }
@@ -279,7 +300,7 @@ Transaction::~Transaction() {
 
 Expected<void, StorageError> Transaction::commit() {
     ARBITER_ASSERT(connection_ != nullptr);
-    auto committed = connection_->exec("COMMIT");
+    auto committed = connection_->run_kept(Connection::Kept::commit);
     if (committed) {
         connection_ = nullptr;
     }
