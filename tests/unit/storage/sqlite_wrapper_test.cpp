@@ -25,14 +25,6 @@ std::int64_t count(sqlite::Connection& connection, std::string_view table) {
     return connection.query_int64("SELECT count(*) FROM " + std::string(table)).value_or(-1);
 }
 
-Expected<void, StorageError> insert(sqlite::Connection& connection, std::string_view sql) {
-    auto statement = connection.prepare(sql);
-    if (!statement) {
-        return unexpected(std::move(statement).error());
-    }
-    return statement->run();
-}
-
 // BEGIN and COMMIT are statements each connection compiles once and runs again: each
 // transaction after the first must begin, commit and roll back as the first did.
 TEST(SqliteTransaction, EachOfManyTransactionsOnOneConnectionCommitsOrRollsBack) {
@@ -41,14 +33,14 @@ TEST(SqliteTransaction, EachOfManyTransactionsOnOneConnectionCommitsOrRollsBack)
     for (int i = 0; i < 5; ++i) {
         auto immediate = sqlite::Transaction::begin(connection, sqlite::TransactionKind::immediate);
         ASSERT_TRUE(immediate.has_value()) << immediate.error().message;
-        ASSERT_TRUE(insert(connection, "INSERT INTO parent DEFAULT VALUES"));
+        ASSERT_TRUE(connection.exec("INSERT INTO parent DEFAULT VALUES"));
         ASSERT_TRUE(immediate->commit());
         EXPECT_FALSE(connection.in_transaction());
 
         auto deferred = sqlite::Transaction::begin(connection, sqlite::TransactionKind::deferred);
         ASSERT_TRUE(deferred.has_value()) << deferred.error().message;
         EXPECT_TRUE(connection.in_transaction());
-        ASSERT_TRUE(insert(connection, "INSERT INTO parent DEFAULT VALUES"));
+        ASSERT_TRUE(connection.exec("INSERT INTO parent DEFAULT VALUES"));
         // Not committed: rolled back when it goes out of scope.
     }
     EXPECT_FALSE(connection.in_transaction());
@@ -64,7 +56,7 @@ TEST(SqliteTransaction, AFailedCommitLeavesItOpenAndTheNextTransactionCommits) {
         auto transaction =
             sqlite::Transaction::begin(connection, sqlite::TransactionKind::immediate);
         ASSERT_TRUE(transaction.has_value());
-        ASSERT_TRUE(insert(connection, "INSERT INTO child (parent) VALUES (42)"));
+        ASSERT_TRUE(connection.exec("INSERT INTO child (parent) VALUES (42)"));
         auto committed = transaction->commit();
         ASSERT_FALSE(committed.has_value());
         EXPECT_NE(committed.error().message.find("FOREIGN KEY"), std::string::npos)
@@ -78,8 +70,8 @@ TEST(SqliteTransaction, AFailedCommitLeavesItOpenAndTheNextTransactionCommits) {
 
     auto transaction = sqlite::Transaction::begin(connection, sqlite::TransactionKind::immediate);
     ASSERT_TRUE(transaction.has_value()) << transaction.error().message;
-    ASSERT_TRUE(insert(connection, "INSERT INTO parent (id) VALUES (42)"));
-    ASSERT_TRUE(insert(connection, "INSERT INTO child (parent) VALUES (42)"));
+    ASSERT_TRUE(connection.exec("INSERT INTO parent (id) VALUES (42)"));
+    ASSERT_TRUE(connection.exec("INSERT INTO child (parent) VALUES (42)"));
     auto committed = transaction->commit();
     ASSERT_TRUE(committed.has_value()) << committed.error().message;
     EXPECT_EQ(count(connection, "child"), 1);
