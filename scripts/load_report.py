@@ -2,7 +2,9 @@
 """The standard arbiter-load set of issue 9, printed against its targets.
 
 Starts Release servers on temporary databases (synchronous FULL and NORMAL) and runs:
-  1. echo: the bare Beast echo server at the same connection count (the machine's baseline);
+  1. echo: the bare Beast echo server at the same connection count (the machine's baseline),
+     and relay: a bare server that sends each frame back and to the other player of its pair,
+     a move's messages and nothing else (the part of the ratio the messages themselves take);
   2. moves as fast as the server answers, per sync mode: durable round trips/s vs echo;
   3. the same capped at half that rate: p99 move latency;
   4. idle games holding connections: server RSS per connection;
@@ -110,6 +112,8 @@ def main():
     # verdict is the median round's.
     echo_rates = []
     echo_cpu = []
+    relay_rates = []
+    relay_cpu = []
     # CPU per round trip (us), from arbiter-load's readings of /proc over the measured seconds.
     server_cpu = {"full": [], "normal": []}
     client_cpu = {"full": [], "normal": []}
@@ -123,6 +127,10 @@ def main():
         echo = load(args.bin, "--echo", "--games", games, "--duration", seconds)
         echo_rates.append(echo["per_second"])
         echo_cpu.append(echo["cpu_us_per_round_trip"]["self"])
+        print(f"== relay: a move's messages alone (one in, one out to each player){label}")
+        relay = load(args.bin, "--relay", "--games", games, "--duration", seconds)
+        relay_rates.append(relay["per_second"])
+        relay_cpu.append(relay["cpu_us_per_round_trip"]["self"])
         for sync in ("full", "normal"):
             store_rates[sync].append(store_alone(args.bin, workdir, games, sync))
             print(f"== the store alone, synchronous {sync.upper()}: {games} games, no network"
@@ -231,10 +239,16 @@ def main():
         print(f"  {sync.upper()}: {spread(store_rates[sync], 0)} writes/s = "
               f"{spread(ceiling, 2)} x echo; the server's moves reach "
               f"{median(rates[sync]) / median(store_rates[sync]):.2f} of it")
+    # A server that only relayed each move's frame to both players (no parsing, rules, storage or
+    # JSON out) would reach this: the part of the durable ratio that the messages themselves use.
+    print("\n== relay (arbiter-load --relay): a move's three messages and nothing else")
+    relay_ratios = [rate / echo for rate, echo in zip(relay_rates, echo_rates)]
+    print(f"  {spread(relay_rates, 0)} round trips/s = {spread(relay_ratios, 2)} x echo")
     # Both programs share the machine's cores, so the ratio is roughly echo's CPU per round trip
     # over the server's plus the client's per move: where a missed ratio comes from.
     print("\n== CPU per round trip (median of the rounds)")
     print(f"  echo, both sides: {median(echo_cpu):.1f} us")
+    print(f"  relay, both sides: {median(relay_cpu):.1f} us")
     for sync in ("full", "normal"):
         print(f"  moves, {sync.upper()}: server {median(server_cpu[sync]):.1f} us, "
               f"arbiter-load {median(client_cpu[sync]):.1f} us")

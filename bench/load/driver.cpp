@@ -22,6 +22,7 @@ struct Driver::Slot {
     Clock::time_point next_allowed;
     std::vector<Spectator*> spectators;
     std::uint64_t echo_ply = 0;
+    std::uint64_t pair = 0;  // relay: the number both players name to the relay server
 };
 
 struct Driver::Spectator {
@@ -47,6 +48,13 @@ constexpr int kMaxConnecting = 64;
 const std::string kEchoFrame =
     R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"m"})";
 
+// The relay mode's frames, one per player, as long as the echo frame: a player tells its own
+// frame, relayed back to it, from its partner's, which means its turn.
+const std::string kRelayFrames[2] = {
+    R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"0"})",
+    R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"1"})",
+};
+
 std::int64_t micros_since(Clock::time_point start) {
     return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
 }
@@ -62,6 +70,8 @@ Driver::Driver(EventLoop& loop, const RunSettings& settings, unsigned games, uns
     }
     for (unsigned i = 0; i < games; ++i) {
         slots_.push_back(std::make_unique<Slot>());
+        // Unique over the run: each driver's connections are numbered from first_connection.
+        slots_.back()->pair = first_connection + i;
     }
     for (unsigned i = 0; i < spectators + stalled; ++i) {
         auto spectator = std::make_unique<Spectator>();
@@ -77,7 +87,7 @@ Driver::Driver(EventLoop& loop, const RunSettings& settings, unsigned games, uns
         to_open_.push_back([this, s = slot.get()] { open_player(*s, 0); });
         to_open_.push_back([this, s = slot.get()] { open_player(*s, 1); });
     }
-    if (!settings.echo) {
+    if (!settings.bare) {
         for (auto& spectator : spectators_) {
             to_open_.push_back([this, s = spectator.get()] { open_spectator(*s); });
         }
@@ -122,7 +132,9 @@ void Driver::open_player(Slot& slot, int player) {
     handler.on_open = [this, &slot, player] {
         slot.open[player] = true;
         connection_opened();
-        if (settings_.echo) {
+        if (settings_.bare && settings_.bare_mode == BareMode::relay) {
+            slot.players[player]->send(R"({"pair":)" + std::to_string(slot.pair) + "}");
+        } else if (settings_.bare) {
             if (slot.open[0] && slot.open[1]) {
                 send_echo(slot, 0);
             }
@@ -134,7 +146,9 @@ void Driver::open_player(Slot& slot, int player) {
         }
     };
     handler.on_message = [this, &slot, player](std::string_view text) {
-        if (settings_.echo) {
+        if (settings_.bare && settings_.bare_mode == BareMode::relay) {
+            on_relay(slot, player, text);
+        } else if (settings_.bare) {
             on_echo(slot, player);
         } else {
             on_player_message(slot, player, text);
@@ -374,17 +388,48 @@ void Driver::on_echo(Slot& slot, int player) {
         add_round_trip(micros_since(slot.sent[slot.echo_ply % 4]));
     }
     ++slot.echo_ply;
-    const int next = 1 - player;
-    if (!slot.open[next]) {
+    send_paced(slot, 1 - player, &Driver::send_echo);
+}
+
+void Driver::send_relay(Slot& slot, int player) {
+    slot.sent[player] = Clock::now();
+    slot.players[player]->send(kRelayFrames[player]);
+}
+
+// Each connection gets its own frame back before its partner's next one: the partner sends only
+// once its copy arrived, and the relay queued the sender's copy first. So slot.sent[player] is
+// still the time of the frame coming back.
+void Driver::on_relay(Slot& slot, int player, std::string_view text) {
+    const bool measuring = settings_.measuring->load(std::memory_order_relaxed);
+    if (text == kRelayFrames[player]) {
+        if (measuring) {
+            add_round_trip(micros_since(slot.sent[player]));
+        }
+    } else if (text == kRelayFrames[1 - player]) {
+        if (measuring) {
+            stats_.to_opponent.add(micros_since(slot.sent[1 - player]));
+        }
+        send_paced(slot, player, &Driver::send_relay);
+    } else if (text.starts_with(R"({"paired":)")) {
+        if (player == 0) {
+            send_relay(slot, 0);
+        }
+    } else {
+        ++stats_.errors["unexpected relay frame"];
+    }
+}
+
+void Driver::send_paced(Slot& slot, int player, void (Driver::*send)(Slot&, int)) {
+    if (!slot.open[player]) {
         return;
     }
     if (move_interval_.count() == 0) {
-        send_echo(slot, next);
+        (this->*send)(slot, player);
         return;
     }
-    loop_.after(pacing_delay(slot), [this, &slot, next] {
-        if (slot.open[next]) {
-            send_echo(slot, next);
+    loop_.after(pacing_delay(slot), [this, &slot, player, send] {
+        if (slot.open[player]) {
+            (this->*send)(slot, player);
         }
     });
 }

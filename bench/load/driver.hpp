@@ -1,6 +1,6 @@
 #pragma once
 // The players and spectators of one event loop: they speak the Arbiter protocol
-// (schema/protocol.md), or ping-pong frames against the echo server in echo mode.
+// (schema/protocol.md), or send frames to a bare server (echo or relay, ws_io.hpp).
 
 #include <atomic>
 #include <chrono>
@@ -41,7 +41,9 @@ class EndedGames {
 struct RunSettings {
     Endpoint endpoint;
     std::string variant = "chess";
-    bool echo = false;            ///< ping-pong against an echo server instead of playing
+    /// Against a bare server (echo or relay) instead of playing; false: the game server.
+    bool bare = false;
+    BareMode bare_mode = BareMode::echo;
     bool idle = false;            ///< create and join, then hold without moving
     double moves_per_second = 0;  ///< cap over all games (0: as fast as the server answers)
     unsigned total_games = 1;     ///< over all drivers, for the per-game share of the cap
@@ -103,6 +105,7 @@ class Driver {
     LinkOptions link_options(bool stalled);
     void on_player_message(Slot& slot, int player, std::string_view text);
     void on_echo(Slot& slot, int player);
+    void on_relay(Slot& slot, int player, std::string_view text);
     /// A connection's handshake is done: the next one may start.
     void connection_opened();
     /// A connection closed, open or still in its handshake.
@@ -112,6 +115,9 @@ class Driver {
     void choose_move(Slot& slot, int player, std::span<const std::string> legal, std::uint64_t ply);
     void send_move(Slot& slot, int player, const std::string& move, std::uint64_t ply);
     void send_echo(Slot& slot, int player);
+    void send_relay(Slot& slot, int player);
+    /// Sends `send(slot, player)` now, or when the --rate cap allows.
+    void send_paced(Slot& slot, int player, void (Driver::*send)(Slot&, int));
     /// How long to hold a slot's next move (or echo) to keep to the --rate cap.
     std::chrono::microseconds pacing_delay(Slot& slot);
     void follow(Slot& slot, const std::string& previous_game);

@@ -35,6 +35,7 @@ struct Options {
     bool timeline = false;
     std::string pacing = "closed";
     bool echo = false;
+    bool relay = false;
     bool echo_server = false;
     unsigned echo_port = 0;
     unsigned echo_threads = 2;
@@ -113,7 +114,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("variant", po::value(&o.variant)->default_value(o.variant), "chess, xiangqi, draughts or mixed")
         ("record", po::value(&o.record), "append every acknowledged move to FILE: game ply move")
         ("echo", po::bool_switch(&o.echo), "ping-pong the same frames against an echo server (--url, or one started in this process)")
-        ("echo-server", po::bool_switch(&o.echo_server), "only run the echo server (--echo-port, --echo-threads)")
+        ("relay", po::bool_switch(&o.relay), "a move's messages and nothing else: each frame goes back to its sender and to the other player of its game, from a relay server (--url, or one started in this process)")
+        ("echo-server", po::bool_switch(&o.echo_server), "only run the echo server (--echo-port, --echo-threads; with --relay the relay server)")
         ("echo-port", po::value(&o.echo_port)->default_value(o.echo_port), "echo server port (0: any free one)")
         ("echo-threads", po::value(&o.echo_threads)->default_value(o.echo_threads), "echo server threads (the server's default is 2)")
         ("threads", po::value(&o.threads)->default_value(o.threads), "client event loops (one thread each)")
@@ -139,6 +141,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
     }
     if (!(o.read_rate > 0 && o.read_rate <= 1e6)) {
         std::cerr << "arbiter-load: --read-rate must be above 0 and at most 1000000\n";
+        return std::nullopt;
+    }
+    if (o.echo && o.relay) {
+        std::cerr << "arbiter-load: --echo and --relay are two modes: one at a time\n";
         return std::nullopt;
     }
     if (o.pacing != "closed" && o.pacing != "grid") {
@@ -168,10 +174,13 @@ int main(int argc, char** argv) {
     }
     const Options& options = *parsed;
     raise_descriptor_limit();
+    const bool bare = options.echo || options.relay;
+    const BareMode bare_mode = options.relay ? BareMode::relay : BareMode::echo;
     if (options.echo_server) {
-        run_echo_server("127.0.0.1", static_cast<std::uint16_t>(options.echo_port),
-                        options.echo_threads, [](std::uint16_t port) {
-                            std::printf("arbiter-load echo server listening on 127.0.0.1:%u\n",
+        run_bare_server("127.0.0.1", static_cast<std::uint16_t>(options.echo_port),
+                        options.echo_threads, bare_mode, [&options](std::uint16_t port) {
+                            std::printf("arbiter-load %s server listening on 127.0.0.1:%u\n",
+                                        options.relay ? "relay" : "echo",
                                         static_cast<unsigned>(port));
                             std::fflush(stdout);
                         });
@@ -182,11 +191,11 @@ int main(int argc, char** argv) {
         std::cerr << "arbiter-load: --url must look like ws://127.0.0.1:8080/ws\n";
         return 2;
     }
-    if (options.echo && options.url == "ws://127.0.0.1:8080/ws") {
+    if (bare && options.url == "ws://127.0.0.1:8080/ws") {
         std::promise<std::uint16_t> bound;
-        std::thread([&options, &bound] {
-            run_echo_server("127.0.0.1", static_cast<std::uint16_t>(options.echo_port),
-                            options.echo_threads,
+        std::thread([&options, &bound, bare_mode] {
+            run_bare_server("127.0.0.1", static_cast<std::uint16_t>(options.echo_port),
+                            options.echo_threads, bare_mode,
                             [&bound](std::uint16_t port) { bound.set_value(port); });
         }).detach();
         settings.endpoint.port = bound.get_future().get();
@@ -202,7 +211,8 @@ int main(int argc, char** argv) {
         }
     }
     settings.variant = options.variant;
-    settings.echo = options.echo;
+    settings.bare = bare;
+    settings.bare_mode = bare_mode;
     settings.idle = options.idle;
     settings.moves_per_second = options.rate;
     settings.total_games = options.games;
@@ -311,11 +321,14 @@ int main(int argc, char** argv) {
     const double kib_per_connection = held > 0 ? static_cast<double>(rss_end) / held : 0;
     const double delta_per_connection =
         held > 0 ? static_cast<double>(rss_end - rss_before) / held : 0;
-    const char* mode = options.echo ? "echo" : options.idle ? "idle" : "moves";
+    const char* mode = options.echo    ? "echo"
+                       : options.relay ? "relay"
+                       : options.idle  ? "idle"
+                                       : "moves";
     std::printf(
         "arbiter-load: %s, %u games (%d connections), %u spectators, %u stalled, %u readers, %s\n",
         mode, options.games, wanted, options.spectators, options.stalled, options.readers,
-        options.echo ? "echo frames" : options.variant.c_str());
+        bare ? "bare frames" : options.variant.c_str());
     std::printf("  set-up %.1f s; connections held at the end: %d of %d\n", setup_seconds, held,
                 wanted);
     std::printf("  round trips: %llu in %.2f s = %.0f /s%s\n",
@@ -331,6 +344,8 @@ int main(int argc, char** argv) {
     if (!options.echo) {
         std::printf("  latency to opponent ms: p50 %.3f  p99 %.3f  p99.9 %.3f  (%zu samples)\n",
                     opponent[0], opponent[1], opponent[2], stats.to_opponent.size());
+    }
+    if (!bare) {
         std::printf("  games started %llu, ended %llu\n",
                     static_cast<unsigned long long>(stats.games_started),
                     static_cast<unsigned long long>(stats.games_ended));

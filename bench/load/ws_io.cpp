@@ -1,9 +1,13 @@
-// arbiter-load's only Beast TU: the client connection, the event loop and the echo server. The
-// Asio and Beast bodies come compiled from arbiter_net (asio_impl.cpp, separate compilation).
+// arbiter-load's only Beast TU: the client connection, the event loop and the bare servers (echo
+// and relay). The Asio and Beast bodies come compiled from arbiter_net (asio_impl.cpp, separate
+// compilation).
 #include "bench/load/ws_io.hpp"
 
+#include <charconv>
 #include <deque>
+#include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -220,13 +224,139 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
     beast::flat_buffer buffer_;
 };
 
-void accept_next(asio::io_context& context, tcp::acceptor& acceptor) {
+class RelaySession;
+
+// Relay sessions waiting for their partner, by pair number.
+class RelayPairs {
+  public:
+    /// The partner, when it named the pair first; otherwise `session` waits for it.
+    std::shared_ptr<RelaySession> meet(std::uint64_t pair,
+                                       const std::shared_ptr<RelaySession>& session) {
+        const std::lock_guard lock(mutex_);
+        auto [waiting, inserted] = waiting_.try_emplace(pair, session);
+        if (inserted) {
+            return nullptr;
+        }
+        auto partner = waiting->second.lock();
+        waiting_.erase(waiting);
+        return partner;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::unordered_map<std::uint64_t, std::weak_ptr<RelaySession>> waiting_;
+};
+
+// The relay server's session: its first frame names its pair; every later frame goes back to it
+// and to its partner, whose session may run on the other thread (a post to its strand, as a
+// game server's room reaches its players). Reads go on while frames wait to be written.
+class RelaySession : public std::enable_shared_from_this<RelaySession> {
+  public:
+    RelaySession(tcp::socket socket, RelayPairs& pairs) : ws_(std::move(socket)), pairs_(pairs) {}
+
+    void run() {
+        error_code ignored;
+        ws_.next_layer().set_option(tcp::no_delay(true), ignored);
+        ws_.async_accept([self = shared_from_this()](error_code ec) {
+            if (!ec) {
+                self->ws_.text(true);
+                self->read();
+            }
+        });
+    }
+
+    /// Queues a frame for this session's client; on its strand.
+    void deliver(std::shared_ptr<const std::string> frame) {
+        queue_.push_back(std::move(frame));
+        if (!writing_) {
+            write_next();
+        }
+    }
+
+    /// The partner has named the pair too; on this session's strand.
+    void pair_with(const std::shared_ptr<RelaySession>& partner, std::uint64_t pair) {
+        partner_ = partner;
+        deliver(std::make_shared<const std::string>(R"({"paired":)" + std::to_string(pair) + "}"));
+    }
+
+    /// Runs `task` on this session's strand.
+    template <typename Task>
+    void post(Task task) {
+        asio::post(ws_.get_executor(), std::move(task));
+    }
+
+  private:
+    void read() {
+        ws_.async_read(buffer_, [self = shared_from_this()](error_code ec, std::size_t) {
+            if (!ec) {
+                self->on_frame();
+            }
+        });
+    }
+
+    void on_frame() {
+        const auto data = buffer_.cdata();
+        const std::string_view text(static_cast<const char*>(data.data()), data.size());
+        if (!named_) {
+            named_ = true;
+            name_pair(text);
+        } else {
+            auto frame = std::make_shared<const std::string>(text);
+            deliver(frame);
+            if (auto partner = partner_.lock()) {
+                partner->post([partner, frame = std::move(frame)] { partner->deliver(frame); });
+            }
+        }
+        buffer_.consume(buffer_.size());
+        read();
+    }
+
+    // `{"pair":N}`: the number after the colon.
+    void name_pair(std::string_view text) {
+        const auto colon = text.find(':');
+        std::uint64_t pair = 0;
+        if (colon == std::string_view::npos ||
+            std::from_chars(text.data() + colon + 1, text.data() + text.size(), pair).ec !=
+                std::errc()) {
+            return;  // not a relay client: its frames go back to it alone
+        }
+        auto self = shared_from_this();
+        if (auto partner = pairs_.meet(pair, self)) {
+            partner->post([partner, self, pair] { partner->pair_with(self, pair); });
+            pair_with(partner, pair);
+        }
+    }
+
+    void write_next() {
+        writing_ = true;
+        ws_.async_write(asio::buffer(*queue_.front()),
+                        [self = shared_from_this()](error_code ec, std::size_t) {
+                            self->writing_ = false;
+                            self->queue_.pop_front();
+                            if (!ec && !self->queue_.empty()) {
+                                self->write_next();
+                            }
+                        });
+    }
+
+    websocket::stream<tcp::socket> ws_;  // its executor is the session's strand
+    RelayPairs& pairs_;
+    beast::flat_buffer buffer_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    std::weak_ptr<RelaySession> partner_;
+    bool named_ = false;
+    bool writing_ = false;
+};
+
+void accept_next(asio::io_context& context, tcp::acceptor& acceptor, RelayPairs* pairs) {
     acceptor.async_accept(asio::make_strand(context),
-                          [&context, &acceptor](error_code ec, tcp::socket socket) {
-                              if (!ec) {
+                          [&context, &acceptor, pairs](error_code ec, tcp::socket socket) {
+                              if (!ec && pairs != nullptr) {
+                                  std::make_shared<RelaySession>(std::move(socket), *pairs)->run();
+                              } else if (!ec) {
                                   std::make_shared<EchoSession>(std::move(socket))->run();
                               }
-                              accept_next(context, acceptor);
+                              accept_next(context, acceptor, pairs);
                           });
 }
 
@@ -279,8 +409,8 @@ void EventLoop::stop() {
     }
 }
 
-void run_echo_server(const std::string& address, std::uint16_t port, unsigned threads,
-                     const std::function<void(std::uint16_t)>& on_listening) {
+void run_bare_server(const std::string& address, std::uint16_t port, unsigned threads,
+                     BareMode mode, const std::function<void(std::uint16_t)>& on_listening) {
     asio::io_context context{static_cast<int>(threads)};
     tcp::acceptor acceptor(context);
     const tcp::endpoint endpoint(asio::ip::make_address(address), port);
@@ -289,7 +419,8 @@ void run_echo_server(const std::string& address, std::uint16_t port, unsigned th
     acceptor.bind(endpoint);
     acceptor.listen(asio::socket_base::max_listen_connections);
     on_listening(acceptor.local_endpoint().port());
-    accept_next(context, acceptor);
+    RelayPairs pairs;
+    accept_next(context, acceptor, mode == BareMode::relay ? &pairs : nullptr);
     std::vector<std::thread> pool;
     for (unsigned i = 1; i < threads; ++i) {
         pool.emplace_back([&context] { context.run(); });

@@ -72,10 +72,19 @@ class EventLoop {
     std::unique_ptr<Impl> impl_;
 };
 
-/// A bare Beast WebSocket echo server: every text frame comes back unchanged. Listens on
-/// address:port (port 0: any free one), calls on_listening with the bound port, then serves on
-/// `threads` threads until the process ends.
-void run_echo_server(const std::string& address, std::uint16_t port, unsigned threads,
-                     const std::function<void(std::uint16_t)>& on_listening);
+/// What a bare server (one that does nothing a game server does) answers to a text frame.
+enum class BareMode {
+    /// The frame back to its sender: one message in, one out, the machine's baseline.
+    echo,
+    /// The frame back to its sender and to its partner: a move's pattern (a request in, a `moved`
+    /// out to each player) and nothing else. A connection's first frame names its pair,
+    /// `{"pair":N}`; when both have, each gets `{"paired":N}`.
+    relay,
+};
+
+/// A bare Beast WebSocket server. Listens on address:port (port 0: any free one), calls
+/// on_listening with the bound port, then serves on `threads` threads until the process ends.
+void run_bare_server(const std::string& address, std::uint16_t port, unsigned threads,
+                     BareMode mode, const std::function<void(std::uint16_t)>& on_listening);
 
 }  // namespace arbiter::bench::load
