@@ -19,6 +19,8 @@ Starts Release servers on temporary databases (synchronous FULL and NORMAL) and 
 
 Throughput, latency and the spectator pair run in 3 rounds (--rounds) and are judged by the
 median round: the machine is shared, and a single run's verdict flips with its neighbours' load.
+The host's steal in each throughput and latency run is printed at the end, so that a round the
+host slowed can be told from one the code did.
 
   scripts/load_report.py [--bin build/release/bin] [--short] [--rounds N]
 """
@@ -46,14 +48,22 @@ def start_server(bin_dir, workdir, sync, name):
     return server, int(line.rsplit(":", 1)[1])
 
 
-def load(bin_dir, *arguments):
+# The host's steal in each run, by round: [(run, share)] (arbiter-load's "machine" figures).
+STEAL = {}
+
+
+def load(bin_dir, *arguments, run=None, round_index=0):
+    """One arbiter-load run; `run` names it in the steal summary."""
     command = [os.path.join(bin_dir, "arbiter-load"), "--json", *map(str, arguments)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")
     lines = done.stdout.strip().splitlines()
     print("\n".join("    " + line for line in lines[:-1]))
-    return json.loads(lines[-1])
+    summary = json.loads(lines[-1])
+    if run is not None:
+        STEAL.setdefault(round_index, []).append((run, summary["machine"]["steal"]))
+    return summary
 
 
 def store_alone(bin_dir, workdir, games, sync):
@@ -124,11 +134,13 @@ def main():
     for round_index in range(rounds):
         label = round_label(round_index, rounds)
         print(f"== echo baseline: {games} pairs ({2 * games} connections){label}")
-        echo = load(args.bin, "--echo", "--games", games, "--duration", seconds)
+        echo = load(args.bin, "--echo", "--games", games, "--duration", seconds, run="echo",
+                    round_index=round_index)
         echo_rates.append(echo["per_second"])
         echo_cpu.append(echo["cpu_us_per_round_trip"]["self"])
         print(f"== relay: a move's messages alone (one in, one out to each player){label}")
-        relay = load(args.bin, "--relay", "--games", games, "--duration", seconds)
+        relay = load(args.bin, "--relay", "--games", games, "--duration", seconds, run="relay",
+                     round_index=round_index)
         relay_rates.append(relay["per_second"])
         relay_cpu.append(relay["cpu_us_per_round_trip"]["self"])
         for sync in ("full", "normal"):
@@ -141,12 +153,14 @@ def main():
                 print(f"== moves, synchronous {sync.upper()}: {games} games, as fast as "
                       f"answered{label}")
                 fast = load(args.bin, "--url", url, "--games", games, "--duration", seconds,
-                            "--server-pid", server.pid)
+                            "--server-pid", server.pid, run=f"moves {sync.upper()}",
+                            round_index=round_index)
                 half = max(1.0, fast["per_second"] / 2)
                 print(f"== moves, synchronous {sync.upper()}: capped at {half:.0f}/s (half the "
                       f"max){label}")
                 capped = load(args.bin, "--url", url, "--games", games, "--duration", seconds,
-                              "--rate", f"{half:.0f}")
+                              "--rate", f"{half:.0f}", run=f"{sync.upper()} at half",
+                              round_index=round_index)
             finally:
                 server.kill()
                 server.wait()
@@ -244,6 +258,12 @@ def main():
     print("\n== relay (arbiter-load --relay): a move's three messages and nothing else")
     relay_ratios = [rate / echo for rate, echo in zip(relay_rates, echo_rates)]
     print(f"  {spread(relay_rates, 0)} round trips/s = {spread(relay_ratios, 2)} x echo")
+    # A virtual machine's cores wait while the host runs others (steal). Over a few percent, the
+    # host set that run's pace, and a round's ratio compares a slowed run with a quick one.
+    print("\n== the host's steal during the throughput and latency runs (of the cores' time)")
+    for round_index, runs in sorted(STEAL.items()):
+        print(f"  round {round_index + 1}: " +
+              ", ".join(f"{run} {100 * share:.1f} %" for run, share in runs))
     # Both programs share the machine's cores, so the ratio is roughly echo's CPU per round trip
     # over the server's plus the client's per move: where a missed ratio comes from.
     print("\n== CPU per round trip (median of the rounds)")

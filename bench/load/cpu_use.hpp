@@ -2,7 +2,8 @@
 // CPU used by each thread of a process over the measured seconds, from /proc, summed by thread
 // name (the server names its threads: arbiter-net, arbiter-writer, arbiter-ckpt, ...). Both
 // programs share the machine's cores, so this is where a round trips/s ratio between two modes
-// comes from.
+// comes from. And the machine's own use over those seconds: how busy its cores were, and how
+// much of their time the host took (steal), which moves a run's figures more than most changes.
 
 #include <unistd.h>
 
@@ -78,6 +79,61 @@ inline CpuShares cpu_per_round_trip(const CpuTicks& before, const CpuTicks& afte
     std::stable_sort(shares.begin(), shares.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     return shares;
+}
+
+/// The whole machine's time from /proc/stat's first line, in clock ticks, summed over its cores.
+struct MachineTicks {
+    long long total = 0;  ///< user, nice, system, idle, iowait, irq, softirq, steal
+    long long idle = 0;   ///< idle and iowait
+    long long steal = 0;  ///< a virtual machine's cores ready to run while the host ran others
+};
+
+/// Parses "cpu  user nice system idle iowait irq softirq steal ..." (guest time is already in
+/// user). A line that does not parse gives zeros.
+inline MachineTicks parse_machine_stat(std::string_view line) {
+    if (!line.starts_with("cpu ")) {
+        return {};
+    }
+    std::istringstream fields{std::string(line.substr(4))};
+    long long value[8] = {};
+    for (long long& field : value) {
+        if (!(fields >> field)) {
+            return {};
+        }
+    }
+    MachineTicks ticks;
+    for (const long long field : value) {
+        ticks.total += field;
+    }
+    ticks.idle = value[3] + value[4];
+    ticks.steal = value[7];
+    return ticks;
+}
+
+inline MachineTicks machine_ticks() {
+    std::ifstream stat("/proc/stat");
+    std::string line;
+    std::getline(stat, line);
+    return parse_machine_stat(line);
+}
+
+/// What the machine's cores did between two readings, as shares of their time: busy (neither
+/// idle nor waiting for the disk) and stolen by the host. On a shared virtual machine a stolen
+/// share of more than a few percent means the host, not the code, set that run's pace.
+struct MachineUse {
+    double busy = 0;
+    double steal = 0;
+};
+
+inline MachineUse machine_use(const MachineTicks& before, const MachineTicks& after) {
+    const long long total = after.total - before.total;
+    if (total <= 0) {
+        return {};
+    }
+    const long long idle = after.idle - before.idle;
+    const long long steal = after.steal - before.steal;
+    return {static_cast<double>(total - idle - steal) / static_cast<double>(total),
+            static_cast<double>(steal) / static_cast<double>(total)};
 }
 
 inline double total_of(const CpuShares& shares) {

@@ -262,6 +262,7 @@ int main(int argc, char** argv) {
     const double setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
     std::this_thread::sleep_for(std::chrono::duration<double>(options.warmup));
     const std::string server_process = std::to_string(options.server_pid);
+    const MachineTicks machine_before = machine_ticks();
     const CpuTicks own_cpu_before = cpu_ticks_by_thread("self");
     const CpuTicks server_cpu_before =
         options.server_pid > 0 ? cpu_ticks_by_thread(server_process) : CpuTicks{};
@@ -280,6 +281,7 @@ int main(int argc, char** argv) {
     const CpuTicks own_cpu_after = cpu_ticks_by_thread("self");
     const CpuTicks server_cpu_after =
         options.server_pid > 0 ? cpu_ticks_by_thread(server_process) : CpuTicks{};
+    const MachineUse machine = machine_use(machine_before, machine_ticks());
     const int held = sum(&Driver::open_connections);
     const long rss_end = resident_kib(options.server_pid);
     const int stalled_before = sum(&Driver::stalled_open);
@@ -379,6 +381,8 @@ int main(int argc, char** argv) {
         }
         std::printf("\n");
     }
+    std::printf("  machine: cores busy %.0f %%, stolen by the host %.1f %%\n", 100 * machine.busy,
+                100 * machine.steal);
     if (options.server_pid > 0) {
         std::printf(
             "  server RSS: %.1f MB before, %.1f MB at the end, %.1f MB peak; %.1f KB per held "
@@ -411,6 +415,7 @@ int main(int argc, char** argv) {
              {{"self", own_cpu},
               {"server", total_of(server_cpu)},
               {"server_threads", server_threads}}},
+            {"machine", {{"busy", machine.busy}, {"steal", machine.steal}}},
             {"games_started", stats.games_started},
             {"reads",
              {{"sent", stats.reads_sent},

@@ -63,5 +63,29 @@ TEST(CpuUse, ReadsThisProcessThreadsByName) {
     EXPECT_TRUE(cpu_ticks_by_thread("no-such-process").empty());
 }
 
+TEST(CpuUse, ReadsTheMachineLineOfProcStat) {
+    // user nice system idle iowait irq softirq steal guest guest_nice
+    const MachineTicks ticks = parse_machine_stat("cpu  100 5 40 800 20 3 7 25 10 0");
+    EXPECT_EQ(ticks.total, 1000);  // guest (10) is already in user
+    EXPECT_EQ(ticks.idle, 820);
+    EXPECT_EQ(ticks.steal, 25);
+    // One core's line, a short line and a stranger are not the machine's.
+    EXPECT_EQ(parse_machine_stat("cpu0 100 5 40 800 20 3 7 25 10 0").total, 0);
+    EXPECT_EQ(parse_machine_stat("cpu  100 5 40").total, 0);
+    EXPECT_EQ(parse_machine_stat("intr 1 2 3").total, 0);
+    EXPECT_GT(machine_ticks().total, 0);  // this machine's /proc/stat
+}
+
+TEST(CpuUse, MachineSharesBusyAndStolen) {
+    const MachineTicks before{1000, 820, 25};
+    // 400 ticks later: 100 idle, 60 stolen, the other 240 busy.
+    const MachineUse use = machine_use(before, MachineTicks{1400, 920, 85});
+    EXPECT_DOUBLE_EQ(use.busy, 0.6);
+    EXPECT_DOUBLE_EQ(use.steal, 0.15);
+    const MachineUse none = machine_use(before, before);  // no time between the readings
+    EXPECT_DOUBLE_EQ(none.busy, 0);
+    EXPECT_DOUBLE_EQ(none.steal, 0);
+}
+
 }  // namespace
 }  // namespace arbiter::bench::load
