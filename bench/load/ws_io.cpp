@@ -238,6 +238,10 @@ class RelayPairs {
             return nullptr;
         }
         auto partner = waiting->second.lock();
+        if (!partner) {
+            waiting->second = session;  // the first one left: this one waits instead
+            return nullptr;
+        }
         waiting_.erase(waiting);
         return partner;
     }
@@ -265,8 +269,14 @@ class RelaySession : public std::enable_shared_from_this<RelaySession> {
         });
     }
 
-    /// Queues a frame for this session's client; on its strand.
+    /// Queues a frame for this session's client; on its strand. Its own client keeps at most
+    /// two frames in flight; a client that sends without reading is closed at the bound.
     void deliver(std::shared_ptr<const std::string> frame) {
+        if (queue_.size() >= kMaxQueued) {
+            error_code ignored;
+            ws_.next_layer().close(ignored);
+            return;
+        }
         queue_.push_back(std::move(frame));
         if (!writing_) {
             write_next();
@@ -338,6 +348,8 @@ class RelaySession : public std::enable_shared_from_this<RelaySession> {
                             }
                         });
     }
+
+    static constexpr std::size_t kMaxQueued = 64;
 
     websocket::stream<tcp::socket> ws_;  // its executor is the session's strand
     RelayPairs& pairs_;
