@@ -44,16 +44,17 @@ namespace {
 // server's accept backlog and turn into retransmit delays of a second or more.
 constexpr int kMaxConnecting = 64;
 
-// The echo mode's frame: the size and shape of a real `move` request.
-const std::string kEchoFrame =
-    R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"m"})";
+// A bare server's frame: the size and shape of a real `move` request, told apart by its id.
+std::string bare_frame(char id) {
+    return R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":")" +
+           std::string(1, id) + R"("})";
+}
 
-// The relay mode's frames, one per player, as long as the echo frame: a player tells its own
-// frame, relayed back to it, from its partner's, which means its turn.
-const std::string kRelayFrames[2] = {
-    R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"0"})",
-    R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"1"})",
-};
+const std::string kEchoFrame = bare_frame('m');
+
+// The relay mode's frames, one per player: a player tells its own frame, relayed back to it,
+// from its partner's, which means its turn.
+const std::string kRelayFrames[2] = {bare_frame('0'), bare_frame('1')};
 
 std::int64_t micros_since(Clock::time_point start) {
     return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
@@ -132,7 +133,7 @@ void Driver::open_player(Slot& slot, int player) {
     handler.on_open = [this, &slot, player] {
         slot.open[player] = true;
         connection_opened();
-        if (settings_.bare && settings_.bare_mode == BareMode::relay) {
+        if (settings_.bare == BareMode::relay) {
             slot.players[player]->send(R"({"pair":)" + std::to_string(slot.pair) + "}");
         } else if (settings_.bare) {
             if (slot.open[0] && slot.open[1]) {
@@ -146,7 +147,7 @@ void Driver::open_player(Slot& slot, int player) {
         }
     };
     handler.on_message = [this, &slot, player](std::string_view text) {
-        if (settings_.bare && settings_.bare_mode == BareMode::relay) {
+        if (settings_.bare == BareMode::relay) {
             on_relay(slot, player, text);
         } else if (settings_.bare) {
             on_echo(slot, player);

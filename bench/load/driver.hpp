@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
@@ -41,9 +42,8 @@ class EndedGames {
 struct RunSettings {
     Endpoint endpoint;
     std::string variant = "chess";
-    /// Against a bare server (echo or relay) instead of playing; false: the game server.
-    bool bare = false;
-    BareMode bare_mode = BareMode::echo;
+    /// Against a bare server (echo or relay) instead of playing; none: the game server.
+    std::optional<BareMode> bare;
     bool idle = false;            ///< create and join, then hold without moving
     double moves_per_second = 0;  ///< cap over all games (0: as fast as the server answers)
     unsigned total_games = 1;     ///< over all drivers, for the per-game share of the cap

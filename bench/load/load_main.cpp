@@ -174,8 +174,10 @@ int main(int argc, char** argv) {
     }
     const Options& options = *parsed;
     raise_descriptor_limit();
-    const bool bare = options.echo || options.relay;
-    const BareMode bare_mode = options.relay ? BareMode::relay : BareMode::echo;
+    const std::optional<BareMode> bare = options.relay  ? std::optional(BareMode::relay)
+                                         : options.echo ? std::optional(BareMode::echo)
+                                                        : std::nullopt;
+    const BareMode bare_mode = bare.value_or(BareMode::echo);  // --echo-server alone: echo
     if (options.echo_server) {
         run_bare_server("127.0.0.1", static_cast<std::uint16_t>(options.echo_port),
                         options.echo_threads, bare_mode, [&options](std::uint16_t port) {
@@ -212,7 +214,6 @@ int main(int argc, char** argv) {
     }
     settings.variant = options.variant;
     settings.bare = bare;
-    settings.bare_mode = bare_mode;
     settings.idle = options.idle;
     settings.moves_per_second = options.rate;
     settings.total_games = options.games;
