@@ -33,7 +33,8 @@ bool protected_after(const Position& position, Move capture) {
 //   across the river chases like any other piece;
 // - an attack on the general is check, not chase; an attack on a soldier that has not crossed
 //   the river is allowed;
-// - two pieces of the same kind attacking each other offer an exchange, which is no chase;
+// - two pieces of the same kind attacking each other offer an exchange, which is no chase, if the
+//   victim may legally take the attacker (a pinned victim is chased);
 // - a horse or cannon attacking a chariot chases it even when it is protected (the chariot is
 //   worth more); any other attack chases only an unprotected piece, i.e. one that its side
 //   cannot legally recapture after the capture.
@@ -55,7 +56,11 @@ std::vector<Threat> threats(const Position& position, Color color) {
             (victim_kind == Kind::soldier && !crossed_river(color_of(victim), move.to()))) {
             continue;
         }
-        if (victim_kind == attacker_kind && view.attacks(move.to(), move.from())) {
+        // Only a victim that may legally take back is offered an exchange: a piece pinned to its
+        // line is chased by its like (AXF rules, diagrams 63-66).
+        const Move take_back(move.to(), move.from());
+        if (victim_kind == attacker_kind &&
+            view.with_side_to_move(color_of(victim)).is_legal(take_back)) {
             continue;
         }
         const bool outranks = victim_kind == Kind::chariot &&

@@ -197,6 +197,28 @@ TEST(XiangqiRepetition, ChaseCountsOnlyThreatsMadeByPiecesThatMayNotChaseFreely)
     EXPECT_NE(chased_pieces(*crossed, *parse_wire("b2b3")), 0U) << "a crossed soldier may not";
 }
 
+TEST(XiangqiStatus, PerpetualChaseOfAPinnedChariotLoses) {
+    // AXF rules, diagrams 63-66: a chariot pinned to its file may not be chased perpetually by
+    // the opponent's chariot; as it cannot take back, the attack is no offer to exchange. Red's
+    // chariot on e2 pins the black chariot to the e-file in front of its general; the red chariot
+    // on the a-file follows it up and down.
+    auto game = game_from(fen_of({"K d1", "R a7", "R e2", "r e8", "k e10"}));
+    ASSERT_TRUE(game);
+    play_all(*game, cycle({"a7a8", "e8e7", "a8a7", "e7e8"}, 2));
+    EXPECT_EQ(game->status(), (Status{Outcome::second_wins, Reason::perpetual_chase}));
+}
+
+TEST(XiangqiRepetition, ChariotFacingAChariotThatCanTakeBackOnlyOffersAnExchange) {
+    const Move move = *parse_wire("a7a8");
+    auto free = Position::from_fen(fen_of({"K d1", "R a7", "r e8", "k e10"}));
+    ASSERT_TRUE(free);
+    EXPECT_EQ(chased_pieces(*free, move), 0U) << "the black chariot may take on a8";
+    auto pinned = Position::from_fen(fen_of({"K d1", "R a7", "R e2", "r e8", "k e10"}));
+    ASSERT_TRUE(pinned);
+    EXPECT_EQ(chased_pieces(*pinned, move), 1U << pinned->id_at(make_square(4, 7)))
+        << "pinned by the chariot on e2, the black chariot cannot take back";
+}
+
 // The game judges a repetition from records computed only once a position occurs for the third
 // time. Its verdict must equal judging records taken at every ply, whatever the moves: random
 // games in small endgames (where repetitions, checks and chases are frequent) are played
