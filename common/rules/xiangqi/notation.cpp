@@ -40,7 +40,11 @@ Designation designate(const Position& position, Square from) {
     Designation designation;
     const int file = file_of(from);
     designation.count = per_file[static_cast<std::size_t>(file)];
-    if (designation.count == 1) {
+    // Two advisors or elephants on one file never reach the same point in the same direction,
+    // so WXF and Chinese scoresheets keep the file for them ("A6+5", 相七退五), never 前/后.
+    const bool keeps_file = kind_of(piece) == Kind::advisor || kind_of(piece) == Kind::elephant;
+    if (designation.count == 1 || keeps_file) {
+        designation.count = 1;
         return designation;
     }
     for (int rank = 0; rank < 10; ++rank) {

@@ -72,6 +72,31 @@ TEST(XiangqiNotation, WxfSoldiersSeveralToAFileOrOnTwoFiles) {
     EXPECT_EQ(wxf(two_files, "g6h6"), "23.2");
 }
 
+TEST(XiangqiNotation, AdvisorsAndElephantsOnOneFileKeepTheirFile) {
+    // WXF and Chinese scoresheets mark front and rear only where the move would be ambiguous:
+    // two advisors or elephants on one file never reach the same point with the same direction,
+    // so they keep the file ("A6+5", "E7-5"; 仕六进五, 相七退五).
+    const std::string advisors = fen_of({"K e1", "A d1", "A d3", "k f10"});
+    EXPECT_EQ(wxf(advisors, "d1e2"), "A6+5");
+    EXPECT_EQ(wxf(advisors, "d3e2"), "A6-5");
+    EXPECT_EQ(chinese(advisors, "d1e2"), "仕六进五");
+    const std::string elephants = fen_of({"K e1", "B c1", "B c5", "k d10"});
+    EXPECT_EQ(wxf(elephants, "c1e3"), "E7+5");
+    EXPECT_EQ(wxf(elephants, "c1a3"), "E7+9");
+    EXPECT_EQ(wxf(elephants, "c5e3"), "E7-5");
+    EXPECT_EQ(wxf(elephants, "c5a3"), "E7-9");
+    EXPECT_EQ(chinese(elephants, "c5e3"), "相七退五");
+    const std::string black = fen_of({"K d1", "a f10", "a f8", "k e10"}, 'b');
+    EXPECT_EQ(wxf(black, "f10e9"), "A6+5");
+    EXPECT_EQ(wxf(black, "f8e9"), "A6-5");
+    EXPECT_EQ(chinese(black, "f8e9"), "士６退５");
+    // A chariot keeps the game going (advisors and elephants alone draw at once).
+    auto game = make_game(Variant::xiangqi, fen_of({"K e1", "A d1", "A d3", "R a1", "k f10"}));
+    ASSERT_TRUE(game);
+    EXPECT_EQ((*game)->to_wire("A6+5").value_or("refused"), "d1e2");
+    EXPECT_EQ((*game)->to_wire("A6-5").value_or("refused"), "d3e2");
+}
+
 TEST(XiangqiNotation, ChineseNotationRedNumeralsBlackFullWidthDigits) {
     auto moves = chinese_notation("", {"h3e3", "h10g8", "h1g3", "c10e8", "b3b10"});
     ASSERT_TRUE(moves);
