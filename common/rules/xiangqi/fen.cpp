@@ -110,6 +110,7 @@ Expected<void, RulesError> FenParser::parse_board(std::string_view board, Positi
                                 std::to_string(ranks.size())));
     }
     std::array<std::array<int, 8>, 2> counts{};
+    std::array<std::array<bool, 9>, 2> soldier_before_river{};
     std::array<int, 2> next_id = {1, 17};  // id 0 / 16: the general
     for (std::size_t row = 0; row < ranks.size(); ++row) {
         const int rank = 9 - static_cast<int>(row);
@@ -145,6 +146,18 @@ Expected<void, RulesError> FenParser::parse_board(std::string_view board, Positi
                 return unexpected(error(std::string("a ") + side + " " +
                                         kKindNames[static_cast<int>(kind)] +
                                         " can never stand on " + point_name(square)));
+            }
+            // A soldier steps sideways only after crossing and never back: each start file holds
+            // at most one soldier of its side before the river.
+            if (kind == Kind::soldier && tables::kOwnHalf[static_cast<int>(color)][square]) {
+                bool& seen = soldier_before_river[static_cast<std::size_t>(color)]
+                                                 [static_cast<std::size_t>(file)];
+                if (seen) {
+                    return unexpected(error(std::string(side) + " has two soldiers on the " +
+                                            std::string(1, static_cast<char>('a' + file)) +
+                                            "-file before the river"));
+                }
+                seen = true;
             }
             int& count = counts[static_cast<int>(color)][static_cast<int>(kind)];
             if (++count > kMaxCount[static_cast<int>(kind)]) {

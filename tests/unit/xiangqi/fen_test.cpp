@@ -134,6 +134,18 @@ TEST(XiangqiFen, RefusesPiecesOnPointsTheyCanNeverReach) {
               "accepted");
 }
 
+TEST(XiangqiFen, RefusesTwoSoldiersOnOneFileBeforeTheRiver) {
+    // A soldier steps sideways only after crossing and never back, so each of the five start
+    // files holds at most one soldier of its side on that side of the river.
+    EXPECT_NE(refusal(fen_of({"K e1", "P c4", "P c5", "k d10"}))
+                  .find("red has two soldiers on the c-file before the river"),
+              std::string::npos);
+    EXPECT_NE(refusal(fen_of({"K e1", "p g7", "p g6", "k d10"}))
+                  .find("black has two soldiers on the g-file before the river"),
+              std::string::npos);
+    EXPECT_EQ(refusal(fen_of({"K e1", "P c5", "P c6", "P c7", "p c4", "k d10"})), "accepted");
+}
+
 TEST(XiangqiFen, RefusesFacingGeneralsAndTheSideNotToMoveInCheck) {
     EXPECT_NE(refusal(fen_of({"K e1", "k e10"})).find("the generals face each other"),
               std::string::npos);
