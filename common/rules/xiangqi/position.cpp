@@ -288,21 +288,6 @@ bool Position::is_legal(Move move) const noexcept {
     return false;
 }
 
-bool Position::attacks(Square from, Square to) const noexcept {
-    const Piece piece = board_[from];
-    if (piece == kEmpty || piece == kOffBoard) {
-        return false;
-    }
-    MoveList list;
-    with_side_to_move(color_of(piece)).generate_pseudo(list);
-    for (Move move : list) {
-        if (move.from() == from && move.to() == to) {
-            return true;
-        }
-    }
-    return false;
-}
-
 Undo Position::make(Move move) noexcept {
     const Square from = move.from();
     const Square to = move.to();

@@ -155,8 +155,6 @@ class Position {
     bool has_legal_move() const noexcept;
     /// Whether `move` is among legal_moves() (probing that one move only).
     bool is_legal(Move move) const noexcept;
-    /// Whether the piece on `from` could capture on `to` by its movement rules (pseudo-legal).
-    bool attacks(Square from, Square to) const noexcept;
 
     /// Plays a legal move; returns what unmake() needs.
     Undo make(Move move) noexcept;
