@@ -97,6 +97,31 @@ TEST(XiangqiNotation, AdvisorsAndElephantsOnOneFileKeepTheirFile) {
     EXPECT_EQ((*game)->to_wire("A6-5").value_or("refused"), "d3e2");
 }
 
+TEST(XiangqiNotation, HostileTextIsRefusedWithoutHarm) {
+    auto game = make_game(Variant::xiangqi, fen_of({"K d1", "P e6", "P e7", "P e8", "k f10"}));
+    ASSERT_TRUE(game);
+    std::mt19937 random(20261201);
+    const std::string alphabet = "+-.=0123456789abcdefghijkKAEHRCPNBx \xff\x80";
+    for (int round = 0; round < 3000; ++round) {
+        std::string text;
+        const auto length = random() % 9;
+        for (std::size_t i = 0; i < length; ++i) {
+            text += alphabet[random() % alphabet.size()];
+        }
+        auto wire = (*game)->to_wire(text);
+        if (wire) {
+            EXPECT_TRUE(parse_wire(*wire)) << text;
+        }
+        auto played = (*game)->clone()->play(text);
+        EXPECT_EQ(played.has_value(), wire.has_value() && *wire == text) << text;
+    }
+    EXPECT_FALSE(parse_wire("a10a10a"));
+    EXPECT_FALSE(parse_wire("a1"));
+    EXPECT_FALSE(parse_wire("j1a1"));
+    EXPECT_FALSE(parse_wire("a0a1"));
+    EXPECT_FALSE(parse_wire("a11a1"));
+}
+
 TEST(XiangqiNotation, ChineseNotationRedNumeralsBlackFullWidthDigits) {
     auto moves = chinese_notation("", {"h3e3", "h10g8", "h1g3", "c10e8", "b3b10"});
     ASSERT_TRUE(moves);

@@ -290,6 +290,20 @@ TEST(XiangqiStatus, MoveLimitAfter120PliesWithoutCapture) {
         << "a soldier move does not reset the count";
 }
 
+TEST(XiangqiStatus, MateOnThe120thPlyWinsRatherThanDraws) {
+    // As in chess (FIDE 9.6: a mate on the move that reaches the limit stands), no legal move
+    // is judged before the move limit.
+    auto game = game_from(fen_of({"K d1", "R a9", "R b8", "k e10"}, 'w', 119));
+    ASSERT_TRUE(game);
+    EXPECT_FALSE(game->status().over());
+    ASSERT_TRUE(game->play("b8b10"));
+    EXPECT_EQ(game->status(), (Status{Outcome::first_wins, Reason::checkmate}));
+    auto quiet = game_from(fen_of({"K d1", "R a9", "R b8", "k e10"}, 'w', 119));
+    ASSERT_TRUE(quiet);
+    ASSERT_TRUE(quiet->play("b8c8"));
+    EXPECT_EQ(quiet->status(), (Status{Outcome::draw, Reason::move_limit}));
+}
+
 TEST(XiangqiStatus, CaptureResetsTheMoveLimit) {
     auto game = game_from(fen_of({"K d1", "R a1", "p a5", "k e10"}, 'w', 119));
     ASSERT_TRUE(game);
