@@ -121,10 +121,13 @@ Expected<void, RulesError> FenParser::material(const Position& pos) {
         if (popcount(pos.pieces(color)) > 16) {
             return fail(name + " has more than 16 pieces");
         }
-        // Each piece beyond the starting set must be a promoted pawn (FIDE 3.7.5).
+        // Each piece beyond the starting set must be a promoted pawn (FIDE 3.7.5). A bishop never
+        // leaves its square colour (FIDE 3.2), and a side starts with one bishop on each.
+        const Bitboard bishops = pos.pieces(color, bishop);
         const int promoted = std::max(0, popcount(pos.pieces(color, queen)) - 1) +
                              std::max(0, popcount(pos.pieces(color, rook)) - 2) +
-                             std::max(0, popcount(pos.pieces(color, bishop)) - 2) +
+                             std::max(0, popcount(bishops & dark_squares_bb) - 1) +
+                             std::max(0, popcount(bishops & ~dark_squares_bb) - 1) +
                              std::max(0, popcount(pos.pieces(color, knight)) - 2);
         if (promoted > 8 - pawns) {
             return fail(name + " has more promoted pieces than missing pawns");
@@ -139,6 +142,9 @@ Expected<void, RulesError> FenParser::material(const Position& pos) {
 Expected<void, RulesError> FenParser::castling(std::string_view text, Position& pos) {
     if (text == "-") {
         return {};
+    }
+    if (text.empty()) {
+        return fail("castling field must be '-' or a subset of KQkq in that order");
     }
     constexpr std::string_view order = "KQkq";
     std::size_t next = 0;
@@ -246,6 +252,20 @@ Expected<Position, RulesError> FenParser::parse(std::string_view fen) {
     }
     if (popcount(pos.checkers()) > 2) {
         return fail("the side to move is in check from more than two pieces");
+    }
+    if (pos.en_passant_ != no_square && pos.in_check()) {
+        // The last move was the double step: it gave check with the pawn itself or uncovered a
+        // line through the pawn's start square, never both; any other check stood before it,
+        // against the side that was not to move (FIDE 3.9).
+        const int forward = waiting == white ? 8 : -8;
+        const Square pushed_to = pos.en_passant_ + forward;
+        Position before = pos;
+        before.move_piece(pushed_to, pos.en_passant_ - forward);
+        const Bitboard checkers = pos.checkers();
+        if (more_than_one(checkers) || (checkers != square_bb(pushed_to) && before.in_check())) {
+            return fail("en-passant square " + square_name(pos.en_passant_) +
+                        ": the double step could not have given this check");
+        }
     }
     return pos;
 }

@@ -130,6 +130,35 @@ TEST(ChessFen, RefusesTripleCheck) {
     EXPECT_TRUE(Position::from_fen("4k3/8/5N2/8/4R3/8/8/4K3 b - - 0 1").has_value());
 }
 
+TEST(ChessFen, RefusesAnEmptyCastlingField) {
+    // Two spaces after the side to move leave an empty field where '-' belongs.
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w  - 0 1", "castling field must be '-'");
+    expect_refused("4k3/8/8/8/8/8/8/4K3 w  -", "castling field must be '-'");
+    EXPECT_TRUE(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").has_value());
+}
+
+TEST(ChessFen, RefusesAnEnPassantSquareWhoseDoubleStepCouldNotHaveGivenTheCheck) {
+    // The rook on h1 checked the white king before d7-d5 too, with Black to move (FIDE 3.9).
+    expect_refused("4k3/8/8/3pP3/8/8/8/4K2r w - d6 0 2", "could not have given this check");
+    // A double step gives one check at most: the pawn's own, or one it uncovers.
+    expect_refused("4k3/8/8/3p4/4K2r/8/8/8 w - d6 0 2", "could not have given this check");
+    // The pawn that moved gives the check.
+    EXPECT_TRUE(Position::from_fen("4k3/8/8/3p4/4K3/8/8/8 w - d6 0 2").has_value());
+    // Leaving d7 opened the bishop's diagonal c8-g4.
+    EXPECT_TRUE(Position::from_fen("2b1k3/8/8/3p4/6K1/8/8/8 w - d6 0 2").has_value());
+    // Without the en-passant square the history is unknown and the check may stand.
+    EXPECT_TRUE(Position::from_fen("4k3/8/8/3pP3/8/8/8/4K2r w - - 0 2").has_value());
+}
+
+TEST(ChessFen, CountsASecondBishopOnOneSquareColourAsPromoted) {
+    // Bishops keep their square colour (FIDE 3.2): with all eight pawns, White cannot have two
+    // bishops on light squares (d3 and f1).
+    expect_refused("4k3/8/8/8/8/3B4/PPPPPPPP/RN1QKBNR w - - 0 1", "more promoted pieces");
+    expect_refused("rn1qkbnr/pppppppp/3b4/8/8/8/8/4K3 w - - 0 1", "black has more promoted");
+    EXPECT_TRUE(Position::from_fen("4k3/8/8/8/8/3B4/1PPPPPPP/RN1QKBNR w - - 0 1").has_value());
+    EXPECT_TRUE(Position::from_fen("4k3/8/8/8/8/4B3/PPPPPPPP/RN1QKBNR w - - 0 1").has_value());
+}
+
 TEST(ChessFen, GameFaceRefusesWithTheSameMessage) {
     const auto game = make_game(Variant::chess, "4k3/8/8/8/8/8/8/4K3 w - - 0");
     ASSERT_FALSE(game.has_value());
