@@ -32,6 +32,15 @@ PieceType promotion_from_letter(char c) {
     }
 }
 
+/// The text without trailing check, mate and annotation marks.
+std::string_view without_suffixes(std::string_view text) {
+    while (!text.empty() &&
+           (text.back() == '+' || text.back() == '#' || text.back() == '!' || text.back() == '?')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
 }  // namespace
 
 std::string square_text(Square square) {
@@ -151,10 +160,15 @@ std::string to_san(const Position& position, Move move) {
 }
 
 Expected<Move, RulesError> parse_san(const Position& position, std::string_view text) {
-    std::string_view core = text;
-    while (!core.empty() &&
-           (core.back() == '+' || core.back() == '#' || core.back() == '!' || core.back() == '?')) {
-        core.remove_suffix(1);
+    std::string_view core = without_suffixes(text);
+    // FIDE Appendix C.9.3: "e.p." may be appended to an en-passant capture ("exd6 e.p.").
+    const bool en_passant_mark = core.ends_with("e.p.");
+    if (en_passant_mark) {
+        core.remove_suffix(4);
+        if (core.ends_with(' ')) {
+            core.remove_suffix(1);
+        }
+        core = without_suffixes(core);
     }
     MoveList legal;
     generate_legal(position, legal);
@@ -187,7 +201,8 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
     }
     const Square to = make_square(core[core.size() - 2] - 'a', core.back() - '1');
     core.remove_suffix(2);
-    if (!core.empty() && core.back() == 'x') {
+    const bool capture_mark = !core.empty() && core.back() == 'x';
+    if (capture_mark) {
         core.remove_suffix(1);
     }
     int from_file = -1;
@@ -209,8 +224,13 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
     Move found{};
     int matches = 0;
     for (const Move move : legal) {
+        // "x" claims a capture (FIDE Appendix C.9): on a move that takes nothing it is an error,
+        // though a capture written without it is tolerated.
+        const bool capture =
+            position.piece_on(to) != no_piece || move.kind() == MoveKind::en_passant;
         if (move.to() != to || type_of(position.piece_on(move.from())) != type ||
-            move.kind() == MoveKind::castling ||
+            move.kind() == MoveKind::castling || (capture_mark && !capture) ||
+            (en_passant_mark && move.kind() != MoveKind::en_passant) ||
             (from_file >= 0 && file_of(move.from()) != from_file) ||
             (from_rank >= 0 && rank_of(move.from()) != from_rank)) {
             continue;

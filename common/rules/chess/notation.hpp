@@ -28,7 +28,9 @@ Expected<Move, RulesError> parse_uci(const Position& position, std::string_view 
 std::string to_san(const Position& position, Move move);
 
 /// The legal move written in SAN. Tolerated: a missing or wrong "+"/"#", trailing "!"/"?"
-/// annotations, "0-0" for "O-O", a promotion without "=" ("e8Q"), and over-disambiguation.
+/// annotations, "0-0" for "O-O", a promotion without "=" ("e8Q"), over-disambiguation, and a
+/// capture without "x"; "e.p." after an en-passant capture ("exd6 e.p.", FIDE Appendix C.9.3).
+/// Refused: "x" on a move that captures nothing ("Nxf3" to an empty f3), "e.p." on any other.
 Expected<Move, RulesError> parse_san(const Position& position, std::string_view text);
 
 }  // namespace arbiter::rules::chess

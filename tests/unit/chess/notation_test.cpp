@@ -106,6 +106,30 @@ TEST(ChessSan, ReadsCastlingPromotionAndSuffixes) {
     EXPECT_EQ(promote->clone()->play("e7d8q")->notation, "exd8=Q+");
 }
 
+TEST(ChessSan, RefusesACaptureMarkOnAMoveThatCapturesNothing) {
+    // FIDE Appendix C.9: "x" marks a capture; here only f3 holds a piece to take.
+    auto game = game_from("4k3/8/8/8/8/5p2/3P4/4K1N1 w - - 0 1");
+    EXPECT_EQ(game->to_wire("Nxf3").value_or(""), "g1f3");
+    EXPECT_EQ(game->to_wire("Nf3").value_or(""), "g1f3");  // the optional "x" left out
+    EXPECT_EQ(game->to_wire("Nh3").value_or(""), "g1h3");
+    EXPECT_FALSE(game->to_wire("Nxh3").has_value());
+    EXPECT_EQ(game->to_wire("d3").value_or(""), "d2d3");
+    EXPECT_FALSE(game->to_wire("dxd3").has_value());
+    EXPECT_FALSE(game->to_wire("xd3").has_value());
+    EXPECT_FALSE(game->to_wire("Kxf2").has_value());
+}
+
+TEST(ChessSan, ReadsTheEnPassantMarkOnlyOnAnEnPassantCapture) {
+    // FIDE Appendix C.9.3: "e.p." may be appended to an en-passant capture.
+    auto game = game_from("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    EXPECT_EQ(game->to_wire("exd6").value_or(""), "e5d6");
+    EXPECT_EQ(game->to_wire("exd6 e.p.").value_or(""), "e5d6");
+    EXPECT_EQ(game->to_wire("exd6e.p.").value_or(""), "e5d6");
+    EXPECT_FALSE(game->to_wire("e6 e.p.").has_value());
+    EXPECT_FALSE(game->to_wire("Kd2 e.p.").has_value());
+    EXPECT_FALSE(game->to_wire("e.p.").has_value());
+}
+
 TEST(ChessSan, RefusesIllegalAndMalformedText) {
     auto game = game_from("startpos");
     for (const char* bad :
