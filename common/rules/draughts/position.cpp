@@ -143,6 +143,14 @@ Expected<Position, RulesError> parse_fen(std::string_view text) {
         std::popcount(position.black) > kMaxPiecesPerSide) {
         return unexpected(fen_error(text, "a side has more than 12 pieces"));
     }
+    // Taking a side's last piece ends the game with that side to move, as it has lost (CBD
+    // rules: a side without pieces or legal moves loses). The side that has just moved therefore
+    // always has a piece; a FEN without one would start a finished game as if it went on.
+    if (position.pieces(opponent(position.turn)) == 0) {
+        return unexpected(fen_error(text, std::string("the side not to move (") +
+                                              (position.turn == Side::first ? "B" : "W") +
+                                              ") has no pieces: the game is already over"));
+    }
     return position;
 }
 

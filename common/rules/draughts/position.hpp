@@ -43,7 +43,8 @@ Position start_position() noexcept;
 /// colour in either order, each a comma-separated list of squares 1-32 with `K` before a king.
 /// A range `21-24` stands for every square from 21 to 24 with the same kind. Refused: unknown
 /// letters, missing or repeated fields, squares outside 1-32 or listed twice, a man on its own
-/// crowning row (it would already be a king), more than 12 pieces of one colour.
+/// crowning row (it would already be a king), more than 12 pieces of one colour, no piece of
+/// the side not to move (its last piece was taken, so the game is already over).
 Expected<Position, RulesError> parse_fen(std::string_view text);
 
 /// The canonical PDN FEN: side to move, then White's field, then Black's, squares ascending,

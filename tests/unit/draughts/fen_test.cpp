@@ -77,6 +77,20 @@ TEST(DraughtsFen, RefusesImpossiblePlacements) {
     expect_refused("W:W24-21:B1", "low to high");
 }
 
+TEST(DraughtsFen, RefusesAPositionWhoseSideNotToMoveHasNoPieces) {
+    // Taking a side's last piece ends the game with that side to move (CBD: a side without
+    // pieces loses), so the side that has just moved always has a piece. Accepting such a FEN
+    // would start a game that is already won as if it were still going on.
+    expect_refused("W:WK1:B", "no pieces");
+    expect_refused("B:W:BK1", "no pieces");
+    expect_refused("W:W:B", "no pieces");
+    expect_refused("B:B:W", "no pieces");
+    // The side to move without pieces is a finished game that a FEN may record.
+    const auto lost = testing::game_from("W:W:BK1");
+    ASSERT_NE(lost, nullptr);
+    EXPECT_EQ(lost->status(), (Status{Outcome::second_wins, Reason::no_moves}));
+}
+
 TEST(DraughtsFen, KingsMayStandOnTheirCrowningRow) {
     EXPECT_TRUE(parse_fen("W:WK3:BK30").has_value());
 }
