@@ -4,6 +4,7 @@
 // a capture, a man's move or a change of material.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -149,6 +150,41 @@ TEST(DraughtsDraw, LargerEndingIsNotCountedAsSmall) {
     EXPECT_EQ(game->status(), Status{});
 }
 
+TEST(DraughtsDraw, CrowningInASmallEndingRestartsTheCount) {
+    // A king against a king and a man (art. 99); the man crowns at ply 5, making a king against
+    // two kings: new material, so the five moves each count from there, not from ply 0.
+    const auto game = testing::game_from("B:WK4:BK1,26");
+    std::set<std::string> seen{game->position()};
+    play_quiet_plies(*game, seen, 4, king_move);
+    play_quiet(*game, seen, man_move);
+    const std::string crowned = game->position();
+    ASSERT_EQ(std::count(crowned.begin(), crowned.end(), 'K'), 3) << crowned;
+    play_quiet_plies(*game, seen, 9);
+    EXPECT_EQ(game->status(), Status{});  // ply 14, nine plies since the crowning
+    play_quiet(*game, seen, any_move);
+    EXPECT_EQ(game->status(), kMoveLimit);
+    EXPECT_EQ(game->ply(), 15U);
+}
+
+TEST(DraughtsDraw, WinOnThePlyThatReachesTheLimitIsAWin) {
+    // A king against a king and a man (art. 99), counted from the start. On the tenth ply White
+    // shuts in Black's king on 29 behind its own man on 25 (the man cannot step onto 30 nor
+    // take the king there): a side without a legal move loses, and that decides the game
+    // before the move limit can draw it.
+    const std::vector<std::string> nine_plies = {"5-9",   "16-12", "9-13",  "12-16", "13-17",
+                                                 "16-20", "17-21", "20-16", "21-25"};
+    const auto blocked = testing::game_from("B:WK16:BK29,5");
+    testing::play_all(*blocked, nine_plies);
+    ASSERT_EQ(blocked->status(), Status{});
+    ASSERT_TRUE(blocked->play("16-30").has_value());
+    EXPECT_EQ(blocked->status(), (Status{Outcome::first_wins, Reason::no_moves}));
+    // Any other tenth ply leaves Black a move, and the limit draws.
+    const auto free = testing::game_from("B:WK16:BK29,5");
+    testing::play_all(*free, nine_plies);
+    ASSERT_TRUE(free->play("16-19").has_value());
+    EXPECT_EQ(free->status(), kMoveLimit);
+}
+
 bool on_long_diagonal(int square) {
     return (kLongDiagonal & bit(square)) != 0;
 }
@@ -244,6 +280,17 @@ TEST(DraughtsDrawClock, ClassifiesTheCountedEndings) {
     EXPECT_EQ(classify("W:WK1,K2,21:BK6"), Ending::none);  // lone king off the diagonal
     EXPECT_EQ(classify("W:WK18:BK1,K2,K3"), Ending::long_diagonal);
     EXPECT_EQ(classify("W:WK1,K2,K3,K5:BK29"), Ending::none);  // four against one
+}
+
+TEST(DraughtsDrawClock, SmallEndingsDoNotDependOnWhichColourIsStronger) {
+    const auto classify = [](std::string_view fen) {
+        return classify_ending(parse_fen(fen).value());
+    };
+    EXPECT_EQ(classify("W:WK3,21:BK1"), Ending::small);       // 1K+1M v 1K
+    EXPECT_EQ(classify("B:WK3,21:BK1,K2"), Ending::small);    // 1K+1M v 2K
+    EXPECT_EQ(classify("W:WK3:BK1,K2"), Ending::small);       // 1K v 2K
+    EXPECT_EQ(classify("W:WK3,21,22:BK1"), Ending::none);     // 1K+2M v 1K off the diagonal
+    EXPECT_EQ(classify("W:WK3,21:BK1,K2,K5"), Ending::none);  // 1K+1M v 3K
 }
 
 }  // namespace
