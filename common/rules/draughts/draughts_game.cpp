@@ -127,7 +127,7 @@ class DraughtsGame final : public Game {
     bool in_check() const override { return false; }
     bool can_win(Side side) const override { return current_.pieces(side) != 0; }
 
-    // PDN 3.0 tags in the usual order, [GameType "26"] and [FEN] for a non-standard start.
+    // PDN 3.0 tags in the usual order, GameType and [FEN] for a non-standard start.
     // ExportInfo's termination and clocks have no PDN 3.0 tag and are left out.
     std::string export_text(const ExportInfo& info) const override {
         std::string text;
@@ -138,7 +138,11 @@ class DraughtsGame final : public Game {
         text += tag("White", info.first_player.empty() ? "?" : info.first_player);
         text += tag("Black", info.second_player.empty() ? "?" : info.second_player);
         text += tag("Result", pdn_result(info.outcome));
-        text += tag("GameType", "26");  // PDN 3.0 game type 26: Brazilian draughts
+        // Game type 26 is Brazilian draughts, whose default notation is algebraic ("26,W,8,8,A1,0"
+        // in the PDN 3.0 list): the moves here are numeric, so the tag says so in full. White
+        // first, 8x8, numeric from square 1 at the top left as White sees the board (b8; N2, as
+        // international draughts' "20,W,10,10,N2,0"), board not inverted.
+        text += tag("GameType", "26,W,8,8,N2,0");
         if (initial_ != start_position()) {
             text += tag("FEN", to_fen(initial_));
         }

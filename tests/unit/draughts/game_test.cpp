@@ -63,7 +63,9 @@ TEST(DraughtsGame, ExportsPdnFromTheStart) {
         << pdn;
     EXPECT_NE(pdn.find("[White \"Ana\"]\n[Black \"Bruno\"]\n[Result \"2-0\"]\n"), std::string::npos)
         << pdn;
-    EXPECT_NE(pdn.find("[GameType \"26\"]\n"), std::string::npos) << pdn;
+    // Brazilian (26), with the numeric notation the moves are written in spelled out: type 26's
+    // default is algebraic.
+    EXPECT_NE(pdn.find("[GameType \"26,W,8,8,N2,0\"]\n"), std::string::npos) << pdn;
     EXPECT_EQ(pdn.find("[FEN"), std::string::npos) << pdn;
     EXPECT_TRUE(pdn.ends_with("\n\n1. 22-18 11-15 2. 18x11 2-0\n\n")) << pdn;
 }
