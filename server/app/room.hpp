@@ -338,7 +338,6 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
         std::shared_ptr<const std::string> text;
     };
     std::deque<Event> history_;  ///< front = oldest
-    std::chrono::steady_clock::time_point turn_started_{};
     /// A request from a connection, or the room's own work (a leave, a timer, an engine answer).
     using Queued = std::variant<Task, RoomRequest>;
     std::deque<Queued> pending_;

@@ -68,11 +68,6 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                      "timeout");
             return;
         }
-    } else {
-        charge.think_ms = std::max<std::int64_t>(
-            0,
-            std::chrono::duration_cast<std::chrono::milliseconds>(request.received - turn_started_)
-                .count());
     }
     // The move is played on the room's game itself, not on a clone: a clone copies the whole
     // history, O(plies) per move (issue 9 profile: clone and ~Game were 8% of the server's time
@@ -104,12 +99,13 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
     }
     header.clock_ms = clocks;
     header.offers.clear();  // open draw and takeback offers lapse with a move (protocol.md)
+    // protocol.md, record: the mover's clock and think time, both null when untimed.
     storage::MoveRow row{header.ply,
                          played->wire,
                          played->notation,
                          game_->position(),
                          clock_ ? std::optional<std::int64_t>(charge.remaining_ms) : std::nullopt,
-                         std::optional<std::int64_t>(charge.think_ms),
+                         clock_ ? std::optional<std::int64_t>(charge.think_ms) : std::nullopt,
                          header.seq,
                          header.updated_ms};
     const std::uint64_t moved_seq = header.seq;
@@ -525,7 +521,6 @@ std::shared_ptr<rules::Game> GameRoom::replayed(std::uint32_t plies) const {
 }
 
 void GameRoom::start_turn() {
-    turn_started_ = context_.time.now();
     if (clock_ && header_.status == "playing") {
         // Clocks start after each side's first move: the first two plies are not charged.
         clock_->start_turn(game_->turn(), context_.time.now(), header_.ply >= 2);

@@ -153,3 +153,27 @@ test('a player who also watches its own game gets each event once', async () => 
   assert.deepEqual(moved.map((m) => m.ply), [1, 2, 3]);
   await Promise.all([a, b].map((c) => c.close()));
 });
+
+// protocol.md, record: "`clock_ms` is the mover's remaining time after the move and `think_ms` the
+// time the move took (both `null` when untimed)", as in its example of an untimed game. The
+// HTTP API gives the same record.
+test('the record of an untimed game has null clock_ms and think_ms; a timed one has both', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const untimed = await startGame(a, b, { variant: 'chess' });
+  await play(untimed.game, a, b, ['e2e4', 'e7e5']);
+  const record = await a.ok({ type: 'replay', game: untimed.game });
+  const times = (moves) => moves.map((m) => [m.clock_ms, m.think_ms]);
+  assert.deepEqual(times(record.moves), [[null, null], [null, null]], JSON.stringify(record.moves));
+  const viaHttp = await (await fetch(`${server.http}/api/games/${untimed.game}`)).json();
+  assert.deepEqual(times(viaHttp.moves), [[null, null], [null, null]], JSON.stringify(viaHttp.moves));
+
+  const timed = await startGame(a, b, { variant: 'draughts', clock: { initial_ms: 60000, increment_ms: 0 } });
+  await play(timed.game, a, b, ['21-17', '10-14']);
+  const timedRecord = await a.ok({ type: 'replay', game: timed.game });
+  for (const move of timedRecord.moves) {
+    assert.equal(move.clock_ms, 60000, 'the first move of each side is not timed');
+    assert.ok(Number.isInteger(move.think_ms) && move.think_ms >= 0, JSON.stringify(move));
+  }
+  await Promise.all([a.close(), b.close()]);
+});
