@@ -38,6 +38,12 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                 return;
             }
         }
+        if (is_finished(header_.status)) {
+            // Any other move in a finished game is refused as one at the current ply is: there
+            // is nothing to catch up with and try again.
+            reply_error(request, ErrorCode::game_over, "the game is over");
+            return;
+        }
         reply_error(request, ErrorCode::stale_ply,
                     "ply " + std::to_string(move.ply) + " is already played; the game is at ply " +
                         std::to_string(header_.ply));

@@ -73,6 +73,29 @@ test('moves: out of turn, illegal, stale, by a spectator, by a stranger, after t
   await unchanged(stranger, game, ['e2e4']);
 });
 
+// protocol.md, Errors: `game_over` is "a move or an action other than `rematch` in a game that has
+// ended"; only a re-send of a move played is answered with its `moved` again. A move at an older
+// ply of a finished game is refused as game_over, as one at the current or a later ply is (not as
+// stale_ply, which tells a client to catch up and try again).
+test('after the end, a move at any ply that is not a re-send is game_over', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  const first = await a.ok({ type: 'move', game, move: 'e2e4', ply: 0 });
+  await b.nextOf('moved', (m) => m.game === game && m.ply === 1);
+  await play(game, b, a, ['e7e5', 'g1f3'], 1);
+  await b.ok({ type: 'resign', game });
+  for (const ply of [0, 1, 3, 9]) {
+    const reply = await a.request({ type: 'move', game, move: 'd2d4', ply });
+    assert.equal(reply.code, 'game_over', `a move at ply ${ply} after the end: ${JSON.stringify(reply)}`);
+  }
+  const again = await a.request({ type: 'move', game, move: 'e2e4', ply: 0 });
+  assert.equal(again.type, 'moved', 'a re-send is still answered with its event');
+  assert.equal(again.seq, first.seq);
+  await unchanged(b, game, ['e2e4', 'e7e5', 'g1f3']);
+  await Promise.all([a.close(), b.close()]);
+});
+
 test('a token is never shown to anyone but its seat', async () => {
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');
