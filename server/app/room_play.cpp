@@ -301,6 +301,13 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
             reply_error(request, ErrorCode::not_allowed, "you already made that offer");
             return;
         }
+        if (offer.kind == OfferKind::rematch &&
+            header_.seats[seat_index(opponent)].token_hash.empty()) {
+            // A game aborted while it waited: an offer nobody can ever answer would stay open.
+            reply_error(request, ErrorCode::not_allowed,
+                        "nobody took the other seat: there is no one to offer a rematch to");
+            return;
+        }
         if (offer.kind == OfferKind::takeback && header_.ply == 0) {
             reply_error(request, ErrorCode::not_allowed, "there is no move to take back");
             return;

@@ -139,3 +139,57 @@ test('flag fall: the side whose time runs out loses; against a bare king it is a
   assert.equal(drawn.reason, 'timeout');
   assert.equal(drawn.result, '1/2-1/2');
 });
+
+// protocol.md, Draws and takebacks: "A move clears the open draw and takeback offers"; one cannot
+// answer one's own offer; offering what the opponent offers accepts it; after the end, "Moves and
+// offers other than `rematch` are then refused with `game_over`".
+test('offers: a move lapses them, the same offer twice is refused, crossing offers agree', async () => {
+  const [a, b] = await pair();
+  const watcher = await Client.connect(server.url, 'Watcher');
+  const { game } = await startGame(a, b, { variant: 'chess' });
+  await a.ok({ type: 'draw', game, action: 'offer' });
+  assert.equal((await a.request({ type: 'draw', game, action: 'offer' })).code, 'not_allowed');
+  assert.equal((await a.request({ type: 'draw', game, action: 'decline' })).code, 'no_offer');
+  await play(game, a, b, ['e2e4']);
+  assert.deepEqual((await watcher.ok({ type: 'watch', game })).offers, [], 'the move lapsed the offer');
+  assert.equal((await b.request({ type: 'draw', game, action: 'accept' })).code, 'no_offer');
+  await a.ok({ type: 'takeback', game, action: 'offer' });
+  await play(game, b, a, ['e7e5'], 1);
+  assert.equal((await b.request({ type: 'takeback', game, action: 'accept' })).code, 'no_offer');
+  await b.ok({ type: 'draw', game, action: 'offer' });
+  const agreed = await a.ok({ type: 'draw', game, action: 'offer' });
+  assert.equal(agreed.type, 'ended', 'offering what the opponent offers accepts it');
+  assert.equal(agreed.result, '1/2-1/2');
+  assert.equal(agreed.reason, 'agreement');
+  for (const request of [
+    { type: 'move', game, move: 'g1f3', ply: 2 },
+    { type: 'resign', game },
+    { type: 'abort', game },
+    { type: 'draw', game, action: 'offer' },
+    { type: 'takeback', game, action: 'offer' },
+    { type: 'claim', game, kind: 'win' },
+  ]) {
+    assert.equal((await a.request(request)).code, 'game_over', JSON.stringify(request));
+  }
+  const state = await watcher.ok({ type: 'watch', game });
+  assert.deepEqual(state.moves, ['e2e4', 'e7e5']);
+  assert.equal(state.reason, 'agreement');
+  await Promise.all([a, b, watcher].map((c) => c.close()));
+});
+
+// protocol.md, Rematch: "either player may offer a rematch, and the other accept it". A game its
+// creator aborted while it waited has no other player: an offer there could never be accepted,
+// and would stay in `state.offers` for good. It is refused, and changes nothing.
+test('a rematch offer in a game nobody joined is not_allowed and leaves no open offer', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const { game } = await a.ok({ type: 'create', variant: 'xiangqi', side: 'first' });
+  await a.nextOf('state', (m) => m.game === game);
+  await a.ok({ type: 'abort', game });
+  const offered = await a.request({ type: 'rematch', game, action: 'offer' });
+  assert.equal(offered.code, 'not_allowed', `rematch offer with no opponent: ${JSON.stringify(offered)}`);
+  const watcher = await Client.connect(server.url, 'Watcher');
+  const state = await watcher.ok({ type: 'watch', game });
+  assert.deepEqual(state.offers, []);
+  assert.equal(state.players.black, null);
+  await Promise.all([a.close(), watcher.close()]);
+});
