@@ -281,6 +281,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     // Views.
     std::optional<rules::Side> seat_of(const net::Peer& peer) const;
+    /// The seat `peer` acts for: `preferred` when it holds that one (a connection that resumed
+    /// both seats acts for either), else the seat it holds, if any.
+    std::optional<rules::Side> seat_of(const net::Peer& peer, rules::Side preferred) const;
     bool seat_connected(rules::Side side) const;
     std::uint32_t spectator_count() const;
     protocol::State state_for(std::optional<rules::Side> you) const;

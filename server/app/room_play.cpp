@@ -15,7 +15,11 @@ using protocol::OfferKind;
 using rules::Side;
 
 void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) {
-    const auto seat = seat_of(*request.peer);
+    // Who moved (or moves) at `move.ply`: a connection holding both seats acts for that side.
+    const Side mover = move.ply < header_.ply && (header_.ply - move.ply) % 2 != 0
+                           ? rules::opponent(game_->turn())
+                           : game_->turn();
+    const auto seat = seat_of(*request.peer, mover);
     if (!seat) {
         reply_error(request, ErrorCode::forbidden,
                     "you do not hold a seat in this game (resume with your token)");
@@ -27,8 +31,6 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
     }
     if (move.ply < header_.ply) {
         // A resend of a move already applied is answered like the first time, never re-applied.
-        const Side mover =
-            (header_.ply - move.ply) % 2 == 0 ? game_->turn() : rules::opponent(game_->turn());
         // The move as sent the first time: in wire notation, or in the display notation the
         // server gave it (a client may send either).
         if (mover == *seat &&
@@ -162,7 +164,7 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
 }
 
 void GameRoom::on_resign(RoomRequest& request) {
-    const auto seat = seat_of(*request.peer);
+    const auto seat = seat_of(*request.peer, game_->turn());
     if (!seat) {
         reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
         return;
@@ -261,7 +263,17 @@ std::string GameRoom::stored_offers(const std::vector<Offer>& offers) {
 }
 
 void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offer) {
-    const auto seat = seat_of(*request.peer);
+    // A connection holding both seats offers for the side to move, and answers for the seat an
+    // open offer of that kind was made to.
+    Side acting = game_->turn();
+    if (offer.action != OfferAction::offer) {
+        for (const Offer& open : open_offers()) {
+            if (open.kind == offer.kind) {
+                acting = rules::opponent(open.by);
+            }
+        }
+    }
+    const auto seat = seat_of(*request.peer, acting);
     if (!seat) {
         reply_error(request, ErrorCode::forbidden, "you do not hold a seat in this game");
         return;

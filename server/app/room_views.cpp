@@ -46,6 +46,14 @@ std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
     return std::nullopt;
 }
 
+std::optional<Side> GameRoom::seat_of(const net::Peer& peer, Side preferred) const {
+    const bool holds_preferred =
+        std::any_of(members_.begin(), members_.end(), [&](const Member& member) {
+            return member.peer.get() == &peer && member.seat == preferred;
+        });
+    return holds_preferred ? std::optional<Side>(preferred) : seat_of(peer);
+}
+
 bool GameRoom::seat_connected(Side side) const {
     // An engine never disconnects.
     return agents_[seat_index(side)] != nullptr ||

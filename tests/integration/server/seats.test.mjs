@@ -461,3 +461,29 @@ test('games and replay show a live game\'s players as connected, and an engine s
     assert.deepEqual(after, { ...both, black: { name: 'Bo', connected: false } }, JSON.stringify(after));
   });
 });
+
+// protocol.md, Seats and tokens: "Whoever holds the token holds the seat: `resume {game, token}`
+// binds the seat to a new connection". A connection that resumed both seats (one player's device
+// taking over both sides of a game) acts for each: it moves for the side to move, and answers an
+// offer that its other seat made.
+test('a connection holding both seats moves for the side to move and can answer either seat\'s offer', async () => {
+  await withServer([], async (server) => {
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game, tokenA, tokenB } = await startGame(a, b, { variant: 'chess' });
+    const both = await Client.connect(server.url, 'Cy');
+    await both.ok({ type: 'resume', game, token: tokenA });
+    await both.ok({ type: 'resume', game, token: tokenB });
+    for (const [ply, move] of ['e2e4', 'e7e5', 'g1f3', 'b8c6'].entries()) {
+      const reply = await both.request({ type: 'move', game, move, ply });
+      assert.equal(reply.type, 'moved', `ply ${ply} (${move}) by the holder of both seats: ${JSON.stringify(reply)}`);
+    }
+    const offer = await both.ok({ type: 'takeback', game, action: 'offer' });
+    assert.equal(offer.by, 'white', 'an offer is made for the side to move');
+    const taken = await both.request({ type: 'takeback', game, action: 'accept' });
+    assert.equal(taken.type, 'takeback', `the other seat accepts: ${JSON.stringify(taken)}`);
+    assert.equal(taken.ply, 2);
+    const watcher = await Client.connect(server.url, 'Watcher');
+    assert.deepEqual((await watcher.ok({ type: 'watch', game })).moves, ['e2e4', 'e7e5']);
+  });
+});
