@@ -66,7 +66,9 @@ export function renderControls(element: HTMLElement, context: GameContext): void
       drawButton.disabled = offerFrom(seat, 'draw');
       row.push(drawButton);
     }
-    if (model.ply > 0 && !offerFrom(opponent, 'takeback')) {
+    // A takeback undoes the asker's own last move: the side that has not moved yet has none.
+    const ownMovePlayed = model.ply >= 2 || (model.ply === 1 && model.turn !== seat);
+    if (ownMovePlayed && !offerFrom(opponent, 'takeback')) {
       const takeback = button(
         'offer-takeback',
         offerFrom(seat, 'takeback') ? 'Takeback asked' : 'Ask takeback',
@@ -99,7 +101,8 @@ export function renderControls(element: HTMLElement, context: GameContext): void
   } else if (model.status === 'ended' || model.status === 'aborted') {
     if (model.rematch) {
       parts.push(h('p', {}, h('a', { href: `#/game/${model.rematch}` }, 'Go to the rematch')));
-    } else if (!offerFrom(opponent, 'rematch')) {
+    } else if (model.players[opponent] && !offerFrom(opponent, 'rematch')) {
+      // Only with an opponent: a game cancelled before anyone joined has no one to ask.
       const rematch = button(
         'offer-rematch',
         offerFrom(seat, 'rematch') ? 'Rematch offered' : 'Offer rematch',

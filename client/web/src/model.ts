@@ -108,7 +108,8 @@ export function applyEvent(model: GameModel, event: Message): EventOutcome {
       model.legal = event.legal ?? [];
       model.check = !!event.check;
       setClock(model, event.clock);
-      model.offers = model.offers.filter((o) => o.kind !== 'takeback');
+      // An accepted takeback clears the open draw and takeback offers, as a move does.
+      model.offers = model.offers.filter((o) => o.kind === 'rematch');
       break;
     case 'ended':
       // `ended` carries no clock: both stop where they stand now. Read them before the status
