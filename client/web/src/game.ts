@@ -2,7 +2,7 @@
 // player (resume); without one it watches, and offers to join while a seat is open.
 import { Board } from './board';
 import { fill, formatClock, h } from './dom';
-import { applyEvent, fromState, remainingMs, type GameModel } from './model';
+import { applyEvent, fromState, remainingMs, validState, type GameModel } from './model';
 import { renderMoves } from './movelist';
 import { forgetSeat, loadSeat, saveSeat, type Message } from './net';
 import { colorOf, describeResult, seatTitle, variantOf, type Variant } from './variants';
@@ -329,6 +329,12 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       return;
     }
     if (msg.game !== gameId) return;
+    if (msg.type === 'state' && !validState(msg)) {
+      // A state the page cannot draw from is not taken in; if it answered the resume / watch,
+      // that is asked again.
+      if (awaiting !== null && msg.id === awaiting) retrySoon();
+      return;
+    }
     if (awaiting !== null && msg.id === awaiting) {
       awaiting = null;
       retryDelay = FIRST_RETRY_MS;
@@ -363,7 +369,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     }
     if (!model || awaiting !== null) return;
     const outcome = applyEvent(model, msg);
-    if (outcome === 'gap') subscribe(); // ask for what was missed, since the last seq applied
+    // A gap, or an event too malformed to apply: ask for what was missed, since the last seq applied.
+    if (outcome === 'gap' || outcome === 'invalid') subscribe();
     if (outcome !== 'applied') return;
     if (msg.type === 'ended') say(describeResult(variant!, model.result, model.reason, model.status));
     if (msg.type === 'offer') describeOffer(msg);

@@ -30,6 +30,15 @@ function engineTitle(name: string): string {
   return ENGINE_TITLES[name] ?? name;
 }
 
+/** The well-formed game summaries of a `lobby` / `games` list (protocol.md, "lobby, games"). */
+function summaries(games: unknown): Message[] {
+  if (!Array.isArray(games)) return [];
+  return games.filter(
+    (g) => typeof g === 'object' && g !== null && typeof g.game === 'string' && typeof g.variant === 'string' &&
+      (g.players === undefined || (typeof g.players === 'object' && g.players !== null)),
+  );
+}
+
 function names(game: Message): string {
   const variant = variantOf(game.variant);
   return variant.seats.map((s) => game.players?.[s]?.name ?? '—').join(' vs ');
@@ -217,17 +226,17 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
       app.conn.request({ type: 'games', status: 'ended', limit: 20 }),
     ]);
     if (live.type === 'games') {
-      renderList(liveList, live.games, (g) => h('a', { href: `#/game/${g.game}`, class: 'button' }, 'Watch'), 'Nobody is playing right now.');
+      renderList(liveList, summaries(live.games), (g) => h('a', { href: `#/game/${g.game}`, class: 'button' }, 'Watch'), 'Nobody is playing right now.');
     }
     if (done.type === 'games') {
-      renderList(doneList, done.games, (g) => h('a', { href: `#/replay/${g.game}`, class: 'button' }, 'Replay'), 'No finished games yet.');
+      renderList(doneList, summaries(done.games), (g) => h('a', { href: `#/replay/${g.game}`, class: 'button' }, 'Replay'), 'No finished games yet.');
     }
   }
 
   const off = app.conn.on((msg) => {
     if (msg.type === 'welcome') refreshOpponents();
     if (msg.type === 'lobby') {
-      renderOpen(msg.games ?? []);
+      renderOpen(summaries(msg.games));
       void refreshStored();
     }
   });

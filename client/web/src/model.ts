@@ -42,6 +42,59 @@ export interface GameModel {
   claimAt: Record<string, number>;
 }
 
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isClock = (value: unknown): boolean => value === null || value === undefined || isObject(value);
+const STATUSES = ['waiting', 'playing', 'ended', 'aborted'];
+
+/**
+ * Whether a `state` has what the page draws from (protocol.md, "state"). One that does not is
+ * ignored: taken in, it would leave the page unable to draw, and its `seq` would make every
+ * later event look like a duplicate.
+ */
+export function validState(state: Message): boolean {
+  return (
+    isString(state.game) &&
+    isCount(state.seq) &&
+    isString(state.variant) &&
+    STATUSES.includes(state.status) &&
+    isString(state.you) &&
+    isObject(state.players) &&
+    Object.values(state.players).every((p) => p === null || (isObject(p) && isString((p as Message).name))) &&
+    isString(state.initial_position) &&
+    isString(state.position) &&
+    isStringList(state.moves) &&
+    (state.notation === undefined || isStringList(state.notation)) &&
+    isCount(state.ply) &&
+    isString(state.turn) &&
+    isStringList(state.legal ?? []) &&
+    isClock(state.clock) &&
+    (state.offers === undefined || (Array.isArray(state.offers) && state.offers.every(isObject)))
+  );
+}
+
+/** Whether a game event carries the fields its kind needs (a malformed one counts as not received). */
+function validEvent(event: Message): boolean {
+  switch (event.type) {
+    case 'moved':
+      return isCount(event.ply) && event.ply >= 1 && isString(event.move) && isString(event.position) &&
+        isString(event.turn) && isStringList(event.legal ?? []) && isClock(event.clock);
+    case 'takeback':
+      return isCount(event.ply) && isString(event.position) && isString(event.turn) &&
+        isStringList(event.legal ?? []) && isClock(event.clock);
+    case 'offer':
+      return ['draw', 'takeback', 'rematch'].includes(event.kind) && isString(event.action) && isString(event.by);
+    case 'presence':
+      return isString(event.seat) && typeof event.connected === 'boolean';
+    case 'rematch':
+      return isString(event.next);
+    default:
+      return true;
+  }
+}
+
 export function fromState(state: Message): GameModel {
   return {
     game: state.game,
@@ -70,8 +123,8 @@ export function fromState(state: Message): GameModel {
   };
 }
 
-/** What `applyEvent` did with an event. */
-export type EventOutcome = 'applied' | 'duplicate' | 'gap';
+/** What `applyEvent` did with an event ('invalid': malformed, left out like a lost one). */
+export type EventOutcome = 'applied' | 'duplicate' | 'gap' | 'invalid';
 
 /**
  * Applies one game event (protocol.md, "Events, seq and since"): `seq` = last + 1 is applied,
@@ -79,6 +132,7 @@ export type EventOutcome = 'applied' | 'duplicate' | 'gap';
  * the caller asks for what it missed (`resume` / `watch` with `since`).
  */
 export function applyEvent(model: GameModel, event: Message): EventOutcome {
+  if (!validEvent(event)) return 'invalid';
   if (typeof event.seq === 'number') {
     if (event.seq <= model.seq) return 'duplicate';
     if (event.seq > model.seq + 1) return 'gap';
@@ -131,6 +185,7 @@ export function applyEvent(model: GameModel, event: Message): EventOutcome {
       if (event.action === 'offer') model.offers.push({ kind: event.kind, by: event.by });
       break;
     case 'presence': {
+      if (!Object.prototype.hasOwnProperty.call(model.players, event.seat)) break;
       const player = model.players[event.seat];
       if (player) model.players[event.seat] = { ...player, connected: event.connected };
       if (!event.connected && typeof event.claim_after_ms === 'number') {

@@ -69,15 +69,28 @@ export class Connection {
       } catch {
         return;
       }
+      // Every server message is an object with a string type (protocol.md); anything else is noise.
+      if (typeof message !== 'object' || message === null || Array.isArray(message) || typeof message.type !== 'string') return;
       if (message.type === 'welcome') {
-        this.engines = Array.isArray(message.engines) ? message.engines : [];
+        this.engines = Array.isArray(message.engines)
+          ? message.engines.filter(
+              (e: any) => e && typeof e.name === 'string' && Array.isArray(e.variants) && e.variants.every((v: unknown) => typeof v === 'string'),
+            )
+          : [];
       }
       if (typeof message.id === 'string' && this.pending.has(message.id)) {
         const resolve = this.pending.get(message.id)!;
         this.pending.delete(message.id);
         resolve(message);
       }
-      for (const listener of this.listeners) listener(message);
+      // One view failing on a message must not keep it from the others.
+      for (const listener of this.listeners) {
+        try {
+          listener(message);
+        } catch (error) {
+          console.error('arbiter: a server message could not be shown', message.type, error);
+        }
+      }
     };
     ws.onclose = () => this.lost(ws);
   }
