@@ -4,6 +4,7 @@ import { installBoardStyles } from './board';
 import { fill, h } from './dom';
 import { gameView } from './game';
 import { lobbyView } from './lobby';
+import { cleanName } from './names';
 import { Connection } from './net';
 import { replayView } from './replay';
 
@@ -13,7 +14,8 @@ export interface App {
 }
 
 function playerName(): string {
-  let name = localStorage.getItem('arbiter.name');
+  // A name stored by an older page (or by hand) may be one the server refuses.
+  let name = cleanName(localStorage.getItem('arbiter.name') ?? '');
   if (!name) {
     name = `Guest${Math.floor(1000 + Math.random() * 9000)}`;
     localStorage.setItem('arbiter.name', name);
@@ -35,8 +37,9 @@ function start(): void {
 
   const nameInput = h('input', { id: 'player-name', value: playerName(), maxlength: '32', 'aria-label': 'Your name' });
   nameInput.addEventListener('change', () => {
-    const name = nameInput.value.trim().slice(0, 32);
+    const name = cleanName(nameInput.value);
     if (!name) return;
+    nameInput.value = name;
     localStorage.setItem('arbiter.name', name);
     conn.rename();
   });
