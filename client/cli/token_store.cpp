@@ -3,6 +3,7 @@
 #include "client/cli/token_store.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,6 +56,24 @@ Expected<void, std::string> TokenStore::save(const std::string& server, const st
         return unexpected("cannot create " + file.parent_path().string() + ": " + error.message());
     }
     ::chmod(file.parent_path().c_str(), 0700);
+    // Another session (a game in another terminal) may be saving too: reading, adding and
+    // writing back is done under an exclusive lock, or one of the two seats would be lost.
+    const std::string lock_path = path_ + ".lock";
+    const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock < 0) {
+        return unexpected("cannot open " + lock_path + ": " + std::strerror(errno));
+    }
+    // A file system without locks (flock fails otherwise) is written to unlocked, as before.
+    while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
+    }
+    auto written = write_with(server, game, seat);
+    ::close(lock);  // releases the lock
+    return written;
+}
+
+Expected<void, std::string> TokenStore::write_with(const std::string& server,
+                                                   const std::string& game,
+                                                   const StoredSeat& seat) const {
     json all = read_all(path_);
     if (!all[server].is_object()) {
         all[server] = json::object();

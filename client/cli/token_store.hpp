@@ -34,6 +34,10 @@ class TokenStore {
     const std::string& path() const { return path_; }
 
   private:
+    /// save() once the file is locked: the file read, the seat added, the file replaced.
+    Expected<void, std::string> write_with(const std::string& server, const std::string& game,
+                                           const StoredSeat& seat) const;
+
     std::string path_;
 };
 

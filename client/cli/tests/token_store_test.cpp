@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "client/cli/token_store.hpp"
 
@@ -53,6 +57,43 @@ TEST_F(CliTokenStore, AMissingOrBrokenFileHoldsNoTokens) {
     EXPECT_FALSE(store.find("ws://a/ws", "g1"));
     EXPECT_TRUE(store.save("ws://a/ws", "g1", {"t1", "white"}));
     EXPECT_TRUE(store.find("ws://a/ws", "g1"));
+}
+
+// Found in exploratory QA: two arbiter-cli sessions (two games in two terminals) saving at the same
+// moment each read the file, added their own seat and wrote it back whole: one seat was lost.
+TEST_F(CliTokenStore, SessionsSavingAtOnceKeepEverySeat) {
+    const auto path = directory_ / "arbiter" / "tokens.json";
+    constexpr int kSessions = 6;
+    constexpr int kGamesEach = 25;
+    std::vector<pid_t> children;
+    for (int session = 0; session < kSessions; ++session) {
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            TokenStore store(path.string());
+            bool saved = true;
+            for (int game = 0; game < kGamesEach; ++game) {
+                const std::string id = "s" + std::to_string(session) + "g" + std::to_string(game);
+                saved = store.save("ws://a/ws", id, {"t-" + id, "white"}) && saved;
+            }
+            ::_exit(saved ? 0 : 1);
+        }
+        children.push_back(child);
+    }
+    for (const pid_t child : children) {
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    TokenStore store(path.string());
+    int missing = 0;
+    for (int session = 0; session < kSessions; ++session) {
+        for (int game = 0; game < kGamesEach; ++game) {
+            const std::string id = "s" + std::to_string(session) + "g" + std::to_string(game);
+            missing += store.find("ws://a/ws", id) ? 0 : 1;
+        }
+    }
+    EXPECT_EQ(missing, 0);
 }
 
 }  // namespace
