@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "client/cli/text_rules.hpp"
+#include "client/cli/ws_client.hpp"
 
 namespace arbiter::client {
 namespace {
@@ -178,6 +179,13 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
             command = Command::help;
         } else if (flag == "--server") {
             outcome = set(options.server);
+            if (outcome) {
+                // A URL that cannot work is a mistake on the command line (exit 2), not a server
+                // that cannot be reached (exit 1).
+                if (auto url = parse_ws_url(options.server); !url) {
+                    return unexpected("--server: " + url.error());
+                }
+            }
         } else if (flag == "--name") {
             outcome = set(options.name);
         } else if (flag == "--side") {
@@ -309,8 +317,9 @@ options:
   --server URL   the server (default ws://127.0.0.1:8080/ws)
   --name NAME    your name for the seats you take
   --json         print every server message as one JSON line, and nothing else
-  --no-color     no ANSI colours, ASCII pieces
-  --ascii        ASCII pieces (letters), colours kept
+  --no-color     no ANSI colours, ASCII pieces (NO_COLOR=1 turns colours off too)
+  --ascii        ASCII pieces (letters), colours kept; also the default at a terminal whose
+                 locale is not UTF-8
   --numbers      draughts: show the square numbers
   --flip         draw the board from the other side
 

@@ -31,15 +31,33 @@ Expected<WsUrl, std::string> parse_ws_url(std::string_view url) {
     const std::string_view authority = rest.substr(0, slash);
     WsUrl parsed;
     parsed.target = slash == std::string_view::npos ? "/ws" : std::string(rest.substr(slash));
-    const auto colon = authority.rfind(':');
-    parsed.host = std::string(authority.substr(0, colon));
-    parsed.port = colon == std::string_view::npos ? "80" : std::string(authority.substr(colon + 1));
+    // An IPv6 address is written in brackets (RFC 3986), as in ws://[::1]:8080/ws; its colons
+    // are not the port's.
+    std::string_view after_host;
+    if (!authority.empty() && authority.front() == '[') {
+        const auto close = authority.find(']');
+        if (close == std::string_view::npos) {
+            return unexpected(std::string("the server URL has a '[' without its ']'"));
+        }
+        parsed.host = std::string(authority.substr(1, close - 1));
+        after_host = authority.substr(close + 1);
+        if (!after_host.empty() && after_host.front() != ':') {
+            return unexpected(std::string("the server URL has text after its ']'"));
+        }
+    } else {
+        const auto host_end = authority.rfind(':');
+        parsed.host = std::string(authority.substr(0, host_end));
+        after_host =
+            host_end == std::string_view::npos ? std::string_view{} : authority.substr(host_end);
+    }
+    parsed.port = after_host.empty() ? "80" : std::string(after_host.substr(1));
     if (parsed.host.empty()) {
         return unexpected(std::string("the server URL names no host"));
     }
     if (parsed.port.empty() || parsed.port.size() > 5 ||
-        parsed.port.find_first_not_of("0123456789") != std::string::npos) {
-        return unexpected("the port \"" + parsed.port + "\" is not a number");
+        parsed.port.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(parsed.port) < 1 || std::stoi(parsed.port) > 65535) {
+        return unexpected("the port \"" + parsed.port + "\" is not a number from 1 to 65535");
     }
     return parsed;
 }
@@ -98,7 +116,9 @@ struct WsClient::Connection {
         limits.idle_timeout = websocket::stream_base::none();
         limits.keep_alive_pings = false;  // the server pings; Beast answers with pongs itself
         socket.set_option(limits);
-        socket.async_handshake(url.host + ":" + url.port, url.target, [this](beast::error_code ec) {
+        const bool ipv6 = url.host.find(':') != std::string::npos;
+        const std::string host_header = (ipv6 ? "[" + url.host + "]" : url.host) + ":" + url.port;
+        socket.async_handshake(host_header, url.target, [this](beast::error_code ec) {
             if (ec) {
                 return finish("WebSocket handshake failed: " + ec.message());
             }

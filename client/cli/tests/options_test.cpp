@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "client/cli/options.hpp"
+#include "client/cli/ws_client.hpp"
 
 namespace arbiter::client {
 namespace {
@@ -148,6 +149,38 @@ TEST(CliOptions, TextOptionsKeepToTheProtocolLimits) {
     EXPECT_FALSE(parse({"watch", "g 1"}));
     EXPECT_FALSE(parse({"resume", "g1", "--token", "a b"}));
     EXPECT_FALSE(parse({"games", "--variant", "go"}));
+}
+
+// Found in exploratory QA: a --server URL that could never work was taken, and the session then
+// failed as if the server were down (exit 1, "cannot connect"), instead of as a usage error.
+TEST(CliOptions, AServerUrlThatCannotWorkIsAUsageError) {
+    for (const char* url : {"http://127.0.0.1:8080/ws", "127.0.0.1:8080", "ws://:8080/ws",
+                            "ws://127.0.0.1:99999/ws", "ws://127.0.0.1:0/ws", "ws://[::1/ws"}) {
+        auto options = parse_arguments({"--server", url, "games"});
+        ASSERT_FALSE(options) << url;
+        EXPECT_NE(options.error().find("--server"), std::string::npos) << options.error();
+    }
+    EXPECT_TRUE(parse_arguments({"--server=ws://example.org/ws", "games"}));
+}
+
+// Found in exploratory QA: ws://[::1]:8080/ws was split at its last colon and the client tried
+// to resolve "[::1]".
+TEST(CliWsUrl, AnIpv6AddressIsWrittenInBrackets) {
+    auto url = parse_ws_url("ws://[::1]:18765/ws");
+    ASSERT_TRUE(url) << url.error();
+    EXPECT_EQ(url->host, "::1");
+    EXPECT_EQ(url->port, "18765");
+    EXPECT_EQ(url->target, "/ws");
+    auto without_port = parse_ws_url("ws://[fe80::1]/play");
+    ASSERT_TRUE(without_port) << without_port.error();
+    EXPECT_EQ(without_port->host, "fe80::1");
+    EXPECT_EQ(without_port->port, "80");
+    EXPECT_EQ(without_port->target, "/play");
+    EXPECT_FALSE(parse_ws_url("ws://[::1]x:80/ws"));
+    auto plain = parse_ws_url("ws://127.0.0.1:8080");
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->host, "127.0.0.1");
+    EXPECT_EQ(plain->port, "8080");
 }
 
 }  // namespace
