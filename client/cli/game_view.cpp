@@ -136,6 +136,9 @@ void apply_event(GameView& view, const std::string& type, const json& message,
         view.result = text_field(message, "result");
         view.reason = text_field(message, "reason");
         view.legal.clear();
+        // A game that is over has no open draw or takeback offer (an accepted draw ends it with
+        // only this event); a rematch may still be offered.
+        std::erase_if(view.offers, [](const auto& offer) { return offer.first != "rematch"; });
     } else if (type == "offer") {
         const std::string kind = text_field(message, "kind");
         std::erase_if(view.offers, [&](const auto& offer) { return offer.first == kind; });
@@ -206,8 +209,12 @@ std::string describe(const GameView& view, const json& message) {
         const std::string action = text_field(message, "action");
         const std::string who = seat_title(text_field(message, "by"));
         if (action == "offer") {
+            // Only the player the offer is made to can answer it: not the offerer, nor a
+            // spectator.
+            const bool to_you = view.you != "spectator" && !view.you.empty() &&
+                                view.you != text_field(message, "by");
             return who + " offers " + (kind == "draw" ? "a draw" : "a " + kind) +
-                   " (answer: " + kind + " accept | " + kind + " decline)";
+                   (to_you ? " (answer: " + kind + " accept | " + kind + " decline)" : "");
         }
         return who + (action == "accept" ? " accepts the " : " declines the ") + kind;
     }
@@ -216,8 +223,14 @@ std::string describe(const GameView& view, const json& message) {
         if (flag_field(message, "connected")) {
             return who + " is back";
         }
-        return who + " disconnected; you may claim after " +
-               std::to_string(count_field(message, "claim_after_ms") / 1000) + " s";
+        const std::string after =
+            std::to_string(count_field(message, "claim_after_ms") / 1000) + " s";
+        // Only the opponent may claim (protocol.md, "Disconnects and claims").
+        if (view.you == "spectator" || view.you.empty() ||
+            view.you == text_field(message, "seat")) {
+            return who + " disconnected; the opponent may claim after " + after;
+        }
+        return who + " disconnected; you may claim after " + after + " (claim win | claim draw)";
     }
     if (type == "takeback") {
         return "Takeback: back to ply " + std::to_string(count_field(message, "ply"));

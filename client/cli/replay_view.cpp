@@ -74,7 +74,7 @@ std::string render_record_at(const GameRecord& record, std::size_t ply, const Re
     if (ply == record.moves.size() && !record.result.empty()) {
         text += "Result: " + record.result + " (" + record.reason + ")\n";
     }
-    return text + "keys: next (Enter), prev, first, last, NUMBER, flip, quit";
+    return text + "keys: next (Enter), prev, first, last, NUMBER, flip, quit\n";
 }
 
 Expected<ReplayStep, std::string> parse_replay_step(std::string_view line, std::size_t current,

@@ -121,6 +121,58 @@ TEST(CliGameView, ATimeoutStopsTheRunningClockAtZero) {
     EXPECT_EQ(view.clock->remaining_ms["black"], 299500);
 }
 
+// Found in exploratory QA: every offer event told its reader how to answer it, so the player who
+// had just offered a draw read "answer: draw accept | draw decline", and so did spectators.
+TEST(CliGameView, OnlyThePlayerAnOfferIsMadeToIsToldHowToAnswerIt) {
+    GameView view;
+    (void)apply_message(view, chess_state());  // you: black
+    const json by_white = {{"type", "offer"}, {"game", "g1"},      {"seq", 4},
+                           {"kind", "draw"},  {"action", "offer"}, {"by", "white"}};
+    json by_black = by_white;
+    by_black["by"] = "black";
+    EXPECT_EQ(describe(view, by_white), "White offers a draw (answer: draw accept | draw decline)");
+    EXPECT_EQ(describe(view, by_black), "Black offers a draw");
+    view.you = "spectator";
+    EXPECT_EQ(describe(view, by_white), "White offers a draw");
+}
+
+// Found in exploratory QA: a spectator was told "you may claim" when a player left.
+TEST(CliGameView, OnlyTheOpponentOfAPlayerWhoLeftIsToldTheyMayClaim) {
+    GameView view;
+    (void)apply_message(view, chess_state());  // you: black
+    const json gone = {{"type", "presence"}, {"game", "g1"},       {"seq", 4},
+                       {"seat", "white"},    {"connected", false}, {"claim_after_ms", 60000}};
+    EXPECT_NE(describe(view, gone).find("you may claim after 60 s"), std::string::npos);
+    view.you = "spectator";
+    EXPECT_EQ(describe(view, gone).find("you may claim"), std::string::npos);
+    EXPECT_NE(describe(view, gone).find("White disconnected"), std::string::npos);
+}
+
+// Found in exploratory QA: the replay screen ended without a newline, so the prompt and what was
+// typed ran on after the keys ("... flip, quit> next").
+TEST(CliReplay, TheScreenEndsWithALineOfItsOwnForThePrompt) {
+    GameRecord record;
+    record.variant = "chess";
+    record.initial_position = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const std::string screen = render_record_at(record, 0, RenderStyle{false, false, false}, false);
+    ASSERT_FALSE(screen.empty());
+    EXPECT_EQ(screen.back(), '\n');
+}
+
+// Found in exploratory QA: the server ends a game whose draw offer was accepted with `ended`
+// alone, and the screen went on saying "Open offer: draw by white" under "Game over".
+TEST(CliGameView, AGameThatIsOverHasNoOpenDrawOffer) {
+    GameView view;
+    (void)apply_message(view, chess_state());  // white's draw offer is open
+    const json ended = {{"type", "ended"},     {"game", "g1"},          {"seq", 4},
+                        {"result", "1/2-1/2"}, {"reason", "agreement"}, {"status", "ended"}};
+    EXPECT_EQ(apply_message(view, ended), Applied::changed);
+    EXPECT_TRUE(view.offers.empty());
+    const std::string screen = render_screen(view, RenderStyle{false, false, false}, false, 0);
+    EXPECT_EQ(screen.find("Open offer"), std::string::npos) << screen;
+    EXPECT_NE(screen.find("Game over: 1/2-1/2 (agreement)"), std::string::npos);
+}
+
 TEST(CliGameView, OfferAcceptedOrDeclinedIsNoLongerOpen) {
     GameView view;
     (void)apply_message(view, chess_state());
