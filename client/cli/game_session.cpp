@@ -32,6 +32,13 @@ class GameSession {
           state_(options, terminal_.interactive(), Clock::now()) {}
 
     int run() {
+        const int code = play();
+        terminal_.end();
+        return code;
+    }
+
+  private:
+    int play() {
         if (auto store = TokenStore::from_environment()) {
             store_.emplace(*store);
         }
@@ -39,6 +46,7 @@ class GameSession {
             return 1;
         }
         input_.emplace();
+        terminal_.prompt_for_input(true);
         while (!g_interrupted) {
             Received received = socket_.next_message(kPoll);
             if (received.status == ReceiveStatus::message) {
@@ -69,7 +77,6 @@ class GameSession {
         return 130;
     }
 
-  private:
     // Connects and sends the opening requests: the command's on the first connection, resume or
     // watch with `since` after a reconnect.
     bool start_connection(bool first) {
@@ -143,6 +150,10 @@ class GameSession {
                 return code;
             }
         }
+        if (!input_ended_ && input_->finished()) {
+            input_ended_ = true;
+            return act(state_.on_end_of_input());
+        }
         return std::nullopt;
     }
 
@@ -196,6 +207,7 @@ class GameSession {
     PlayState state_;
     WsClient socket_;
     std::optional<LineInput> input_;
+    bool input_ended_ = false;
     std::optional<TokenStore> store_;
     ReconnectWindow reconnect_window_;
     Clock::time_point last_tick_ = Clock::now();

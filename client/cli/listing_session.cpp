@@ -26,7 +26,7 @@ constexpr auto kConnectTimeout = std::chrono::seconds(5);
 constexpr auto kAnswerTimeout = std::chrono::seconds(15);
 
 // Connects, sends `request`, and waits for a message of type `wanted` (or an error).
-std::optional<json> ask(WsClient& socket, const CliOptions& options, const Terminal& terminal,
+std::optional<json> ask(WsClient& socket, const CliOptions& options, Terminal& terminal,
                         const std::string& request, const std::string& wanted) {
     auto connected = socket.connect(options.server, kConnectTimeout);
     if (!connected) {
@@ -66,15 +66,18 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
     LineInput input;
     std::size_t ply = record.moves.size();
     bool flip = options.flip;
+    terminal.prompt_for_input(true);
     for (;;) {
         terminal.screen(render_record_at(record, ply, terminal.style(), flip), 0);
         std::optional<TypedLine> line;
         while (!(line = input.next())) {
             if (input.finished() || g_interrupted) {
+                terminal.end();
                 return 0;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
         }
+        terminal.typed();
         if (!*line) {
             terminal.note(line->error());
             continue;
@@ -122,7 +125,7 @@ std::string summary_line(const json& game) {
     return line.str();
 }
 
-void print_list(const Terminal& terminal, const json& message) {
+void print_list(Terminal& terminal, const json& message) {
     const auto games = message.find("games");
     if (games == message.end() || !games->is_array() || games->empty()) {
         terminal.note("(no games)");

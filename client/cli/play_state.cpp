@@ -125,6 +125,10 @@ Reaction PlayState::on_message(const json& message, SteadyClock::time_point now)
     }
     if (type == "moved" || type == "takeback" || type == "state") {
         move_in_flight_.reset();
+        // A move after which the side to move has no legal move (checkmate, stalemate, no
+        // moves) ended the game: its `ended` follows, and a move typed ahead waits for it
+        // rather than go out to be refused as game_over.
+        no_legal_move_ = type == "moved" && view_.legal.empty();
     }
     // Only state, moved and takeback carry the clocks; the running one counts down from there.
     if (message.contains("clock")) {
@@ -244,6 +248,14 @@ Reaction PlayState::on_line(std::string_view line) {
     return reaction;
 }
 
+Reaction PlayState::on_end_of_input() {
+    Reaction reaction;
+    if (interactive_) {
+        reaction.exit_code = 0;
+    }
+    return reaction;
+}
+
 // Runs a typed command; false when the text is not one (so it is a move).
 bool PlayState::command(const std::string& text, Reaction& reaction) {
     const auto space = text.find(' ');
@@ -302,7 +314,7 @@ Reaction PlayState::next_move() {
         pending_moves_.pop_front();
         return reaction;
     }
-    if (view_.status != "playing" || view_.turn != view_.you) {
+    if (view_.status != "playing" || view_.turn != view_.you || no_legal_move_) {
         return reaction;  // waits for the turn, like a premove
     }
     // The server takes wire notation; display notation is sent as typed for the server to

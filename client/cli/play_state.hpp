@@ -59,6 +59,9 @@ class PlayState {
     Reaction on_closed(int close_code);
     /// A line typed (or piped) in: a command, or a move to send when it is the player's turn.
     Reaction on_line(std::string_view line);
+    /// Standard input ended. At a terminal that is Ctrl-D, which leaves like `quit` (nothing typed
+    /// afterwards could be read); a script's session follows the game to its end.
+    Reaction on_end_of_input();
     /// The first move typed ahead, once it may go: the player's turn, and no move in flight.
     Reaction next_move();
     /// The join, resume or watch that the server refused as busy, once it is time to ask again.
@@ -89,6 +92,8 @@ class PlayState {
     std::deque<std::string> pending_moves_;
     std::optional<std::uint64_t> move_in_flight_;  ///< the ply of a move sent, not yet answered
     std::string last_move_;
+    /// The last move left the side to move without a legal move: the game is ending.
+    bool no_legal_move_ = false;
     /// The join, watch or resume awaiting its answer (sent again when refused as busy); empty
     /// once answered. While set, a gap asks nothing more: the answer brings the game up to date.
     std::string opening_;

@@ -19,25 +19,37 @@ class Terminal {
 
     /// True for a person at a terminal (not --json, stdin and stdout are terminals).
     bool interactive() const { return interactive_; }
+    /// Whether the "> " prompt follows what is printed: only while typed lines are read (a game
+    /// or a replay being stepped through), never under a list that takes no input.
+    void prompt_for_input(bool prompt) { prompt_ = prompt; }
     const RenderStyle& style() const { return style_; }
 
     /// --json: the message as one line on stdout; otherwise nothing.
     void json_line(const nlohmann::json& message) const;
     /// A line for people: stdout, or stderr under --json (whose stdout is JSON only).
-    void note(const std::string& text) const;
+    void note(const std::string& text);
     /// A whole game screen; `clock_row` is its 1-based line holding the first clock line.
     void screen(const std::string& text, int clock_row);
-    /// Rewrites the two clock lines of the last screen in place (interactive colour terminals).
+    /// Rewrites the two clock lines of the last screen in place (interactive terminals that
+    /// take cursor movement, colours or not), unless they have scrolled off the window.
     void update_clocks(const std::string& clock_lines) const;
     /// A line was typed: the prompt moved down.
-    void typed() {}
+    void typed();
+    /// The program ends: a prompt left waiting (Ctrl-C, Ctrl-D, a refused join) is wiped, or
+    /// closed with a newline, so the shell's prompt starts on a line of its own.
+    void end();
 
   private:
+    void printed(const std::string& text, bool with_prompt);
+
     bool json_ = false;
     bool interactive_ = false;
-    bool ansi_ = false;
+    bool cursor_ = false;  ///< cursor movement and clearing (not TERM=dumb); colours are apart
+    bool prompt_ = false;
+    bool at_prompt_ = false;  ///< the last thing written was the prompt
     RenderStyle style_;
     int clock_row_ = 0;
+    int lines_since_screen_ = 0;  ///< newlines written since the screen was drawn at the top
 };
 
 }  // namespace arbiter::client

@@ -327,6 +327,54 @@ TEST(CliPlayState, ARefusedOpeningEndsASessionWithoutAGame) {
     EXPECT_EQ(play.on_message(error("seat_taken", join.value("id", "")), kStart).exit_code, 1);
 }
 
+// Found in exploratory QA: Ctrl-D at the prompt left the client running with its input gone, so
+// everything typed afterwards was silently never read. At a terminal it now leaves like quit; a
+// script that piped its moves in still has them played.
+TEST(CliPlayState, EndOfInputAtATerminalLeavesLikeQuit) {
+    PlayState play = created_and_joined();  // interactive
+    EXPECT_EQ(play.on_end_of_input().exit_code, std::optional<int>(0));
+    EXPECT_EQ(play.on_line("quit").exit_code, std::optional<int>(0));
+}
+
+TEST(CliPlayState, EndOfPipedInputStillPlaysTheMovesPipedIn) {
+    PlayState play(command_line({"create", "chess"}), false, kStart);
+    ASSERT_TRUE(play.open(true));
+    (void)play.on_line("e2e4");
+    EXPECT_FALSE(play.on_end_of_input().exit_code);
+    (void)play.on_message(seat("created", "g1", "white"), kStart);
+    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    const auto sent = requests_of(play.next_move());
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["move"], "e2e4");
+}
+
+// Found in exploratory QA: a move typed ahead went out between the opponent's mating `moved`
+// (which leaves no legal move) and its `ended`, and came back as "error (game_over)" instead of
+// being dropped with the other moves typed ahead.
+TEST(CliPlayState, AMoveTypedAheadIsNotSentIntoAPositionWithoutLegalMoves) {
+    PlayState play = created_and_joined();  // Ana: white
+    (void)play.on_message(moved("g1", 3, 1, "f2f3", "black"), kStart);
+    (void)play.on_line("g2g4");  // typed ahead, during black's turn
+    json mate = moved("g1", 4, 2, "e7e5", "white");
+    mate["legal"] = json::array();  // no legal move for white: the game is over
+    (void)play.on_message(mate, kStart);
+    EXPECT_TRUE(play.next_move().requests.empty());
+    EXPECT_TRUE(mentions(play.on_message(ended("g1", 5, "0-1", "checkmate"), kStart), "g2g4"));
+}
+
+TEST(CliPlayState, AMoveTypedAheadIsSentWhenTheTurnComes) {
+    PlayState play = created_and_joined();
+    (void)play.on_message(moved("g1", 3, 1, "f2f3", "black"), kStart);
+    (void)play.on_line("g2g4");
+    json reply = moved("g1", 4, 2, "e7e5", "white");
+    reply["legal"] = json::array({"g2g4", "d2d4"});
+    (void)play.on_message(reply, kStart);
+    const auto sent = requests_of(play.next_move());
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["move"], "g2g4");
+    EXPECT_EQ(sent[0]["ply"], 2);
+}
+
 TEST(CliReconnectWindow, ALossBeforeTheSessionSettledKeepsTheWindow) {
     ReconnectWindow window;
     window.lost(kStart);
