@@ -61,7 +61,11 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     // clang-format on
     po::variables_map values;
     try {
-        po::store(po::parse_command_line(argc, argv, options), values);
+        // No positional words: a stray one ("--db games.db old.db") is refused, not dropped.
+        const po::positional_options_description no_positional;
+        po::store(
+            po::command_line_parser(argc, argv).options(options).positional(no_positional).run(),
+            values);
         po::notify(values);
     } catch (const po::error& error) {
         std::ostringstream text;
@@ -123,6 +127,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         // fails. 100 ms is a floor against that, not a recommendation (the default is 2000).
         {"--engine-margin-ms", engine_margin_ms, 100, 600'000},
         {"--journal-rows", config.journal_rows, 0, 1'000'000},
+        // SQLite's largest database: 4294967294 pages of 64 KiB, about 2^48 bytes.
+        {"--max-db-bytes", config.max_db_bytes, 0, 1ULL << 48},
         {"--max-open-games", config.hub.max_open_games_per_connection, 1, 1'000'000},
         {"--max-queued-reads", config.max_queued_reads, 1, 1'000'000},
     };

@@ -170,6 +170,28 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
     }
 }
 
+TEST(ServerCommandLine, MaxDbBytesMinusOneIsNotNoBound) {
+    // "-1" reads as 18446744073709551615: a typo would turn the database bound off, which the
+    // README promises never happens to a flag.
+    const std::string text = refusal({"--max-db-bytes", "-1"});
+    EXPECT_FALSE(text.empty()) << "--max-db-bytes -1 was accepted";
+    EXPECT_NE(text.find("--max-db-bytes"), std::string::npos) << text;
+    EXPECT_EQ(accepted({"--max-db-bytes", "1073741824"}).max_db_bytes, 1073741824U);
+    EXPECT_EQ(accepted({"--max-db-bytes", "0"}).max_db_bytes, 0U);
+}
+
+TEST(ServerCommandLine, AWordThatIsNotAFlagIsRefused) {
+    // "--db games.db backup.db" or "--port 8080 8081": a stray word was silently dropped and the
+    // server started with something the operator did not ask for.
+    for (const auto& flags : {std::initializer_list<std::string>{"--db", "games.db", "old.db"},
+                              std::initializer_list<std::string>{"--port", "8080", "8081"},
+                              std::initializer_list<std::string>{"serve"}}) {
+        const std::string text = refusal(flags);
+        EXPECT_FALSE(text.empty()) << "a stray word was accepted";
+        EXPECT_NE(text.find("arbiter-server: "), std::string::npos) << text;
+    }
+}
+
 TEST(ServerCommandLine, UnknownFlagsAndBadNumbersAreRefusedWithTheHelp) {
     for (const auto& flags : {std::initializer_list<std::string>{"--no-such-flag"},
                               std::initializer_list<std::string>{"--port", "http"},
