@@ -146,6 +146,14 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
     if (path.starts_with("/api/")) {
         return respond(text_response(404, "no such endpoint"));
     }
+    if (path == "/ws") {
+        // The WebSocket endpoint asked without the upgrade (a browser, curl): it exists, so not
+        // 404 but 426 with the protocol to switch to (RFC 9110 15.5.22).
+        auto response = text_response(
+            426, "this is the game protocol's WebSocket endpoint: connect with a WebSocket client");
+        response.headers.emplace_back("Upgrade", "websocket");
+        return respond(std::move(response));
+    }
     respond(static_file(path, request));
 }
 
@@ -183,6 +191,14 @@ net::HttpResponse HttpApi::games(std::string_view query) {
         if (!key || !value) {
             return text_response(400, "malformed query");
         }
+        if (*key != "status" && *key != "variant" && *key != "limit" && *key != "before") {
+            return text_response(400, "unknown parameter: " + *key);
+        }
+        if (value->empty()) {
+            // "?status=&variant=chess", as an HTML form sends its "any" choice (and as the
+            // README writes the template): an empty value is no filter.
+            continue;
+        }
         if (*key == "status") {
             if (*value != "waiting" && *value != "playing" && *value != "ended" &&
                 *value != "aborted") {
@@ -208,8 +224,6 @@ net::HttpResponse HttpApi::games(std::string_view query) {
                 return text_response(400, "before must be a game id");
             }
             filter.before = *value;
-        } else {
-            return text_response(400, "unknown parameter: " + *key);
         }
     }
     auto rows = repository_.list(filter);

@@ -54,6 +54,33 @@ test('GET /api/games lists stored games with filters', async () => {
   assert.equal(bad.status, 400);
 });
 
+test('GET /api/games as the README writes it, every value empty, is no filter', async () => {
+  // README: `GET /api/games?status=&variant=&limit=&before=`; an HTML form sends its "any"
+  // choice the same way. An empty value filters nothing; an unknown key is still refused.
+  const response = await fetch(`${server.http}/api/games?status=&variant=&limit=&before=`);
+  const body = await response.text();
+  assert.equal(response.status, 200, body);
+  assert.ok(JSON.parse(body).games.some((g) => g.game === finished), body);
+  const chess = await fetch(`${server.http}/api/games?status=&variant=chess`);
+  assert.equal(chess.status, 200);
+  assert.ok((await chess.json()).games.every((g) => g.variant === 'chess'));
+  assert.equal((await fetch(`${server.http}/api/games?colour=`)).status, 400);
+  assert.equal((await fetch(`${server.http}/api/games?status=over`)).status, 400);
+});
+
+test('GET /ws without the WebSocket upgrade is told to upgrade (426), not that it is missing', async () => {
+  for (const method of ['GET', 'HEAD']) {
+    const response = await fetch(`${server.http}/ws`, { method });
+    assert.equal(response.status, 426, method);
+    assert.equal(response.headers.get('upgrade'), 'websocket', method);
+    if (method === 'GET') assert.match(await response.text(), /WebSocket/);
+  }
+  // The WebSocket itself is where it was.
+  const client = await Client.connect(server.url);
+  await client.ok({ type: 'ping' });
+  await client.close();
+});
+
 test('GET /api/games/{id} gives the record; /export gives PGN', async () => {
   const record = await (await fetch(`${server.http}/api/games/${finished}`)).json();
   assert.deepEqual(record.moves.map((m) => m.move), ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
