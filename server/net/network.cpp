@@ -85,8 +85,9 @@ struct Network::Impl {
         listener->start();
         // From now on, not from run(): SIGTERM sent as soon as the server says it listens (or
         // while it restores its games) is queued for run() to handle as a clean shutdown, where
-        // the default action killed the process.
-        signals.emplace(control, SIGINT, SIGTERM);
+        // the default action killed the process. SIGHUP too: the terminal that ran the server
+        // closed (`make run` in an SSH session that dropped) stops it as cleanly.
+        signals.emplace(control, SIGINT, SIGTERM, SIGHUP);
     }
 
     // On `control`. Graceful first: sessions close with going_away after their queued frames.

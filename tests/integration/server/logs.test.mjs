@@ -82,3 +82,24 @@ test('--log-format logfmt: time, level and event as key=value on one line each',
 test('an unknown --log-format is refused at start', async () => {
   await assert.rejects(startServer({ args: ['--log-format', 'xml'] }), /--log-format must be json, logfmt or text/);
 });
+
+// The terminal that ran the server closing (SIGHUP, as `make run` in an SSH session that drops)
+// ended the process at once: exit 129, no server_stopped, players cut off without a close frame,
+// the move journal not filed.
+test(
+  'SIGHUP stops the server as SIGTERM does: players told (1001), server_stopped logged, exit 0',
+  async () => {
+    const server = await startServer({ logLevel: 'info' });
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game } = await startGame(a, b, { variant: 'chess' });
+    await play(game, a, b, ['e2e4', 'e7e5']);
+    const exited = new Promise((resolve) => server.proc.on('exit', (code, signal) => resolve({ code, signal })));
+    server.proc.kill('SIGHUP');
+    const result = await exited;
+    server.cleanup();
+    assert.deepEqual(result, { code: 0, signal: null });
+    assert.equal((await a.closedPromise).code, 1001);
+    assert.match(server.stderr(), /server_stopped/);
+  },
+);
