@@ -1,8 +1,10 @@
 // The search plays moves through the shared rules face only: every node is a clone of its
 // parent with one move played, so the status (mate, stalemate, draw rules) is the rules'
-// own verdict. Below the root it searches history-less copies (make_game from the FEN): they
-// clone cheaply, and the root moves themselves are played on the real game so that a move
-// which ends the game by repetition or a move limit is scored as what it really is.
+// own verdict. The first two plies are played on the real game, so that a move which ends the
+// game by repetition or a move limit is scored as what it really is, whichever side plays it:
+// the opponent's reply can complete a repetition that the engine's own checks or chases make a
+// loss for the engine (xiangqi), or a draw it should avoid. Below them it searches history-less
+// copies (make_game from the FEN), which clone cheaply.
 
 #include "common/engine/search.hpp"
 
@@ -94,6 +96,18 @@ std::unique_ptr<rules::Game> after(const rules::Game& game, const std::string& m
     const auto played = child->play(move);
     ARBITER_ASSERT(played.has_value());  // the move came from legal_moves()
     return child;
+}
+
+/// `move` played in `game`, a node `ply` plies from the root. Nodes up to ply 1 carry the real
+/// game's history; the node at ply 2 is judged with it (its status) and then searched on as a
+/// history-less copy.
+std::unique_ptr<rules::Game> child_at(const rules::Game& game, const std::string& move, int ply) {
+    std::unique_ptr<rules::Game> child = after(game, move);
+    if (ply != 1 || child->status().over()) {
+        return child;
+    }
+    auto copy = rules::make_game(game.variant(), child->position());
+    return copy.has_value() ? std::move(copy.value()) : std::move(child);
 }
 
 class Searcher {
@@ -202,7 +216,9 @@ int Searcher::negamax(const rules::Game& game, int depth, int alpha, int beta, i
     std::uint16_t table_move = kNoMove;
     if (entry.key == key) {
         table_move = entry.best;
-        if (entry.depth >= depth) {
+        // At ply 1 the node has its history, which the table's scores (from history-less
+        // transpositions deeper down) do not know: only the move is taken from them.
+        if (entry.depth >= depth && ply != 1) {
             const int score = from_table(entry.score, ply);
             if (entry.bound == Bound::exact || (entry.bound == Bound::lower && score >= beta) ||
                 (entry.bound == Bound::upper && score <= alpha)) {
@@ -218,7 +234,8 @@ int Searcher::negamax(const rules::Game& game, int depth, int alpha, int beta, i
     int best_score = -kInfinity;
     std::size_t best_index = 0;
     for (const std::size_t index : order(moves, model, table_move, ply)) {
-        const int score = -negamax(*after(game, moves[index]), depth - 1, -beta, -alpha, ply + 1);
+        const int score =
+            -negamax(*child_at(game, moves[index], ply), depth - 1, -beta, -alpha, ply + 1);
         if (aborted_) {
             return 0;
         }
@@ -285,7 +302,7 @@ int Searcher::quiesce(const rules::Game& game, int alpha, int beta, int ply, int
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [value, index] : captures) {
         const int score =
-            -quiesce(*after(game, moves[index]), -beta, -alpha, ply + 1, quiet_depth + 1);
+            -quiesce(*child_at(game, moves[index], ply), -beta, -alpha, ply + 1, quiet_depth + 1);
         if (aborted_) {
             return 0;
         }
@@ -305,21 +322,17 @@ SearchResult Searcher::run(const rules::Game& game, std::uint64_t seed) {
         return result;
     }
 
-    // Root moves are played on the real game (its history decides repetitions); the subtrees
-    // are searched from history-less copies of the positions reached.
+    // Root moves and the replies to them are played on the real game (its history decides
+    // repetitions, child_at); the deeper subtrees are searched from history-less copies.
     std::vector<std::unique_ptr<rules::Game>> children;
     std::vector<int> final_scores(moves.size(), 0);
     std::vector<bool> finished(moves.size(), false);
     for (std::size_t i = 0; i < moves.size(); ++i) {
-        std::unique_ptr<rules::Game> real = after(game, moves[i]);
-        if (real->status().over()) {
+        children.push_back(after(game, moves[i]));
+        if (children.back()->status().over()) {
             finished[i] = true;
-            final_scores[i] = -terminal_score(*real, 1);
-            children.push_back(std::move(real));
-            continue;
+            final_scores[i] = -terminal_score(*children.back(), 1);
         }
-        auto copy = rules::make_game(game.variant(), real->position());
-        children.push_back(copy.has_value() ? std::move(copy.value()) : std::move(real));
     }
 
     std::vector<std::size_t> order(moves.size());

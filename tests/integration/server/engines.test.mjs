@@ -483,3 +483,33 @@ test('--max-engine-processes bounds the engines running at once', async () => {
   }
   assert.equal(most, 1, 'engine processes running at once');
 });
+
+test('the builtin engine does not let the player complete a repetition that loses it the game', async () => {
+  // Xiangqi: red's chariot checks the black general up and down the back ranks, which keeps the
+  // black chariots from taking the horse and the cannon. Checking on is a perpetual check: the
+  // player's general steps back into the start position a third time and red loses
+  // (perpetual_check). The engine must give up a piece instead; it used to judge the reply that
+  // completes the repetition without the game's history and walked into the loss.
+  const client = await Client.connect(server.url, 'Ana');
+  const created = await client.ok({
+    type: 'create', variant: 'xiangqi', side: 'second', position: 'R8/4k4/9/2r3r2/9/9/2N3C2/9/9/3K5 w - - 0 1',
+    opponent: { engine: 'builtin', level: 3 },
+  });
+  const game = created.game;
+  const cycle = ['e9e10', 'e10e9'];
+  let ended = null;
+  for (let ply = 1; ply < 16 && !ended; ply += 2) {
+    const moved = await client.nextOf('moved', (m) => m.game === game && m.ply === ply, 30000);
+    const reply = cycle[((ply - 1) / 2) % 2];
+    if (!moved.legal.includes(reply)) break; // the engine left the cycle
+    await client.ok({ type: 'move', game, move: reply, ply });
+    ended = client.pending().find((m) => m.type === 'ended' && m.game === game) ?? null;
+    if (!ended) {
+      ended = await client.nextOf('ended', (m) => m.game === game, 300).catch(() => null);
+    }
+  }
+  assert.equal(ended, null, `the engine lost by ${ended?.reason}: ${JSON.stringify(ended)}`);
+  await client.request({ type: 'resign', game });
+  await client.close();
+});
+

@@ -68,6 +68,41 @@ TEST(EngineSearch, FindsXiangqiMateInOne) {
     EXPECT_GE(result.score, kMateBound);
 }
 
+/// Whether some reply to `move` in `game` ends the game at once with the mover losing.
+bool lets_the_opponent_win_at_once(const rules::Game& game, const std::string& move) {
+    const auto child = game.clone();
+    if (!child->play(move).has_value()) {
+        return false;
+    }
+    const auto replies = child->legal_moves();
+    return std::any_of(replies.begin(), replies.end(),
+                       [&](const std::string& reply) { return wins_at_once(*child, reply); });
+}
+
+TEST(EngineSearch, XiangqiDoesNotLetTheOpponentCompleteALostPerpetualCheck) {
+    // Red's chariot checks the black general up and down the back ranks while the black chariots
+    // wait to take the horse and the cannon. Red has checked with every move of the cycle; the
+    // position before red's first check has occurred twice. Checking again lets black's general
+    // step back into it a third time, and the perpetual check loses (the project's repetition
+    // ruling): red must give up a piece instead. The engine used to judge the reply on a copy
+    // without the game's history and walked into the loss.
+    auto game = game_at(rules::Variant::xiangqi, "R8/4k4/9/2r3r2/9/9/2N3C2/9/9/3K5 w - - 0 1");
+    for (const char* move : {"a10a9", "e9e10", "a9a10", "e10e9", "a10a9", "e9e10"}) {
+        ASSERT_TRUE(game->play(move).has_value()) << move;
+    }
+    ASSERT_TRUE(lets_the_opponent_win_at_once(*game, "a9a10"));
+    for (int level = 3; level <= 5; ++level) {
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            SearchLimits limits = limits_for_level(level);
+            limits.max_time = std::chrono::minutes{10};
+            const SearchResult result = choose_move(*game, level, limits, seed);
+            EXPECT_FALSE(lets_the_opponent_win_at_once(*game, result.move))
+                << "level " << level << " seed " << seed << ": " << result.move;
+            EXPECT_GT(result.score, -kMateBound) << "level " << level << " seed " << seed;
+        }
+    }
+}
+
 TEST(EngineSearch, DraughtsTakesTheMajorityCaptureThatIsNotRetaken) {
     // White's man on 22 must take two pieces (majority rule): over 17 and 9 landing on 6, or over
     // 18 and 11 landing on 8. A black man on 2 retakes on 6; one on 4 retakes on 8.
