@@ -513,3 +513,24 @@ test('the builtin engine does not let the player complete a repetition that lose
   await client.close();
 });
 
+test('the builtin engine does not lose on time counting on an increment it has not received', async () => {
+  // 2 s and 10 s a move: the engine's first timed move (ply 3) has 2 s on its clock, and the
+  // increment only comes after the move. Planning on half the increment, it searched for 5 s and
+  // lost on time.
+  const client = await Client.connect(server.url, 'Ana');
+  const created = await client.ok({
+    type: 'create', variant: 'chess', side: 'first', clock: { initial_ms: 2000, increment_ms: 10000 },
+    opponent: { engine: 'builtin', level: 8 },
+  });
+  const game = created.game;
+  let { legal, ply } = await client.nextOf('state', (s) => s.game === game);
+  for (let i = 0; i < 3; i++) {
+    const mine = await client.ok({ type: 'move', game, move: pick(legal), ply });
+    const reply = await client.next((m) => m.game === game && (m.type === 'ended' || (m.type === 'moved' && m.ply === mine.ply + 1)), 30000);
+    assert.equal(reply.type, 'moved', `the engine's reply at ply ${mine.ply}: ${JSON.stringify(reply)}`);
+    ({ legal, ply } = reply);
+    if (legal.length === 0) break;
+  }
+  await client.request({ type: 'resign', game });
+  await client.close();
+});

@@ -254,5 +254,25 @@ TEST(BuiltinBudget, TimedIsCappedFromTheMoversClock) {
               std::chrono::milliseconds(500));
 }
 
+TEST(BuiltinBudget, NeverPlansOnTheIncrementNotYetReceived) {
+    // 2 s left and 10 s of increment: the increment is added after the move, so the search may
+    // not take the 5 s that own / 30 + increment / 2 gives (it lost on time at its first timed
+    // move).
+    app::MoveQuestion question;
+    question.side = rules::Side::first;
+    question.remaining_ms = std::array<std::int64_t, 2>{2000, 600000};
+    question.increment_ms = 10000;
+    EXPECT_LE(builtin_budget(std::chrono::milliseconds(5000), question),
+              std::chrono::milliseconds(1000));
+    question.remaining_ms = std::array<std::int64_t, 2>{1000, 1000};
+    question.increment_ms = 3000;
+    EXPECT_LE(builtin_budget(std::chrono::milliseconds(1000), question),
+              std::chrono::milliseconds(500));
+    // Where the clock is ample, the increment still counts.
+    question.remaining_ms = std::array<std::int64_t, 2>{60000, 60000};
+    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(5000), question),
+              std::chrono::milliseconds(2000 + 1500));
+}
+
 }  // namespace
 }  // namespace arbiter::server::engines
