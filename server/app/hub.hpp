@@ -72,6 +72,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void listing_changed(const protocol::GameSummary& summary, bool is_private) override;
     void start_rematch(const storage::GameRow& finished, const std::string& id,
                        std::array<SeatSpec, 2> seats) override;
+    /// Also forgets the games `peer` created that are no longer open.
+    bool may_open_game(const std::shared_ptr<net::Peer>& peer) override;
     /// Also leaves the finished games the peer was in, but `rematch_of` (see leave_finished).
     bool member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
                        const std::string& rematch_of) override;
@@ -135,9 +137,6 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
     void read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
                      std::function<void()> read);
-    /// Whether `peer` may create one more game; forgets the games it created that are no longer
-    /// open.
-    bool may_open_game(const std::shared_ptr<net::Peer>& peer);
     void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                   const std::optional<std::string>& id);
     void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,

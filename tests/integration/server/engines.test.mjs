@@ -513,6 +513,30 @@ test('the builtin engine does not let the player complete a repetition that lose
   await client.close();
 });
 
+test('a rematch the engine accepts does not open more games than --max-open-games', async () => {
+  // The engine accepts every rematch at once, so the offer alone opens a game. With one game
+  // finished, one created in its place and the limit reached, a rematch of the finished game
+  // must not open a third.
+  const own = await startServer({ args: ['--max-open-games', '2'] });
+  try {
+    const client = await Client.connect(own.url, 'Ana');
+    const create = { type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'builtin', level: 1 } };
+    const first = await client.ok(create);
+    await client.ok(create);
+    await client.ok({ type: 'resign', game: first.game });
+    await client.ok(create);
+    assert.equal((await client.request(create)).code, 'not_allowed', 'the limit is reached');
+    await client.ok({ type: 'resume', game: first.game, token: first.token });
+    const offer = await client.request({ type: 'rematch', game: first.game, action: 'offer' });
+    assert.equal(offer.code, 'not_allowed', JSON.stringify(offer));
+    const rematch = await client.nextOf('rematch', (m) => m.game === first.game, 2000).catch(() => null);
+    assert.equal(rematch, null, `a rematch opened game ${rematch?.next} beyond the limit (offer answered ${offer.type})`);
+    await client.close();
+  } finally {
+    assert.equal((await own.stop()).code, 0);
+  }
+});
+
 test('the builtin engine does not lose on time counting on an increment it has not received', async () => {
   // 2 s and 10 s a move: the engine's first timed move (ply 3) has 2 s on its clock, and the
   // increment only comes after the move. Planning on half the increment, it searched for 5 s and
