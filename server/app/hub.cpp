@@ -315,13 +315,8 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         refuse(peer, ErrorCode::bad_request, "position: the game is already over there", id);
         return;
     }
-    if (!may_open_game(peer)) {
-        refuse(peer, ErrorCode::not_allowed,
-               "this connection already has " +
-                   std::to_string(config_.max_open_games_per_connection) +
-                   " open games (waiting for an opponent, or against an engine): finish or abort "
-                   "one first",
-               id);
+    if (auto refusal = open_game_refusal(peer)) {
+        refuse(peer, ErrorCode::not_allowed, *refusal, id);
         return;
     }
     storage::GameRow header;
@@ -373,13 +368,19 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
     room->begin_creation();
 }
 
-bool Hub::may_open_game(const std::shared_ptr<net::Peer>& peer) {
+std::optional<std::string> Hub::open_game_refusal(const std::shared_ptr<net::Peer>& peer) {
+    const auto refusal = [this] {
+        return "this connection already has " +
+               std::to_string(config_.max_open_games_per_connection) +
+               " open games (waiting for an opponent, or against an engine): finish or abort one "
+               "first";
+    };
     std::map<std::string, bool> created;
     {
         std::lock_guard lock(peers_mutex_);
         auto it = peers_.find(peer->id());
         if (it == peers_.end()) {
-            return false;  // closed meanwhile
+            return refusal();  // closed meanwhile
         }
         created = it->second.created_open;
     }
@@ -396,12 +397,15 @@ bool Hub::may_open_game(const std::shared_ptr<net::Peer>& peer) {
     std::lock_guard lock(peers_mutex_);
     auto it = peers_.find(peer->id());
     if (it == peers_.end()) {
-        return false;
+        return refusal();
     }
     for (const auto& game : closed) {
         it->second.created_open.erase(game);
     }
-    return it->second.created_open.size() < config_.max_open_games_per_connection;
+    if (it->second.created_open.size() < config_.max_open_games_per_connection) {
+        return std::nullopt;
+    }
+    return refusal();
 }
 
 void Hub::start_rematch(const storage::GameRow& finished, const std::string& id,

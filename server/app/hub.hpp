@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -73,7 +74,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void start_rematch(const storage::GameRow& finished, const std::string& id,
                        std::array<SeatSpec, 2> seats) override;
     /// Also forgets the games `peer` created that are no longer open.
-    bool may_open_game(const std::shared_ptr<net::Peer>& peer) override;
+    std::optional<std::string> open_game_refusal(const std::shared_ptr<net::Peer>& peer) override;
     /// Also leaves the finished games the peer was in, but `rematch_of` (see leave_finished).
     bool member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
                        const std::string& rematch_of) override;

@@ -89,9 +89,10 @@ class RoomHost {
     /// new game `id`.
     virtual void start_rematch(const storage::GameRow& finished, const std::string& id,
                                std::array<SeatSpec, 2> seats) = 0;
-    /// Whether `peer` may have one more open game (--max-open-games): a rematch against an
-    /// engine counts as one it created.
-    virtual bool may_open_game(const std::shared_ptr<net::Peer>& peer) = 0;
+    /// Why `peer` may not have one more open game (--max-open-games), or nullopt when it may: a
+    /// rematch against an engine counts as one it created.
+    virtual std::optional<std::string> open_game_refusal(
+        const std::shared_ptr<net::Peer>& peer) = 0;
     /// `peer` became a member of room `game` (so that its close reaches the room), in a seat
     /// or as a spectator. `rematch_of`: the game that `game` is a rematch of ("" if none).
     /// False when the connection has closed already: its close went by without this room, so

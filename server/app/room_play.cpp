@@ -321,14 +321,13 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
             return;
         }
         if (offer.kind == OfferKind::rematch &&
-            !header_.seats[seat_index(opponent)].engine.empty() &&
-            !context_.host.may_open_game(request.peer)) {
+            !header_.seats[seat_index(opponent)].engine.empty()) {
             // An engine accepts at once, and its rematch is an open game of this connection, as
             // one it created: end, create, rematch ... would pile them up past --max-open-games.
-            reply_error(request, ErrorCode::not_allowed,
-                        "this connection already has its most open games (waiting for an "
-                        "opponent, or against an engine): finish or abort one first");
-            return;
+            if (auto refusal = context_.host.open_game_refusal(request.peer)) {
+                reply_error(request, ErrorCode::not_allowed, *refusal);
+                return;
+            }
         }
         if (offer.kind == OfferKind::takeback && header_.ply == 0) {
             reply_error(request, ErrorCode::not_allowed, "there is no move to take back");
