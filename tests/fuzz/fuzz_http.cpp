@@ -128,7 +128,7 @@ Fixture& fixture() {
 
 bool known_status(unsigned status) {
     return status == 200 || status == 304 || status == 400 || status == 404 || status == 405 ||
-           status == 503;
+           status == 426 || status == 503;
 }
 
 // When `input` starts with the header line `name` ("If-None-Match: "): the line's value, and
@@ -226,6 +226,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const auto response = answer(request);
     check(known_status(response.status), "unexpected status", request.target);
+    // 426 names the WebSocket endpoint asked without its upgrade, and only that path.
+    const std::string_view path =
+        std::string_view(request.target).substr(0, request.target.find('?'));
+    const bool asked = request.method == "GET" || request.method == "HEAD";
+    check((response.status == 426) == (path == "/ws" && asked),
+          "426 for a path other than /ws, or /ws without 426", request.target);
+    if (response.status == 426) {
+        const std::string* upgrade = header_of(response, "Upgrade");
+        check(upgrade != nullptr && *upgrade == "websocket", "a 426 without Upgrade: websocket",
+              request.target);
+    }
     if (response.status == 304) {
         check(response.body.empty(), "a 304 with a body", request.target);
         const std::string* etag = header_of(response, "ETag");
