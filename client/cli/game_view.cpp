@@ -158,6 +158,27 @@ void apply_event(GameView& view, const std::string& type, const json& message,
     }
 }
 
+// Whether the first seat (white, red) is to move in `position`: a chess or xiangqi FEN names the
+// side after the board ("w"; xiangqi's red may be "r"), a PDN FEN opens with it ("W:...").
+bool first_seat_to_move(const std::string& variant, const std::string& position) {
+    if (variant == "draughts") {
+        return position.starts_with('W');
+    }
+    const auto space = position.find(' ');
+    return space != std::string::npos && space + 1 < position.size() &&
+           (position[space + 1] == 'w' || position[space + 1] == 'r');
+}
+
+// The last move's number as the move list numbers it, in pairs from the game's first ply: "4."
+// after the first seat's move, "4..." after the second's (a game from a position with the second
+// seat to move opens with "1...").
+std::string last_move_number(const GameView& view) {
+    const bool second_seat_moved = first_seat_to_move(view.variant, view.position);
+    const bool second_seat_started = second_seat_moved == (view.ply % 2 == 1);
+    const std::uint64_t slot = view.ply - 1 + (second_seat_started ? 1 : 0);
+    return std::to_string(slot / 2 + 1) + (second_seat_moved ? "..." : ".");
+}
+
 std::string seat_title(const std::string& seat) {
     return seat.empty() ? seat : static_cast<char>(std::toupper(seat[0])) + seat.substr(1);
 }
@@ -294,8 +315,8 @@ std::string render_screen(const GameView& view, const RenderStyle& style, bool f
     if (!view.moves.empty()) {
         const std::string& notation =
             view.notation.size() == view.moves.size() ? view.notation.back() : view.moves.back();
-        text += "Last move: " + std::to_string(view.ply) + ". " + notation + " (" +
-                view.moves.back() + ")";
+        text += "Last move: " + last_move_number(view) + " " + notation + " (" + view.moves.back() +
+                ")";
     } else {
         text += "No moves yet";
     }

@@ -197,9 +197,52 @@ TEST(CliGameView, ScreenShowsOpponentOnTopAndTheClocks) {
     ASSERT_NE(white, std::string::npos) << screen;
     ASSERT_NE(black, std::string::npos) << screen;
     EXPECT_LT(white, black);  // black plays from the bottom
-    EXPECT_NE(screen.find("Last move: 2. e5 (e7e5)"), std::string::npos);
+    EXPECT_NE(screen.find("Last move: 1... e5 (e7e5)"), std::string::npos) << screen;
     EXPECT_NE(screen.find("White to move"), std::string::npos);
     EXPECT_NE(screen.find("Open offer: draw by white"), std::string::npos);
+}
+
+TEST(CliGameView, LastMoveIsNumberedAsTheMoveListNumbersIt) {
+    GameView view;
+    (void)apply_message(view, chess_state());
+    (void)apply_message(view, moved(4));
+    std::string screen = render_screen(view, {false, false, false}, false, 0);
+    EXPECT_NE(screen.find("Last move: 2. Nf3 (g1f3)"), std::string::npos) << screen;
+
+    // From a position with black to move, black's first move is "1..." and white's reply "2.".
+    GameView from_fen;
+    from_fen.have_state = true;
+    from_fen.variant = "chess";
+    from_fen.moves = {"e7e5"};
+    from_fen.notation = {"e5"};
+    from_fen.ply = 1;
+    from_fen.position = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
+    screen = render_screen(from_fen, {false, false, false}, false, 0);
+    EXPECT_NE(screen.find("Last move: 1... e5"), std::string::npos) << screen;
+    from_fen.moves.push_back("g1f3");
+    from_fen.notation.push_back("Nf3");
+    from_fen.ply = 2;
+    from_fen.position = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    screen = render_screen(from_fen, {false, false, false}, false, 0);
+    EXPECT_NE(screen.find("Last move: 2. Nf3"), std::string::npos) << screen;
+
+    // Xiangqi names red "w" in its FEN; draughts opens its PDN FEN with the side to move.
+    GameView xiangqi = from_fen;
+    xiangqi.variant = "xiangqi";
+    xiangqi.moves = {"h2e2", "h9g7", "b0c2"};
+    xiangqi.notation = {"C2=5", "H8+7", "H2+3"};
+    xiangqi.ply = 3;
+    xiangqi.position = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR b - - 1 2";
+    screen = render_screen(xiangqi, {false, false, false}, false, 0);
+    EXPECT_NE(screen.find("Last move: 2. H2+3"), std::string::npos) << screen;
+    GameView draughts = from_fen;
+    draughts.variant = "draughts";
+    draughts.moves = {"22-18", "11-15"};
+    draughts.notation = draughts.moves;
+    draughts.ply = 2;
+    draughts.position = "W:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15";
+    screen = render_screen(draughts, {false, false, false}, false, 0);
+    EXPECT_NE(screen.find("Last move: 1... 11-15"), std::string::npos) << screen;
 }
 
 TEST(CliReplayView, PrintsEveryMoveAndTheResult) {

@@ -205,7 +205,7 @@ def timed_game(cli, env, variant_env, rows, name):
         creator.type("e2e4\n")
         joiner.wait_for(is_type("moved", ply=1), "e2e4")
         joiner.write("e7e5")
-        creator.wait_for_text("Last move: 2.")
+        creator.wait_for_text("Last move: 1... e5")
         creator.pump(2.5)
         return creator.output
     finally:
@@ -218,7 +218,7 @@ def clocks_count_down_without_colours(cli, env):
     output = timed_game(cli, env, {"NO_COLOR": "1"}, 50, "no-color")
     check(b"\x1b[48;5;" not in output and b"\x1b[1;9" not in output,
           "NO_COLOR: colours were written")
-    after = output[output.rfind(b"Last move: 2."):]
+    after = output[output.rfind(b"Last move: 1... e5"):]
     check(b"\x1b7" in after and CURSOR_TO_ROW.search(after),
           f"NO_COLOR: the clocks were not counted down in place: {after[-300:]!r}")
     check(same_but_for_the_times(screen_of(output, 50),
@@ -232,7 +232,7 @@ def clocks_count_down_without_colours(cli, env):
 def clock_updates_stay_on_a_short_terminal(cli, env):
     rows = 8  # far shorter than a chess screen: it scrolls, and its clock lines move up
     output = timed_game(cli, env, {}, rows, "short")
-    check(b"\x1b7" in output[output.rfind(b"Last move: 2."):], "the clocks were not updated")
+    check(b"\x1b7" in output[output.rfind(b"Last move: 1... e5"):], "the clocks were not updated")
     shown = screen_of(output, rows)
     expected = screen_of(without_clock_updates(output), rows)
     check(same_but_for_the_times(shown, expected),
