@@ -58,7 +58,9 @@ std::optional<json> ask(WsClient& socket, const CliOptions& options, Terminal& t
             return message;
         }
     }
-    terminal.note("no answer from the server");
+    if (!g_interrupted) {
+        terminal.note("no answer from the server");
+    }
     return std::nullopt;
 }
 
@@ -73,7 +75,7 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
         while (!(line = input.next())) {
             if (input.finished() || g_interrupted) {
                 terminal.end();
-                return 0;
+                return g_interrupted ? 130 : 0;  // 128 + SIGINT, as the live views exit
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
         }
@@ -144,7 +146,7 @@ int run_replay(const CliOptions& options) {
     auto answer = ask(socket, options, terminal, requests::replay(options.game), "record");
     socket.close();
     if (!answer) {
-        return 1;
+        return g_interrupted ? 130 : 1;
     }
     if (options.json) {
         return 0;
@@ -167,7 +169,7 @@ int run_listing(const CliOptions& options) {
                 requests::hello(options.name.empty() ? "arbiter-cli" : options.name), "welcome");
         socket.close();
         if (!welcome) {
-            return 1;
+            return g_interrupted ? 130 : 1;
         }
         if (!options.json) {
             for (const std::string& line : engine_lines(*welcome)) {
@@ -181,7 +183,7 @@ int run_listing(const CliOptions& options) {
         ask(socket, options, terminal, lobby ? requests::lobby() : requests::games(options),
             lobby ? "lobby" : "games");
     if (!answer) {
-        return 1;
+        return g_interrupted ? 130 : 1;
     }
     if (!options.json) {
         print_list(terminal, *answer);

@@ -11,6 +11,7 @@ temporary database). Each case was found in exploratory QA:
 - Unicode pieces were written whatever the locale: garbage on a terminal that is not UTF-8.
 - On a terminal shorter than the game screen the clock lines scroll off the top, and the clock
   updates were written at their old rows: over the board, or over the line being typed.
+- Ctrl-C while stepping through a replay exited 0, as if the replay had been quit.
 
 Usage: cli_terminal_test.py --server PATH --cli PATH
 """
@@ -263,6 +264,19 @@ def pieces_follow_the_locale(cli, env):
         if not unicode:
             check(all(byte < 0x80 for byte in terminal.output),
                   f"LC_ALL={locale}: bytes that are not ASCII: {terminal.output[-200:]!r}")
+    return game
+
+
+def interrupted_replay_exits_130(cli, env, game):
+    """Ctrl-C while stepping through a replay leaves as Ctrl-C does in a game: 130, not 0."""
+    terminal = Terminal("replay-ctrl-c", cli + ["replay", game], env)
+    terminal.wait_for_text("keys:")
+    terminal.type("\x03")
+    code = terminal.exit_code(10)
+    output = terminal.output
+    terminal.kill()
+    check(code == 130, f"Ctrl-C in a replay: exit {code}")
+    check(ends_on_a_clean_line(output), f"Ctrl-C left our prompt to the shell: {output[-80:]!r}")
 
 
 def run(args, port, workdir):
@@ -274,7 +288,8 @@ def run(args, port, workdir):
     end_of_input_leaves_like_quit(cli, env)
     clocks_count_down_without_colours(cli, env)
     clock_updates_stay_on_a_short_terminal(cli, env)
-    pieces_follow_the_locale(cli, env)
+    game = pieces_follow_the_locale(cli, env)
+    interrupted_replay_exits_130(cli, env, game)
 
 
 if __name__ == "__main__":
