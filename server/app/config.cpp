@@ -5,12 +5,51 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <sstream>
+#include <string_view>
 #include "server/app/log.hpp"
 
 namespace arbiter::server::app {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// Why `path` cannot be started as an engine (" is not ..."), or nullopt. A directory passes
+// access(X_OK): hence the stat.
+std::optional<std::string> not_an_executable(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+        return " is not a regular file";
+    }
+    if (::access(path.c_str(), X_OK) != 0) {
+        return " is not executable";
+    }
+    return std::nullopt;
+}
+
+// Whether posix_spawnp would find `name` (no '/'): an executable file in a folder of PATH, or of
+// glibc's default PATH when it is unset. An empty entry is the current folder.
+bool found_in_path(const std::string& name) {
+    const char* variable = std::getenv("PATH");
+    const std::string_view path = variable != nullptr ? variable : "/bin:/usr/bin";
+    for (std::size_t start = 0; start <= path.size();) {
+        const std::size_t colon = std::min(path.find(':', start), path.size());
+        const std::string_view folder = path.substr(start, colon - start);
+        if (!not_an_executable((folder.empty() ? std::string(".") : std::string(folder)) + "/" +
+                               name)) {
+            return true;
+        }
+        start = colon + 1;
+    }
+    return false;
+}
+
+}  // namespace
 
 std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* const* argv) {
     ServerConfig config;
@@ -149,17 +188,14 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         if (!spec) {
             return refuse(spec.error());
         }
-        // A start-up failure now rather than a failed game later (a name without '/' is looked
-        // up in PATH when the engine starts). A directory passes access(X_OK): hence the stat.
+        // A start-up failure now rather than a failed game later. A name without '/' is looked
+        // up in PATH, as the engine's start looks it up.
         if (spec->path.find('/') != std::string::npos) {
-            struct stat info {};
-            if (::stat(spec->path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-                return refuse("--engine " + spec->name + ": " + spec->path +
-                              " is not a regular file");
+            if (auto problem = not_an_executable(spec->path)) {
+                return refuse("--engine " + spec->name + ": " + spec->path + *problem);
             }
-            if (::access(spec->path.c_str(), X_OK) != 0) {
-                return refuse("--engine " + spec->name + ": " + spec->path + " is not executable");
-            }
+        } else if (!found_in_path(spec->path)) {
+            return refuse("--engine " + spec->name + ": no executable " + spec->path + " in PATH");
         }
         for (const auto& known : config.engines.uci) {
             if (known.name == spec->name) {

@@ -2,6 +2,11 @@
 // answer margin too small for any engine to meet, stop the server with the reason (exit 2).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <string>
 #include <variant>
@@ -44,7 +49,31 @@ TEST(EngineFlagsAtStart, AnEngineMustBeAnExecutableFile) {
               std::string::npos);
     EXPECT_NE(refusal({"--engine", "sf=/etc/passwd"}).find("is not executable"), std::string::npos);
     EXPECT_EQ(refusal({"--engine", "sf=/bin/true"}), "");
-    EXPECT_EQ(refusal({"--engine", "sf=stockfish"}), "") << "a name is looked up in PATH later";
+}
+
+TEST(EngineFlagsAtStart, AnEngineNamedWithoutAFolderMustBeInPath) {
+    // The engine's start looks the name up in PATH (posix_spawnp); a name found nowhere failed
+    // every game against it, long after the server had started.
+    const std::string text = refusal({"--engine", "sf=arbiter-no-such-engine"});
+    EXPECT_NE(text.find("--engine sf: no executable arbiter-no-such-engine in PATH"),
+              std::string::npos)
+        << (text.empty() ? "(accepted)" : text);
+    EXPECT_EQ(refusal({"--engine", "sf=true"}), "") << "true is in PATH";
+
+    // Only an executable regular file counts, in any folder of PATH.
+    const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                         ("arbiter-engine-path-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder / "engine-folder");
+    std::ofstream(folder / "engine-text") << "not a program\n";
+    std::ofstream(folder / "engine-script") << "#!/bin/sh\n";
+    std::filesystem::permissions(folder / "engine-script", std::filesystem::perms::owner_all);
+    const std::string saved = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+    ::setenv("PATH", ("/nonexistent:" + folder.string()).c_str(), 1);
+    EXPECT_NE(refusal({"--engine", "sf=engine-text"}).find("in PATH"), std::string::npos);
+    EXPECT_NE(refusal({"--engine", "sf=engine-folder"}).find("in PATH"), std::string::npos);
+    EXPECT_EQ(refusal({"--engine", "sf=engine-script"}), "");
+    ::setenv("PATH", saved.c_str(), 1);
+    std::filesystem::remove_all(folder);
 }
 
 TEST(EngineFlagsAtStart, TheAnswerMarginHasAFloor) {
