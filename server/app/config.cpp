@@ -177,8 +177,10 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
                           std::to_string(range.high));
         }
     }
-    if (!(config.hub.messages_per_second > 0) || !(config.hub.message_burst >= 1)) {
-        return refuse("--rate must be positive and --burst at least 1");
+    // Finite: "inf" reads as a double, and an infinite bucket turns its refill into NaN.
+    if (!(config.hub.messages_per_second > 0) || !std::isfinite(config.hub.messages_per_second) ||
+        !(config.hub.message_burst >= 1) || !std::isfinite(config.hub.message_burst)) {
+        return refuse("--rate must be a positive number and --burst a number at least 1");
     }
     if (config.engines.builtin_threads < 1 || config.engines.builtin_threads > 64) {
         return refuse("--engine-threads must be 1..64");

@@ -133,6 +133,8 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--engine-threads", "0"}, "--engine-threads"},
         {{"--rate", "0"}, "--rate"},
         {{"--rate", "nan"}, "--rate"},
+        {{"--rate", "inf"}, "--rate"},
+        {{"--burst", "inf"}, "--burst"},
         {{"--burst", "0.5"}, "--burst"},
         {{"--engine", "stockfish=/nonexistent/stockfish"}, "is not executable"},
         {{"--engine", "fsf:chess,draughts=/bin/true"},
