@@ -43,6 +43,9 @@ std::string tag_section(const ExportInfo& info, std::string_view round, Outcome 
     text += tag_line("White", info.first_player);
     text += tag_line("Black", info.second_player);
     text += tag_line("Result", result_string(outcome));
+    if (!info.time_control.empty()) {
+        other.push_back({"TimeControl", info.time_control});
+    }
     // PGN 8.1.1: after the roster, the other tags in ASCII order of their names.
     std::sort(other.begin(), other.end(),
               [](const Tag& a, const Tag& b) { return a.name < b.name; });

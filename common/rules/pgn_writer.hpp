@@ -22,8 +22,8 @@ struct Tag {
 
 /// The tag section and the empty line after it (PGN 8.1.1): the Seven Tag Roster in its fixed
 /// order (Event, Site, Date, Round, White, Black, Result), filled from `info`, `round` and
-/// `outcome`, then `other` in ASCII order of their names. Values are escaped (PGN 7); an empty
-/// value is written as "?", an empty date as "????.??.??".
+/// `outcome`, then `other` and info's TimeControl (when set) in ASCII order of their names. Values
+/// are escaped (PGN 7); an empty value is written as "?", an empty date as "????.??.??".
 std::string tag_section(const ExportInfo& info, std::string_view round, Outcome outcome,
                         std::vector<Tag> other);
 

@@ -69,6 +69,17 @@ std::int64_t unix_nanoseconds(std::filesystem::file_time_type time) {
         .count();
 }
 
+// Milliseconds as the seconds PGN's TimeControl counts in: "300", or "90.5" for a part second.
+std::string seconds_text(std::int64_t ms) {
+    std::string text = std::to_string(ms / 1000);
+    if (const std::int64_t part = ms % 1000; part != 0) {
+        std::string digits = std::to_string(1000 + part).substr(1);
+        digits.erase(digits.find_last_not_of('0') + 1);
+        text += "." + digits;
+    }
+    return text;
+}
+
 }  // namespace
 
 std::optional<std::string> url_decode(std::string_view text, bool query) {
@@ -277,6 +288,10 @@ net::HttpResponse HttpApi::export_game(const std::string& id) {
     if (info.clock_ms.size() != (*stored)->moves.size()) {
         info.clock_ms.clear();
     }
+    info.time_control = header.clock_initial_ms && header.clock_increment_ms
+                            ? seconds_text(*header.clock_initial_ms) + "+" +
+                                  seconds_text(*header.clock_increment_ms)
+                            : "-";
     if (header.result == "1-0") {
         info.outcome = rules::Outcome::first_wins;
     } else if (header.result == "0-1") {

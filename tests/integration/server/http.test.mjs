@@ -87,7 +87,20 @@ test('GET /api/games/{id} gives the record; /export gives PGN', async () => {
   const pgn = await (await fetch(`${server.http}/api/games/${finished}/export`)).text();
   assert.match(pgn, /\[Result "0-1"\]/);
   assert.match(pgn, /1\. f3 e5 2\. g4 Qh4#/);
+  assert.match(pgn, /\[TimeControl "-"\]/, 'an untimed game says it had no time control');
   assert.equal((await fetch(`${server.http}/api/games/nosuchgame`)).status, 404);
+});
+
+test('a timed game\'s export carries its TimeControl and each move\'s clock', async () => {
+  const a = await Client.connect(server.url);
+  const b = await Client.connect(server.url);
+  const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 90500, increment_ms: 2000 } });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  const pgn = await (await fetch(`${server.http}/api/games/${game}/export`)).text();
+  assert.match(pgn, /\[TimeControl "90\.5\+2"\]/, pgn);
+  assert.match(pgn, /1\. e4 \{\[%clk 0:01:\d\d\]\} 1\.\.\. e5 \{\[%clk 0:01:\d\d\]\}/, pgn);
+  await a.close();
+  await b.close();
 });
 
 test('GET /metrics speaks Prometheus text', async () => {

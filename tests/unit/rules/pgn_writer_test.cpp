@@ -37,6 +37,21 @@ TEST(PgnWriter, RosterComesFirstThenOtherTagsInAsciiOrder) {
               "\n");
 }
 
+TEST(PgnWriter, TimeControlIsATagAmongTheOthersOnlyWhenSet) {
+    ExportInfo info;
+    info.time_control = "300+2";
+    const std::string tags =
+        tag_section(info, "-", Outcome::ongoing, {{"Variant", "xiangqi"}, {"Termination", "x"}});
+    const auto termination = tags.find("[Termination \"x\"]\n");
+    const auto time_control = tags.find("[TimeControl \"300+2\"]\n");
+    const auto variant = tags.find("[Variant \"xiangqi\"]\n");
+    ASSERT_NE(time_control, std::string::npos) << tags;
+    EXPECT_LT(termination, time_control);
+    EXPECT_LT(time_control, variant);
+    info.time_control.clear();
+    EXPECT_EQ(tag_section(info, "-", Outcome::ongoing, {}).find("TimeControl"), std::string::npos);
+}
+
 TEST(PgnWriter, ClockCommandRoundsDownToWholeSeconds) {
     EXPECT_EQ(clock_command(300'000), "[%clk 0:05:00]");
     EXPECT_EQ(clock_command(3'725'999), "[%clk 1:02:05]");
