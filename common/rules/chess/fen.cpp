@@ -253,6 +253,12 @@ Expected<Position, RulesError> FenParser::parse(std::string_view fen) {
     if (popcount(pos.checkers()) > 2) {
         return fail("the side to move is in check from more than two pieces");
     }
+    // A double check is a move's check and the line it uncovered: one of the two checks is a
+    // bishop's, rook's or queen's (two knights, a knight and a pawn, or two pawns never are).
+    if (more_than_one(pos.checkers()) &&
+        !(pos.checkers() & (pos.pieces(bishop) | pos.pieces(rook) | pos.pieces(queen)))) {
+        return fail("the side to move is in double check that no move could have given");
+    }
     if (pos.en_passant_ != no_square && pos.in_check()) {
         // The last move was the double step: it gave check with the pawn itself or uncovered a
         // line through the pawn's start square, never both; any other check stood before it,

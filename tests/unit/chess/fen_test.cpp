@@ -130,6 +130,17 @@ TEST(ChessFen, RefusesTripleCheck) {
     EXPECT_TRUE(Position::from_fen("4k3/8/5N2/8/4R3/8/8/4K3 b - - 0 1").has_value());
 }
 
+TEST(ChessFen, RefusesADoubleCheckWithoutALineOpened) {
+    // A double check is a move's check and the line it uncovered, so one checker is a bishop,
+    // rook or queen.
+    expect_refused("4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", "double check that no move could");
+    expect_refused("4k3/3P4/5N2/8/8/8/8/4K3 b - - 0 1", "double check that no move could");
+    expect_refused("4k3/3P1P2/8/8/8/8/8/4K3 b - - 0 1", "double check that no move could");
+    // Ne4-f6+ uncovering the rook on e1, and Nd7-f6+ uncovering the bishop on a4.
+    EXPECT_TRUE(Position::from_fen("4k3/8/5N2/8/8/8/8/K3R3 b - - 0 1").has_value());
+    EXPECT_TRUE(Position::from_fen("4k3/8/5N2/8/B7/8/8/K7 b - - 0 1").has_value());
+}
+
 TEST(ChessFen, RefusesAnEmptyCastlingField) {
     // Two spaces after the side to move leave an empty field where '-' belongs.
     expect_refused("4k3/8/8/8/8/8/8/4K3 w  - 0 1", "castling field must be '-'");
