@@ -69,6 +69,13 @@ std::int64_t unix_nanoseconds(std::filesystem::file_time_type time) {
         .count();
 }
 
+// What the browser client may load and who may frame it (CSP level 3: 'self' includes this
+// host's ws: and wss:).
+constexpr std::string_view kContentSecurityPolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'";
+
 // Milliseconds as the seconds PGN's TimeControl counts in: "300", or "90.5" for a part second.
 std::string seconds_text(std::int64_t ms) {
     std::string text = std::to_string(ms / 1000);
@@ -406,6 +413,14 @@ net::HttpResponse HttpApi::static_file(std::string_view raw_path, const net::Htt
     response.headers = {{"Cache-Control", "no-cache"},
                         {"ETag", validators.etag},
                         {"Last-Modified", format_http_date(validators.modified_seconds)}};
+    // The page holds the player's seat tokens: no other site may frame it (a click on a hidden
+    // Resign), and it runs only the scripts it was built with. The board draws its own inline
+    // style sheet and data: images; the game socket is this host's.
+    response.headers.insert(response.headers.end(),
+                            {{"Content-Security-Policy", std::string(kContentSecurityPolicy)},
+                             {"X-Content-Type-Options", "nosniff"},
+                             {"X-Frame-Options", "DENY"},
+                             {"Referrer-Policy", "no-referrer"}});
     if (not_modified(validators, {request.if_none_match, request.if_modified_since}, now_seconds)) {
         response.status = 304;
         response.content_type.clear();

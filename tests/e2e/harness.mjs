@@ -112,6 +112,11 @@ export async function newPlayer(browser, server, name, viewport = { width: 1100,
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(error.message));
+  // The server's Content-Security-Policy must let the client load all it uses: Chromium reports
+  // what the policy refused as a console error.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) page.errors.push(message.text());
+  });
   await page.goto(`${server.url}/#/`);
   await page.waitForSelector('#create-form');
   return page;

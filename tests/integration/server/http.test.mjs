@@ -108,6 +108,30 @@ test('GET /metrics speaks Prometheus text', async () => {
   assert.match(text, /arbiter_moves_accepted_total \d+/);
 });
 
+test('the browser client may not be framed by another site, nor load from one', async () => {
+  // The page keeps the seat tokens: a foreign page framing it could steer a click onto Resign.
+  await inTempFolder(async (dir) => {
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>\n');
+    writeFileSync(path.join(dir, 'app.js'), 'console.log(1);\n');
+    const site = await startServer({ webRoot: dir });
+    try {
+      for (const file of ['/', '/app.js']) {
+        const response = await fetch(`${site.http}${file}`);
+        assert.equal(response.status, 200, file);
+        const policy = response.headers.get('content-security-policy') ?? '';
+        assert.match(policy, /frame-ancestors 'none'/, file);
+        assert.match(policy, /script-src 'self'(;|$)/, file);
+        assert.match(policy, /object-src 'none'/, file);
+        assert.equal(response.headers.get('x-frame-options'), 'DENY', file);
+        assert.equal(response.headers.get('x-content-type-options'), 'nosniff', file);
+        assert.equal(response.headers.get('referrer-policy'), 'no-referrer', file);
+      }
+    } finally {
+      await site.stop();
+    }
+  });
+});
+
 test('static files cannot escape the web root', async () => {
   const response = await fetch(`${server.http}/..%2f..%2fetc%2fpasswd`);
   assert.ok(response.status === 404 || response.status === 400);
