@@ -2,6 +2,7 @@
 // library, and a plain function over a vector of strings is easy to test.
 #include "client/cli/options.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -22,6 +23,23 @@ constexpr std::array<std::pair<std::string_view, Command>, 9> kCommands = {{
     {"games", Command::games},
     {"lobby", Command::lobby},
     {"engines", Command::engines},
+}};
+
+// The options that belong to one command, and its name: given with another command they would
+// be ignored, and a user who typed them meant something else.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kCommandOptions = {{
+    {"--side", "create"},
+    {"--clock", "create"},
+    {"--private", "create"},
+    {"--position", "create"},
+    {"--opponent", "create"},
+    {"--level", "create"},
+    {"--token", "resume"},
+    {"--print", "replay"},
+    {"--status", "games"},
+    {"--variant", "games"},
+    {"--limit", "games"},
+    {"--once", "lobby"},
 }};
 
 bool is_one_of(std::string_view value, std::initializer_list<std::string_view> allowed) {
@@ -152,6 +170,7 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
     bool level_given = false;
     std::optional<Command> command;
     std::vector<std::string> operands;
+    std::vector<std::string> flags;  // every option given, without its value
     // Text that is not UTF-8 cannot go into a JSON request (nor be echoed in a message).
     for (std::size_t index = 0; index < arguments.size(); ++index) {
         if (!is_utf8(arguments[index])) {
@@ -164,6 +183,9 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
         if (flag.rfind("--", 0) == 0 && flag.find('=') != std::string::npos) {
             inline_value = flag.substr(flag.find('=') + 1);
             flag = flag.substr(0, flag.find('='));
+        }
+        if (flag.starts_with('-')) {
+            flags.push_back(flag);
         }
         auto value = [&]() { return take_value(arguments, index, flag, inline_value); };
         auto set = [&](std::string& target) -> Expected<void, std::string> {
@@ -282,11 +304,17 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
     if (!checked) {
         return unexpected(checked.error());
     }
+    for (const auto& [option, owner] : kCommandOptions) {
+        const bool given = std::find(flags.begin(), flags.end(), option) != flags.end();
+        const bool owned = std::any_of(kCommands.begin(), kCommands.end(), [&](const auto& entry) {
+            return entry.first == owner && entry.second == options.command;
+        });
+        if (given && !owned) {
+            return unexpected(std::string(option) + " is for " + std::string(owner));
+        }
+    }
     if (level_given && options.opponent.empty()) {
         return unexpected(std::string("--level needs --opponent ENGINE"));
-    }
-    if (!options.opponent.empty() && options.command != Command::create) {
-        return unexpected(std::string("--opponent is for create"));
     }
     if (auto texts = check_texts(options); !texts) {
         return unexpected(texts.error());

@@ -93,6 +93,37 @@ TEST(CliOptions, UnknownOptionsAndCommandsAreRefused) {
     EXPECT_FALSE(parse({"--json=yes", "lobby"}));
 }
 
+TEST(CliOptions, AnOptionOfAnotherCommandIsRefused) {
+    // Each was silently ignored: `join` does not choose a side, `watch` has no clock.
+    const std::pair<std::vector<std::string>, std::string> cases[] = {
+        {{"join", "g1", "--side", "first"}, "--side is for create"},
+        {{"watch", "g1", "--clock", "5+3"}, "--clock is for create"},
+        {{"games", "--private"}, "--private is for create"},
+        {{"--position", "8/8 w", "lobby"}, "--position is for create"},
+        {{"join", "g1", "--opponent", "builtin"}, "--opponent is for create"},
+        {{"join", "g1", "--token", "abc"}, "--token is for resume"},
+        {{"watch", "g1", "--print"}, "--print is for replay"},
+        {{"lobby", "--status", "ended"}, "--status is for games"},
+        {{"replay", "g1", "--variant=chess"}, "--variant is for games"},
+        {{"engines", "--limit", "5"}, "--limit is for games"},
+        {{"games", "--once"}, "--once is for lobby"},
+    };
+    for (const auto& [arguments, refusal] : cases) {
+        auto options = parse(arguments);
+        ASSERT_FALSE(options) << refusal;
+        EXPECT_EQ(options.error(), refusal);
+    }
+    // Options for every command still go with any of them.
+    for (const std::vector<std::string>& arguments :
+         {std::vector<std::string>{"watch", "g1", "--flip", "--numbers", "--json", "--name", "A"},
+          std::vector<std::string>{"--ascii", "--no-color", "games", "--status", "ended"},
+          std::vector<std::string>{"lobby", "--once"},
+          std::vector<std::string>{"replay", "g1", "--print"},
+          std::vector<std::string>{"resume", "g1", "--token", "abc"}}) {
+        EXPECT_TRUE(parse(arguments)) << arguments.front();
+    }
+}
+
 TEST(CliOptions, AnOptionWithoutItsValueIsRefused) {
     auto options = parse({"lobby", "--server"});
     ASSERT_FALSE(options);
