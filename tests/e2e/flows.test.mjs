@@ -100,6 +100,29 @@ test('a promotion asks which piece and plays the one picked', async () => {
   await closePages(first, second);
 });
 
+test('an open promotion picker stays open when the opponent offers a draw, and Cancel still puts the pawn back', async () => {
+  const { first, second } = await twoPlayers('chess', 'k7/4P3/8/8/8/8/8/4K3 w - - 0 1');
+  await drag(first, 'e7', 'e8');
+  await first.waitForSelector('.picker');
+  // The offer redraws white's page while the picker is open.
+  await second.click('#offer-draw');
+  await first.waitForSelector('#accept-draw');
+  assert.equal(await first.locator('.picker').count(), 1, 'the picker was closed by the redraw');
+  await first.click('.picker .pick.cancel');
+  assert.equal(await first.locator('.picker').count(), 0);
+  await settledPieceAt(first, 'e7', 'p-piece white');
+  await drag(first, 'e7', 'e8');
+  await first.waitForSelector('.picker');
+  await first.keyboard.press('Escape');
+  assert.equal(await first.locator('.picker').count(), 0, 'Escape closes the picker');
+  await settledPieceAt(first, 'e7', 'p-piece white');
+  await drag(first, 'e7', 'e8');
+  await first.click('.picker .pick[data-move="e7e8q"]');
+  await waitForPly(second, 1);
+  await settledPieceAt(second, 'e8', 'q-piece white');
+  await closePages(first, second);
+});
+
 test('a draughts capture that runs round to its own square is offered on selecting the piece', async () => {
   const { first, second } = await twoPlayers('draughts', 'W:W22,K31:B9,10,17,18,K4');
   const { x, y } = await squareCenterOf(first, '22');

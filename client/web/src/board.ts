@@ -27,6 +27,7 @@ export class Board {
   private ground: Api;
   private view: BoardView | null = null;
   private picker: HTMLElement | null = null;
+  private pickerMoves: string[] = [];
 
   constructor(
     private variant: Variant,
@@ -48,8 +49,17 @@ export class Board {
     });
   }
 
-  /** Redraws from the server's view of the game. */
+  /**
+   * Redraws from the server's view of the game. An open picker stays open while its moves are
+   * still legal in the same position: the opponent's offer or reconnection redraws the page, and
+   * must not drop the player's half-made promotion.
+   */
   set(view: BoardView): void {
+    if (this.picker && this.pickerStillStands(view)) {
+      this.view = view;
+      if (this.ground.state.orientation !== view.orientation) this.ground.set({ orientation: view.orientation });
+      return;
+    }
     this.closePicker();
     this.view = view;
     const dests = new Map<Key, Key[]>();
@@ -124,8 +134,18 @@ export class Board {
     if (circular.length) this.openPicker(circular, 'Capture round and back to this square?');
   }
 
+  private pickerStillStands(view: BoardView): boolean {
+    return (
+      view.movable !== 'none' &&
+      view.position === this.view?.position &&
+      view.movable === this.view?.movable &&
+      this.pickerMoves.every((move) => view.legal.includes(move))
+    );
+  }
+
   private openPicker(candidates: string[], heading?: string): void {
     this.closePicker();
+    this.pickerMoves = candidates;
     const chess = this.variant.name === 'chess';
     const title = heading ?? (chess ? 'Promote to' : 'Which capture path?');
     const buttons = candidates.map((move) => {
@@ -143,10 +163,15 @@ export class Board {
       return button;
     });
     const cancel = h('button', { type: 'button', class: 'pick cancel' }, 'Cancel');
-    cancel.addEventListener('click', () => this.view && this.set(this.view));
+    // Closed first, so that set() puts the piece back instead of keeping the picker.
+    const putBack = () => {
+      this.closePicker();
+      if (this.view) this.set(this.view);
+    };
+    cancel.addEventListener('click', putBack);
     this.picker = h('div', { class: 'picker', role: 'dialog', 'aria-label': title }, h('p', {}, title), ...buttons, cancel);
     this.picker.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape' && this.view) this.set(this.view);
+      if (e.key === 'Escape') putBack();
     });
     this.element.append(this.picker);
     buttons[0]?.focus();
@@ -155,6 +180,7 @@ export class Board {
   private closePicker(): void {
     this.picker?.remove();
     this.picker = null;
+    this.pickerMoves = [];
   }
 
   destroy(): void {
