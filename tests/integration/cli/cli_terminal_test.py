@@ -172,24 +172,25 @@ def listing_prints_no_prompt(cli, env):
         check("> " not in text, f"{command} printed a prompt though it reads nothing: {text!r}")
 
 
-def end_of_input_leaves_like_quit(cli, env):
-    terminal = Terminal("ctrl-d", cli + ["create", "chess"], env)
-    terminal.wait_for_text("Waiting for an opponent")
-    terminal.type("\x04")  # Ctrl-D at the start of a line: end of input
+def leaves_on_a_key(name, command, env, ready, key, expected_code, what):
+    """Starts `command` at a terminal, waits for `ready`, types `key`, and checks that the client
+    exits with `expected_code` on a line of its own."""
+    terminal = Terminal(name, command, env)
+    terminal.wait_for_text(ready)
+    terminal.type(key)
     code = terminal.exit_code(10)
     output = terminal.output
     terminal.kill()
-    check(code == 0, f"Ctrl-D: exit {code}")
-    check(ends_on_a_clean_line(output), f"Ctrl-D left our prompt to the shell: {output[-80:]!r}")
+    check(code == expected_code, f"{what}: exit {code}")
+    check(ends_on_a_clean_line(output), f"{what} left our prompt to the shell: {output[-80:]!r}")
 
-    terminal = Terminal("ctrl-c", cli + ["create", "chess"], env)
-    terminal.wait_for_text("Waiting for an opponent")
-    terminal.type("\x03")
-    code = terminal.exit_code(10)
-    output = terminal.output
-    terminal.kill()
-    check(code == 130, f"Ctrl-C: exit {code}")
-    check(ends_on_a_clean_line(output), f"Ctrl-C left our prompt to the shell: {output[-80:]!r}")
+
+def end_of_input_leaves_like_quit(cli, env):
+    # Ctrl-D at the start of a line: end of input.
+    leaves_on_a_key("ctrl-d", cli + ["create", "chess"], env, "Waiting for an opponent", "\x04",
+                    0, "Ctrl-D")
+    leaves_on_a_key("ctrl-c", cli + ["create", "chess"], env, "Waiting for an opponent", "\x03",
+                    130, "Ctrl-C")
 
 
 def timed_game(cli, env, variant_env, rows, name):
@@ -269,14 +270,8 @@ def pieces_follow_the_locale(cli, env):
 
 def interrupted_replay_exits_130(cli, env, game):
     """Ctrl-C while stepping through a replay leaves as Ctrl-C does in a game: 130, not 0."""
-    terminal = Terminal("replay-ctrl-c", cli + ["replay", game], env)
-    terminal.wait_for_text("keys:")
-    terminal.type("\x03")
-    code = terminal.exit_code(10)
-    output = terminal.output
-    terminal.kill()
-    check(code == 130, f"Ctrl-C in a replay: exit {code}")
-    check(ends_on_a_clean_line(output), f"Ctrl-C left our prompt to the shell: {output[-80:]!r}")
+    leaves_on_a_key("replay-ctrl-c", cli + ["replay", game], env, "keys:", "\x03", 130,
+                    "Ctrl-C in a replay")
 
 
 def run(args, port, workdir):
