@@ -288,6 +288,17 @@ bool Position::is_legal(Move move) const noexcept {
     return false;
 }
 
+bool Position::is_pseudo_legal(Move move) const noexcept {
+    MoveList pseudo;
+    generate_pseudo(pseudo);
+    for (Move candidate : pseudo) {
+        if (candidate == move) {
+            return true;
+        }
+    }
+    return false;
+}
+
 Undo Position::make(Move move) noexcept {
     const Square from = move.from();
     const Square to = move.to();

@@ -155,6 +155,10 @@ class Position {
     bool has_legal_move() const noexcept;
     /// Whether `move` is among legal_moves() (probing that one move only).
     bool is_legal(Move move) const noexcept;
+    /// Whether `move` follows the movement rules for the side to move, whether or not it would
+    /// leave the own general attacked (the repetition rule asks what was threatened apart from a
+    /// check that had to be answered first).
+    bool is_pseudo_legal(Move move) const noexcept;
 
     /// Plays a legal move; returns what unmake() needs.
     Undo make(Move move) noexcept;

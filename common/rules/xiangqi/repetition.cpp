@@ -27,7 +27,7 @@ bool protected_after(const Position& position, Move capture) {
     return recaptures.size > 0;
 }
 
-// The captures `color` could legally make in `position` that count as chasing (AXF/WXF core):
+// Whether the capture `move` of the side to move in `view` counts as chasing (AXF/WXF core):
 // - attacks by the general, or by a soldier that has not crossed the river, never count (issue 3:
 //   "the general and soldiers that have not crossed the river may chase freely"); a soldier
 //   across the river chases like any other piece;
@@ -38,34 +38,36 @@ bool protected_after(const Position& position, Move capture) {
 // - a horse or cannon attacking a chariot chases it even when it is protected (the chariot is
 //   worth more); any other attack chases only an unprotected piece, i.e. one that its side
 //   cannot legally recapture after the capture.
+bool counts_as_chase(const Position& view, Move move) {
+    const Piece victim = view.at(move.to());
+    const Kind attacker_kind = kind_of(view.at(move.from()));
+    const Kind victim_kind = kind_of(victim);
+    const bool free_soldier = attacker_kind == Kind::soldier &&
+                              !crossed_river(color_of(view.at(move.from())), move.from());
+    if (attacker_kind == Kind::general || free_soldier || victim_kind == Kind::general ||
+        (victim_kind == Kind::soldier && !crossed_river(color_of(victim), move.to()))) {
+        return false;
+    }
+    // Only a victim that may legally take back is offered an exchange: a piece pinned to its
+    // line is chased by its like (AXF rules, diagrams 63-66).
+    const Move take_back(move.to(), move.from());
+    if (victim_kind == attacker_kind &&
+        view.with_side_to_move(color_of(victim)).is_legal(take_back)) {
+        return false;
+    }
+    const bool outranks = victim_kind == Kind::chariot &&
+                          (attacker_kind == Kind::horse || attacker_kind == Kind::cannon);
+    return outranks || !protected_after(view, move);
+}
+
+// The captures `color` could legally make in `position` that count as chasing.
 std::vector<Threat> threats(const Position& position, Color color) {
     const Position view = position.with_side_to_move(color);
     MoveList list;
     view.legal_moves(list);
     std::vector<Threat> found;
     for (Move move : list) {
-        const Piece victim = view.at(move.to());
-        if (victim == kEmpty) {
-            continue;
-        }
-        const Kind attacker_kind = kind_of(view.at(move.from()));
-        const Kind victim_kind = kind_of(victim);
-        const bool free_soldier = attacker_kind == Kind::soldier &&
-                                  !crossed_river(color_of(view.at(move.from())), move.from());
-        if (attacker_kind == Kind::general || free_soldier || victim_kind == Kind::general ||
-            (victim_kind == Kind::soldier && !crossed_river(color_of(victim), move.to()))) {
-            continue;
-        }
-        // Only a victim that may legally take back is offered an exchange: a piece pinned to its
-        // line is chased by its like (AXF rules, diagrams 63-66).
-        const Move take_back(move.to(), move.from());
-        if (victim_kind == attacker_kind &&
-            view.with_side_to_move(color_of(victim)).is_legal(take_back)) {
-            continue;
-        }
-        const bool outranks = victim_kind == Kind::chariot &&
-                              (attacker_kind == Kind::horse || attacker_kind == Kind::cannon);
-        if (outranks || !protected_after(view, move)) {
+        if (view.at(move.to()) != kEmpty && counts_as_chase(view, move)) {
             found.push_back({view.id_at(move.to()), view.id_at(move.from())});
         }
     }
@@ -77,19 +79,33 @@ std::vector<Threat> threats(const Position& position, Color color) {
 std::uint32_t chased_pieces(const Position& before, Move move) {
     const Color mover = before.side_to_move();
     const int moved_id = before.id_at(move.from());
+    const bool evading = before.in_check();
     const auto old_threats = threats(before, mover);
     Position after = before;
     after.make(move);
     std::uint32_t chased = 0;
-    // A move chases a piece it newly threatens, or one that the moving piece keeps threatening
-    // (a chariot following its victim along a line); a threat that merely persists while another
-    // piece moves is not created by this move.
+    // A move chases only a piece it newly threatens. A threat that was already there is not
+    // created by this move, even when the moving piece is the one that keeps it: a chariot that
+    // steps along its line while the cannon it attacks steps along the same line never lets the
+    // cannon out of its reach, and is no chase (AXF rules, appendix, "example of non-perpetual
+    // chase": R2+1 c8+1 R2-1 c8-1).
     for (const Threat& threat : threats(after, mover)) {
         bool existed = false;
         for (const Threat& old : old_threats) {
             existed = existed || old.victim == threat.victim;
         }
-        if (!existed || threat.attacker == moved_id) {
+        // A side in check may capture only to answer the check, so its other captures are
+        // missing from old_threats. A capture by a piece that did not move, already possible by
+        // the movement rules and already a chase before, was barred only by that check: the
+        // evasion does not create it (H. G. Muller on the Asian rules: attacks that existed
+        // before never count, even when a check made them briefly illegal). An evasion that
+        // also releases a pin on the attacker is treated the same, though it does free the
+        // capture.
+        if (!existed && evading && threat.attacker != moved_id) {
+            const Move capture(before.square_of(threat.attacker), before.square_of(threat.victim));
+            existed = before.is_pseudo_legal(capture) && counts_as_chase(before, capture);
+        }
+        if (!existed) {
             chased |= 1U << threat.victim;
         }
     }

@@ -160,6 +160,37 @@ TEST(XiangqiRepetition, ChaseMustTargetTheSamePieceEveryMove) {
               (Status{Outcome::second_wins, Reason::perpetual_check}));
 }
 
+TEST(XiangqiRepetition, OneCheckOneChaseDrawsUnlessTheCheckAlsoChases) {
+    // AXF rules, rule 12 (diagram 13): "one check one chase" is a draw; a move that only checks
+    // chases nothing, so the chase is not made with every move.
+    const std::vector<std::uint64_t> hashes = {1, 2, 1, 2, 1};
+    const std::vector<PlyRecord> check_then_chase = {{true, 0}, {}, {false, 1U << 20}, {}};
+    EXPECT_EQ(judge_repetition(hashes, check_then_chase, Color::red),
+              (Status{Outcome::draw, Reason::repetition}));
+    // A check that also attacks the chased piece is a chase as well (Fairy-Stockfish's AXF test
+    // set, below): chasing the same piece with every move loses.
+    const std::vector<PlyRecord> check_and_chase = {{true, 1U << 20}, {}, {false, 1U << 20}, {}};
+    EXPECT_EQ(judge_repetition(hashes, check_and_chase, Color::red),
+              (Status{Outcome::second_wins, Reason::perpetual_chase}));
+}
+
+TEST(XiangqiStatus, CheckThatAlsoAttacksTheChasedPieceIsPartOfTheChase) {
+    // Black's chariot hunts the red cannon; its step to b4 also uncovers the cannon a2's check
+    // through the advisor e2, and the red cannon blocks it. Black chased the cannon with every
+    // move and loses.
+    auto rook = game_from("3k5/9/9/9/9/9/9/9/cr1CAK3/9 w - - 0 1");
+    ASSERT_TRUE(rook);
+    play_all(*rook, cycle({"d2d4", "b2b4", "d4d2", "b4b2"}, 2));
+    EXPECT_EQ(rook->status(), (Status{Outcome::first_wins, Reason::perpetual_chase}));
+    // Red's cannon f7 attacks the crossed soldier f2 through the black cannon when the red
+    // cannon f5 steps aside, and through the red cannon when it steps back, which also checks
+    // through f7. Red chased f2 with every move.
+    auto cannons = game_from("5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1");
+    ASSERT_TRUE(cannons);
+    play_all(*cannons, cycle({"f5d5", "f6d6", "d5f5", "d6f6"}, 2));
+    EXPECT_EQ(cannons->status(), (Status{Outcome::second_wins, Reason::perpetual_chase}));
+}
+
 TEST(XiangqiRepetition, HorseAttackOnAChariotChasesEvenWhenProtected) {
     auto chariot = Position::from_fen(fen_of({"K e1", "N c3", "r d6", "r d9", "k f10"}));
     ASSERT_TRUE(chariot);
@@ -176,11 +207,15 @@ TEST(XiangqiRepetition, HorseAttackOnAChariotChasesEvenWhenProtected) {
 TEST(XiangqiRepetition, ChaseCountsOnlyThreatsMadeByPiecesThatMayNotChaseFreely) {
     auto position = Position::from_fen(fen_of({"K e1", "R a5", "P c6", "n a8", "n c8", "k d10"}));
     ASSERT_TRUE(position);
-    const std::uint32_t horse_a8 = 1U << position->id_at(make_square(0, 7));
     EXPECT_EQ(chased_pieces(*position, *parse_wire("e1f1")), 0U)
         << "the chariot's threat on a8 only persists";
-    EXPECT_EQ(chased_pieces(*position, *parse_wire("a5a6")), horse_a8)
-        << "the chariot moves and keeps threatening a8";
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("a5a6")), 0U)
+        << "the chariot moves, but its threat on a8 was already there (AXF appendix)";
+    EXPECT_EQ(chased_pieces(*position, *parse_wire("a5a7")), 0U);
+    auto aside = Position::from_fen(fen_of({"K e1", "R b5", "P c6", "n a8", "n c8", "k d10"}));
+    ASSERT_TRUE(aside);
+    EXPECT_EQ(chased_pieces(*aside, *parse_wire("b5a5")), 1U << aside->id_at(make_square(0, 7)))
+        << "the chariot moves onto the horse's file: a new threat";
     EXPECT_EQ(chased_pieces(*position, *parse_wire("a5b5")), 0U);
     EXPECT_NE(chased_pieces(*position, *parse_wire("c6c7")), 0U)
         << "a soldier across the river chases like any other piece";
@@ -195,6 +230,33 @@ TEST(XiangqiRepetition, ChaseCountsOnlyThreatsMadeByPiecesThatMayNotChaseFreely)
     auto crossed = Position::from_fen(fen_of({"K e1", "R b2", "p a3", "k d10"}));
     ASSERT_TRUE(crossed);
     EXPECT_NE(chased_pieces(*crossed, *parse_wire("b2b3")), 0U) << "a crossed soldier may not";
+}
+
+TEST(XiangqiStatus, AttackThatOnlyPersistsAlongTheLineIsNoChase) {
+    // AXF rules, appendix "Example of non-perpetual chase" (R2+1 c8+1 R2-1 c8-1): the chariot
+    // and the unprotected cannon step back and forth on one file; every chariot move threatens
+    // the cannon, but the threat was already there before it, so no move chases. Draw.
+    auto game = game_from(fen_of({"K e1", "R h1", "c h5", "k d10"}));
+    ASSERT_TRUE(game);
+    play_all(*game, cycle({"h1h2", "h5h4", "h2h1", "h4h5"}, 2));
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::repetition}));
+    // The same with more material (Fairy-Stockfish's test of this AXF example, its "D106").
+    auto d106 = game_from("3k2b2/4P4/4b4/9/8p/6Bc1/6P1P/3AB4/4pp3/1p1K3R1 w - - 0 1");
+    ASSERT_TRUE(d106);
+    play_all(*d106, cycle({"h1h2", "h5h4", "h2h1", "h4h5"}, 2));
+    EXPECT_EQ(d106->status(), (Status{Outcome::draw, Reason::repetition}));
+}
+
+TEST(XiangqiStatus, CheckEvasionChasesNothingTheEvaderAlreadyThreatened) {
+    // Red's chariot hunts the unprotected horse (h2 <-> i2 against h8 <-> i10), but between its
+    // moves black's chariot checks (d5 <-> e5) and red's general must step aside (e1 <-> d1).
+    // The evasion leaves the chariot's threat as it was: the capture was only barred by the
+    // check, so the evasion creates no threat (the threat existed before it; see H. G. Muller
+    // on the Asian rules). Red chases on half of its moves, black checks on half: a draw.
+    auto game = game_from(fen_of({"K e1", "R i2", "r d5", "n h8", "k f10"}));
+    ASSERT_TRUE(game);
+    play_all(*game, cycle({"i2h2", "d5e5", "e1d1", "h8i10", "h2i2", "e5d5", "d1e1", "i10h8"}, 2));
+    EXPECT_EQ(game->status(), (Status{Outcome::draw, Reason::repetition}));
 }
 
 TEST(XiangqiStatus, PerpetualChaseOfAPinnedChariotLoses) {
@@ -229,6 +291,8 @@ TEST(XiangqiRepetition, VerdictEqualsRecordingEveryPly) {
         fen_of({"K e1", "R g1", "N h7", "k d10", "r i10"}),
         fen_of({"K f3", "C i9", "N h8", "k d9", "c f10", "a f8"}),
         fen_of({"K e1", "R a5", "P c6", "n a8", "c c8", "k d10"}, 'b'),
+        fen_of({"K d1", "R a1", "k e10"}),
+        fen_of({"K d1", "R a7", "R e2", "r e8", "k e10"}),
     };
     std::mt19937 random(20261130);
     int repetitions = 0;
@@ -247,8 +311,21 @@ TEST(XiangqiRepetition, VerdictEqualsRecordingEveryPly) {
             const auto legal = game->legal_moves();
             ASSERT_FALSE(legal.empty());
             // Mostly undo one's own move of two plies ago (a cycle, keeping whatever checks or
-            // chases the moves before made), sometimes any move.
+            // chases the moves before made), sometimes another move: mostly one that checks or
+            // chases if there is one.
             std::string wire = legal[random() % legal.size()];
+            if (random() % 4 != 0) {
+                std::vector<std::string> forcing;
+                for (const std::string& candidate : legal) {
+                    const PlyRecord record = record_ply(*position, *parse_wire(candidate));
+                    if (record.gave_check || record.chased != 0) {
+                        forcing.push_back(candidate);
+                    }
+                }
+                if (!forcing.empty()) {
+                    wire = forcing[random() % forcing.size()];
+                }
+            }
             if (records.size() >= 2 && random() % 5 != 0) {
                 const Move back = played[played.size() - 2];
                 const std::string undo = wire_notation(Move(back.to(), back.from()));
@@ -278,6 +355,90 @@ TEST(XiangqiRepetition, VerdictEqualsRecordingEveryPly) {
     // The comparison covered every verdict, not only plain draws.
     EXPECT_GT(repetitions, 300);
     EXPECT_GT(chases_or_checks, 20);
+}
+
+// Repetition cases from Fairy-Stockfish's test of its AXF chasing rules (test.py,
+// test_is_optional_game_end), with its verdicts. Left out: its soldier chase (a soldier across
+// the river chases here, issue 3; AXF rule 29 lets soldiers chase) and its two diagram-39 cases
+// (AXF rule 19: a chariot held by a horse may not be chased at all; here a chase must be made
+// with every move, see README), and its flying-general case, which it leaves without a verdict.
+TEST(XiangqiRepetition, AgreesWithFairyStockfishAxfCases) {
+    struct Case {
+        std::string fen;
+        std::vector<std::string> moves;
+        Status expected;
+    };
+    const Status red_loses{Outcome::second_wins, Reason::perpetual_chase};
+    const Status black_loses{Outcome::first_wins, Reason::perpetual_chase};
+    const Status draw{Outcome::draw, Reason::repetition};
+    auto with_lead = [](std::vector<std::string> lead, const std::vector<std::string>& wheel) {
+        const auto rest = cycle(wheel, 2);
+        lead.insert(lead.end(), rest.begin(), rest.end());
+        return lead;
+    };
+    const std::vector<Case> cases = {
+        // direct and discovered chases by a cannon
+        {"2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1",
+         with_lead({"c3a3"}, {"a8b8", "a3b3", "b8a8", "b3a3"}), red_loses},
+        {"2bakabr1/9/9/r1p1p1p2/p7R/P8/9/9/9/CC1AKA3 w - - 0 1",
+         with_lead({"a5a6"}, {"a7b7", "a6b6", "b7a7", "b6a6"}), red_loses},
+        // mutual chase
+        {"4k4/7n1/9/4pR3/9/9/4P4/9/9/4K4 w - - 0 1",
+         with_lead({"f7h7"}, {"h9f8", "h7h8", "f8g6", "h8g8", "g6i7", "g8g7", "i7h9", "g7h7"}),
+         draw},
+        // perpetual check against intermittent checks, and by a soldier
+        {"9/3kc4/3a5/3P5/9/4p4/9/4K4/9/3C5 w - - 0 1", cycle({"d7e7", "e5d5", "e7d7", "d5e5"}, 2),
+         Status{Outcome::first_wins, Reason::perpetual_check}},
+        {"3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1", cycle({"f2e2", "f3e3", "e2f2", "e3f3"}, 2),
+         Status{Outcome::first_wins, Reason::perpetual_check}},
+        {"3k5/4P4/4b4/3C5/4c4/9/9/9/9/5K3 w - - 0 1", cycle({"d7e7", "e8g6", "e7d7", "g6e8"}, 2),
+         black_loses},
+        {"4k4/9/4b4/2c2nR2/9/9/9/9/9/3K5 w - - 0 1", cycle({"g7g6", "f7g9", "g6g7", "g9f7"}, 2),
+         black_loses},
+        {"3P5/3k5/3nn4/9/9/9/9/9/9/5K3 w - - 0 1", cycle({"d10e10", "d9e9", "e10d10", "e9d9"}, 2),
+         black_loses},
+        {"4ck3/9/9/9/9/2r1R4/9/9/4A4/3AK4 w - - 0 1", cycle({"e5e4", "c5c4", "e4e5", "c4c5"}, 2),
+         black_loses},
+        {"4k4/9/9/c1c6/9/r8/9/9/C8/3K5 w - - 0 1", cycle({"a2c2", "a5c5", "c2a2", "c5a5"}, 2),
+         black_loses},
+        // mutual perpetual checks
+        {"9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5 w - - 0 1", cycle({"e4d4", "d7e7", "d4e4", "e7d7"}, 2),
+         draw},
+        {"3k5/6c2/9/7P1/6c2/6P2/9/9/9/5K3 w - - 0 1", cycle({"h7g7", "g6h6", "g7h7", "h6g6"}, 2),
+         draw},
+        {"4ck3/9/9/9/9/2r1R1N2/6N2/9/4A4/3AK4 w - - 0 1",
+         cycle({"e5e4", "c5c4", "e4e5", "c4c5"}, 2), draw},
+        {"5k3/9/9/c8/9/P1P6/9/2C6/9/3K5 w - - 0 1", cycle({"c3a3", "a7c7", "a3c3", "c7a7"}, 2),
+         draw},
+        {"4k4/9/r1r6/9/PPPP5/9/9/9/1C7/5K3 w - - 0 1",
+         with_lead({"b2a2"}, {"a8b8", "a2c2", "c8d8", "c2b2", "b8a8", "b2d2", "d8c8", "d2a2"}),
+         draw},
+        // protection undermined by pins, discovered attacks, the flying general, a cannon
+        {"4k4/4c4/9/4p4/9/9/3rn4/3NR4/4K4/9 b - - 0 1", cycle({"e4g5", "e2f2", "g5e4", "f2e2"}, 2),
+         black_loses},
+        {"5k3/9/9/9/9/1N2P1C2/9/4BC3/9/cr1RK4 w - - 0 1",
+         cycle({"b5c3", "b1c1", "c3b5", "c1b1"}, 2), black_loses},
+        {"5k3/9/9/9/9/4c4/3n5/3NBA3/4A4/4K4 w - - 0 1", cycle({"e1d1", "e5d5", "d1e1", "d5e5"}, 2),
+         black_loses},
+        {"5k3/9/9/9/9/4c4/3r5/3NB4/4A4/4K4 w - - 0 1", cycle({"e1d1", "e5d5", "d1e1", "d5e5"}, 2),
+         black_loses},
+        {"5k3/9/9/9/9/9/9/9/9/3NK1cr1 w - - 0 1", cycle({"d1c3", "h1h3", "c3d1", "h3h1"}, 2),
+         black_loses},
+        {"3k5/9/9/3n5/9/9/3r5/9/9/3NK4 w - - 0 1", cycle({"d1c3", "d4c4", "c3d1", "c4d4"}, 2),
+         draw},
+        {"3k5/9/9/9/9/9/3r5/9/9/3NK4 w - - 0 1", cycle({"d1c3", "d4c4", "c3d1", "c4d4"}, 2),
+         black_loses},
+        {"5k3/9/9/9/9/1C7/1r7/9/1C7/4K4 w - - 0 1", cycle({"b5c5", "b4c4", "c5b5", "c4b4"}, 2),
+         black_loses},
+        {"4ka3/c2R1R2c/4b4/9/9/9/9/9/9/4K4 w - - 0 1", cycle({"f9f7", "f10e9", "f7f9", "e9f10"}, 2),
+         draw},
+    };
+    for (const Case& c : cases) {
+        auto game = game_from(c.fen);
+        ASSERT_TRUE(game);
+        play_all(*game, c.moves);
+        EXPECT_EQ(game->status(), c.expected) << c.fen;
+    }
 }
 
 TEST(XiangqiStatus, MoveLimitAfter120PliesWithoutCapture) {
