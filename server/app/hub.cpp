@@ -455,8 +455,9 @@ bool Hub::route_after_load(const std::string& game, RoomRequest request) {
             it->second.push_back(std::move(request));
             return true;
         }
-        if (auto room = room_in_memory(game)) {
-            room->submit(std::move(request));  // brought back since route() looked
+        std::lock_guard rooms(rooms_mutex_);  // see route()
+        if (auto it = rooms_.find(game); it != rooms_.end()) {
+            it->second->submit(std::move(request));  // brought back since route() looked
             return true;
         }
         loading_[game].push_back(std::move(request));
@@ -562,7 +563,7 @@ void Hub::bring_back(const std::string& game) {
 bool Hub::unload_room(const std::string& game, const GameRoom* room) {
     std::lock_guard lock(rooms_mutex_);
     auto it = rooms_.find(game);
-    if (it == rooms_.end() || it->second.get() != room) {
+    if (it == rooms_.end() || it->second.get() != room || room->requests_in_flight() > 0) {
         return false;
     }
     rooms_.erase(it);
@@ -576,9 +577,15 @@ bool Hub::route(RoomRequest request) {
         refuse(request.peer, ErrorCode::unknown_game, "no game with that id", request.id);
         return false;
     }
-    if (auto room = room_in_memory(*game)) {
-        room->submit(std::move(request));
-        return true;
+    {
+        // Found and handed over under the lock that unload_room() takes: a room with a request on
+        // its way stays in memory for it, and one that left is not found, so that this request
+        // cannot be routed again behind a later one of its connection.
+        std::lock_guard lock(rooms_mutex_);
+        if (auto it = rooms_.find(*game); it != rooms_.end()) {
+            it->second->submit(std::move(request));
+            return true;
+        }
     }
     std::string id = *game;  // `game` points into the request, which moves
     return route_after_load(id, std::move(request));

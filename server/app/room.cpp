@@ -147,8 +147,10 @@ void GameRoom::start() {
 // ---- queue --------------------------------------------------------------------------------
 
 void GameRoom::submit(RoomRequest request) {
+    requests_in_flight_.fetch_add(1, std::memory_order_acq_rel);
     auto self = shared_from_this();
     executor_->post([self, request = std::move(request)]() mutable {
+        self->requests_in_flight_.fetch_sub(1, std::memory_order_acq_rel);
         if (self->unloaded_) {
             self->context_.host.reroute(std::move(request));
             return;
@@ -234,6 +236,14 @@ void GameRoom::run_next() {
 }
 
 bool GameRoom::leave_memory() {
+    // A request queued behind a commit is served here, not routed again: routed again it could
+    // fall behind a later request of its connection that found the game gone (protocol.md: a
+    // connection's requests are handled in the order sent). Its handling releases the room.
+    if (std::any_of(pending_.begin(), pending_.end(), [](const Queued& queued) {
+            return std::holds_alternative<RoomRequest>(queued);
+        })) {
+        return false;
+    }
     if (!context_.host.unload_room(id_, this)) {
         return false;
     }

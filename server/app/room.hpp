@@ -105,8 +105,8 @@ class RoomHost {
                              bool still_seated, bool still_member) = 0;
     /// Nobody is in the room and nothing of it is in flight (the game is over, or nobody came for
     /// the disconnect timeout): the host drops `room` from memory if it still holds it for
-    /// `game`, and says whether it did. Storage has all of it; the next request for the game
-    /// brings it back.
+    /// `game` and no request is on its way to it (GameRoom::requests_in_flight), and says whether
+    /// it did. Storage has all of it; the next request for the game brings it back.
     virtual bool unload_room(const std::string& game, const GameRoom* room) = 0;
     /// A request that reached a room after it was unloaded: route it again.
     virtual void reroute(RoomRequest request) = 0;
@@ -144,8 +144,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// submitted after this call.
     void start();
 
-    /// Queues a request; it runs on the room's executor.
+    /// Queues a request; it runs on the room's executor. The hub calls it under the lock that
+    /// unload_room() takes, so that a room a request was handed to stays for it.
     void submit(RoomRequest request);
+    /// Requests submitted and not yet in the room's queue. While there are any the room does not
+    /// leave memory (RoomHost::unload_room): requests routed again from a room gone could fall
+    /// behind a later request of the same connection that found the game out of memory.
+    std::size_t requests_in_flight() const noexcept {
+        return requests_in_flight_.load(std::memory_order_acquire);
+    }
     /// The peer's connection closed, or it moved on from this finished game: it leaves its
     /// seats and stops watching.
     void leave(std::shared_ptr<net::Peer> peer);
@@ -230,8 +237,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void on_abandon_timer();
     void cancel_timers();
     /// Asks the host to drop this room from memory (see RoomHost::unload_room); if it did, the
-    /// room is marked unloaded: requests still queued or arriving are routed again, the rest is
-    /// dropped. On the room's strand, with no commit in flight.
+    /// room is marked unloaded: requests still arriving are routed again, the rest is dropped.
+    /// Not while a request is queued here or on its way (those are served first, in order). On
+    /// the room's strand, with no commit in flight.
     bool leave_memory();
     /// (Re)arms `timer` to run `handler` through the room's queue after `delay`, unless the room
     /// is gone by then.
@@ -348,6 +356,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// A request from a connection, or the room's own work (a leave, a timer, an engine answer).
     using Queued = std::variant<Task, RoomRequest>;
     std::deque<Queued> pending_;
+    std::atomic<std::size_t> requests_in_flight_{0};  ///< see requests_in_flight()
     bool busy_ = false;
     bool spectator_count_posted_ = false;     ///< a send_spectator_count() is on the strand
     std::uint32_t spectator_count_sent_ = 0;  ///< the count last broadcast

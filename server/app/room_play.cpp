@@ -642,6 +642,8 @@ void GameRoom::on_unload_timer() {
     // A task runs only when no commit is in flight (run_next), so storage has all of the game.
     if (leave_memory()) {
         log_event(LogLevel::info, "game_unloaded", {{"game", id_}, {"plies", header_.ply}});
+    } else {
+        arm_unload_timer();  // a request is on its way here: look again after it
     }
 }
 

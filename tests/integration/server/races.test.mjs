@@ -313,3 +313,36 @@ test('a refused request for a finished game out of memory does not keep it in me
     await stranger.close();
   });
 });
+
+test('requests sent at once for a finished game out of memory are answered in the order sent, across its unloads', async () => {
+  // protocol.md, Transport: "Requests from one connection are handled in the order they were
+  // sent". Each refused request here leaves the game with nobody in it, so it leaves memory again
+  // while later ones are on their way to it: those must not fall behind a still later request that
+  // found the game gone and started bringing it back.
+  await withServer(['--threads', '4', '--rate', '100000', '--burst', '100000'], async (server) => {
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game, tokenA } = await startGame(a, b, { variant: 'chess' });
+    await b.ok({ type: 'resign', game });
+    await a.close();
+    await b.close();
+    const SENT = 150;
+    for (let round = 0; round < 30; round++) {
+      const c = await Client.connect(server.url, 'Ana');
+      for (let i = 0; i < SENT; i++) c.send({ type: 'move', game, move: 'e2e4', ply: 0, id: `q${i}` });
+      c.send({ type: 'resume', game, token: tokenA, id: 'resume' });
+      c.send({ type: 'rematch', game, action: 'offer', id: 'offer' });
+      const order = [];
+      while (order.length < SENT + 2) {
+        const reply = await c.next((m) => m.id !== undefined, 20000);
+        order.push(reply.id);
+        // Behind the resume the connection holds its seat: the offer is made (the first round) or
+        // refused as made already, never `forbidden`.
+        if (reply.id === 'offer') assert.notEqual(reply.code, 'forbidden', `round ${round}: the offer went before the resume`);
+      }
+      const expected = [...Array.from({ length: SENT }, (_, i) => `q${i}`), 'resume', 'offer'];
+      assert.deepEqual(order, expected, `round ${round}: answered out of order`);
+      await c.close();
+    }
+  });
+});
