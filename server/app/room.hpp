@@ -221,10 +221,16 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void on_resume(RoomRequest& request, const protocol::Resume& resume);
     void on_watch(RoomRequest& request, const protocol::Watch& watch);
     void on_move(RoomRequest& request, const protocol::MoveRequest& move);
+    /// Whether `text`, a move as a client writes it (wire or display notation), is the move
+    /// played at index `ply` (0-based), so that sending it again at `ply` is a re-send.
+    bool played_at(std::uint32_t ply, const std::string& text) const;
     void on_resign(RoomRequest& request);
     void on_offer(RoomRequest& request, const protocol::OfferRequest& offer);
     void on_abort(RoomRequest& request);
     void on_claim(RoomRequest& request, const protocol::Claim& claim);
+    /// When the side to move's time ran out before `request` arrived: refuses it (game_over) and
+    /// ends the game on time, as the flag timer would have; true then.
+    bool flag_fell_before(const RoomRequest& request);
     /// Removes the peer's member entries: all of them, or only its spectator entry.
     void on_leave(const std::shared_ptr<net::Peer>& peer, bool seats_too);
     /// Nobody is in the room: a finished game leaves memory now, one in play after the

@@ -31,10 +31,9 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
     }
     if (move.ply < header_.ply) {
         // A resend of a move already applied is answered like the first time, never re-applied.
-        // The move as sent the first time: in wire notation, or in the display notation the
-        // server gave it (a client may send either).
-        if (mover == *seat &&
-            (game_->moves()[move.ply] == move.move || notation_[move.ply] == move.move)) {
+        // The move as sent the first time: in wire notation, in the display notation the server
+        // gave it, or in any other text the rules read as that move (played_at).
+        if (mover == *seat && played_at(move.ply, move.move)) {
             if (auto again = moved_again(move.ply + 1, request.id)) {
                 request.peer->send(std::move(again));
                 return;
@@ -163,6 +162,40 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         });
 }
 
+bool GameRoom::played_at(std::uint32_t ply, const std::string& text) const {
+    const std::string& played = game_->moves()[ply];
+    if (played == text || notation_[ply] == text) {
+        return true;
+    }
+    // The client may have written the move neither way, but as the rules read it the first time:
+    // display notation without its check or mate mark ("Qh5" for "Qh5+"), "0-0" for "O-O". Its
+    // re-send is read again in the position it was played in, or it would be refused (stale_ply,
+    // or game_over after a mate) as if the move had not counted. Replaying costs O(ply), paid
+    // only by a move at a past ply, which is rate-limited as any request.
+    const auto before = replayed(ply);
+    if (!before) {
+        return false;
+    }
+    const auto wire = before->to_wire(text);
+    return wire && *wire == played;
+}
+
+bool GameRoom::flag_fell_before(const RoomRequest& request) {
+    if (!clock_ || header_.status != "playing" || !clock_->charge(request.received).flagged) {
+        return false;
+    }
+    // protocol.md, Clocks: the server flags a side itself when its time runs out. Its flag timer
+    // runs a little after that moment; a resignation, an offer or an answer, or a claim that
+    // arrived after it finds the game lost on time, as a move does (on_move), and does not
+    // overtake the flag.
+    reply_error(request, ErrorCode::game_over,
+                "the game is over: time ran out before this arrived");
+    const Side opponent = rules::opponent(game_->turn());
+    end_game(std::nullopt, game_->can_win(opponent) ? win_for(opponent) : rules::Outcome::draw,
+             "timeout");
+    return true;
+}
+
 void GameRoom::on_resign(RoomRequest& request) {
     const auto seat = seat_of(*request.peer, game_->turn());
     if (!seat) {
@@ -176,6 +209,9 @@ void GameRoom::on_resign(RoomRequest& request) {
     }
     if (header_.status != "playing") {
         reply_error(request, ErrorCode::game_over, "the game is over");
+        return;
+    }
+    if (flag_fell_before(request)) {
         return;
     }
     end_game(request, win_for(rules::opponent(*seat)), "resign");
@@ -211,6 +247,9 @@ void GameRoom::on_claim(RoomRequest& request, const protocol::Claim& claim) {
     }
     if (header_.status != "playing") {
         reply_error(request, ErrorCode::game_over, "the game is not in play");
+        return;
+    }
+    if (flag_fell_before(request)) {
         return;
     }
     const auto& away = seats_[seat_index(rules::opponent(*seat))].disconnected_since;
@@ -288,6 +327,9 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
                     offer.kind == OfferKind::rematch ? "a rematch is offered once the game is over"
                     : over                           ? "the game is over"
                                                      : "the game has not started: no opponent yet");
+        return;
+    }
+    if (flag_fell_before(request)) {
         return;
     }
     if (offer.kind == OfferKind::rematch && header_.rematch_next) {
@@ -468,7 +510,9 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
                         std::string reason, std::string status) {
     storage::GameRow header = header_;
     if (clock_) {
-        header.clock_ms = clock_->at(context_.time.now());
+        // A player's request stops the clocks when it arrived, as a move is charged up to then
+        // (a request that waited behind a commit is not charged the wait).
+        header.clock_ms = clock_->at(requester ? requester->received : context_.time.now());
     }
     finish(header, outcome, reason, status);
     auto peer = requester ? requester->peer : nullptr;

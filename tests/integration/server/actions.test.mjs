@@ -140,6 +140,33 @@ test('flag fall: the side whose time runs out loses; against a bare king it is a
   assert.equal(drawn.result, '1/2-1/2');
 });
 
+// protocol.md, Clocks: "The server flags a side itself when its time runs out". Its flag timer
+// may run a little after that moment; a resignation that reached the server after it must not
+// overtake the flag (a move does not either): the game is lost on time. One that came before stops
+// the clocks as they stood when it arrived, with time left for the side to move.
+test('a resignation that arrives after the opponent\'s time ran out does not overtake the flag', async () => {
+  for (let round = 0; round < 8; round++) {
+    const [a, b] = await pair();
+    const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 1, increment_ms: 0 } });
+    await a.ok({ type: 'move', game, move: 'e2e4', ply: 0 });
+    await b.ok({ type: 'move', game, move: 'e7e5', ply: 1 }); // White's 1 ms runs from here
+    const reply = await b.request({ type: 'resign', game });
+    const ended = reply.type === 'ended' ? reply : await b.nextOf('ended', (m) => m.game === game);
+    const state = await b.ok({ type: 'watch', game });
+    if (ended.reason === 'resign') {
+      assert.equal(ended.result, '1-0');
+      assert.ok(state.clock.white_ms > 0, `round ${round}: resigned after White's flag fell: ${JSON.stringify(state.clock)}`);
+    } else {
+      assert.equal(ended.reason, 'timeout', `round ${round}`);
+      assert.equal(ended.result, '0-1');
+      assert.equal(reply.code, 'game_over', `round ${round}: ${JSON.stringify(reply)}`);
+      assert.equal(state.clock.white_ms, 0);
+    }
+    await a.close();
+    await b.close();
+  }
+});
+
 // protocol.md, Draws and takebacks: "A move clears the open draw and takeback offers"; one cannot
 // answer one's own offer; offering what the opponent offers accepts it; after the end, "Moves and
 // offers other than `rematch` are then refused with `game_over`".

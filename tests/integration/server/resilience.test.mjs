@@ -65,6 +65,43 @@ test('a duplicate move is applied once and answered like the first time', async 
   }
 });
 
+test('a re-send of a move in the display notation the player typed (no check or mate mark) is answered with its moved again', async () => {
+  // The server accepts "Qh5" for the move it writes "Qh5+"; a client that re-sends the text it
+  // sent the first time (its answer lost with the connection) must get that move's event, not
+  // stale_ply or game_over, which would tell it that its move did not count.
+  const server = await startServer();
+  try {
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game } = await startGame(a, b, { variant: 'chess' });
+    await play(game, a, b, ['e2e4', 'f7f6']);
+    const check = await a.ok({ type: 'move', game, move: 'Qh5', ply: 2 });
+    assert.equal(check.notation, 'Qh5+');
+    await b.nextOf('moved', (m) => m.game === game && m.ply === 3);
+    const again = await a.request({ type: 'move', game, move: 'Qh5', ply: 2 });
+    assert.equal(again.type, 'moved', JSON.stringify(again));
+    assert.equal(again.seq, check.seq);
+
+    // The mating move, typed without '#', re-sent from a new connection after a resume: the game
+    // is over, and the answer is still the move's own event.
+    const c = await Client.connect(server.url, 'Ana');
+    const d = await Client.connect(server.url, 'Bo');
+    const mate = await startGame(c, d, { variant: 'chess' });
+    await play(mate.game, c, d, ['e2e4', 'e7e5', 'd1h5', 'b8c6', 'f1c4', 'g8f6']);
+    const last = await c.ok({ type: 'move', game: mate.game, move: 'Qxf7', ply: 6 });
+    assert.equal(last.notation, 'Qxf7#');
+    await c.close();
+    const c2 = await Client.connect(server.url, 'Ana');
+    await c2.ok({ type: 'resume', game: mate.game, token: mate.tokenA });
+    const resent = await c2.request({ type: 'move', game: mate.game, move: 'Qxf7', ply: 6 });
+    assert.equal(resent.type, 'moved', JSON.stringify(resent));
+    assert.equal(resent.seq, last.seq);
+    assert.equal(resent.ply, 7);
+  } finally {
+    await server.stop();
+  }
+});
+
 test('SIGKILL right after acknowledged moves loses none of them; the game goes on', async () => {
   const server = await startServer();
   const a = await Client.connect(server.url, 'Ana');
