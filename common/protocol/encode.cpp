@@ -178,6 +178,9 @@ void player(JsonWriter& out, const std::optional<PlayerInfo>& info) {
     if (info->engine) {
         out.boolean("engine", true);
     }
+    if (info->claim_after_ms) {
+        out.number("claim_after_ms", *info->claim_after_ms);
+    }
     out.end_object();
 }
 

@@ -160,6 +160,9 @@ struct PlayerInfo {
     std::string name;
     bool connected = false;
     bool engine = false;  ///< the seat is played by an engine (wire: `engine: true`, else absent)
+    /// In a state of a game in play, for a player who is away: ms until the opponent may claim
+    /// (0: already). Absent otherwise.
+    std::optional<std::int64_t> claim_after_ms = std::nullopt;
 };
 
 /// Clock readings: remaining ms per seat, and whether the side to move's clock is running.

@@ -303,6 +303,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// both seats acts for either), else the seat it holds, if any.
     std::optional<rules::Side> seat_of(const net::Peer& peer, rules::Side preferred) const;
     bool seat_connected(rules::Side side) const;
+    /// For a player who is away: how long until the opponent may claim (zero once it may);
+    /// nullopt while the player is connected, or never left.
+    std::optional<std::chrono::milliseconds> claim_opens_in(rules::Side side) const;
     std::uint32_t spectator_count() const;
     protocol::State state_for(std::optional<rules::Side> you) const;
     std::optional<protocol::ClockState> clock_now() const;

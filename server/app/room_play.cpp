@@ -252,17 +252,14 @@ void GameRoom::on_claim(RoomRequest& request, const protocol::Claim& claim) {
     if (flag_fell_before(request)) {
         return;
     }
-    const auto& away = seats_[seat_index(rules::opponent(*seat))].disconnected_since;
-    if (!away || seat_connected(rules::opponent(*seat))) {
+    const auto left = claim_opens_in(rules::opponent(*seat));
+    if (!left) {
         reply_error(request, ErrorCode::not_allowed, "your opponent is connected");
         return;
     }
-    const auto waited = context_.time.now() - *away;
-    if (waited < context_.config.disconnect_timeout) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            context_.config.disconnect_timeout - waited);
+    if (left->count() > 0) {
         reply_error(request, ErrorCode::not_allowed,
-                    "a claim opens " + std::to_string(left.count()) + " ms from now");
+                    "a claim opens " + std::to_string(left->count()) + " ms from now");
         return;
     }
     end_game(request,

@@ -67,6 +67,16 @@ std::uint32_t GameRoom::spectator_count() const {
         members_.begin(), members_.end(), [](const Member& member) { return !member.seat; }));
 }
 
+std::optional<std::chrono::milliseconds> GameRoom::claim_opens_in(Side side) const {
+    const auto& away = seats_[seat_index(side)].disconnected_since;
+    if (!away || seat_connected(side)) {
+        return std::nullopt;
+    }
+    const auto waited = context_.time.now() - *away;
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::max(context_.config.disconnect_timeout - waited, decltype(waited)::zero()));
+}
+
 std::optional<protocol::PlayerInfo> GameRoom::player(Side side) const {
     const auto& seat = header_.seats[seat_index(side)];
     if (seat.name.empty() && seat.token_hash.empty()) {
@@ -109,6 +119,16 @@ protocol::State GameRoom::state_for(std::optional<Side> you) const {
     state.you = you;
     state.first = player(Side::first);
     state.second = player(Side::second);
+    if (header_.status == "playing") {
+        // A player who comes back (a reload, a server restart) learns when a claim opens, as the
+        // presence event told those who were there.
+        for (auto [side, info] :
+             {std::pair{Side::first, &state.first}, {Side::second, &state.second}}) {
+            if (const auto left = claim_opens_in(side); left && *info) {
+                (*info)->claim_after_ms = left->count();
+            }
+        }
+    }
     state.initial_position = header_.initial_position;
     state.position = game_->position();
     state.moves = game_->moves();

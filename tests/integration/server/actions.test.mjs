@@ -100,6 +100,30 @@ test('claim: after the opponent\'s disconnect timeout, the win can be claimed', 
   assert.equal(ended.reason, 'abandoned');
 });
 
+test('claim: a player who comes back learns from the state when a claim opens', async () => {
+  // The presence event told the window only to those connected then; a reload gets a state.
+  const [a, b] = await pair();
+  const { game, tokenA } = await startGame(a, b, { variant: 'chess' });
+  await play(game, a, b, ['e2e4', 'e7e5']);
+  await b.close();
+  await a.nextOf('presence', (m) => m.connected === false);
+  await a.close();
+  const reloaded = await Client.connect(server.url, 'Ana');
+  const state = await reloaded.ok({ type: 'resume', game, token: tokenA });
+  const left = state.players.black.claim_after_ms;
+  assert.ok(left > 0 && left <= 3000, `claim_after_ms in the state: ${left}`);
+  assert.equal(state.players.white.claim_after_ms, undefined, 'white is here');
+  assert.equal((await reloaded.request({ type: 'claim', game, kind: 'win' })).code, 'not_allowed');
+  await new Promise((r) => setTimeout(r, left + 100));
+  const later = await Client.connect(server.url, 'Ana');
+  const open = await later.ok({ type: 'resume', game, token: tokenA });
+  assert.equal(open.players.black.claim_after_ms, 0, 'the window is open');
+  const ended = await later.ok({ type: 'claim', game, kind: 'win' });
+  assert.equal(ended.reason, 'abandoned');
+  await reloaded.close();
+  await later.close();
+});
+
 test('rematch: both agree, seats swap, new tokens', async () => {
   const [a, b] = await pair();
   const { game, tokenA } = await startGame(a, b, { variant: 'chess' });

@@ -124,6 +124,10 @@ test('SIGKILL right after acknowledged moves loses none of them; the game goes o
     assert.deepEqual(stateA.moves, moves);
     assert.equal(stateA.status, 'playing');
     assert.equal(stateA.turn, 'red');
+    // Black has not come back: away from the restart, and the state says when a claim opens.
+    const away = stateA.players.black.claim_after_ms;
+    assert.ok(away > 0 && away <= 60000, `black's claim_after_ms after the restart: ${away}`);
+    assert.equal(stateA.players.red.claim_after_ms, undefined, 'red is here');
     assert.ok(acked.clock.running, 'the clocks run from ply 2');
     // Red's turn started when the game was restored, after the restart began: the 2 s the
     // server was down are not in what red was charged.
