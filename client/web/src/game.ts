@@ -348,7 +348,13 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       const next = fromState(msg);
       if (seat && next.you === 'spectator') next.you = seat; // a late spectator copy
       if (next.you !== 'spectator') seat = next.you;
-      if (model) next.claimAt = model.claimAt;
+      // The state says when a claim opens; a presence event seen before may say it for a state
+      // from an older server that does not.
+      if (model) {
+        for (const [who, at] of Object.entries(model.claimAt)) {
+          if (!(who in next.claimAt) && next.players[who] && !next.players[who].connected) next.claimAt[who] = at;
+        }
+      }
       model = next;
       if (!variant) {
         variant = variantOf(model.variant);

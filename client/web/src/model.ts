@@ -119,8 +119,19 @@ export function fromState(state: Message): GameModel {
     offers: [...(state.offers ?? [])],
     spectators: state.spectators ?? 0,
     rematch: state.rematch ?? null,
-    claimAt: {},
+    claimAt: claimTimes(state.players),
   };
+}
+
+/** When a claim opens against each player who is away, from the state's `claim_after_ms`. */
+function claimTimes(players: unknown): Record<string, number> {
+  const times: Record<string, number> = {};
+  if (!isObject(players)) return times;
+  for (const [seat, player] of Object.entries(players)) {
+    const after = isObject(player) ? (player as Message).claim_after_ms : undefined;
+    if (typeof after === 'number' && after >= 0) times[seat] = Date.now() + after;
+  }
+  return times;
 }
 
 /** What `applyEvent` did with an event ('invalid': malformed, left out like a lost one). */

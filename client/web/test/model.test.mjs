@@ -17,6 +17,17 @@ function playingChess(fields = {}) {
   return fromState({ ...STATE, ...fields });
 }
 
+test('a state names when a claim opens against a player who is away', () => {
+  // A reload or a restart gets no presence event: without this the claim buttons were enabled at once.
+  const before = Date.now();
+  const model = playingChess({
+    players: { white: { name: 'Ana', connected: true }, black: { name: 'Bo', connected: false, claim_after_ms: 45000 } },
+  });
+  assert.deepEqual(Object.keys(model.claimAt), ['black']);
+  assert.ok(model.claimAt.black >= before + 45000 && model.claimAt.black <= Date.now() + 45000);
+  assert.deepEqual(playingChess().claimAt, {}, 'nobody away, no claim');
+});
+
 test('an accepted takeback withdraws every open offer, as a move does', () => {
   // White offered a draw; black asked for a takeback, and white accepts it.
   const model = playingChess({ offers: [{ kind: 'draw', by: 'white' }, { kind: 'takeback', by: 'black' }] });
