@@ -183,6 +183,26 @@ TEST(CliGameView, OfferAcceptedOrDeclinedIsNoLongerOpen) {
     EXPECT_EQ(describe(view, answer), "Black declines the draw");
 }
 
+TEST(CliGameView, AStateSaysWhenAClaimOpensAgainstAnOpponentWhoIsAway) {
+    json state = chess_state();
+    state["players"]["white"]["connected"] = false;
+    state["players"]["white"]["claim_after_ms"] = 45500;
+    GameView view;
+    (void)apply_message(view, state);
+    EXPECT_EQ(describe(view, state),
+              "White is away; you may claim after 45 s (claim win | claim draw)");
+    state["players"]["white"]["claim_after_ms"] = 0;
+    EXPECT_EQ(describe(view, state), "White is away; you may claim now (claim win | claim draw)");
+    // Only the opponent of the one away may claim: not a spectator, nor that player.
+    GameView watching = view;
+    watching.you = "spectator";
+    EXPECT_EQ(describe(watching, state), "");
+    GameView away = view;
+    away.you = "white";
+    EXPECT_EQ(describe(away, state), "");
+    EXPECT_EQ(describe(view, chess_state()), "") << "nobody away";
+}
+
 TEST(CliGameView, ErrorsAreDescribedWithTheirCode) {
     json error = {{"type", "error"}, {"code", "illegal_move"}, {"message", "e2e5: no"}};
     EXPECT_EQ(describe(GameView{}, error), "error (illegal_move): e2e5: no");
