@@ -72,8 +72,9 @@ std::optional<std::chrono::milliseconds> GameRoom::claim_opens_in(Side side) con
     if (!away || seat_connected(side)) {
         return std::nullopt;
     }
+    // Rounded up: a part of a millisecond left is not yet open, as the claim reckoned it before.
     const auto waited = context_.time.now() - *away;
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
+    return std::chrono::ceil<std::chrono::milliseconds>(
         std::max(context_.config.disconnect_timeout - waited, decltype(waited)::zero()));
 }
 
