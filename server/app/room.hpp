@@ -231,6 +231,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// When the side to move's time ran out before `request` arrived: refuses it (game_over) and
     /// ends the game on time, as the flag timer would have; true then.
     bool flag_fell_before(const RoomRequest& request);
+    /// The side to move's time has run out: the game ends by timeout, lost for that side, or
+    /// drawn if the opponent cannot win (FIDE 6.9). The move check, the other requests' check and
+    /// the flag timer all end a game so.
+    void end_on_time();
     /// Removes the peer's member entries: all of them, or only its spectator entry.
     void on_leave(const std::shared_ptr<net::Peer>& peer, bool seats_too);
     /// Nobody is in the room: a finished game leaves memory now, one in play after the

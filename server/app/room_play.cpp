@@ -69,10 +69,7 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
         charge = clock_->charge(request.received);
         if (charge.flagged) {
             reply_error(request, ErrorCode::game_over, "your time ran out before the move arrived");
-            const Side opponent = rules::opponent(*seat);
-            end_game(std::nullopt,
-                     game_->can_win(opponent) ? win_for(opponent) : rules::Outcome::draw,
-                     "timeout");
+            end_on_time();
             return;
         }
     }
@@ -190,10 +187,15 @@ bool GameRoom::flag_fell_before(const RoomRequest& request) {
     // overtake the flag.
     reply_error(request, ErrorCode::game_over,
                 "the game is over: time ran out before this arrived");
+    end_on_time();
+    return true;
+}
+
+void GameRoom::end_on_time() {
+    // FIDE 6.9: a flag fall loses, unless the opponent cannot win by any series of legal moves.
     const Side opponent = rules::opponent(game_->turn());
     end_game(std::nullopt, game_->can_win(opponent) ? win_for(opponent) : rules::Outcome::draw,
              "timeout");
-    return true;
 }
 
 void GameRoom::on_resign(RoomRequest& request) {
@@ -697,10 +699,7 @@ void GameRoom::on_flag_timer(std::uint32_t ply) {
         arm_flag_timer();
         return;
     }
-    // FIDE 6.9: a flag fall loses, unless the opponent cannot win by any series of legal moves.
-    const Side opponent = rules::opponent(game_->turn());
-    end_game(std::nullopt, game_->can_win(opponent) ? win_for(opponent) : rules::Outcome::draw,
-             "timeout");
+    end_on_time();
 }
 
 }  // namespace arbiter::server::app
