@@ -269,17 +269,20 @@ std::string describe(const GameView& view, const json& message) {
     if (type == "created" || type == "joined") {
         return "Game " + text_field(message, "game") + ": you play " + text_field(message, "seat");
     }
-    if (type == "state") {
+    if (type == "state" && view.you != "spectator" && !view.you.empty()) {
         // Coming back (a reconnect, a server restart), a player hears from the state when a claim
         // opens against an opponent who is away: no presence event says it again.
         const auto players = message.find("players");
         for (const std::string& seat : seats_of(view.variant)) {
-            if (view.you == "spectator" || view.you.empty() || seat == view.you ||
-                players == message.end() || !players->is_object() || !players->contains(seat) ||
-                !players->at(seat).is_object() || !players->at(seat).contains("claim_after_ms")) {
+            if (seat == view.you || players == message.end() || !players->is_object()) {
                 continue;
             }
-            const std::uint64_t after = count_field(players->at(seat), "claim_after_ms");
+            const auto player = players->find(seat);
+            if (player == players->end() || !player->is_object() ||
+                !player->contains("claim_after_ms")) {
+                continue;
+            }
+            const std::uint64_t after = count_field(*player, "claim_after_ms");
             return seat_title(seat) + " is away; you may claim " +
                    (after == 0 ? std::string("now")
                                : "after " + std::to_string(after / 1000) + " s") +
