@@ -93,6 +93,11 @@ Expected<Position, RulesError> parse_fen(std::string_view text) {
     Position position;
     position.turn = text[0] == 'W' ? Side::first : Side::second;
     std::string_view rest = text.substr(2);
+    // PDN 3.0's grammar lets a FEN end with a dot (`Fen : COLOR NumericSquares DOT?`); its
+    // writers may not add one, so only reading accepts it.
+    if (rest.ends_with('.')) {
+        rest.remove_suffix(1);
+    }
     bool seen_white = false;
     bool seen_black = false;
     for (int field_number = 0; field_number < 2; ++field_number) {

@@ -66,6 +66,19 @@ TEST(DraughtsFen, RefusesMalformedText) {
     expect_refused("w:W21:B1", "side to move");
 }
 
+TEST(DraughtsFen, AClosingDotAndLeadingZerosAreReadAsPdnAllows) {
+    // PDN 3.0: `Fen : COLOR NumericSquares DOT?` and NUMSQUARE `0[1-9][0-9]*`.
+    const auto dotted = parse_fen("B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29.");
+    ASSERT_TRUE(dotted.has_value()) << dotted.error().message;
+    EXPECT_EQ(to_fen(*dotted), "B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29");
+    const auto padded = parse_fen("W:W021,K05:B01");
+    ASSERT_TRUE(padded.has_value()) << padded.error().message;
+    EXPECT_EQ(to_fen(*padded), "W:WK5,21:B1");
+    expect_refused("W:W21:B1..", "not a square");
+    expect_refused("W:W21.:B1", "not a square");
+    expect_refused("W:.", "two fields");
+}
+
 TEST(DraughtsFen, RefusesImpossiblePlacements) {
     expect_refused("W:W0:B1", "not a square");
     expect_refused("W:W33:B1", "not a square");
