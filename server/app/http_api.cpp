@@ -12,6 +12,7 @@
 #include "server/app/http_validators.hpp"
 #include "server/app/hub.hpp"
 #include "server/app/log.hpp"
+#include "server/app/secrets.hpp"
 
 namespace arbiter::server::app {
 
@@ -144,7 +145,7 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
         return respond(metrics());
     }
     if (path == "/api/games") {
-        return read_stored(std::move(respond), [this, query] { return games(query); });
+        return read_stored(request, std::move(respond), [this, query] { return games(query); });
     }
     constexpr std::string_view kGamePrefix = "/api/games/";
     if (path.starts_with(kGamePrefix)) {
@@ -157,7 +158,7 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
         if (!valid_game_id(rest)) {
             return respond(text_response(404, "no such game"));
         }
-        return read_stored(std::move(respond), [this, exporting, id = std::string(rest)] {
+        return read_stored(request, std::move(respond), [this, exporting, id = std::string(rest)] {
             return exporting ? export_game(id) : game(id);
         });
     }
@@ -175,19 +176,33 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
     respond(static_file(path, request));
 }
 
-void HttpApi::read_stored(Respond respond, std::function<net::HttpResponse()> read) {
+void HttpApi::read_stored(const net::HttpRequest& request, Respond respond,
+                          std::function<net::HttpResponse()> read) {
     // Shared: when the queue refuses the read, the read (and what it holds) is dropped.
     auto answer = std::make_shared<Respond>(std::move(respond));
-    const bool queued = reads_.try_post([answer, read = std::move(read)] {
-        net::HttpResponse response;
-        try {
-            response = read();
-        } catch (const std::exception& error) {
-            log_event(LogLevel::error, "http_read_failed", {{"error", error.what()}});
-            response = text_response(500, "internal error");
-        }
-        (*answer)(std::move(response));
-    });
+    const bool queued =
+        reads_.try_post([answer, read = std::move(read), if_none_match = request.if_none_match] {
+            net::HttpResponse response;
+            try {
+                response = read();
+            } catch (const std::exception& error) {
+                log_event(LogLevel::error, "http_read_failed", {{"error", error.what()}});
+                response = text_response(500, "internal error");
+            }
+            if (response.status == 200) {
+                // The tag names the bytes, so it is right whatever the answer is made of; the read
+                // is made either way, and a 304 saves sending the record or the export again.
+                const std::string etag = "\"" + sha256_hex(response.body).substr(0, 32) + "\"";
+                if (if_none_match && none_match_names(*if_none_match, etag)) {
+                    response = net::HttpResponse{};
+                    response.status = 304;
+                    response.content_type.clear();
+                }
+                response.headers.insert(response.headers.begin(),
+                                        {{"Cache-Control", "no-cache"}, {"ETag", etag}});
+            }
+            (*answer)(std::move(response));
+        });
     if (!queued) {
         auto busy =
             text_response(503, "the server is busy reading stored games; try again shortly");

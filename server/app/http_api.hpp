@@ -30,8 +30,12 @@ class HttpApi final : public net::HttpHandler {
     void handle(const net::HttpRequest& request, Respond respond) override;
 
   private:
-    /// Answers with `read()` made on the reader thread, or 503 when too many reads wait.
-    void read_stored(Respond respond, std::function<net::HttpResponse()> read);
+    /// Answers `request` with `read()` made on the reader thread, or 503 when too many reads
+    /// wait. A 200 carries a strong ETag, the SHA-256 of its body: asked again with it in
+    /// If-None-Match while nothing changed (a game between moves, a finished one for good),
+    /// the answer is a 304 without the body.
+    void read_stored(const net::HttpRequest& request, Respond respond,
+                     std::function<net::HttpResponse()> read);
     net::HttpResponse games(std::string_view query);
     net::HttpResponse game(const std::string& id);
     net::HttpResponse export_game(const std::string& id);

@@ -13,9 +13,9 @@ std::string_view opaque_tag(std::string_view tag) {
     return tag.starts_with("W/") ? tag.substr(2) : tag;
 }
 
-// If-None-Match = "*" / #entity-tag (RFC 9110 13.1.2), read as a list: whether it holds "*" or
-// a tag equal to `etag`. A value that is not such a list matches nothing.
-bool none_match_fails(std::string_view header, std::string_view etag) {
+}  // namespace
+
+bool none_match_names(std::string_view header, std::string_view etag) {
     const std::string_view own = opaque_tag(etag);
     std::size_t at = 0;
     for (;;) {
@@ -47,8 +47,6 @@ bool none_match_fails(std::string_view header, std::string_view etag) {
     }
 }
 
-}  // namespace
-
 FileValidators file_validators(std::uint64_t size, std::int64_t mtime_ns,
                                std::int64_t now_seconds) {
     char size_hex[20];
@@ -70,7 +68,7 @@ FileValidators file_validators(std::uint64_t size, std::int64_t mtime_ns,
 bool not_modified(const FileValidators& file, const Conditions& conditions,
                   std::int64_t now_seconds) {
     if (conditions.if_none_match) {
-        return none_match_fails(*conditions.if_none_match, file.etag);
+        return none_match_names(*conditions.if_none_match, file.etag);
     }
     if (conditions.if_modified_since) {
         const auto since = parse_http_date(*conditions.if_modified_since, now_seconds);

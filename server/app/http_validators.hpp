@@ -37,6 +37,10 @@ struct Conditions {
     std::optional<std::string> if_modified_since;
 };
 
+/// Whether an If-None-Match value (RFC 9110 13.1.2: "*" or a list of tags) names `etag`, by weak
+/// comparison (8.8.3.2). A value that is not such a list names nothing.
+bool none_match_names(std::string_view if_none_match, std::string_view etag);
+
 /// True when a GET or HEAD with `conditions` is answered 304 Not Modified (RFC 9110 13.2.2):
 /// If-None-Match decides when present ("*", or a tag equal to the file's by weak comparison,
 /// 13.1.2); otherwise If-Modified-Since, not after the file's last modification. An

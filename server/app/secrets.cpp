@@ -63,10 +63,14 @@ std::string new_game_id() {
     return id;
 }
 
-std::string token_hash(std::string_view token) {
+std::string sha256_hex(std::string_view bytes) {
     std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-    SHA256(reinterpret_cast<const unsigned char*>(token.data()), token.size(), digest.data());
+    SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest.data());
     return to_hex(digest.data(), digest.size());
+}
+
+std::string token_hash(std::string_view token) {
+    return sha256_hex(token);
 }
 
 bool same_hash(std::string_view a, std::string_view b) noexcept {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "server/app/secrets.hpp"
+
 namespace arbiter::server::app {
 namespace {
 
@@ -47,11 +49,12 @@ class FakeRepository final : public storage::GameRepository {
     std::promise<void> released;
 };
 
-/// The answer to a GET, whichever thread gives it.
-net::HttpResponse get(HttpApi& api, const std::string& target) {
+/// The answer to a GET (with If-None-Match when given), whichever thread gives it.
+net::HttpResponse get(HttpApi& api, const std::string& target,
+                      std::optional<std::string> if_none_match = std::nullopt) {
     std::promise<net::HttpResponse> answer;
     auto future = answer.get_future();
-    api.handle({"GET", target, "127.0.0.1", true, ""},
+    api.handle({"GET", target, "127.0.0.1", true, "", std::move(if_none_match), std::nullopt},
                [&answer](net::HttpResponse response) { answer.set_value(std::move(response)); });
     return future.get();
 }
@@ -70,6 +73,40 @@ TEST_F(HttpApiTest, StoredGamesAreReadOnTheReaderThread) {
     EXPECT_EQ(listed.status, 200u);
     EXPECT_EQ(listed.content_type, "application/json");
     EXPECT_EQ(get(api, "/api/games?limit=0").status, 400u);  // refused on the reader, too
+}
+
+const std::string* header_of(const net::HttpResponse& response, std::string_view name) {
+    for (const auto& [key, value] : response.headers) {
+        if (key == name) {
+            return &value;
+        }
+    }
+    return nullptr;
+}
+
+TEST_F(HttpApiTest, AStoredReadIsTaggedWithItsBytesAndNotSentAgainForItsTag) {
+    const auto listed = get(api, "/api/games");
+    ASSERT_EQ(listed.status, 200u);
+    const std::string* etag = header_of(listed, "ETag");
+    ASSERT_NE(etag, nullptr);
+    EXPECT_EQ(*etag, "\"" + sha256_hex(listed.body).substr(0, 32) + "\"");
+    ASSERT_NE(header_of(listed, "Cache-Control"), nullptr);
+    EXPECT_EQ(*header_of(listed, "Cache-Control"), "no-cache");
+
+    for (const std::string& condition :
+         {*etag, "W/" + *etag, "\"x\", " + *etag, std::string("*")}) {
+        const auto again = get(api, "/api/games", condition);
+        EXPECT_EQ(again.status, 304u) << condition;
+        EXPECT_TRUE(again.body.empty());
+        EXPECT_TRUE(again.content_type.empty());
+        ASSERT_NE(header_of(again, "ETag"), nullptr);
+        EXPECT_EQ(*header_of(again, "ETag"), *etag);
+    }
+    // Another tag, or a refusal: answered in full, and a refusal has no tag.
+    EXPECT_EQ(get(api, "/api/games", "\"other\"").body, listed.body);
+    const auto missing = get(api, "/api/games/nosuchgame");
+    EXPECT_EQ(missing.status, 404u);
+    EXPECT_EQ(header_of(missing, "ETag"), nullptr);
 }
 
 TEST_F(HttpApiTest, ReadsBeyondTheQueueGet503WithRetryAfter) {
