@@ -16,6 +16,7 @@ GameRecord read_record(const json& message) {
     record.variant = text_field(message, "variant");
     record.status = text_field(message, "status");
     record.initial_position = text_field(message, "initial_position");
+    record.initial_check = flag_field(message, "initial_check");
     record.result = text_field(message, "result");
     record.reason = text_field(message, "reason");
     const auto players = message.find("players");
@@ -31,8 +32,8 @@ GameRecord read_record(const json& message) {
         for (const auto& move : *moves) {
             if (move.is_object()) {
                 record.moves.push_back({count_field(move, "ply"), text_field(move, "move"),
-                                        text_field(move, "notation"),
-                                        text_field(move, "position")});
+                                        text_field(move, "notation"), text_field(move, "position"),
+                                        flag_field(move, "check")});
             }
         }
     }
@@ -69,6 +70,10 @@ std::string render_record_at(const GameRecord& record, std::size_t ply, const Re
     text += "Ply " + std::to_string(at_start ? 0 : ply) + "/" + std::to_string(record.moves.size());
     if (!at_start) {
         text += ": " + record.moves[ply - 1].notation + " (" + record.moves[ply - 1].move + ")";
+    }
+    // As the game screen says it: xiangqi's "+" is a direction, so the record's flag decides.
+    if (at_start ? record.initial_check : record.moves[ply - 1].check) {
+        text += " (check)";
     }
     text += "\n";
     if (ply == record.moves.size() && !record.result.empty()) {

@@ -21,6 +21,7 @@ struct RecordMove {
     std::string move;      ///< wire notation
     std::string notation;  ///< display notation
     std::string position;  ///< FEN after the move
+    bool check = false;    ///< the side to move after it is in check
 };
 
 /// The parts of a `record` that replay shows.
@@ -29,6 +30,7 @@ struct GameRecord {
     std::string variant;
     std::string status;
     std::string initial_position;
+    bool initial_check = false;
     std::vector<std::pair<std::string, std::string>> players;  ///< (seat, name), first seat first
     std::vector<RecordMove> moves;
     std::string result;

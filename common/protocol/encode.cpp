@@ -366,7 +366,10 @@ void body(JsonWriter& out, const Record& m) {
         .text("status", m.status);
     players(out.key("players"), m.variant, m.first, m.second);
     time_control(out.key("time_control"), m.time_control);
-    out.text("initial_position", m.initial_position).key("moves").begin_array();
+    out.text("initial_position", m.initial_position)
+        .boolean("initial_check", m.initial_check)
+        .key("moves")
+        .begin_array();
     for (const RecordMove& move : m.moves) {
         out.begin_object()
             .number("ply", move.ply)
@@ -375,6 +378,7 @@ void body(JsonWriter& out, const Record& m) {
             .text("position", move.position)
             .number_or_null("clock_ms", move.clock_ms)
             .number_or_null("think_ms", move.think_ms)
+            .boolean("check", move.check)
             .end_object();
     }
     out.end_array()
@@ -423,7 +427,7 @@ std::size_t expected_size(const State& m) {
 std::size_t expected_size(const Record& m) {
     std::size_t size = 384 + m.initial_position.size();
     for (const RecordMove& move : m.moves) {
-        size += 96 + move.move.size() + move.notation.size() + move.position.size();
+        size += 112 + move.move.size() + move.notation.size() + move.position.size();
     }
     return size;
 }

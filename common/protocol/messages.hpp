@@ -309,6 +309,7 @@ struct RecordMove {
     std::string position;
     std::optional<std::int64_t> clock_ms;  ///< mover's remaining time after the move
     std::optional<std::int64_t> think_ms;
+    bool check = false;  ///< the side to move after it is in check (chess, xiangqi)
 };
 struct Record {
     std::string game;
@@ -322,6 +323,7 @@ struct Record {
     std::string result;
     std::string reason;
     std::int64_t created_ms = 0;
+    bool initial_check = false;  ///< the side to move at the start is in check (a set-up position)
 };
 struct ErrorMessage {
     ErrorCode code = ErrorCode::internal;

@@ -76,9 +76,18 @@ protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> 
     record.result = row.result;
     record.reason = row.reason;
     record.created_ms = row.created_ms;
+    // The rows keep no check flag: the game is played through again for it, as a replay shows
+    // the king in check as the game did. A stored move that no longer replays (a hand edit)
+    // leaves the flags from there on false; the moves themselves are still all listed.
+    auto made = rules::make_game(row.variant, row.initial_position);
+    std::unique_ptr<rules::Game> replay = made ? std::move(*made) : nullptr;
+    record.initial_check = replay && replay->in_check();
     for (const auto& move : game.moves) {
-        record.moves.push_back(
-            {move.ply, move.move, move.notation, move.position, move.clock_ms, move.think_ms});
+        if (replay && !replay->play(move.move)) {
+            replay.reset();
+        }
+        record.moves.push_back({move.ply, move.move, move.notation, move.position, move.clock_ms,
+                                move.think_ms, replay && replay->in_check()});
     }
     return record;
 }

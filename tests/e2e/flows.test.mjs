@@ -216,12 +216,15 @@ test('a finished game replays: first, next, previous, last, slider, keys, and a 
   await viewer.waitForFunction(() => document.querySelector('#replay-ply').textContent === '4 / 4');
   assert.equal(await boardPosition(viewer), positions[4]);
   assert.match(await viewer.textContent('#status'), /Black wins by checkmate/);
+  const checkedSquares = () => viewer.locator('cg-board square.check').count();
+  assert.equal(await checkedSquares(), 1, 'the mated king is shown in check');
   await viewer.click('#replay-first');
   assert.equal(await boardPosition(viewer), positions[0]);
   for (let ply = 1; ply <= 4; ply++) {
     await viewer.click('#replay-next');
     assert.equal(await boardPosition(viewer), positions[ply]);
     assert.equal(await viewer.textContent('#replay-ply'), `${ply} / 4`);
+    assert.equal(await checkedSquares(), ply === 4 ? 1 : 0, `check shown at ply ${ply}`);
   }
   await viewer.click('#replay-prev');
   assert.equal(await boardPosition(viewer), positions[3]);

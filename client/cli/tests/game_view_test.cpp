@@ -281,6 +281,26 @@ TEST(CliReplayView, PrintsEveryMoveAndTheResult) {
               std::string::npos);
 }
 
+TEST(CliReplayView, SaysCheckWhereTheRecordSaysSo) {
+    // Xiangqi's "R9+2" advances a chariot: the "+" is a direction, so only the flag says check.
+    json record = json::parse(R"({"type":"record","game":"g1","variant":"xiangqi",
+ "status":"ended","players":{"red":{"name":"A","connected":false},"black":{"name":"B","connected":false}},
+ "time_control":null,"initial_position":"3k5/8R/R8/9/9/9/9/9/9/4K4 w - - 0 1","initial_check":false,
+ "moves":[{"ply":1,"move":"a8a10","notation":"R9+2","position":"R2k5/8R/9/9/9/9/9/9/9/4K4 b - - 1 1",
+ "clock_ms":null,"think_ms":null,"check":true}],"result":"1-0","reason":"checkmate","created_ms":1})");
+    const RenderStyle plain{false, false, false};
+    const GameRecord game = read_record(record);
+    EXPECT_EQ(render_record_at(game, 0, plain, false).find("(check)"), std::string::npos);
+    EXPECT_NE(render_record_at(game, 1, plain, false).find("Ply 1/1: R9+2 (a8a10) (check)"),
+              std::string::npos);
+    record["moves"][0]["check"] = false;
+    EXPECT_EQ(render_record_at(read_record(record), 1, plain, false).find("(check)"),
+              std::string::npos);
+    record["initial_check"] = true;
+    EXPECT_NE(render_record_at(read_record(record), 0, plain, false).find("Ply 0/1 (check)"),
+              std::string::npos);
+}
+
 // Found by fuzz_cli_view: nlohmann's value() throws on a field of another type, and nothing
 // catches it, so one odd message from a server ended the client (std::terminate).
 TEST(CliGameView, FieldsOfTheWrongTypeReadAsEmpty) {

@@ -1,5 +1,6 @@
 // Replay a stored game (#/replay/<id>): first / previous / next / last, a slider, the arrow keys,
-// and a click on any move. Positions come from the server's record; nothing is recomputed.
+// and a click on any move. Positions (and which were check) come from the server's record; nothing
+// is recomputed.
 import { Board } from './board';
 import { fill, h } from './dom';
 import type { App } from './main';
@@ -48,7 +49,8 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
       movable: 'none',
       turn: firstMoves ? 'white' : 'black',
       lastMove: ply ? record.moves[ply - 1].move : null,
-      check: false,
+      // The server says which positions were check: xiangqi's "+" is a direction, not a check.
+      check: ply ? !!record.moves[ply - 1].check : !!record.initial_check,
     });
     slider.value = String(ply);
     counter.textContent = `${ply} / ${record.moves.length}`;

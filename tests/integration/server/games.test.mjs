@@ -43,6 +43,10 @@ async function fullGame({ variant, position, moves, result, reason }) {
   assert.equal(replay.type, 'record');
   assert.deepEqual(replay.moves.map((m) => m.move), moves);
   assert.equal(replay.result, result);
+  // The record shows each check as the game's `moved` events did (the last move mates here).
+  assert.deepEqual(replay.moves.map((m) => m.check), seen.filter((m) => m.type === 'moved').map((m) => m.check));
+  assert.equal(replay.moves.at(-1).check, variant !== 'draughts');
+  assert.equal(replay.initial_check, false);
   for (const c of [a, b, watcher]) await c.close();
 }
 
@@ -68,6 +72,21 @@ test('chess: a whole game from the start reaches mate (scholar\'s mate)', () =>
     result: '1-0',
     reason: 'checkmate',
   }));
+
+test('a replay of a game set up in check says so, and so does its HTTP record', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  // White to move, in check from the rook on e8; Kd1 steps out, then Re1+ checks again.
+  const { game } = await startGame(a, b, { variant: 'chess', position: '4r2k/8/8/8/8/8/8/4K3 w - - 0 1' });
+  await play(game, a, b, ['e1d1', 'e8e1']);
+  const replay = await a.ok({ type: 'replay', game });
+  assert.equal(replay.initial_check, true);
+  assert.deepEqual(replay.moves.map((m) => m.check), [false, true]);
+  const record = await (await fetch(`${server.http}/api/games/${game}`)).json();
+  assert.equal(record.initial_check, true);
+  assert.deepEqual(record.moves.map((m) => m.check), [false, true]);
+  for (const c of [a, b]) await c.close();
+});
 
 test('display notation is accepted and answered in wire notation', async () => {
   const a = await Client.connect(server.url, 'Ana');

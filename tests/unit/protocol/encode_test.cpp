@@ -285,7 +285,7 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
         {"games", {"type", "games"}},
         {"record",
          {"type", "game", "variant", "status", "players", "time_control", "initial_position",
-          "moves", "result", "reason", "created_ms", "id"}},
+          "initial_check", "moves", "result", "reason", "created_ms", "id"}},
         {"error", {"type", "code", "message", "id"}},
         {"pong", {"type", "id"}},
     };
@@ -309,7 +309,7 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
     EXPECT_EQ(member_names(state["players"]["black"]), (Names{"name", "connected", "engine"}));
     const Ordered record = Ordered::parse(encode(one_of_each_message()[14]));
     EXPECT_EQ(member_names(record["moves"][0]),
-              (Names{"ply", "move", "notation", "position", "clock_ms", "think_ms"}));
+              (Names{"ply", "move", "notation", "position", "clock_ms", "think_ms", "check"}));
     const Ordered lobby = Ordered::parse(encode(one_of_each_message()[12]));
     EXPECT_EQ(member_names(lobby["games"][1]),
               (Names{"game", "variant", "status", "players", "time_control", "ply", "result",
@@ -473,7 +473,8 @@ TEST(ProtocolEncode, RecordListsEveryMove) {
                   "checkmate",
                   1700000000000};
     record.moves = {RecordMove{1, "e2e4", "e4", "fen1", 299000, 1000},
-                    RecordMove{2, "e7e5", "e5", "fen2", std::nullopt, std::nullopt}};
+                    RecordMove{2, "e7e5", "e5", "fen2", std::nullopt, std::nullopt, true}};
+    record.initial_check = true;
     const Json json = round_trip(record);
     EXPECT_EQ(json["type"], "record");
     EXPECT_EQ(json["variant"], "chess");
@@ -481,12 +482,15 @@ TEST(ProtocolEncode, RecordListsEveryMove) {
     EXPECT_EQ(json["players"]["black"]["name"], "Bo");
     EXPECT_TRUE(json["time_control"].is_null());
     EXPECT_EQ(json["initial_position"], "start");
+    EXPECT_EQ(json["initial_check"], true);
     EXPECT_EQ(json["moves"][0], (Json{{"ply", 1},
                                       {"move", "e2e4"},
                                       {"notation", "e4"},
                                       {"position", "fen1"},
                                       {"clock_ms", 299000},
-                                      {"think_ms", 1000}}));
+                                      {"think_ms", 1000},
+                                      {"check", false}}));
+    EXPECT_EQ(json["moves"][1]["check"], true);
     EXPECT_TRUE(json["moves"][1]["clock_ms"].is_null());
     EXPECT_TRUE(json["moves"][1]["think_ms"].is_null());
     EXPECT_EQ(json["result"], "1-0");
