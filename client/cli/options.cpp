@@ -357,6 +357,14 @@ claim win|draw, rematch [accept|decline], flip, help, quit. A move typed before 
 for it. Moves are read from standard input line by line, so scripts can pipe them in; a line
 over 4096 bytes is refused and nothing of it is sent.
 Seat tokens are kept in $XDG_CONFIG_HOME/arbiter/tokens.json (or ~/.config/arbiter/).
+
+exit status:
+  0    the game ended, or you left it (quit, Ctrl-D); a listing or replay completed
+  1    no connection, or the server refused to open the game
+  2    a mistake on the command line
+  3    the seat was taken over: `resume` of it from another connection (another window or
+       device); arbiter-cli resume GAME takes it back here
+  130  interrupted (Ctrl-C)
 )";
 }
 

@@ -104,6 +104,9 @@ Reaction PlayState::on_message(const json& message, SteadyClock::time_point now)
     if (type == "error") {
         return on_error(message, now);
     }
+    if (type == "seat_lost") {
+        return on_seat_lost(message);
+    }
     Reaction reaction;
     if (text_field(message, "game") != game() && type != "spectators") {
         return reaction;
@@ -167,6 +170,25 @@ Reaction PlayState::on_seat(const json& message) {
     }
     reaction.seat = StoredSeat{token_, text_field(message, "seat")};
     reaction.notes.push_back(describe(view_, message));
+    return reaction;
+}
+
+// protocol.md, seat_lost: a `resume` with this seat's token on another connection took the seat.
+// The session ends rather than follow a game it can no longer play: resuming by itself (say, on a
+// reconnect) would take the seat back and displace the other connection in turn. A session holds
+// one seat and does not also watch its game, so it is left with nothing of the game.
+Reaction PlayState::on_seat_lost(const json& message) {
+    Reaction reaction;
+    if (spectator() || text_field(message, "game") != game()) {
+        return reaction;
+    }
+    drop_pending(reaction, "the seat was taken over");
+    move_in_flight_.reset();
+    reaction.notes.push_back(
+        "This seat was taken over by another connection (resumed elsewhere). To take it back "
+        "here: arbiter-cli resume " +
+        game());
+    reaction.exit_code = kExitSeatTakenOver;
     return reaction;
 }
 

@@ -351,6 +351,21 @@ void body(JsonWriter& out, const SpectatorCount& m) {
     out.text("type", "spectators").text("game", m.game).number("count", m.count);
 }
 
+void body(JsonWriter& out, const SeatLost& m) {
+    out.text("type", "seat_lost")
+        .text("game", m.game)
+        .text("seat", seat(m.variant, m.seat))
+        .text("reason", to_string(m.reason))
+        .key("you");
+    if (m.still_seated) {
+        out.text(seat(m.variant, *m.still_seated));
+    } else if (m.still_watching) {
+        out.text("spectator");
+    } else {
+        out.null();
+    }
+}
+
 void body(JsonWriter& out, const LobbyList& m) {
     summaries(out.text("type", "lobby").key("games"), m.games);
 }

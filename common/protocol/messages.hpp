@@ -282,6 +282,24 @@ struct SpectatorCount {
     std::string game;
     std::uint32_t count = 0;
 };
+/// Why a connection lost a seat (`seat_lost.reason`).
+enum class SeatLossReason : std::uint8_t {
+    resumed_elsewhere,  ///< a `resume` with the seat's token on another connection took it
+};
+/// "resumed_elsewhere".
+std::string_view to_string(SeatLossReason reason) noexcept;
+
+/// `seat_lost`: sent only to the connection that lost a seat (not a game event: no seq). Unless
+/// it still holds the other seat or watches (`you`), it hears nothing more of the game; a `resume`
+/// with the token takes the seat back.
+struct SeatLost {
+    std::string game;
+    rules::Variant variant = rules::Variant::chess;  ///< not on the wire: names the seats
+    rules::Side seat = rules::Side::first;           ///< the seat lost
+    SeatLossReason reason = SeatLossReason::resumed_elsewhere;
+    std::optional<rules::Side> still_seated;  ///< the other seat, when the connection holds it
+    bool still_watching = false;              ///< the connection also watches the game
+};
 /// One game in `lobby` and `games` lists.
 struct GameSummary {
     std::string game;
@@ -331,9 +349,9 @@ struct ErrorMessage {
 };
 struct Pong {};
 
-using ServerBody =
-    std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack, Presence,
-                 RematchEvent, SpectatorCount, LobbyList, GamesList, Record, ErrorMessage, Pong>;
+using ServerBody = std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack,
+                                Presence, RematchEvent, SpectatorCount, SeatLost, LobbyList,
+                                GamesList, Record, ErrorMessage, Pong>;
 
 /// One server message; `id` echoes the request it answers (direct replies and errors only).
 struct ServerMessage {

@@ -18,6 +18,7 @@ static_assert(kErrorCodeNames.size() == static_cast<std::size_t>(ErrorCode::inte
 
 constexpr std::array<std::string_view, 3> kOfferKindNames = {"draw", "takeback", "rematch"};
 constexpr std::array<std::string_view, 3> kOfferActionNames = {"offer", "accept", "decline"};
+constexpr std::array<std::string_view, 1> kSeatLossReasonNames = {"resumed_elsewhere"};
 
 }  // namespace
 
@@ -31,6 +32,10 @@ std::string_view to_string(OfferKind kind) noexcept {
 
 std::string_view to_string(OfferAction action) noexcept {
     return kOfferActionNames[static_cast<std::size_t>(action)];
+}
+
+std::string_view to_string(SeatLossReason reason) noexcept {
+    return kSeatLossReasonNames[static_cast<std::size_t>(reason)];
 }
 
 }  // namespace arbiter::protocol

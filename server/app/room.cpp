@@ -442,9 +442,18 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
     });
     publish_presence();
     for (const auto& peer : displaced) {
-        context_.host.member_left(peer, id_, seat_of(*peer).has_value(),
-                                  std::any_of(members_.begin(), members_.end(),
-                                              [&](const Member& m) { return m.peer == peer; }));
+        const auto still_seated = seat_of(*peer);
+        const bool still_watching =
+            std::any_of(members_.begin(), members_.end(),
+                        [&](const Member& m) { return m.peer == peer && !m.seat; });
+        // Told, not dropped in silence: a page left open on another device would otherwise look
+        // frozen, its moves refused with no reason. Not a game event (no seq): the others' event
+        // numbering is untouched, and the connection may no longer hear the game's events.
+        send(peer, protocol::SeatLost{id_, header_.variant, *side,
+                                      protocol::SeatLossReason::resumed_elsewhere, still_seated,
+                                      still_watching});
+        context_.host.member_left(peer, id_, still_seated.has_value(),
+                                  still_seated.has_value() || still_watching);
         log_event(LogLevel::info, "seat_taken_over",
                   {{"game", id_}, {"peer", peer->id()}, {"by", request.peer->id()}});
     }

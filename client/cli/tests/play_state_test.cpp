@@ -231,6 +231,38 @@ TEST(CliPlayState, AMoveWhoseAnswerWasLostIsSentAgainAfterAReconnect) {
     EXPECT_TRUE(play.settled());
 }
 
+json seat_lost(const std::string& game, const std::string& seat_name) {
+    return {{"type", "seat_lost"},
+            {"game", game},
+            {"seat", seat_name},
+            {"reason", "resumed_elsewhere"},
+            {"you", nullptr}};
+}
+
+TEST(CliPlayState, ASeatTakenOverElsewhereEndsTheSessionWithItsOwnStatus) {
+    PlayState play = created_and_joined();
+    (void)play.on_line("e2e4");
+    (void)play.on_line("g1f3");  // the first goes, the second waits for the turn
+    ASSERT_EQ(requests_of(play.next_move()).size(), 1u);
+    const Reaction reaction = play.on_message(seat_lost("g1", "white"), kStart);
+    EXPECT_EQ(reaction.exit_code, kExitSeatTakenOver);
+    EXPECT_NE(kExitSeatTakenOver, 1);  // apart from the failures
+    EXPECT_TRUE(mentions(reaction, "taken over by another connection (resumed elsewhere)"));
+    EXPECT_TRUE(mentions(reaction, "arbiter-cli resume g1"));
+    EXPECT_TRUE(mentions(reaction, "g1f3"));  // the move typed ahead is dropped, and said so
+    // Nothing is sent: resuming by itself would take the seat back from the other connection.
+    EXPECT_TRUE(reaction.requests.empty());
+}
+
+TEST(CliPlayState, ASeatLostInAnotherGameIsNotThisSessions) {
+    PlayState play = created_and_joined();
+    EXPECT_FALSE(play.on_message(seat_lost("g0", "white"), kStart).exit_code);
+    PlayState watching(command_line({"watch", "g1"}), true, kStart);
+    ASSERT_TRUE(watching.open(true));
+    (void)watching.on_message(playing("g1", 2, "spectator", "white", 0), kStart);
+    EXPECT_FALSE(watching.on_message(seat_lost("g1", "white"), kStart).exit_code);
+}
+
 TEST(CliPlayState, MovesTypedAheadAreDroppedAtTheEndAndNotPlayedInTheRematch) {
     PlayState play = created_and_joined();
     (void)play.on_message(moved("g1", 3, 1, "e2e4", "black"), kStart);

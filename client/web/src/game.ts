@@ -36,10 +36,18 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   let seat: string | null = loadSeat(gameId)?.seat ?? null;
   let flipped = false;
   let pendingRematch: string | null = null;
+  // The seat was taken over by a resume elsewhere (`seat_lost`): this page no longer plays it and
+  // no longer hears the game. It keeps `seat` (the board's side, the seat to take back) but offers
+  // nothing for it, and does not resume by itself, on a reconnect either: that would take the seat
+  // from the other window, which would then take it back, and so on. Only the player's click does.
+  let seatLost = false;
 
   const title = h('h2', { class: 'game-title' }, 'Loading game…');
   const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' });
   const message = h('p', { class: 'message', id: 'message', role: 'alert' });
+  const takeBack = h('button', { type: 'button', id: 'take-seat-back', class: 'primary' }, 'Play here');
+  const seatLostText = h('p', {});
+  const seatLostBox = h('div', { class: 'seat-lost', id: 'seat-lost', role: 'alert', hidden: true }, seatLostText, takeBack);
   const topBar = h('div', { class: 'player-bar top' });
   const bottomBar = h('div', { class: 'player-bar bottom' });
   const boardSlot = h('div', { class: 'board-slot' });
@@ -74,6 +82,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         title,
         status,
         message,
+        seatLostBox,
         controls,
         moveForm,
         h('div', { class: 'moves-box' }, moves),
@@ -136,8 +145,18 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     flipped = !flipped;
     render();
   });
+  takeBack.addEventListener('click', () => {
+    // resume with the stored token: the seat comes back here (and the other window is told).
+    seatLost = false;
+    seatLostBox.hidden = true;
+    say('');
+    subscribe();
+    render();
+  });
 
-  const myTurn = () => !!model && !!seat && model.status === 'playing' && model.turn === seat;
+  /** The seat this page acts for: none while it is taken over elsewhere. */
+  const playing = () => (seatLost ? null : seat);
+  const myTurn = () => !!model && !!playing() && model.status === 'playing' && model.turn === seat;
 
   function orientation() {
     const base = variant && seat ? colorOf(variant, seat) : 'white';
@@ -192,11 +211,13 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
 
   function statusText(): string {
     const m = model!;
+    // What this page last heard; the game goes on in the window that took the seat.
+    if (seatLost && (m.status === 'playing' || m.status === 'waiting')) return 'Playing in another window.';
     if (m.status === 'waiting') return 'Waiting for an opponent.';
     if (m.status === 'ended' || m.status === 'aborted') return describeResult(variant!, m.result, m.reason, m.status);
     const mover = seatTitle(m.turn);
     const check = m.check && m.variant !== 'draughts' ? ' — check!' : '';
-    if (!seat) return `${mover} to move${check}`;
+    if (!playing()) return `${mover} to move${check}`;
     return (m.turn === seat ? 'Your move' : `${mover} to move`) + check;
   }
 
@@ -213,8 +234,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     board!.set(boardView());
     renderMoves(moves, m.notation, variant.firstToMove(m.initial_position), m.ply);
     fill(legalList, ...(myTurn() ? m.legal.map((move) => h('option', { value: move })) : []));
-    moveForm.hidden = !seat || m.status !== 'playing';
-    renderControls(controls, { app, model: m, variant, seat, act, say, rerender: render });
+    moveForm.hidden = !playing() || m.status !== 'playing';
+    renderControls(controls, { app, model: m, variant, seat: playing(), act, say, rerender: render });
     renderExtra();
   }
 
@@ -271,6 +292,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   /** Resume (player) or watch (spectator), with `since` once the page has a game. */
   function subscribe(): void {
     window.clearTimeout(retryTimer);
+    if (seatLost) return; // until the player takes the seat back
     const grant = loadSeat(gameId);
     const since = model ? model.seq : undefined;
     awaiting = `g${++requestCounter}-${grant ? 'resume' : 'watch'}`;
@@ -329,6 +351,10 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       return;
     }
     if (msg.game !== gameId) return;
+    if (msg.type === 'seat_lost') {
+      if (seat && msg.seat === seat) showSeatLost();
+      return;
+    }
     if (msg.type === 'state' && !validState(msg)) {
       // A state the page cannot draw from is not taken in; if it answered the resume / watch,
       // that is asked again.
@@ -393,6 +419,22 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     releaseHeldMove();
   }
 
+  /** The seat was resumed on another connection (protocol.md, seat_lost): say so, offer it back. */
+  function showSeatLost(): void {
+    seatLost = true;
+    awaiting = null;
+    retrying = false;
+    window.clearTimeout(retryTimer);
+    if (heldMove) say(`${heldMove.move} was not sent: the game is played elsewhere now.`, 'error');
+    else say('');
+    heldMove = null;
+    seatLostText.textContent =
+      `This game was opened in another window or on another device, which plays ${seatTitle(seat!)} now. ` +
+      'This page no longer follows the game or takes moves.';
+    seatLostBox.hidden = false;
+    render();
+  }
+
   function describeOffer(msg: Message): void {
     const who = msg.by === seat ? 'You' : seatTitle(msg.by);
     const what = msg.kind === 'takeback' ? 'a takeback' : msg.kind === 'rematch' ? 'a rematch' : 'a draw';
@@ -416,7 +458,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     }
   }, 100);
   const claimTimer = window.setInterval(() => {
-    if (model && Object.keys(model.claimAt).length) renderControls(controls, { app, model, variant: variant!, seat, act, say, rerender: render });
+    if (model && Object.keys(model.claimAt).length) renderControls(controls, { app, model, variant: variant!, seat: playing(), act, say, rerender: render });
   }, 1000);
 
   return () => {

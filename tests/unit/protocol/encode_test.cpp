@@ -248,6 +248,9 @@ std::vector<ServerMessage> one_of_each_message() {
         {record, "r1"},
         {ErrorMessage{ErrorCode::illegal_move, "e2e5: no piece \"there\"\n"}, "m2"},
         {Pong{}, "p"},
+        {SeatLost{"g1", Variant::chess, Side::second, SeatLossReason::resumed_elsewhere,
+                  std::nullopt, false},
+         std::nullopt},
     };
 }
 
@@ -281,6 +284,7 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
         {"presence", {"type", "game", "seq", "seat", "connected", "claim_after_ms"}},
         {"rematch", {"type", "game", "seq", "next"}},
         {"spectators", {"type", "game", "count"}},
+        {"seat_lost", {"type", "game", "seat", "reason", "you"}},
         {"lobby", {"type", "games", "id"}},
         {"games", {"type", "games"}},
         {"record",
@@ -440,6 +444,26 @@ TEST(ProtocolEncode, RematchAndSpectators) {
               (Json{{"type", "rematch"}, {"game", "g1"}, {"seq", 14}, {"next", "g2"}}));
     EXPECT_EQ(round_trip(SpectatorCount{"g1", 4}),
               (Json{{"type", "spectators"}, {"game", "g1"}, {"count", 4}}));
+}
+
+TEST(ProtocolEncode, SeatLostSaysWhatTheConnectionStillIs) {
+    const Json gone = round_trip(SeatLost{"g1", Variant::xiangqi, Side::first,
+                                          SeatLossReason::resumed_elsewhere, std::nullopt, false});
+    EXPECT_EQ(gone, (Json{{"type", "seat_lost"},
+                          {"game", "g1"},
+                          {"seat", "red"},
+                          {"reason", "resumed_elsewhere"},
+                          {"you", nullptr}}));
+    const Json other_seat =
+        round_trip(SeatLost{"g1", Variant::xiangqi, Side::first, SeatLossReason::resumed_elsewhere,
+                            Side::second, true});
+    EXPECT_EQ(other_seat["you"], "black");
+    const Json watching = round_trip(SeatLost{
+        "g1", Variant::draughts, Side::second, SeatLossReason::resumed_elsewhere, {}, true});
+    EXPECT_EQ(watching["seat"], "black");
+    EXPECT_EQ(watching["you"], "spectator");
+    // Not a game event: no seq that a client could take for a gap or a duplicate.
+    EXPECT_FALSE(watching.contains("seq"));
 }
 
 TEST(ProtocolEncode, LobbyAndGamesListSummaries) {

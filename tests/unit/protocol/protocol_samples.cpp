@@ -77,6 +77,15 @@ std::vector<ServerMessage> server_samples() {
             out.push_back({State{state_of(variant, side, false)}, {}});
             out.push_back({Presence{"g1", 5, variant, side, false, 60000}, {}});
             out.push_back({Presence{"g1", 6, variant, side, true, std::nullopt}, {}});
+            out.push_back({SeatLost{"g1", variant, side, SeatLossReason::resumed_elsewhere,
+                                    std::nullopt, false},
+                           {}});
+            out.push_back({SeatLost{"g1", variant, side, SeatLossReason::resumed_elsewhere,
+                                    arbiter::rules::opponent(side), false},
+                           {}});
+            out.push_back({SeatLost{"g1", variant, side, SeatLossReason::resumed_elsewhere,
+                                    std::nullopt, true},
+                           {}});
             out.push_back(
                 {OfferEvent{"g1", 7, variant, OfferKind::takeback, OfferAction::offer, side}, {}});
             out.push_back({Moved{"g1",
