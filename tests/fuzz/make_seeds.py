@@ -90,6 +90,9 @@ def http():
                                   "/assets/", "/app.js", "/api/games"], conditions):
         write("fuzz_http", "GET\n" + target + "\n" + condition + "\n")
     write("fuzz_http", "HEAD\n/app.js\nIf-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT\n")
+    # The stored-game reads' strong ETags: "*" names any, a wrong tag names none.
+    write("fuzz_http", "GET\n/api/games/chess1\nIf-None-Match: *\n")
+    write("fuzz_http", 'HEAD\n/api/games/draughts1/export\nIf-None-Match: "0123456789abcdef0123456789abcdef"\n')
 
 
 def cli_view():
