@@ -306,9 +306,11 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
     }
     for (const auto& [option, owner] : kCommandOptions) {
         const bool given = std::find(flags.begin(), flags.end(), option) != flags.end();
-        const bool owned = std::any_of(kCommands.begin(), kCommands.end(), [&](const auto& entry) {
-            return entry.first == owner && entry.second == options.command;
-        });
+        // Captured by name: clang before 16 cannot capture a structured binding.
+        const bool owned =
+            std::any_of(kCommands.begin(), kCommands.end(), [&, owner = owner](const auto& entry) {
+                return entry.first == owner && entry.second == options.command;
+            });
         if (given && !owned) {
             return unexpected(std::string(option) + " is for " + std::string(owner));
         }
