@@ -43,7 +43,7 @@ class GameSession {
             store_.emplace(*store);
         }
         if (!start_connection(true)) {
-            return 1;
+            return kExitFailed;
         }
         input_.emplace();
         terminal_.prompt_for_input(true);
@@ -58,7 +58,7 @@ class GameSession {
                 terminal_.note("connection closed: " + received.text);
                 (void)act(state_.on_closed(received.close_code));
                 if (!reconnect()) {
-                    return 1;
+                    return kExitFailed;
                 }
             }
             if (auto code = take_input()) {
@@ -74,7 +74,7 @@ class GameSession {
             tick();
         }
         socket_.close();
-        return 130;
+        return kExitInterrupted;
     }
 
     // Connects and sends the opening requests: the command's on the first connection, resume or

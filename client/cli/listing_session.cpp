@@ -75,7 +75,7 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
         while (!(line = input.next())) {
             if (input.finished() || g_interrupted) {
                 terminal.end();
-                return g_interrupted ? 130 : 0;  // 128 + SIGINT, as the live views exit
+                return g_interrupted ? kExitInterrupted : kExitDone;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
         }
@@ -90,7 +90,7 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
             continue;
         }
         if (step->quit) {
-            return 0;
+            return kExitDone;
         }
         if (step->flip) {
             flip = !flip;
@@ -146,15 +146,15 @@ int run_replay(const CliOptions& options) {
     auto answer = ask(socket, options, terminal, requests::replay(options.game), "record");
     socket.close();
     if (!answer) {
-        return g_interrupted ? 130 : 1;
+        return g_interrupted ? kExitInterrupted : kExitFailed;
     }
     if (options.json) {
-        return 0;
+        return kExitDone;
     }
     auto record = read_record(*answer);
     if (options.print || !terminal.interactive()) {
         std::cout << print_record(record) << std::flush;
-        return 0;
+        return kExitDone;
     }
     return step_through(record, terminal, options);
 }
@@ -169,34 +169,34 @@ int run_listing(const CliOptions& options) {
                 requests::hello(options.name.empty() ? "arbiter-cli" : options.name), "welcome");
         socket.close();
         if (!welcome) {
-            return g_interrupted ? 130 : 1;
+            return g_interrupted ? kExitInterrupted : kExitFailed;
         }
         if (!options.json) {
             for (const std::string& line : engine_lines(*welcome)) {
                 terminal.note(line);
             }
         }
-        return 0;
+        return kExitDone;
     }
     const bool lobby = options.command == Command::lobby;
     auto answer =
         ask(socket, options, terminal, lobby ? requests::lobby() : requests::games(options),
             lobby ? "lobby" : "games");
     if (!answer) {
-        return g_interrupted ? 130 : 1;
+        return g_interrupted ? kExitInterrupted : kExitFailed;
     }
     if (!options.json) {
         print_list(terminal, *answer);
     }
     if (!lobby || options.once) {
         socket.close();
-        return 0;
+        return kExitDone;
     }
     while (!g_interrupted) {
         Received received = socket.next_message(std::chrono::milliseconds(200));
         if (received.status == ReceiveStatus::closed) {
             terminal.note("connection closed: " + received.text);
-            return 1;
+            return kExitFailed;
         }
         if (received.status != ReceiveStatus::message) {
             continue;
@@ -212,7 +212,7 @@ int run_listing(const CliOptions& options) {
         }
     }
     socket.close();
-    return 130;
+    return kExitInterrupted;
 }
 
 }  // namespace arbiter::client

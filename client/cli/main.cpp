@@ -18,14 +18,14 @@ int main(int argc, char** argv) {
     auto options = parse_arguments(std::vector<std::string>(argv + 1, argv + argc));
     if (!options) {
         std::fprintf(stderr, "arbiter-cli: %s\n", options.error().c_str());
-        return 2;
+        return kExitUsage;
     }
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
     switch (options->command) {
         case Command::help:
             std::fputs(usage_text().c_str(), stdout);
-            return 0;
+            return kExitDone;
         case Command::create:
         case Command::join:
         case Command::resume:
@@ -38,5 +38,5 @@ int main(int argc, char** argv) {
         case Command::engines:
             return run_listing(*options);
     }
-    return 2;
+    return kExitUsage;
 }

@@ -16,6 +16,15 @@ namespace arbiter::client {
 /// What the user asked arbiter-cli to do.
 enum class Command { help, create, join, resume, watch, replay, games, lobby, engines };
 
+/// arbiter-cli's exit statuses; usage_text() lists them for scripts.
+inline constexpr int kExitDone = 0;           ///< the game ended or was left; a listing completed
+inline constexpr int kExitFailed = 1;         ///< no connection, or the server refused to open it
+inline constexpr int kExitUsage = 2;          ///< a mistake on the command line
+inline constexpr int kExitInterrupted = 130;  ///< Ctrl-C, as a shell reports SIGINT
+/// A `resume` on another connection took the seat (protocol.md, seat_lost): apart from
+/// kExitFailed, so that a script can tell a game opened elsewhere from a failure.
+inline constexpr int kExitSeatTakenOver = 3;
+
 /// The level `create --opponent` asks for when --level is not given.
 inline constexpr int kDefaultEngineLevel = 3;
 

@@ -144,7 +144,7 @@ Reaction PlayState::on_message(const json& message, SteadyClock::time_point now)
     if (over()) {
         drop_pending(reaction, "the game is over");
         if (!interactive_) {
-            reaction.exit_code = 0;
+            reaction.exit_code = kExitDone;
         } else if (type == "ended" || type == "state") {
             reaction.notes.push_back("type rematch to play again, or quit");
         }
@@ -217,7 +217,7 @@ Reaction PlayState::on_error(const json& message, SteadyClock::time_point now) {
     }
     // The create, join, watch or resume failed before any state: there is no game to follow.
     if (!view_.have_state && (opening || id == kCreateId || id.empty())) {
-        reaction.exit_code = 1;
+        reaction.exit_code = kExitFailed;
     }
     return reaction;
 }
@@ -253,7 +253,7 @@ Reaction PlayState::on_line(std::string_view line) {
     const auto last = line.find_last_not_of(" \t\r");
     const std::string text(line.substr(first, last - first + 1));
     if (text == "quit" || text == "exit") {
-        reaction.exit_code = 0;
+        reaction.exit_code = kExitDone;
         return reaction;
     }
     if (command(text, reaction)) {
@@ -273,7 +273,7 @@ Reaction PlayState::on_line(std::string_view line) {
 Reaction PlayState::on_end_of_input() {
     Reaction reaction;
     if (interactive_) {
-        reaction.exit_code = 0;
+        reaction.exit_code = kExitDone;
     }
     return reaction;
 }

@@ -23,11 +23,6 @@ namespace arbiter::client {
 
 using SteadyClock = std::chrono::steady_clock;
 
-/// The exit status of a session whose seat a `resume` on another connection took over
-/// (protocol.md, seat_lost): apart from 1 (cannot connect, refused), so that a script can tell a
-/// game opened elsewhere from a failure. --help lists it.
-inline constexpr int kExitSeatTakenOver = 3;
-
 /// What to do after a server message or a typed line, in this order: keep the seat, redraw,
 /// tell the notes, send the requests, and end with `exit_code` when it is set.
 struct Reaction {
