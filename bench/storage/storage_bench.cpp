@@ -60,6 +60,7 @@ GameWrite move_write(int game, std::uint32_t ply) {
     move.clock_ms = 300000;
     move.think_ms = 1500;
     move.seq = ply;
+    move.check = false;  // as the server writes every row
     change.append = move;
     return change;
 }

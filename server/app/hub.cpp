@@ -76,18 +76,26 @@ protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> 
     record.result = row.result;
     record.reason = row.reason;
     record.created_ms = row.created_ms;
-    // The rows keep no check flag: the game is played through again for it, as a replay shows
-    // the king in check as the game did. A stored move that no longer replays (a hand edit)
-    // leaves the flags from there on false; the moves themselves are still all listed.
     auto made = rules::make_game(row.variant, row.initial_position);
     std::unique_ptr<rules::Game> replay = made ? std::move(*made) : nullptr;
     record.initial_check = replay && replay->in_check();
+    // Each row keeps its check flag since schema version 5. A game with older rows is played
+    // through again for them, as a replay shows the king in check as the game did; a stored move
+    // that no longer replays (a hand edit) leaves the flags from there on false, and the moves
+    // themselves are still all listed.
+    const bool flags_stored =
+        std::all_of(game.moves.begin(), game.moves.end(),
+                    [](const storage::MoveRow& move) { return move.check.has_value(); });
+    if (flags_stored) {
+        replay.reset();
+    }
     for (const auto& move : game.moves) {
         if (replay && !replay->play(move.move)) {
             replay.reset();
         }
+        const bool check = flags_stored ? *move.check : replay && replay->in_check();
         record.moves.push_back({move.ply, move.move, move.notation, move.position, move.clock_ms,
-                                move.think_ms, replay && replay->in_check()});
+                                move.think_ms, check});
     }
     return record;
 }

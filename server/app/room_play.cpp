@@ -111,7 +111,8 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                          clock_ ? std::optional<std::int64_t>(charge.remaining_ms) : std::nullopt,
                          clock_ ? std::optional<std::int64_t>(charge.think_ms) : std::nullopt,
                          header.seq,
-                         header.updated_ms};
+                         header.updated_ms,
+                         game_->in_check()};
     const std::uint64_t moved_seq = header.seq;
     if (status.over()) {
         finish(header, status.outcome, rules::to_string(status.reason));

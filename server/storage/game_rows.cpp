@@ -49,22 +49,22 @@ constexpr std::string_view insert_game_sql =
     "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
 
 constexpr std::string_view move_columns =
-    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms";
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check";
 
 // A journal row: the move's columns (read_move), then the header columns it changes
-// (read_progress), from index 8 on.
+// (read_progress), from index 9 on.
 constexpr std::string_view journal_columns =
-    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, first_clock_ms, "
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check, first_clock_ms, "
     "second_clock_ms, game_seq, game_ply, updated_ms";
-constexpr int journal_progress_index = 8;
+constexpr int journal_progress_index = 9;
 
 // The rowid is given, one past the last one this connection knows of: deleting a game's rows
 // (file_game) can leave the journal's largest rowid smaller, and SQLite would then give the next
 // row a rowid that a filing begun before already counts as its own (file_journal_part).
 constexpr std::string_view insert_journal_sql =
     "INSERT INTO move_journal (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, rowid) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+    "played_ms, in_check, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, rowid) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
 
 // Filing copies journal rows into `moves` in the order they were journaled, which is each game's
 // ply order. A row whose game is gone is skipped (its moves would have been deleted with it), and
@@ -75,7 +75,8 @@ constexpr std::string_view insert_journal_sql =
 // wrote the same pages.
 constexpr std::string_view file_moves_select =
     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, played_ms "
+    "played_ms, in_check) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
+    "played_ms, in_check "
     "FROM move_journal AS j WHERE EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
 constexpr std::string_view file_moves_order = " ORDER BY j.rowid ON CONFLICT DO NOTHING";
 
@@ -85,7 +86,8 @@ constexpr std::string_view file_moves_order = " ORDER BY j.rowid ON CONFLICT DO 
 // ~5 % dearer (callgrind). The range is tested before the look-up of the game's row.
 constexpr std::string_view file_moves_part_sql =
     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, played_ms "
+    "played_ms, in_check) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
+    "played_ms, in_check "
     "FROM move_journal AS j WHERE j.rowid <= ?1 AND j.game_id >= ?2 AND (?3 IS NULL OR "
     "j.game_id < ?3) AND EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
 
@@ -146,7 +148,7 @@ void bind_progress(sqlite::Statement& statement, const GameRow& game) {
         .bind(6, game.updated_ms);
 }
 
-// The parameters ?1...?9 of a move row: its game, then move_columns in order (an insert into
+// The parameters ?1...?10 of a move row: its game, then move_columns in order (an insert into
 // `moves` and one into the journal both start so). The text is not copied: the caller runs the
 // statement while `game_id` and `move` live.
 sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
@@ -160,7 +162,8 @@ sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game
         .bind(7, move.think_ms)
         // Beyond INT64_MAX a seq wraps negative and is refused by the CHECK (seq >= 0).
         .bind(8, static_cast<std::int64_t>(move.seq))
-        .bind(9, move.played_ms);
+        .bind(9, move.played_ms)
+        .bind(10, move.check ? std::optional<std::int64_t>(*move.check ? 1 : 0) : std::nullopt);
 }
 
 std::optional<std::string> column_optional_text(const sqlite::Statement& statement, int index) {
@@ -212,6 +215,9 @@ MoveRow read_move(const sqlite::Statement& row) {
     move.think_ms = row.column_optional_int64(5);
     move.seq = static_cast<std::uint64_t>(row.column_int64(6));
     move.played_ms = row.column_int64(7);
+    if (auto check = row.column_optional_int64(8)) {
+        move.check = *check != 0;
+    }
     return move;
 }
 
@@ -298,9 +304,9 @@ Expected<WriteStatements, StorageError> WriteStatements::prepare(sqlite::Connect
         {&statements.insert_game_, std::string(insert_game_sql)},
         {&statements.update_progress_, std::string(update_progress_sql)},
         {&statements.delete_moves_from_, "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2"},
-        {&statements.insert_move_,
-         "INSERT INTO moves (game_id, " + std::string(move_columns) +
-             ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (game_id, ply) DO NOTHING"},
+        {&statements.insert_move_, "INSERT INTO moves (game_id, " + std::string(move_columns) +
+                                       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON "
+                                       "CONFLICT (game_id, ply) DO NOTHING"},
         {&statements.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
         {&statements.select_last_ply_, "SELECT max(ply) FROM moves WHERE game_id = ?1"},
         {&statements.insert_journal_, std::string(insert_journal_sql)},
@@ -465,12 +471,12 @@ Expected<bool, StorageError> WriteStatements::journal(const GameWrite& change) {
     const GameRow& header = change.header;
     insert_journal_.reset();
     bind_move(insert_journal_, id, move)
-        .bind(10, header.clock_ms[0])
-        .bind(11, header.clock_ms[1])
-        .bind(12, static_cast<std::int64_t>(header.seq))
-        .bind(13, std::int64_t{header.ply})
-        .bind(14, header.updated_ms)
-        .bind(15, last_journal_row_ + 1);
+        .bind(11, header.clock_ms[0])
+        .bind(12, header.clock_ms[1])
+        .bind(13, static_cast<std::int64_t>(header.seq))
+        .bind(14, std::int64_t{header.ply})
+        .bind(15, header.updated_ms)
+        .bind(16, last_journal_row_ + 1);
     if (auto inserted = insert_journal_.run(); !inserted) {
         return unexpected(std::move(inserted).error());
     }

@@ -59,6 +59,8 @@ struct MoveRow {
     std::optional<std::int64_t> think_ms;
     std::uint64_t seq = 0;       ///< the game event that carried the move
     std::int64_t played_ms = 0;  ///< Unix ms
+    /// The side to move after it is in check; unset in rows written before schema version 5.
+    std::optional<bool> check;
 };
 
 /// A game with all its moves, in ply order.

@@ -10,6 +10,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,48 @@ TEST(StorageJournal, JournaledMovesAreReadAsStoredAndFiledWhenTheStoreCloses) {
     auto reopened = testing::open_or_die(database.path(), journal_options(1000));
     ASSERT_NE(reopened, nullptr);
     expect_moves(*reopened, game, moves);
+}
+
+// A move's check flag (schema version 5) is read back as written: from the journal, once filed
+// into `moves`, and from `moves` written directly (no journal); a row without one (as rows from
+// before version 5 are) reads back without one.
+TEST(StorageJournal, EachMovesCheckFlagIsReadBackAsWrittenBeforeAndAfterFiling) {
+    const std::vector<std::optional<bool>> flags = {false, true, std::nullopt, false, true};
+    const auto written = [&](GameRow& game) {
+        std::vector<GameWrite> writes;
+        for (const auto& flag : flags) {
+            GameWrite write = next_move(game, "m" + std::to_string(game.ply + 1));
+            write.append->check = flag;
+            writes.push_back(std::move(write));
+        }
+        return writes;
+    };
+    const auto expect_flags = [&](GameRepository& repository, const std::string& id) {
+        auto loaded = repository.load(id);
+        ASSERT_TRUE(loaded && loaded->has_value());
+        ASSERT_EQ((*loaded)->moves.size(), flags.size());
+        for (std::size_t i = 0; i < flags.size(); ++i) {
+            EXPECT_EQ((*loaded)->moves[i].check, flags[i]) << id << " ply " << i + 1;
+        }
+    };
+    for (const std::size_t journal : {std::size_t{1000}, std::size_t{0}}) {
+        TempDatabase database;
+        GameRow game = playing_game("c");
+        {
+            auto repository = store_with(database, journal, {game});
+            ASSERT_NE(repository, nullptr);
+            for (GameWrite& write : written(game)) {
+                ASSERT_TRUE(write_and_wait(*repository, std::move(write)));
+            }
+            EXPECT_EQ(journal_rows(database.path()), journal > 0 ? 5 : 0);
+            expect_flags(*repository, "c");
+        }
+        EXPECT_EQ(journal_rows(database.path()), 0);
+        EXPECT_EQ(count(database.path(), "SELECT count(*) FROM moves WHERE in_check IS NULL"), 1);
+        auto reopened = testing::open_or_die(database.path(), journal_options(journal));
+        ASSERT_NE(reopened, nullptr);
+        expect_flags(*reopened, "c");
+    }
 }
 
 TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {

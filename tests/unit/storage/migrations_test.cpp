@@ -102,6 +102,36 @@ TEST(StorageMigrations, DatabaseMissingATableIsRefusedWithAnError) {
         << refused.error().message;
 }
 
+// A file written before version 5 (moves and journal rows without a check flag) opens at the
+// latest version with its moves whole, each read back without a flag: not as "no check".
+TEST(StorageMigrations, MovesWrittenBeforeTheCheckColumnReadBackWithoutAFlag) {
+    TempDatabase database;
+    {
+        auto connection = sqlite::Connection::open(database.path(), true);
+        ASSERT_TRUE(connection);
+        ASSERT_EQ(migrate(*connection, embedded_migrations().first(4)).value_or(-1), 4);
+        ASSERT_TRUE(connection->exec(
+            "INSERT INTO games (id, variant, initial_position, status, seq, ply, created_ms, "
+            "updated_ms) VALUES ('old', 'chess', 'startpos', 'playing', 2, 2, 1, 1);"
+            "INSERT INTO moves (game_id, ply, move, notation, position, seq, played_ms) "
+            "VALUES ('old', 1, 'e2e4', 'e4', 'p1', 1, 1);"
+            "INSERT INTO move_journal (game_id, ply, move, notation, position, seq, played_ms, "
+            "first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms) "
+            "VALUES ('old', 2, 'e7e5', 'e5', 'p2', 2, 2, 0, 0, 2, 2, 2);"));
+    }
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    EXPECT_EQ(user_version(database.path()),
+              static_cast<std::int64_t>(embedded_migrations().size()));
+    auto loaded = repository->load("old");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    ASSERT_EQ((*loaded)->moves.size(), 2U);
+    EXPECT_EQ((*loaded)->moves[0].move, "e2e4");
+    EXPECT_EQ((*loaded)->moves[1].move, "e7e5");
+    EXPECT_FALSE((*loaded)->moves[0].check.has_value());
+    EXPECT_FALSE((*loaded)->moves[1].check.has_value());
+}
+
 TEST(StorageMigrations, AppliesOnlyThePendingMigrationsInOrder) {
     TempDatabase database;
     auto connection = sqlite::Connection::open(database.path(), true);
