@@ -105,9 +105,16 @@ int main(int argc, char** argv) {
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
         reads, &engines);
-    if (!config.web_root.empty() && !std::filesystem::is_directory(config.web_root)) {
+    // The error_code form: a folder that cannot be looked at (no search permission on a parent, a
+    // symbolic link loop) is reported like a missing one, where the other form threw and the
+    // process ended with no word.
+    std::error_code web_root_error;
+    if (!config.web_root.empty() &&
+        !std::filesystem::is_directory(config.web_root, web_root_error)) {
         log_event(LogLevel::warn, "web_root_missing",
-                  {{"web_root", config.web_root}, {"effect", "the browser client is not served"}});
+                  {{"web_root", config.web_root},
+                   {"error", web_root_error ? web_root_error.message() : "not a folder"},
+                   {"effect", "the browser client is not served"}});
     }
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(

@@ -645,8 +645,13 @@ Expected<void, StorageError> SqliteRepository::backup(const std::string& path) {
 Expected<void, StorageError> SqliteRepository::backup_file(const std::string& database,
                                                            const std::string& path,
                                                            const SqliteOptions& options) {
-    if (!std::filesystem::exists(database)) {
-        return unexpected(StorageError{"cannot back up " + database + ": no such database"});
+    // The error_code form: a path that cannot be looked at (no permission, a symbolic link loop)
+    // is an error to report, not an exception out of a function that returns its errors.
+    std::error_code exists_error;
+    if (!std::filesystem::exists(database, exists_error)) {
+        return unexpected(StorageError{
+            "cannot back up " + database + ": " +
+            (exists_error ? exists_error.message() : std::string("no such database"))});
     }
     std::error_code same_error;
     if (path == database || std::filesystem::equivalent(path, database, same_error)) {

@@ -1,7 +1,7 @@
 // HTTP on the game port: REST API, export, health, metrics, static files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { utimesSync, writeFileSync } from 'node:fs';
+import { symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { startServer, inTempFolder, Client, startGame, play } from './harness.mjs';
@@ -296,6 +296,34 @@ test('a flood of API reads waits in a bounded queue: the rest get 503 with Retry
   } finally {
     assert.equal((await flooded.stop()).code, 0);
   }
+});
+
+// README, --web-root: a folder that is not there is a warning (`web_root_missing`) and a server
+// without the browser client; so is one that cannot be looked at, which used to end the process
+// with an uncaught exception before it listened.
+test('a --web-root that is missing or cannot be looked at is a warning, and the server runs without files', async () => {
+  await inTempFolder(async (dir) => {
+    const loop = path.join(dir, 'loop');
+    symlinkSync(loop, loop);
+    writeFileSync(path.join(dir, 'file'), 'not a folder');
+    for (const [webRoot, error] of [
+      [path.join(dir, 'missing'), 'No such file or directory'],
+      [path.join(dir, 'file'), 'not a folder'],
+      [loop, 'Too many levels of symbolic links'],
+    ]) {
+      const site = await startServer({ webRoot });
+      try {
+        const log = await site.waitForLog(/web_root_missing/);
+        const line = log.split('\n').find((l) => l.includes('web_root_missing'));
+        assert.ok(line, `no web_root_missing warning for ${webRoot}:\n${log}`);
+        assert.ok(line.includes(error), line);
+        assert.equal((await fetch(`${site.http}/`)).status, 404);
+        assert.equal((await fetch(`${site.http}/healthz`)).status, 200);
+      } finally {
+        assert.equal((await site.stop()).code, 0);
+      }
+    }
+  });
 });
 
 test('without --web-root no file is served, not even from the working directory', async () => {

@@ -234,5 +234,19 @@ TEST(StorageBackup, UnwritableTargetIsAnError) {
     EXPECT_NE(copied.error().message.find("backup"), std::string::npos);
 }
 
+// A database path that cannot be looked at (here through a symbolic link to itself) is an error
+// with the reason, as `--backup` reports it; it used to throw out of backup_file.
+TEST(StorageBackup, ADatabasePathThatCannotBeLookedAtIsAnErrorNotAnException) {
+    TempDatabase database;
+    const std::filesystem::path loop = database.sibling("-loop");  // removed with the database
+    std::filesystem::create_symlink(loop, loop);
+    Expected<void, StorageError> copied;
+    EXPECT_NO_THROW(copied = SqliteRepository::backup_file((loop / "x.db").string(),
+                                                           database.sibling("-copy.db"), {}));
+    ASSERT_FALSE(copied);
+    EXPECT_NE(copied.error().message.find("symbolic links"), std::string::npos)
+        << copied.error().message;
+}
+
 }  // namespace
 }  // namespace arbiter::server::storage
