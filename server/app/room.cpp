@@ -90,9 +90,9 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
     if (!game) {
         return unexpected("stored start position refused: " + game.error().message);
     }
-    auto room = std::make_shared<GameRoom>(context, std::move(executor), stored.header,
+    auto room = std::make_shared<GameRoom>(context, std::move(executor), std::move(stored.header),
                                            std::move(game).value());
-    for (const auto& row : stored.moves) {
+    for (auto& row : stored.moves) {
         const Side mover = room->game_->turn();
         auto played = room->game_->play(row.move);
         if (!played) {
@@ -104,7 +104,7 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
             clocks[seat_index(mover)] = *row.clock_ms;
         }
         room->clock_history_.push_back(clocks);
-        room->notation_.push_back(row.notation);
+        room->notation_.push_back(std::move(row.notation));
         room->move_seq_.push_back(row.seq);
     }
     if (room->clock_) {
