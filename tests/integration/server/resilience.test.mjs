@@ -1,5 +1,6 @@
 // Reconnects with `since`, duplicate moves, a SIGKILL right after acknowledged moves, one server
-// per database, a stored game that no longer replays, and a SIGTERM at once after start.
+// per database, a stored game that no longer replays, a SIGTERM at once after start, and the
+// check flag stored with each move.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -341,4 +342,53 @@ test('after a crash, the side to move is charged up to the last event stored, he
   } finally {
     await again.stop();
   }
+});
+
+// A move's check flag is stored with it (schema version 5), as its `moved` event said; a game
+// whose rows keep none (stored before version 5) is played through for its replay's checks.
+test('each move is stored with its check flag, and a game stored without them still replays its checks', async () => {
+  await inTempFolder(async (dir) => {
+    const db = path.join(dir, 'arbiter.db');
+    const sql = (statement, ...args) => {
+      const run = spawnSync('python3', ['-c',
+        'import json, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ' +
+        'rows = c.execute(sys.argv[2], sys.argv[3:]).fetchall(); c.commit(); print(json.dumps(rows))',
+        db, statement, ...args], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      return JSON.parse(run.stdout);
+    };
+    // Plies 3 and 5 check (Qh5+, Qxg6+); the rest do not.
+    const moves = ['e2e4', 'f7f6', 'd1h5', 'g7g6', 'h5g6', 'h7g6'];
+    const first = await startServer({ db });
+    let game;
+    let moved;
+    try {
+      const a = await Client.connect(first.url, 'Ana');
+      const b = await Client.connect(first.url, 'Bo');
+      ({ game } = await startGame(a, b, { variant: 'chess' }));
+      await play(game, a, b, moves);
+      await a.ok({ type: 'resign', game });
+      await b.nextOf('ended', (m) => m.game === game);
+      moved = b.messages.filter((m) => m.type === 'moved' && m.game === game).map((m) => m.check);
+      await Promise.all([a.close(), b.close()]);
+    } finally {
+      assert.equal((await first.stop()).code, 0);
+    }
+    assert.deepEqual(moved, [false, false, true, false, true, false]);
+    // A clean stop files the journal: every move is in `moves`, with the flag its event carried.
+    const stored = sql('SELECT in_check FROM moves WHERE game_id = ? ORDER BY ply', game).map(([flag]) => flag);
+    assert.deepEqual(stored, moved.map((check) => (check ? 1 : 0)));
+    // As a database from before version 5 keeps them: no flags.
+    sql('UPDATE moves SET in_check = NULL WHERE game_id = ?', game);
+    const again = await startServer({ db });
+    try {
+      const w = await Client.connect(again.url, 'Watcher');
+      const record = await w.ok({ type: 'replay', game });
+      assert.deepEqual(record.moves.map((m) => m.move), moves);
+      assert.deepEqual(record.moves.map((m) => m.check), moved);
+      await w.close();
+    } finally {
+      assert.equal((await again.stop()).code, 0);
+    }
+  });
 });
