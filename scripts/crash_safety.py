@@ -2,15 +2,17 @@
 """Crash safety of arbiter-server (issue 9), proven by killing it.
 
 Each round starts the server on the same database, checks what the previous round left behind,
-runs arbiter-load --record against it, and kills the server with SIGKILL at a random moment. The
-check after each restart:
+runs arbiter-load --record against it, and kills the server with SIGKILL at a random moment
+(`--signal term`: stops it with SIGTERM instead, as a restart under load does; the server must
+then exit 0 within --stop-timeout seconds). The check after each restart:
   * every move arbiter-load saw acknowledged (a `moved` to its mover) is in the `moves` table;
   * PRAGMA integrity_check is ok, and each game's moves are plies 1..games.ply without a gap;
   * every unfinished game resumes: a `watch` gets a `state` whose moves are the stored ones.
 Prints "N passed, N failed" and exits 1 on any failure.
 
   scripts/crash_safety.py --server build/release/bin/arbiter-server \
-      --load build/release/bin/arbiter-load [--kills 20] [--games 20] [--sync full|normal]
+      --load build/release/bin/arbiter-load [--kills 20] [--games 20] [--sync full|normal] \
+      [--signal kill|term]
 """
 
 import argparse
@@ -169,7 +171,8 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", required=True)
     parser.add_argument("--load", required=True)
-    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--kills", type=int, default=20,
+                        help="rounds: each ends with a kill (or a stop, with --signal term)")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--variant", default="mixed")
     parser.add_argument("--sync", default="full", choices=["full", "normal"])
@@ -177,8 +180,13 @@ def main():
     parser.add_argument("--max-run", type=float, default=3.0, help="seconds before a kill, most")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the database and records")
+    parser.add_argument("--signal", default="kill", choices=["kill", "term"],
+                        help="SIGKILL (a crash) or SIGTERM (a clean stop under load)")
+    parser.add_argument("--stop-timeout", type=float, default=30.0,
+                        help="with --signal term: seconds the server may take to exit")
     args = parser.parse_args()
     chooser = random.Random(args.seed)
+    what = "kill" if args.signal == "kill" else "stop"
     workdir = tempfile.mkdtemp(prefix="arbiter-crash-")
     db = os.path.join(workdir, "arbiter.db")
     records = []
@@ -194,8 +202,24 @@ def main():
                  "--record", record],
                 stdout=subprocess.DEVNULL)
             time.sleep(chooser.uniform(args.min_run, args.max_run))
-            server.send_signal(signal.SIGKILL)
-            server.wait()
+            stop_problems = []
+            if args.signal == "kill":
+                server.send_signal(signal.SIGKILL)
+                server.wait()
+            else:
+                asked = time.monotonic()
+                server.send_signal(signal.SIGTERM)
+                try:
+                    code = server.wait(timeout=args.stop_timeout)
+                    stopping = time.monotonic() - asked
+                    if code != 0:
+                        stop_problems.append(f"SIGTERM: the server exited with {code}")
+                except subprocess.TimeoutExpired:
+                    stopping = args.stop_timeout
+                    stop_problems.append(f"SIGTERM: the server did not exit within "
+                                         f"{args.stop_timeout} s")
+                    server.kill()
+                    server.wait()
             try:
                 load.wait(timeout=60)
             except subprocess.TimeoutExpired:
@@ -203,15 +227,17 @@ def main():
                 load.wait()
             server, port = start_server(args, db)
             problems, acknowledged, unfinished = check(db, records, port)
+            problems = stop_problems + problems
             if problems:
                 failed += 1
-                print(f"kill {round_number}: FAILED ({len(problems)} problems)")
+                print(f"{what} {round_number}: FAILED ({len(problems)} problems)")
                 for problem in problems[:10]:
                     print("  " + problem)
             else:
                 passed += 1
-                print(f"kill {round_number}: ok: {acknowledged} acknowledged moves stored, "
-                      f"{unfinished} unfinished games resumed")
+                stopped = f", stopped in {stopping:.2f} s" if args.signal == "term" else ""
+                print(f"{what} {round_number}: ok: {acknowledged} acknowledged moves stored, "
+                      f"{unfinished} unfinished games resumed{stopped}")
             sys.stdout.flush()
     finally:
         server.kill()
