@@ -7,6 +7,17 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { startServer, inTempFolder, Client, startGame, play } from './harness.mjs';
 
+/** Runs one SQL statement on a stopped server's database file, with `args` bound to its `?`s, and
+ * returns its rows (python3's sqlite3: Node 20 has no SQLite of its own). */
+function sql(db, statement, ...args) {
+  const run = spawnSync('python3', ['-c',
+    'import json, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ' +
+    'rows = c.execute(sys.argv[2], sys.argv[3:]).fetchall(); c.commit(); print(json.dumps(rows))',
+    db, statement, ...args], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
 test('resume with since replays exactly the missed events', async () => {
   const server = await startServer();
   try {
@@ -197,11 +208,7 @@ test('an offer to an engine that a stop left open is answered by the engine once
     await first.stop();
     // The engine declines an offer as soon as it is made: an open one is what a crash between
     // the offer's commit and that answer leaves behind.
-    const edit = spawnSync('python3', ['-c',
-      'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ' +
-      "c.execute(\"UPDATE games SET offers = 'draw:first' WHERE id = ?\", (sys.argv[2],)); c.commit()",
-      db, game], { encoding: 'utf8' });
-    assert.equal(edit.status, 0, edit.stderr);
+    sql(db, "UPDATE games SET offers = 'draw:first' WHERE id = ?", game);
 
     const server = await startServer({ db });
     try {
@@ -257,11 +264,7 @@ test('a stored game that does not replay is set aside at start; the other games 
     await play(sound.game, a, b, ['d2d4']);
     await first.stop();
     // By hand, as a bad edit or a rules fix that now refuses an old move would leave it.
-    const edit = spawnSync('python3', ['-c',
-      'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ' +
-      "c.execute(\"UPDATE moves SET move = 'e2e5' WHERE game_id = ? AND ply = 1\", (sys.argv[2],)); c.commit()",
-      db, broken.game], { encoding: 'utf8' });
-    assert.equal(edit.status, 0, edit.stderr);
+    sql(db, "UPDATE moves SET move = 'e2e5' WHERE game_id = ? AND ply = 1", broken.game);
 
     const server = await startServer({ db, logLevel: 'info' });
     try {
@@ -349,14 +352,6 @@ test('after a crash, the side to move is charged up to the last event stored, he
 test('each move is stored with its check flag, and a game stored without them still replays its checks', async () => {
   await inTempFolder(async (dir) => {
     const db = path.join(dir, 'arbiter.db');
-    const sql = (statement, ...args) => {
-      const run = spawnSync('python3', ['-c',
-        'import json, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ' +
-        'rows = c.execute(sys.argv[2], sys.argv[3:]).fetchall(); c.commit(); print(json.dumps(rows))',
-        db, statement, ...args], { encoding: 'utf8' });
-      assert.equal(run.status, 0, run.stderr);
-      return JSON.parse(run.stdout);
-    };
     // Plies 3 and 5 check (Qh5+, Qxg6+); the rest do not.
     const moves = ['e2e4', 'f7f6', 'd1h5', 'g7g6', 'h5g6', 'h7g6'];
     const first = await startServer({ db });
@@ -376,10 +371,10 @@ test('each move is stored with its check flag, and a game stored without them st
     }
     assert.deepEqual(moved, [false, false, true, false, true, false]);
     // A clean stop files the journal: every move is in `moves`, with the flag its event carried.
-    const stored = sql('SELECT in_check FROM moves WHERE game_id = ? ORDER BY ply', game).map(([flag]) => flag);
+    const stored = sql(db, 'SELECT in_check FROM moves WHERE game_id = ? ORDER BY ply', game).map(([flag]) => flag);
     assert.deepEqual(stored, moved.map((check) => (check ? 1 : 0)));
     // As a database from before version 5 keeps them: no flags.
-    sql('UPDATE moves SET in_check = NULL WHERE game_id = ?', game);
+    sql(db, 'UPDATE moves SET in_check = NULL WHERE game_id = ?', game);
     const again = await startServer({ db });
     try {
       const w = await Client.connect(again.url, 'Watcher');
