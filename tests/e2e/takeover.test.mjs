@@ -74,7 +74,9 @@ test('a second tab takes the seat; the first says so, takes no moves, and takes 
   await waitForPly(second, 1);
   await waitMyTurn(second);
   await drag(second, 'e7', 'e5');
+  // Each page shows the move when its own `moved` arrives: the opponent's page may be first.
   await waitForPly(first, 2);
+  await waitForPly(second, 2);
   assert.equal(await moveListText(second), '1. e4 e5');
   assert.equal(await elsewhere.isHidden('.move-form'), true);
 
