@@ -7,6 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, startGame, withServer } from './harness.mjs';
 
+/** The `seat_lost` that a connection which held `seat` of `game` gets when a resume elsewhere takes
+ * it; `you` is what the connection still is in the game (the other seat, 'spectator' or null). */
+function seatLost(game, seat, you) {
+  return { type: 'seat_lost', game, seat, reason: 'resumed_elsewhere', you };
+}
+
 /** The game events of `game` (messages with a seq, other than a state) that `client` has
  * received, in order. */
 function events(client, game) {
@@ -29,7 +35,7 @@ test('the connection whose seat a resume takes over is told, can no longer move,
     const resumed = await c.ok({ type: 'resume', game, token: tokenB });
     assert.equal(resumed.you, 'black');
     const lost = await b.nextOf('seat_lost');
-    assert.deepEqual(lost, { type: 'seat_lost', game, seat: 'black', reason: 'resumed_elsewhere', you: null });
+    assert.deepEqual(lost, seatLost(game, 'black', null));
     // Not a game event: the seq a state gives is the one before the takeover.
     assert.equal(resumed.seq, stateA.seq);
 
@@ -53,13 +59,7 @@ test('the connection whose seat a resume takes over is told, can no longer move,
     const back = await b.ok({ type: 'resume', game, token: tokenB });
     assert.equal(back.type, 'state');
     assert.equal(back.you, 'black');
-    assert.deepEqual(await c.nextOf('seat_lost'), {
-      type: 'seat_lost',
-      game,
-      seat: 'black',
-      reason: 'resumed_elsewhere',
-      you: null,
-    });
+    assert.deepEqual(await c.nextOf('seat_lost'), seatLost(game, 'black', null));
     await a.ok({ type: 'move', game, move: 'g1f3', ply: 2 });
     assert.equal((await b.ok({ type: 'move', game, move: 'b8c6', ply: 3 })).type, 'moved');
     assert.equal((await c.request({ type: 'resign', game })).code, 'forbidden');
@@ -87,18 +87,12 @@ test('a connection holding both seats that loses one keeps the other and still h
     await both.ok({ type: 'resume', game, token: tokenA });
     await both.ok({ type: 'resume', game, token: tokenB });
     // a and b lost their seats to `both`: each told, with the seat name of xiangqi.
-    assert.deepEqual(await a.nextOf('seat_lost'), { type: 'seat_lost', game, seat: 'red', reason: 'resumed_elsewhere', you: null });
-    assert.deepEqual(await b.nextOf('seat_lost'), { type: 'seat_lost', game, seat: 'black', reason: 'resumed_elsewhere', you: null });
+    assert.deepEqual(await a.nextOf('seat_lost'), seatLost(game, 'red', null));
+    assert.deepEqual(await b.nextOf('seat_lost'), seatLost(game, 'black', null));
 
     const c = await Client.connect(server.url, 'Dee');
     await c.ok({ type: 'resume', game, token: tokenB });
-    assert.deepEqual(await both.nextOf('seat_lost'), {
-      type: 'seat_lost',
-      game,
-      seat: 'black',
-      reason: 'resumed_elsewhere',
-      you: 'red',
-    });
+    assert.deepEqual(await both.nextOf('seat_lost'), seatLost(game, 'black', 'red'));
     // Still red: it moves for red, and hears black's move.
     assert.equal((await both.ok({ type: 'move', game, move: 'h3e3', ply: 0 })).type, 'moved');
     await c.nextOf('moved', (m) => m.ply === 1);
@@ -111,7 +105,7 @@ test('a connection holding both seats that loses one keeps the other and still h
     // It takes black back: c is told, and no longer in the game.
     const back = await both.ok({ type: 'resume', game, token: tokenB, since: 0 });
     assert.equal(back.type, 'state');
-    assert.deepEqual(await c.nextOf('seat_lost'), { type: 'seat_lost', game, seat: 'black', reason: 'resumed_elsewhere', you: null });
+    assert.deepEqual(await c.nextOf('seat_lost'), seatLost(game, 'black', null));
     assert.equal((await both.ok({ type: 'move', game, move: 'h1g3', ply: 2 })).type, 'moved');
     assert.equal((await both.ok({ type: 'move', game, move: 'b10c8', ply: 3 })).type, 'moved');
     await settle(c);
@@ -127,13 +121,7 @@ test('a player who also watches its game and loses the seat is left a spectator'
     await a.ok({ type: 'watch', game });
     const a2 = await Client.connect(server.url, 'Ana');
     await a2.ok({ type: 'resume', game, token: tokenA });
-    assert.deepEqual(await a.nextOf('seat_lost'), {
-      type: 'seat_lost',
-      game,
-      seat: 'white',
-      reason: 'resumed_elsewhere',
-      you: 'spectator',
-    });
+    assert.deepEqual(await a.nextOf('seat_lost'), seatLost(game, 'white', 'spectator'));
     assert.equal((await a.request({ type: 'move', game, move: '22-18', ply: 0 })).code, 'forbidden');
     await a2.ok({ type: 'move', game, move: '22-18', ply: 0 });
     const heard = await a.nextOf('moved', (m) => m.game === game && m.ply === 1);
