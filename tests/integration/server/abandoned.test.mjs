@@ -202,13 +202,15 @@ test('requests sent at once to a game out of memory are answered in the order se
 test('a timed game everyone left stays until its flag falls, then leaves memory', async () => {
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');
-  const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 1500, increment_ms: 0 } });
+  // White's 3 s run from black's move: the check at 1.2 s (past the 1 s disconnect timeout) comes
+  // well before the flag. With 1.5 s, a slow close on a loaded machine let the flag fall first.
+  const { game } = await startGame(a, b, { variant: 'chess', clock: { initial_ms: 3000, increment_ms: 0 } });
   await play(game, a, b, ['e2e4', 'e7e5']);
   await a.close();
   await b.close();
   await sleep(1200); // past the disconnect timeout: the running clock keeps it
   assert.equal(gamesInMemory(await scrape(server.http), 'playing', 'chess'), 1);
-  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'playing', 'chess') === 0 && gamesInMemory(now, 'ended', 'chess') === 0, 'the flag fall');
+  await scrapeUntil(server.http, (now) => gamesInMemory(now, 'playing', 'chess') === 0 && gamesInMemory(now, 'ended', 'chess') === 0, 'the flag fall', 10000);
   const watcher = await Client.connect(server.url);
   const state = await watcher.ok({ type: 'watch', game });
   assert.equal(state.status, 'ended');
