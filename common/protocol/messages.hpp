@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -61,6 +62,51 @@ enum class OfferKind : std::uint8_t { draw, takeback, rematch };
 std::string_view to_string(OfferKind kind) noexcept;
 /// "offer", "accept", "decline".
 std::string_view to_string(OfferAction action) noexcept;
+
+/// Where a game is in its life. Inside the server this is the only form; the text ("waiting",
+/// "playing", "ended", "aborted") exists in the codec and in the SQL rows.
+enum class GameStatus : std::uint8_t { waiting, playing, ended, aborted };
+/// "waiting", "playing", "ended", "aborted".
+std::string_view to_string(GameStatus status) noexcept;
+/// Inverse of to_string; nullopt for anything else.
+std::optional<GameStatus> parse_game_status(std::string_view text) noexcept;
+/// Ended or aborted: the game is over and takes no more moves.
+constexpr bool is_finished(GameStatus status) noexcept {
+    return status == GameStatus::ended || status == GameStatus::aborted;
+}
+
+/// Why a game ended: a rule of the game (the first ten, as rules::Reason names them), or
+/// something a player or the server did. `none` while the game is not over. The wire names are
+/// the enumerator names ("checkmate", "resign", "engine_failure"), `none` being "" (null).
+enum class EndReason : std::uint8_t {
+    none,
+    checkmate,
+    stalemate,
+    no_moves,
+    repetition,
+    fifty_moves,
+    insufficient_material,
+    perpetual_check,
+    perpetual_chase,
+    move_limit,
+    resign,          ///< a player resigned
+    timeout,         ///< a clock ran out (a draw when the other side cannot win, FIDE 6.9)
+    agreement,       ///< a draw offer was accepted
+    abandoned,       ///< a claim after a disconnect, or a waiting game whose creator left
+    aborted,         ///< aborted by a player before both sides moved
+    engine_failure,  ///< the engine seat failed twice on one move
+};
+/// "checkmate", "resign", ...; "" for EndReason::none.
+std::string_view to_string(EndReason reason) noexcept;
+/// Inverse of to_string ("" gives none); nullopt for anything else.
+std::optional<EndReason> parse_end_reason(std::string_view text) noexcept;
+/// The end reason of a rule of the game.
+EndReason end_reason_of(rules::Reason reason) noexcept;
+
+/// The result text of an outcome: "1-0", "0-1", "1/2-1/2", and "" while ongoing (or aborted).
+std::string_view result_text(rules::Outcome outcome) noexcept;
+/// Inverse of result_text ("" gives ongoing); nullopt for anything else.
+std::optional<rules::Outcome> parse_result(std::string_view text) noexcept;
 
 /// claim.kind
 enum class ClaimKind : std::uint8_t { win, draw };

@@ -20,6 +20,42 @@ constexpr std::array<std::string_view, 3> kOfferKindNames = {"draw", "takeback",
 constexpr std::array<std::string_view, 3> kOfferActionNames = {"offer", "accept", "decline"};
 constexpr std::array<std::string_view, 1> kSeatLossReasonNames = {"resumed_elsewhere"};
 
+constexpr std::array<std::string_view, 4> kGameStatusNames = {"waiting", "playing", "ended",
+                                                              "aborted"};
+static_assert(kGameStatusNames.size() == static_cast<std::size_t>(GameStatus::aborted) + 1,
+              "one wire name per game status");
+
+constexpr std::array<std::string_view, 16> kEndReasonNames = {"",
+                                                              "checkmate",
+                                                              "stalemate",
+                                                              "no_moves",
+                                                              "repetition",
+                                                              "fifty_moves",
+                                                              "insufficient_material",
+                                                              "perpetual_check",
+                                                              "perpetual_chase",
+                                                              "move_limit",
+                                                              "resign",
+                                                              "timeout",
+                                                              "agreement",
+                                                              "abandoned",
+                                                              "aborted",
+                                                              "engine_failure"};
+static_assert(kEndReasonNames.size() == static_cast<std::size_t>(EndReason::engine_failure) + 1,
+              "one wire name per end reason");
+
+// Lookup of a name among `names` (whose index is the enumerator's value).
+template <typename Enum, std::size_t N>
+std::optional<Enum> parse_name(const std::array<std::string_view, N>& names,
+                               std::string_view text) noexcept {
+    for (std::size_t i = 0; i < N; ++i) {
+        if (names[i] == text) {
+            return static_cast<Enum>(i);
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view to_string(ErrorCode code) noexcept {
@@ -36,6 +72,43 @@ std::string_view to_string(OfferAction action) noexcept {
 
 std::string_view to_string(SeatLossReason reason) noexcept {
     return kSeatLossReasonNames[static_cast<std::size_t>(reason)];
+}
+
+std::string_view to_string(GameStatus status) noexcept {
+    return kGameStatusNames[static_cast<std::size_t>(status)];
+}
+
+std::optional<GameStatus> parse_game_status(std::string_view text) noexcept {
+    return parse_name<GameStatus>(kGameStatusNames, text);
+}
+
+std::string_view to_string(EndReason reason) noexcept {
+    return kEndReasonNames[static_cast<std::size_t>(reason)];
+}
+
+std::optional<EndReason> parse_end_reason(std::string_view text) noexcept {
+    return parse_name<EndReason>(kEndReasonNames, text);
+}
+
+EndReason end_reason_of(rules::Reason reason) noexcept {
+    // The rules' reasons are the first enumerators of EndReason, in the same order.
+    static_assert(static_cast<int>(rules::Reason::move_limit) ==
+                  static_cast<int>(EndReason::move_limit));
+    return static_cast<EndReason>(reason);
+}
+
+std::string_view result_text(rules::Outcome outcome) noexcept {
+    return outcome == rules::Outcome::ongoing ? std::string_view() : rules::result_string(outcome);
+}
+
+std::optional<rules::Outcome> parse_result(std::string_view text) noexcept {
+    for (const auto outcome : {rules::Outcome::ongoing, rules::Outcome::first_wins,
+                               rules::Outcome::second_wins, rules::Outcome::draw}) {
+        if (result_text(outcome) == text) {
+            return outcome;
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace arbiter::protocol

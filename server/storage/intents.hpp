@@ -1,0 +1,117 @@
+#pragma once
+/// \file
+/// What a game's writes mean. Each write to storage says what happened to the game (a move was
+/// appended, the game ended, an offer was made ...), with exactly the columns that event
+/// changes: the store never compares headers to guess. One intent is one atomic change, and
+/// every engine (SQLite today, PostgreSQL later) implements the same set.
+///
+/// `seq` is the game's last event number after the change; `clock_ms` the remaining time per
+/// seat [first, second] as it stands after it (the running turn counted up to the event).
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "common/protocol/messages.hpp"
+#include "common/rules/game.hpp"
+#include "server/storage/repository.hpp"
+
+namespace arbiter::server::storage {
+
+/// How a game ended: status ended (with a result) or aborted (result ongoing).
+struct GameEnding {
+    protocol::GameStatus status = protocol::GameStatus::ended;
+    rules::Outcome result = rules::Outcome::ongoing;
+    protocol::EndReason reason = protocol::EndReason::none;
+    friend bool operator==(const GameEnding&, const GameEnding&) = default;
+};
+
+/// A new game: its whole row, inserted. Its moves come later, one AppendMove each.
+struct CreateGame {
+    GameRow header;
+};
+
+/// A player took the open seat `side`: the game is now playing.
+struct SeatPlayer {
+    std::string game;
+    rules::Side side = rules::Side::first;
+    SeatRow seat;
+    std::uint64_t seq = 0;
+    std::int64_t updated_ms = 0;
+};
+
+/// A move was played: `move` is the next ply (move.ply == plies before + 1), the game's ply
+/// becomes move.ply, every open offer lapses (protocol.md), the clocks are `clock_ms`,
+/// updated_ms is move.played_ms. When the move ended the game (checkmate, a draw by rule),
+/// `ending` says how, in the same change; `seq` is then the `ended` event's number (one past
+/// move.seq), else move.seq.
+struct AppendMove {
+    std::string game;
+    MoveRow move;
+    std::array<std::int64_t, 2> clock_ms{};
+    std::uint64_t seq = 0;
+    std::optional<GameEnding> ending;
+};
+
+/// Moves were taken back on agreement: every move after `to_ply` is deleted, the game's ply
+/// becomes `to_ply`, its offers lapse, and the clocks are those at the start of that ply.
+struct TakeBack {
+    std::string game;
+    std::uint32_t to_ply = 0;
+    std::array<std::int64_t, 2> clock_ms{};
+    std::uint64_t seq = 0;
+    std::int64_t updated_ms = 0;
+};
+
+/// An offer was made or declined: `offers` are the open ones now, in the order they were made.
+struct SetOffers {
+    std::string game;
+    std::vector<protocol::OpenOffer> offers;
+    std::array<std::int64_t, 2> clock_ms{};
+    std::uint64_t seq = 0;
+};
+
+/// An event that changes no column but the game's last event number and the clocks as they
+/// stand (a seat's `presence`): a restart then charges the side to move up to this event.
+struct RecordEvent {
+    std::string game;
+    std::array<std::int64_t, 2> clock_ms{};
+    std::uint64_t seq = 0;
+};
+
+/// The game ended other than by a move (resignation, agreement, timeout, claim, abort, engine
+/// failure): its offers lapse (a rematch may be offered from here on).
+struct EndGame {
+    std::string game;
+    GameEnding ending;
+    std::array<std::int64_t, 2> clock_ms{};
+    std::uint64_t seq = 0;
+    std::int64_t updated_ms = 0;
+};
+
+/// Both players agreed to a rematch: the finished game names the new one; its offers lapse.
+struct LinkRematch {
+    std::string game;
+    std::string next;
+    std::uint64_t seq = 0;
+};
+
+/// At a clean stop: the clocks as they stand, so that the time the side to move used before the
+/// stop is charged after the restart. No event.
+struct StoreClocks {
+    std::string game;
+    std::array<std::int64_t, 2> clock_ms{};
+    std::int64_t updated_ms = 0;
+};
+
+/// One atomic change to one game.
+using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers,
+                                RecordEvent, EndGame, LinkRematch, StoreClocks>;
+
+/// The game an intent changes.
+const std::string& game_of(const GameIntent& intent) noexcept;
+
+}  // namespace arbiter::server::storage
