@@ -164,10 +164,10 @@ ClientBody read_lobby(FieldReader& /*in*/) {
 
 ClientBody read_games(FieldReader& in) {
     GamesQuery query;
-    query.status = in.optional_choice<std::string>("status", {{"waiting", "waiting"},
-                                                              {"playing", "playing"},
-                                                              {"ended", "ended"},
-                                                              {"aborted", "aborted"}});
+    query.status = in.optional_choice<GameStatus>("status", {{"waiting", GameStatus::waiting},
+                                                             {"playing", GameStatus::playing},
+                                                             {"ended", GameStatus::ended},
+                                                             {"aborted", GameStatus::aborted}});
     query.variant = read_variant(in, false);
     query.limit = static_cast<int>(in.optional_integer("limit", 1, kMaxLimit).value_or(50));
     query.before = in.optional_text("before", kGameIdRule);

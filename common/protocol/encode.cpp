@@ -223,12 +223,12 @@ void summaries(JsonWriter& out, const std::vector<GameSummary>& games) {
         out.begin_object()
             .text("game", game.game)
             .text("variant", rules::to_string(game.variant))
-            .text("status", game.status);
+            .text("status", to_string(game.status));
         players(out.key("players"), game.variant, game.first, game.second);
         time_control(out.key("time_control"), game.time_control);
         out.number("ply", game.ply)
-            .text_or_null("result", game.result)
-            .text_or_null("reason", game.reason)
+            .text_or_null("result", result_text(game.result))
+            .text_or_null("reason", to_string(game.reason))
             .number("created_ms", game.created_ms)
             .end_object();
     }
@@ -261,7 +261,7 @@ void body(JsonWriter& out, const State& m) {
         .text("game", m.game)
         .number("seq", m.seq)
         .text("variant", rules::to_string(m.variant))
-        .text("status", m.status)
+        .text("status", to_string(m.status))
         .text("you", m.you ? seat(m.variant, *m.you) : "spectator");
     players(out.key("players"), m.variant, m.first, m.second);
     out.text("initial_position", m.initial_position)
@@ -274,7 +274,7 @@ void body(JsonWriter& out, const State& m) {
         .boolean("check", m.check);
     clock(out.key("clock"), m.variant, m.clock);
     time_control(out.key("time_control"), m.time_control);
-    out.text_or_null("result", m.result).text_or_null("reason", m.reason);
+    out.text_or_null("result", result_text(m.result)).text_or_null("reason", to_string(m.reason));
     out.key("offers").begin_array();
     for (const OpenOffer& offer : m.offers) {
         out.begin_object()
@@ -308,9 +308,9 @@ void body(JsonWriter& out, const Ended& m) {
     out.text("type", "ended")
         .text("game", m.game)
         .number("seq", m.seq)
-        .text_or_null("result", m.result)
-        .text("reason", m.reason)
-        .text("status", m.status);
+        .text_or_null("result", result_text(m.result))
+        .text("reason", to_string(m.reason))
+        .text("status", to_string(m.status));
 }
 
 void body(JsonWriter& out, const OfferEvent& m) {
@@ -378,7 +378,7 @@ void body(JsonWriter& out, const Record& m) {
     out.text("type", "record")
         .text("game", m.game)
         .text("variant", rules::to_string(m.variant))
-        .text("status", m.status);
+        .text("status", to_string(m.status));
     players(out.key("players"), m.variant, m.first, m.second);
     time_control(out.key("time_control"), m.time_control);
     out.text("initial_position", m.initial_position)
@@ -397,8 +397,8 @@ void body(JsonWriter& out, const Record& m) {
             .end_object();
     }
     out.end_array()
-        .text_or_null("result", m.result)
-        .text_or_null("reason", m.reason)
+        .text_or_null("result", result_text(m.result))
+        .text_or_null("reason", to_string(m.reason))
         .number("created_ms", m.created_ms);
 }
 

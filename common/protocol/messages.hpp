@@ -169,9 +169,9 @@ struct Claim {
     std::string game;
     ClaimKind kind = ClaimKind::win;
 };
-struct LobbySubscribe {};               ///< wire type "lobby"
-struct GamesQuery {                     ///< wire type "games"
-    std::optional<std::string> status;  ///< waiting | playing | ended | aborted
+struct LobbySubscribe {};  ///< wire type "lobby"
+struct GamesQuery {        ///< wire type "games"
+    std::optional<GameStatus> status;
     std::optional<rules::Variant> variant;
     int limit = 50;                     ///< 1..200
     std::optional<std::string> before;  ///< a game id: page to games created before it
@@ -248,7 +248,7 @@ struct State {
     std::string game;
     std::uint64_t seq = 0;
     rules::Variant variant = rules::Variant::chess;
-    std::string status;               ///< waiting | playing | ended | aborted
+    GameStatus status = GameStatus::waiting;
     std::optional<rules::Side> you;   ///< nullopt: "spectator"
     std::optional<PlayerInfo> first;  ///< nullopt: seat still open
     std::optional<PlayerInfo> second;
@@ -262,8 +262,8 @@ struct State {
     bool check = false;
     std::optional<ClockState> clock;
     std::optional<ClockSpec> time_control;
-    std::string result;  ///< "" while not over
-    std::string reason;
+    rules::Outcome result = rules::Outcome::ongoing;  ///< ongoing: not over (or aborted)
+    EndReason reason = EndReason::none;
     std::vector<OpenOffer> offers;
     std::uint32_t spectators = 0;
     std::optional<std::string> rematch;  ///< the next game, once a rematch was agreed
@@ -284,9 +284,9 @@ struct Moved {
 struct Ended {
     std::string game;
     std::uint64_t seq = 0;
-    std::string result;  ///< "1-0" | "0-1" | "1/2-1/2" ("" for an aborted game)
-    std::string reason;  ///< checkmate, resign, timeout, agreement, aborted, ...
-    std::string status;  ///< ended | aborted
+    rules::Outcome result = rules::Outcome::ongoing;  ///< ongoing for an aborted game
+    EndReason reason = EndReason::none;               ///< checkmate, resign, timeout, aborted ...
+    GameStatus status = GameStatus::ended;            ///< ended | aborted
 };
 /// `offer`: an offer was made, accepted, declined or withdrawn.
 struct OfferEvent {
@@ -350,13 +350,13 @@ struct SeatLost {
 struct GameSummary {
     std::string game;
     rules::Variant variant = rules::Variant::chess;
-    std::string status;
+    GameStatus status = GameStatus::waiting;
     std::optional<PlayerInfo> first;
     std::optional<PlayerInfo> second;
     std::optional<ClockSpec> time_control;
     std::uint32_t ply = 0;
-    std::string result;
-    std::string reason;
+    rules::Outcome result = rules::Outcome::ongoing;
+    EndReason reason = EndReason::none;
     std::int64_t created_ms = 0;  ///< Unix time in ms
 };
 struct LobbyList {
@@ -378,14 +378,14 @@ struct RecordMove {
 struct Record {
     std::string game;
     rules::Variant variant = rules::Variant::chess;
-    std::string status;
+    GameStatus status = GameStatus::waiting;
     std::optional<PlayerInfo> first;
     std::optional<PlayerInfo> second;
     std::optional<ClockSpec> time_control;
     std::string initial_position;
     std::vector<RecordMove> moves;
-    std::string result;
-    std::string reason;
+    rules::Outcome result = rules::Outcome::ongoing;
+    EndReason reason = EndReason::none;
     std::int64_t created_ms = 0;
     bool initial_check = false;  ///< the side to move at the start is in check (a set-up position)
 };

@@ -20,6 +20,7 @@
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/room.hpp"
+#include "server/app/stored_views.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
 #include "server/storage/repository.hpp"
@@ -181,11 +182,5 @@ class Hub final : public net::PeerHandler, public RoomHost {
     std::map<std::string, protocol::GameSummary> open_games_;
     std::map<std::uint64_t, std::weak_ptr<net::Peer>> lobby_subscribers_;
 };
-
-/// A GameSummary from a stored header. `present`: whether each seat has a connection now (a game
-/// not in memory has none); an engine's seat is always connected.
-protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2> present = {});
-/// A `record` message from a stored game (`present` as for summary_of).
-protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present = {});
 
 }  // namespace arbiter::server::app

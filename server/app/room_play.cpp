@@ -146,8 +146,8 @@ void GameRoom::on_move(RoomRequest& request, const protocol::MoveRequest& move) 
                 // Counted and listed before anyone hears of it (a client may scrape at once).
                 note_ended();
                 after_change();
-                emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason,
-                                     header_.status});
+                emit(protocol::Ended{id_, header_.seq, result_of(header_), reason_of(header_),
+                                     status_of(header_)});
             } else {
                 arm_flag_timer();
             }
@@ -517,26 +517,26 @@ void GameRoom::end_game(std::optional<RoomRequest> requester, rules::Outcome out
     finish(header, outcome, reason, status);
     auto peer = requester ? requester->peer : nullptr;
     auto id = requester ? requester->id : std::nullopt;
-    persist_then(
-        storage::GameWrite{header, std::nullopt, std::nullopt}, requester,
-        [this, header, peer, id] {
-            header_ = header;
-            if (clock_) {
-                clock_->set(header_.clock_ms);
-                clock_->stop();
-            }
-            cancel_timers();
-            // Counted and listed before anyone hears of it (a client may scrape at once).
-            note_ended();
-            after_change();
-            emit(protocol::Ended{id_, header_.seq, header_.result, header_.reason, header_.status},
-                 peer, id);
-            if (members_.empty()) {
-                // Ended with nobody here (a flag fall or an abandoned game): as when the last
-                // member leaves a finished game, it need not stay in memory.
-                leave_memory();
-            }
-        });
+    persist_then(storage::GameWrite{header, std::nullopt, std::nullopt}, requester,
+                 [this, header, peer, id] {
+                     header_ = header;
+                     if (clock_) {
+                         clock_->set(header_.clock_ms);
+                         clock_->stop();
+                     }
+                     cancel_timers();
+                     // Counted and listed before anyone hears of it (a client may scrape at once).
+                     note_ended();
+                     after_change();
+                     emit(protocol::Ended{id_, header_.seq, result_of(header_), reason_of(header_),
+                                          status_of(header_)},
+                          peer, id);
+                     if (members_.empty()) {
+                         // Ended with nobody here (a flag fall or an abandoned game): as when the
+                         // last member leaves a finished game, it need not stay in memory.
+                         leave_memory();
+                     }
+                 });
 }
 
 void GameRoom::set_presence(Side side, bool connected) {

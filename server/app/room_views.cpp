@@ -116,7 +116,7 @@ protocol::State GameRoom::state_for(std::optional<Side> you) const {
     state.game = id_;
     state.seq = header_.seq;
     state.variant = header_.variant;
-    state.status = header_.status;
+    state.status = status_of(header_);
     state.you = you;
     state.first = player(Side::first);
     state.second = player(Side::second);
@@ -140,8 +140,8 @@ protocol::State GameRoom::state_for(std::optional<Side> you) const {
     state.check = game_->in_check();
     state.clock = clock_now();
     state.time_control = time_control_of(header_);
-    state.result = header_.result;
-    state.reason = header_.reason;
+    state.result = result_of(header_);
+    state.reason = reason_of(header_);
     for (const Offer& offer : open_offers()) {
         state.offers.push_back({offer.kind, offer.by});
     }
@@ -153,13 +153,13 @@ protocol::State GameRoom::state_for(std::optional<Side> you) const {
 protocol::GameSummary GameRoom::summary() const {
     return protocol::GameSummary{id_,
                                  header_.variant,
-                                 header_.status,
+                                 status_of(header_),
                                  player(Side::first),
                                  player(Side::second),
                                  time_control_of(header_),
                                  header_.ply,
-                                 header_.result,
-                                 header_.reason,
+                                 result_of(header_),
+                                 reason_of(header_),
                                  header_.created_ms};
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "server/app/hub.hpp"
+#include "server/app/stored_views.hpp"
 
 namespace arbiter::server::app {
 namespace {

@@ -119,7 +119,7 @@ TEST(ProtocolDecodeGames, NoFieldsTakesTheDefaults) {
 TEST(ProtocolDecodeGames, EveryFilterIsRead) {
     const GamesQuery query = accepted_body<GamesQuery>(
         R"({"type":"games","status":"ended","variant":"draughts","limit":200,"before":"g9"})");
-    EXPECT_EQ(query.status, "ended");
+    EXPECT_EQ(query.status, GameStatus::ended);
     EXPECT_EQ(query.variant, rules::Variant::draughts);
     EXPECT_EQ(query.limit, 200);
     EXPECT_EQ(query.before, "g9");
@@ -127,7 +127,7 @@ TEST(ProtocolDecodeGames, EveryFilterIsRead) {
         EXPECT_EQ(
             accepted_body<GamesQuery>(frame("games", "\"status\":\"" + std::string(status) + "\""))
                 .status,
-            status);
+            parse_game_status(status));
     }
     EXPECT_EQ(accepted_body<GamesQuery>(R"({"type":"games","limit":1})").limit, 1);
 }

@@ -72,7 +72,7 @@ State sample_state() {
     state.game = "g1";
     state.seq = 7;
     state.variant = Variant::chess;
-    state.status = "playing";
+    state.status = GameStatus::playing;
     state.you = Side::second;
     state.first = PlayerInfo{"Ana", true};
     state.second = PlayerInfo{"Bo", false};
@@ -92,9 +92,16 @@ State sample_state() {
 }
 
 GameSummary sample_summary() {
-    return GameSummary{"g5",         Variant::xiangqi,    "waiting", PlayerInfo{"Li", true},
-                       std::nullopt, ClockSpec{60000, 0}, 0,         "",
-                       "",           1700000000000};
+    return GameSummary{"g5",
+                       Variant::xiangqi,
+                       GameStatus::waiting,
+                       PlayerInfo{"Li", true},
+                       std::nullopt,
+                       ClockSpec{60000, 0},
+                       0,
+                       rules::Outcome::ongoing,
+                       EndReason::none,
+                       1700000000000};
 }
 
 TEST(ProtocolEncode, StateCarriesEveryField) {
@@ -130,7 +137,7 @@ TEST(ProtocolEncode, StateOfAWaitingXiangqiGameForASpectator) {
     State waiting;
     waiting.game = "x1";
     waiting.variant = Variant::xiangqi;
-    waiting.status = "waiting";
+    waiting.status = GameStatus::waiting;
     waiting.first = PlayerInfo{"Li", true};
     const Json state = round_trip(waiting);
     EXPECT_EQ(state["you"], "spectator");
@@ -145,9 +152,9 @@ TEST(ProtocolEncode, StateOfAWaitingXiangqiGameForASpectator) {
 
 TEST(ProtocolEncode, StateOfAnEndedGameWithARematch) {
     State ended = sample_state();
-    ended.status = "ended";
-    ended.result = "0-1";
-    ended.reason = "resign";
+    ended.status = GameStatus::ended;
+    ended.result = rules::Outcome::second_wins;
+    ended.reason = EndReason::resign;
     ended.rematch = "g2";
     ended.variant = Variant::xiangqi;
     const Json state = round_trip(ended);
@@ -192,25 +199,25 @@ TEST(ProtocolEncode, Moved) {
 // the fields in the documented order.
 std::vector<ServerMessage> one_of_each_message() {
     State ended = sample_state();
-    ended.status = "ended";
+    ended.status = GameStatus::ended;
     ended.you.reset();
     ended.second = PlayerInfo{"Bo \xE7\x8E\x8B", false, true};
     ended.clock.reset();
     ended.time_control.reset();
-    ended.result = "1/2-1/2";
-    ended.reason = "agreement";
+    ended.result = rules::Outcome::draw;
+    ended.reason = EndReason::agreement;
     ended.offers.clear();
     ended.rematch = "g2";
     Record record{"g1",
                   Variant::draughts,
-                  "ended",
+                  GameStatus::ended,
                   PlayerInfo{"Ana", false},
                   std::nullopt,
                   std::nullopt,
                   "W:W31:B1",
                   {},
-                  "",
-                  "",
+                  rules::Outcome::ongoing,
+                  EndReason::none,
                   -1700000000000};
     record.moves = {RecordMove{1, "31-27", "31-27", "W:W27:B1", 299000, 1000},
                     RecordMove{2, "1-5", "1-5", "B:W27:B5", std::nullopt, std::nullopt}};
@@ -225,7 +232,8 @@ std::vector<ServerMessage> one_of_each_message() {
         {sample_state(), "j1"},
         {ended, std::nullopt},
         {moved, "m1"},
-        {Ended{"g1", 9, "", "aborted", "aborted"}, std::nullopt},
+        {Ended{"g1", 9, rules::Outcome::ongoing, EndReason::aborted, GameStatus::aborted},
+         std::nullopt},
         {OfferEvent{"g1", 10, Variant::chess, OfferKind::takeback, OfferAction::decline,
                     Side::second},
          std::nullopt},
@@ -389,14 +397,16 @@ TEST(ProtocolEncode, TextToEscapeIsStillValidJson) {
 }
 
 TEST(ProtocolEncode, EndedWritesNullForTheResultOfAnAbortedGame) {
-    EXPECT_EQ(round_trip(Ended{"g1", 9, "1/2-1/2", "agreement", "ended"}),
-              (Json{{"type", "ended"},
-                    {"game", "g1"},
-                    {"seq", 9},
-                    {"result", "1/2-1/2"},
-                    {"reason", "agreement"},
-                    {"status", "ended"}}));
-    const Json aborted = round_trip(Ended{"g1", 2, "", "aborted", "aborted"});
+    EXPECT_EQ(
+        round_trip(Ended{"g1", 9, rules::Outcome::draw, EndReason::agreement, GameStatus::ended}),
+        (Json{{"type", "ended"},
+              {"game", "g1"},
+              {"seq", 9},
+              {"result", "1/2-1/2"},
+              {"reason", "agreement"},
+              {"status", "ended"}}));
+    const Json aborted = round_trip(
+        Ended{"g1", 2, rules::Outcome::ongoing, EndReason::aborted, GameStatus::aborted});
     EXPECT_TRUE(aborted["result"].is_null());
     EXPECT_EQ(aborted["status"], "aborted");
 }
@@ -487,14 +497,14 @@ TEST(ProtocolEncode, LobbyAndGamesListSummaries) {
 TEST(ProtocolEncode, RecordListsEveryMove) {
     Record record{"g1",
                   Variant::chess,
-                  "ended",
+                  GameStatus::ended,
                   PlayerInfo{"Ana", false},
                   PlayerInfo{"Bo", true},
                   std::nullopt,
                   "start",
                   {},
-                  "1-0",
-                  "checkmate",
+                  rules::Outcome::first_wins,
+                  EndReason::checkmate,
                   1700000000000};
     record.moves = {RecordMove{1, "e2e4", "e4", "fen1", 299000, 1000},
                     RecordMove{2, "e7e5", "e5", "fen2", std::nullopt, std::nullopt, true}};

@@ -75,7 +75,7 @@ TEST(ProtocolEncodeEngines, WelcomeWithoutEnginesHasAnEmptyList) {
 TEST(ProtocolEncodeEngines, OnlyAnEngineSeatCarriesTheMark) {
     GameSummary summary;
     summary.game = "g1";
-    summary.status = "playing";
+    summary.status = GameStatus::playing;
     summary.first = PlayerInfo{"Ana", true, false};
     summary.second = PlayerInfo{"Stockfish (level 3)", true, true};
     const Json players = encoded(LobbyList{{summary}})["games"][0]["players"];

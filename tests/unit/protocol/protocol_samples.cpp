@@ -26,7 +26,7 @@ State state_of(Variant variant, std::optional<Side> you, bool ended) {
     state.game = "g" + std::string(arbiter::rules::to_string(variant));
     state.seq = ended ? 42 : 3;
     state.variant = variant;
-    state.status = ended ? "ended" : "playing";
+    state.status = ended ? GameStatus::ended : GameStatus::playing;
     state.you = you;
     state.first = PlayerInfo{"Ana", true};
     state.second = ended ? std::optional<PlayerInfo>{} : PlayerInfo{"Bo \xE7\x8E\x8B", false};
@@ -43,8 +43,8 @@ State state_of(Variant variant, std::optional<Side> you, bool ended) {
         state.time_control = ClockSpec{300000, 5000};
         state.offers = {OpenOffer{OfferKind::draw, Side::second}};
     } else {
-        state.result = "0-1";
-        state.reason = "timeout";
+        state.result = arbiter::rules::Outcome::second_wins;
+        state.reason = EndReason::timeout;
         state.rematch = "g-next";
     }
     state.spectators = 2;
@@ -52,9 +52,16 @@ State state_of(Variant variant, std::optional<Side> you, bool ended) {
 }
 
 GameSummary summary_of(Variant variant) {
-    return GameSummary{
-        "s1", variant, "waiting",    PlayerInfo{"Ana", true}, std::nullopt, ClockSpec{60000, 0}, 0,
-        "",   "",      1700000000000};
+    return GameSummary{"s1",
+                       variant,
+                       GameStatus::waiting,
+                       PlayerInfo{"Ana", true},
+                       std::nullopt,
+                       ClockSpec{60000, 0},
+                       0,
+                       arbiter::rules::Outcome::ongoing,
+                       EndReason::none,
+                       1700000000000};
 }
 
 std::vector<ServerMessage> server_samples() {
@@ -117,14 +124,14 @@ std::vector<ServerMessage> server_samples() {
         out.push_back({LobbyList{{summary_of(variant)}}, {}});
         Record record{"g1",
                       variant,
-                      "ended",
+                      GameStatus::ended,
                       PlayerInfo{"Ana", false},
                       PlayerInfo{"Bo", true},
                       ClockSpec{60000, 1000},
                       "start",
                       {},
-                      "1-0",
-                      "resign",
+                      arbiter::rules::Outcome::first_wins,
+                      EndReason::resign,
                       1700000000000};
         record.moves = {RecordMove{1, "a1a2", "A2", "p1", 59000, 2000},
                         RecordMove{2, "b1b2", "B2", "p2", std::nullopt, std::nullopt}};
@@ -133,10 +140,18 @@ std::vector<ServerMessage> server_samples() {
     out.push_back({OfferEvent{"g1", 11, Variant::chess, OfferKind::rematch, OfferAction::decline,
                               Side::second},
                    {}});
-    out.push_back({Ended{"g1", 12, "1/2-1/2", "agreement", "ended"}, {}});
-    out.push_back({Ended{"g1", 2, "", "aborted", "aborted"}, {}});
-    out.push_back({Ended{"g1", 14, "1-0", "engine_failure", "ended"}, {}});
-    out.push_back({Ended{"g1", 1, "", "engine_failure", "aborted"}, {}});
+    out.push_back(
+        {Ended{"g1", 12, arbiter::rules::Outcome::draw, EndReason::agreement, GameStatus::ended},
+         {}});
+    out.push_back(
+        {Ended{"g1", 2, arbiter::rules::Outcome::ongoing, EndReason::aborted, GameStatus::aborted},
+         {}});
+    out.push_back({Ended{"g1", 14, arbiter::rules::Outcome::first_wins, EndReason::engine_failure,
+                         GameStatus::ended},
+                   {}});
+    out.push_back({Ended{"g1", 1, arbiter::rules::Outcome::ongoing, EndReason::engine_failure,
+                         GameStatus::aborted},
+                   {}});
     State against_engine = state_of(Variant::draughts, Side::first, false);
     against_engine.second = PlayerInfo{"Arbiter builtin (level 8)", true, true};
     out.push_back({against_engine, {}});

@@ -1,0 +1,18 @@
+#pragma once
+/// \file
+/// What clients see of a stored game: its summary in lists and its `record` for replays.
+
+#include <array>
+
+#include "common/protocol/messages.hpp"
+#include "server/storage/repository.hpp"
+
+namespace arbiter::server::app {
+
+/// A GameSummary from a stored header. `present`: whether each seat has a connection now (a game
+/// not in memory has none); an engine's seat is always connected.
+protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2> present = {});
+/// A `record` message from a stored game (`present` as for summary_of).
+protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present = {});
+
+}  // namespace arbiter::server::app
