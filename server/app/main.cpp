@@ -74,9 +74,6 @@ int main(int argc, char** argv) {
         config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
     storage_options.max_size_bytes = config.max_db_bytes;
     storage_options.journal_rows = static_cast<std::size_t>(config.journal_rows);
-    // A room's write callback only posts to the room's strand, so a lone move may commit on
-    // the network thread that made it (NORMAL only; see SqliteOptions::commit_on_caller).
-    storage_options.commit_on_caller = true;
     if (!config.backup_to.empty()) {
         // Beside a running server: a repository would be refused, since the server holds one.
         auto copied = storage::SqliteRepository::backup_file(config.database, config.backup_to,

@@ -227,7 +227,7 @@ SqliteRepository::~SqliteRepository() {
 
 // --- checkpoints -------------------------------------------------------------------------------
 
-int SqliteRepository::on_wal_commit(void* self, sqlite3* /*connection*/, const char* /*database*/,
+int SqliteRepository::on_wal_commit(void* self, sqlite3* connection, const char* database,
                                     int wal_pages) {
     auto* repository = static_cast<SqliteRepository*>(self);
     if (wal_pages < repository->wal_pages_) {
@@ -241,12 +241,13 @@ int SqliteRepository::on_wal_commit(void* self, sqlite3* /*connection*/, const c
         // WAL restarts from its start only when a writer begins after a checkpoint copied every
         // frame. So past this size the writer copies the little that is left itself, right after
         // its commit (PASSIVE: it waits for no reader), and its next transaction restarts the
-        // WAL. A commit on a caller's thread leaves it to the writer thread, right after: its
-        // syncs are not for a caller to wait for.
-        if (repository->committing_on_caller_) {
-            repository->wal_restart_due_ = true;
-        } else {
-            repository->restart_wal();
+        // WAL. Not while the thread is copying: the two would only make each other busy.
+        if (!repository->checkpointing_.load()) {
+            const int code = sqlite3_wal_checkpoint_v2(connection, database,
+                                                       SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+            repository->note_sync_failure(code, "checkpointing the WAL");
+            std::lock_guard lock(repository->queue_mutex_);
+            repository->stats_.inline_checkpoints += 1;
         }
     } else if (wal_pages >= checkpoint_wal_pages) {
         {
@@ -256,17 +257,6 @@ int SqliteRepository::on_wal_commit(void* self, sqlite3* /*connection*/, const c
         repository->checkpoint_wanted_.notify_one();
     }
     return SQLITE_OK;
-}
-
-void SqliteRepository::restart_wal() {
-    if (checkpointing_.load()) {
-        return;
-    }
-    const int code = sqlite3_wal_checkpoint_v2(writer_connection_.handle(), nullptr,
-                                               SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-    note_sync_failure(code, "checkpointing the WAL");
-    std::lock_guard lock(queue_mutex_);
-    stats_.inline_checkpoints += 1;
 }
 
 void SqliteRepository::run_checkpointer() {
@@ -296,34 +286,12 @@ void SqliteRepository::run_checkpointer() {
 // --- the writer --------------------------------------------------------------------------------
 
 void SqliteRepository::write(GameWrite change, Done done) {
-    std::unique_lock lock(queue_mutex_);
-    queue_.push_back(Pending{std::move(change), std::move(done)});
-    ++submitted_;
-    const bool on_caller = options_.commit_on_caller &&
-                           options_.synchronous == Synchronous::normal && !committing_ &&
-                           !stopping_ && queue_.size() == 1;
-    if (!on_caller) {
-        lock.unlock();
-        queue_ready_.notify_one();
-        return;
+    {
+        std::lock_guard lock(queue_mutex_);
+        queue_.push_back(Pending{std::move(change), std::move(done)});
+        ++submitted_;
     }
-    // Nothing else is queued and nobody commits: this write is a batch of one, committed here.
-    committing_ = true;
-    caller_batch_.swap(queue_);
-    lock.unlock();
-    committing_on_caller_ = true;
-    commit_and_answer(caller_batch_);
-    committing_on_caller_ = false;
-    const bool upkeep = upkeep_due();
-    lock.lock();
-    committing_ = false;
-    upkeep_wanted_ = upkeep_wanted_ || upkeep;
-    // Writes queued meanwhile (a callback may write again) wait for the writer thread.
-    const bool wake = upkeep_wanted_ || !queue_.empty();
-    lock.unlock();
-    if (wake) {
-        queue_ready_.notify_one();
-    }
+    queue_ready_.notify_one();
 }
 
 void SqliteRepository::flush() {
@@ -341,14 +309,10 @@ void SqliteRepository::run_writer() {
     for (;;) {
         {
             std::unique_lock lock(queue_mutex_);
-            queue_ready_.wait(lock, [this] {
-                return !committing_ && (stopping_ || upkeep_wanted_ || !queue_.empty());
-            });
-            if (queue_.empty() && !upkeep_wanted_) {
+            queue_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) {
                 return;  // stopping, and everything submitted has been handled
             }
-            committing_ = true;
-            upkeep_wanted_ = false;
             if (queue_.size() <= options_.max_batch) {
                 batch.swap(queue_);  // the usual case: the whole queue, no write moved
             } else {
@@ -357,59 +321,30 @@ void SqliteRepository::run_writer() {
                 queue_.erase(queue_.begin(), queue_.begin() + count);
             }
         }
-        if (!batch.empty()) {
-            commit_and_answer(batch);
+
+        std::vector<Result> results = commit_batch(batch);
+
+        // Callbacks run outside the lock (they may write() again) and in submission order.
+        std::uint64_t failed = 0;
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            failed += results[i].has_value() ? 0 : 1;
+            if (batch[i].done) {
+                batch[i].done(std::move(results[i]));
+            }
         }
+        {
+            std::lock_guard lock(queue_mutex_);
+            completed_ += batch.size();
+            stats_.batches += 1;
+            stats_.committed += batch.size() - failed;
+            stats_.failed += failed;
+        }
+        progressed_.notify_all();
+        batch.clear();
         // After the callbacks, so that no move of this batch waits for the filing.
-        upkeep();
-        std::lock_guard lock(queue_mutex_);
-        committing_ = false;
-    }
-}
-
-void SqliteRepository::commit_and_answer(std::vector<Pending>& batch) {
-    std::vector<Result> results = commit_batch(batch);
-
-    // Callbacks run outside the lock (they may write() again) and in submission order.
-    std::uint64_t failed = 0;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        failed += results[i].has_value() ? 0 : 1;
-        if (batch[i].done) {
-            batch[i].done(std::move(results[i]));
+        if (options_.journal_rows > 0) {
+            file_journal(options_.journal_rows, true);
         }
-    }
-    {
-        std::lock_guard lock(queue_mutex_);
-        completed_ += batch.size();
-        stats_.batches += 1;
-        stats_.committed += batch.size() - failed;
-        stats_.failed += failed;
-    }
-    progressed_.notify_all();
-    batch.clear();
-}
-
-bool SqliteRepository::upkeep_due() {
-    if (wal_restart_due_) {
-        return true;
-    }
-    if (options_.journal_rows == 0) {
-        return false;
-    }
-    if (write_statements_.filing()) {
-        return true;  // a filing that yielded to writes goes on
-    }
-    auto pending = write_statements_.count_journaled();
-    return !pending || *pending >= options_.journal_rows;  // an error: the filing finds out why
-}
-
-void SqliteRepository::upkeep() {
-    if (options_.journal_rows > 0) {
-        file_journal(options_.journal_rows, true);
-    }
-    if (wal_restart_due_) {
-        wal_restart_due_ = false;
-        restart_wal();
     }
 }
 

@@ -79,15 +79,6 @@ struct SqliteOptions {
     /// writes to (a balancer sends none to an unhealthy one) still finds that its disk has room
     /// again. While batches keep coming, their outcome is the answer.
     std::chrono::milliseconds write_probe_after{1000};
-    /// At Synchronous::normal, a write that finds nothing queued and no commit running is
-    /// committed on the calling thread, inside write(), and its callback runs there before
-    /// write() returns; otherwise it waits for the writer thread as usual. A commit at NORMAL
-    /// writes to the WAL without an fsync, so the caller is held for the commit's own work only,
-    /// and a lone write is spared two thread hand-offs (a wake-up of the writer, and one of the
-    /// caller's thread for the callback's answer). Callers whose callback takes a lock held
-    /// around write() must leave it off. Ignored at Synchronous::full, where a commit waits for
-    /// an fsync.
-    bool commit_on_caller = false;
 };
 
 /// What the writer has done so far (for metrics and tests).
@@ -168,17 +159,6 @@ class SqliteRepository final : public GameRepository {
     static int on_wal_commit(void* self, sqlite3* connection, const char* database, int wal_pages);
     void run_checkpointer();
     void run_writer();
-    /// Commits `batch`, runs its callbacks in order and counts it (by whoever holds committing_).
-    void commit_and_answer(std::vector<Pending>& batch);
-    /// Whether the writer thread has work of its own after a commit on a caller's thread: a
-    /// journal to file, or a WAL past inline_checkpoint_wal_pages (holder of committing_).
-    bool upkeep_due();
-    /// What the writer does after its batches: files the journal and restarts a long WAL.
-    void upkeep();
-    /// Copies what is left of the WAL into the database (PASSIVE, by the writer connection) so
-    /// that the next write transaction starts the WAL afresh; not while the checkpoint thread
-    /// is copying, when the two would only make each other busy.
-    void restart_wal();
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
     /// Files the move journal in a transaction of its own if it holds at least `at_least` moves,
     /// or goes on with a filing begun before (writer thread, or before it starts and after it
@@ -225,11 +205,6 @@ class SqliteRepository final : public GameRepository {
     bool checkpointer_stopping_ = false;
     std::atomic<bool> checkpointing_{false};  ///< the thread is inside a checkpoint
     int wal_pages_ = 0;  ///< the WAL's frames after the writer's last commit (its wal hook only)
-    /// The WAL passed inline_checkpoint_wal_pages in a commit on a caller's thread, which leaves
-    /// that checkpoint to the writer thread (holder of committing_).
-    bool wal_restart_due_ = false;
-    /// The holder of committing_ is a caller of write(), not the writer thread.
-    bool committing_on_caller_ = false;
     std::thread checkpointer_thread_;
 
     std::mutex read_mutex_;
@@ -241,16 +216,9 @@ class SqliteRepository final : public GameRepository {
     std::condition_variable queue_ready_;  ///< a write was queued, or stopping_
     std::condition_variable progressed_;   ///< completed_ grew
     std::vector<Pending> queue_;           ///< swapped whole into the writer's batch when it fits
-    std::vector<Pending> caller_batch_;    ///< a write committed by its caller (committing_)
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
     bool stopping_ = false;
-    /// A thread is using the writer connection: the writer thread, or a caller committing its
-    /// write itself (SqliteOptions::commit_on_caller). Only the holder touches writer_connection_
-    /// and write_statements_.
-    bool committing_ = false;
-    /// A commit on a caller's thread left upkeep for the writer thread (see upkeep_due()).
-    bool upkeep_wanted_ = false;
     bool last_batch_failed_ = false;
     std::chrono::steady_clock::time_point last_batch_at_{};  ///< when a batch last ended
     /// Set by the first failed fsync; from then on every write fails with it.

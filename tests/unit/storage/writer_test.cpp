@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <future>
 #include <limits>
 #include <mutex>
@@ -224,82 +223,6 @@ TEST(StorageWriter, ManyThreadsCommitEverythingWithCallbacksOnceInOrder) {
     EXPECT_EQ(stats.committed, thread_count * writes_per_thread);
     EXPECT_LE(stats.batches, stats.committed);
     EXPECT_EQ(stats.queued, 0U);
-}
-
-TEST(StorageWriter, ALoneWriteAtNormalCommitsOnItsCallersThreadWhenAsked) {
-    TempDatabase database;
-    SqliteOptions options = fast_options();
-    options.commit_on_caller = true;
-    auto repository = testing::open_or_die(database.path(), options);
-    ASSERT_NE(repository, nullptr);
-    const GameRow game = make_game("g", 1);
-    std::thread::id answered_on;
-    bool answered = false;
-    repository->write(header_only(game), [&](const Result& result) {
-        EXPECT_TRUE(result);
-        answered_on = std::this_thread::get_id();
-        answered = true;
-    });
-    // Answered inside write(), on this thread: no hand-off to the writer thread and back.
-    EXPECT_TRUE(answered);
-    EXPECT_EQ(answered_on, std::this_thread::get_id());
-    EXPECT_TRUE(repository->load("g")->has_value());
-    EXPECT_EQ(repository->stats().batches, 1U);
-}
-
-TEST(StorageWriter, AWriteFromACallbackOnTheCallersThreadWaitsForTheWriterInOrder) {
-    TempDatabase database;
-    SqliteOptions options = fast_options();
-    options.commit_on_caller = true;
-    options.journal_rows = 4;  // the writer thread files the journal after commits on callers
-    auto repository = testing::open_or_die(database.path(), options);
-    ASSERT_NE(repository, nullptr);
-    const GameRow game = make_game("g", 1);
-    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
-    std::mutex order_mutex;
-    std::vector<std::uint32_t> order;
-    std::function<void(std::uint32_t)> play = [&](std::uint32_t ply) {
-        repository->write(with_move(game, make_move(ply, "m" + std::to_string(ply))),
-                          [&, ply](const Result& result) {
-                              EXPECT_TRUE(result) << ply;
-                              {
-                                  std::lock_guard lock(order_mutex);
-                                  order.push_back(ply);
-                              }
-                              if (ply < 20) {
-                                  play(ply + 1);  // from inside a commit: queued, not nested
-                              }
-                          });
-    };
-    play(1);
-    repository->flush();
-    std::vector<std::uint32_t> expected(20);
-    for (std::uint32_t i = 0; i < 20; ++i) {
-        expected[i] = i + 1;
-    }
-    {
-        std::lock_guard lock(order_mutex);
-        EXPECT_EQ(order, expected);
-    }
-    auto loaded = repository->load("g");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    EXPECT_EQ((*loaded)->moves.size(), 20U);
-    EXPECT_GE(repository->stats().filings, 1U);
-}
-
-TEST(StorageWriter, CommitOnCallerIsIgnoredAtFullSync) {
-    TempDatabase database;
-    SqliteOptions options;  // synchronous = FULL: a commit waits for an fsync
-    options.commit_on_caller = true;
-    auto repository = testing::open_or_die(database.path(), options);
-    ASSERT_NE(repository, nullptr);
-    std::promise<std::thread::id> answered_on;
-    auto future = answered_on.get_future();
-    repository->write(header_only(make_game("g", 1)), [&](const Result& result) {
-        EXPECT_TRUE(result);
-        answered_on.set_value(std::this_thread::get_id());
-    });
-    EXPECT_NE(future.get(), std::this_thread::get_id());
 }
 
 TEST(StorageWriter, FlushWaitsForEveryEarlierCallback) {
