@@ -8,6 +8,8 @@
 // king a side can still win if the opponent runs out of moves, so no material is "insufficient"
 // in draughts.
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "common/rules/draughts/draw_rules.hpp"
 #include "common/rules/draughts/movegen.hpp"
@@ -37,17 +39,6 @@ std::string_view pdn_result(Outcome outcome) noexcept {
             break;
     }
     return "*";
-}
-
-std::string tag(std::string_view name, std::string_view value) {
-    std::string line = "[" + std::string(name) + " \"";
-    for (char c : value) {
-        if (c == '"' || c == '\\') {
-            line += '\\';
-        }
-        line += c;
-    }
-    return line + "\"]\n";
 }
 
 class DraughtsGame final : public Game {
@@ -128,33 +119,25 @@ class DraughtsGame final : public Game {
     bool in_check() const override { return false; }
     bool can_win(Side side) const override { return current_.pieces(side) != 0; }
 
-    // PDN 3.0 tags in the usual order, GameType and [FEN] for a non-standard start.
-    // ExportInfo's termination and clocks have no PDN 3.0 tag and are left out.
+    // PDN 3.0 takes PGN's export format: the tag roster, then FEN for a non-standard start and
+    // GameType; the movetext (numbering, lines under 80 characters, the empty line that ends a
+    // game). The results are PDN's own. ExportInfo's termination and clocks have no PDN 3.0 tag
+    // and are left out.
     std::string export_text(const ExportInfo& info) const override {
-        std::string text;
-        text += tag("Event", info.event);
-        text += tag("Site", info.site.empty() ? "?" : info.site);
-        text += tag("Date", info.date.empty() ? "????.??.??" : info.date);
-        text += tag("Round", "-");
-        text += tag("White", info.first_player.empty() ? "?" : info.first_player);
-        text += tag("Black", info.second_player.empty() ? "?" : info.second_player);
-        text += tag("Result", pdn_result(info.outcome));
         // Game type 26 is Brazilian draughts, whose default notation is algebraic ("26,W,8,8,A1,0"
         // in the PDN 3.0 list): the moves here are numeric, so the tag says so in full. White
         // first, 8x8, numeric from square 1 at the top left as White sees the board (b8; N2, as
         // international draughts' "20,W,10,10,N2,0"), board not inverted.
-        text += tag("GameType", "26,W,8,8,N2,0");
+        std::vector<pgn::Tag> tags{{"GameType", "26,W,8,8,N2,0"}};
         if (const std::string fen = initial_.fen(); fen != kStartFen) {
-            text += tag("FEN", fen);
+            tags.push_back({"FEN", fen});
         }
-        text += '\n';
-        // The movetext of PGN export format (numbering, lines under 80 characters, the empty
-        // line that ends a game), which PDN 3.0 takes from PGN; the results are PDN's own.
+        const std::string_view result = pdn_result(info.outcome);
         pgn::Movetext movetext(1, initial_.side_to_move());
         for (const std::string& move : moves_) {
             movetext.move(move);
         }
-        return text + movetext.finish(pdn_result(info.outcome));
+        return pgn::pdn_tag_section(info, "-", result, std::move(tags)) + movetext.finish(result);
     }
 
     std::uint64_t perft(int depth) const override { return draughts::perft(current_, depth); }
