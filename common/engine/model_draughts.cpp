@@ -54,25 +54,26 @@ int kings_score(dr::Bitboard kings) {
 class DraughtsModel final : public PositionModel {
   public:
     void load(const rules::Game& game) override {
-        auto parsed = dr::parse_fen(game.position());
+        auto parsed = dr::Position::from_fen(game.position());
         ARBITER_ASSERT(parsed.has_value());
         position_ = parsed.value();
     }
 
     int evaluate() const override {
         const dr::Position& pos = position_;
-        const dr::Bitboard white_men = pos.white & ~pos.kings;
-        const dr::Bitboard black_men = pos.black & ~pos.kings;
+        const dr::Bitboard white_men = pos.white() & ~pos.kings();
+        const dr::Bitboard black_men = pos.black() & ~pos.kings();
         const int material = kManValue * (std::popcount(white_men) - std::popcount(black_men)) +
-                             kKingValue * (std::popcount(pos.white & pos.kings) -
-                                           std::popcount(pos.black & pos.kings));
+                             kKingValue * (std::popcount(pos.white() & pos.kings()) -
+                                           std::popcount(pos.black() & pos.kings()));
         int white_view = men_score(white_men, true) - men_score(black_men, false) +
-                         kings_score(pos.white & pos.kings) - kings_score(pos.black & pos.kings);
+                         kings_score(pos.white() & pos.kings()) -
+                         kings_score(pos.black() & pos.kings());
         const int missing = kStartPieces - std::popcount(pos.occupied());
         if (material != 0) {
             white_view += (material > 0 ? 1 : -1) * kTradeDownBonus * missing;
         }
-        return pos.turn == rules::Side::first ? white_view : -white_view;
+        return pos.side_to_move() == rules::Side::first ? white_view : -white_view;
     }
 
     int capture_value(std::string_view wire) const override {

@@ -1,6 +1,7 @@
 #include "common/rules/pgn_writer.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace arbiter::rules::pgn {
 
@@ -31,10 +32,10 @@ std::string two_digits(std::int64_t value) {
     return {static_cast<char>('0' + value / 10), static_cast<char>('0' + value % 10)};
 }
 
-}  // namespace
-
-std::string tag_section(const ExportInfo& info, std::string_view round, Outcome outcome,
-                        std::vector<Tag> other) {
+/// The Seven Tag Roster with `result`, then `other` in ASCII order of their names, then the
+/// empty line.
+std::string roster_and_tags(const ExportInfo& info, std::string_view round, std::string_view result,
+                            std::vector<Tag> other) {
     std::string text;
     text += tag_line("Event", info.event);
     text += tag_line("Site", info.site);
@@ -42,10 +43,7 @@ std::string tag_section(const ExportInfo& info, std::string_view round, Outcome 
     text += tag_line("Round", round);
     text += tag_line("White", info.first_player);
     text += tag_line("Black", info.second_player);
-    text += tag_line("Result", result_string(outcome));
-    if (!info.time_control.empty()) {
-        other.push_back({"TimeControl", info.time_control});
-    }
+    text += tag_line("Result", result);
     // PGN 8.1.1: after the roster, the other tags in ASCII order of their names.
     std::sort(other.begin(), other.end(),
               [](const Tag& a, const Tag& b) { return a.name < b.name; });
@@ -53,6 +51,21 @@ std::string tag_section(const ExportInfo& info, std::string_view round, Outcome 
         text += tag_line(tag.name, tag.value);
     }
     return text + '\n';
+}
+
+}  // namespace
+
+std::string tag_section(const ExportInfo& info, std::string_view round, Outcome outcome,
+                        std::vector<Tag> other) {
+    if (!info.time_control.empty()) {
+        other.push_back({"TimeControl", info.time_control});
+    }
+    return roster_and_tags(info, round, result_string(outcome), std::move(other));
+}
+
+std::string pdn_tag_section(const ExportInfo& info, std::string_view round, std::string_view result,
+                            std::vector<Tag> other) {
+    return roster_and_tags(info, round, result, std::move(other));
 }
 
 std::string clock_command(std::int64_t ms) {

@@ -3,7 +3,7 @@
 /// The export format of PGN (PGN standard 8) shared by chess and xiangqi: the tag section in its
 /// standard order, and movetext with move number indications, comments and lines of fewer than
 /// 80 characters. Each game supplies its own moves, comments and extra tags. Draughts writes PDN,
-/// which keeps PGN's movetext but has results of its own: it takes Movetext only.
+/// which keeps PGN's tag pairs and movetext but has results of its own (pdn_tag_section).
 
 #include <cstdint>
 #include <string>
@@ -26,6 +26,12 @@ struct Tag {
 /// are escaped (PGN 7); an empty value is written as "?", an empty date as "????.??.??".
 std::string tag_section(const ExportInfo& info, std::string_view round, Outcome outcome,
                         std::vector<Tag> other);
+
+/// The tag section of a PDN game (PDN 3.0 takes PGN's tag pairs, their order and their
+/// escaping): as tag_section, with PDN's own `result` text ("2-0", "1-1", "0-2", "*") and no
+/// TimeControl, as PDN 3.0 gives clocks no tag.
+std::string pdn_tag_section(const ExportInfo& info, std::string_view round, std::string_view result,
+                            std::vector<Tag> other);
 
 /// The clock command "[%clk h:mm:ss]" (lichess, chess.com, pychess) for `ms` of remaining time,
 /// whole seconds rounded down, to be put inside a comment.

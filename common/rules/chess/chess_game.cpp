@@ -47,7 +47,7 @@ class ChessGame final : public Game {
         if (status_.over()) {
             return result;
         }
-        result.reserve(static_cast<std::size_t>(legal_.size()));
+        result.reserve(legal_.size());
         for (const Move move : legal_) {
             result.push_back(to_uci(move));
         }
@@ -94,7 +94,7 @@ class ChessGame final : public Game {
 
     std::string export_text(const ExportInfo& info) const override {
         const Position& start = history_.front().position;
-        PgnMoves pgn{start.fen(), start.fen() == start_fen, start.side_to_move(),
+        PgnMoves pgn{start.fen(), start.fen() == kStartFen, start.side_to_move(),
                      start.fullmove_number(), san_};
         const Outcome outcome = info.outcome != Outcome::ongoing ? info.outcome : status_.outcome;
         std::string termination = info.termination;
@@ -114,7 +114,7 @@ class ChessGame final : public Game {
             return result;
         }
         MoveList list;
-        generate_legal(current(), list);
+        chess::legal_moves(current(), list);
         for (const Move move : list) {
             result.emplace_back(to_uci(move), chess::perft(current().after(move), depth - 1));
         }
@@ -131,7 +131,7 @@ class ChessGame final : public Game {
         const Outcome mover_loses =
             pos.side_to_move() == white ? Outcome::second_wins : Outcome::first_wins;
         legal_.clear();
-        generate_legal(pos, legal_);
+        chess::legal_moves(pos, legal_);
         if (legal_.empty()) {
             status_ = pos.in_check() ? Status{mover_loses, Reason::checkmate}
                                      : Status{Outcome::draw, Reason::stalemate};

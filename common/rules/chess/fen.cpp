@@ -206,7 +206,7 @@ Expected<Position, RulesError> FenParser::parse(std::string_view fen) {
         fen.remove_suffix(1);
     }
     if (fen.empty() || fen == "startpos") {
-        fen = start_fen;
+        fen = kStartFen;
     }
     const std::vector<std::string_view> fields = split_fields(fen);
     if (fields.size() != 6 && fields.size() != 4) {

@@ -200,7 +200,7 @@ void generate(const Position& pos, MoveList& list) noexcept {
 
 }  // namespace
 
-void generate_legal(const Position& position, MoveList& list) noexcept {
+void legal_moves(const Position& position, MoveList& list) noexcept {
     list.clear();
     if (position.side_to_move() == white) {
         generate<white>(position, list);
@@ -211,7 +211,7 @@ void generate_legal(const Position& position, MoveList& list) noexcept {
 
 bool has_legal_move(const Position& position) noexcept {
     MoveList list;
-    generate_legal(position, list);
+    legal_moves(position, list);
     return !list.empty();
 }
 
@@ -220,7 +220,7 @@ std::uint64_t perft(const Position& position, int depth) noexcept {
         return 1;
     }
     MoveList list;
-    generate_legal(position, list);
+    legal_moves(position, list);
     if (depth == 1) {
         return static_cast<std::uint64_t>(list.size());
     }

@@ -8,8 +8,8 @@
 
 namespace arbiter::rules::chess {
 
-/// Appends every legal move of the side to move to `list` (which it clears first).
-void generate_legal(const Position& position, MoveList& list) noexcept;
+/// Fills `list` with every legal move of the side to move (the list is cleared first).
+void legal_moves(const Position& position, MoveList& list) noexcept;
 
 /// Whether the side to move has at least one legal move.
 bool has_legal_move(const Position& position) noexcept;

@@ -120,7 +120,7 @@ std::string to_san(const Position& position, Move move) {
             san += san_pieces[type];
             // Disambiguate by file, else by rank, else by both (PGN standard 8.2.3.4).
             MoveList legal;
-            generate_legal(position, legal);
+            legal_moves(position, legal);
             bool clash = false;
             bool same_file = false;
             bool same_rank = false;
@@ -171,7 +171,7 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
         core = without_suffixes(core);
     }
     MoveList legal;
-    generate_legal(position, legal);
+    legal_moves(position, legal);
     if (core == "O-O" || core == "0-0" || core == "O-O-O" || core == "0-0-0") {
         const bool king_side = core.size() == 3;
         for (const Move move : legal) {

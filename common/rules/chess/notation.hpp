@@ -19,7 +19,7 @@ std::string square_text(Square square);
 
 /// The legal move written in strict UCI: four lowercase coordinates and, for a promotion only, a
 /// lowercase piece letter (q r b n). Uppercase promotion letters are refused so that each move
-/// has exactly one wire form. `legal` is the legal moves of `position` (generate_legal), which
+/// has exactly one wire form. `legal` is the legal moves of `position` (legal_moves), which
 /// the caller keeps: a game lists them once a ply.
 Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text,
                                      const MoveList& legal);

@@ -17,7 +17,7 @@
 namespace arbiter::rules::chess {
 
 /// The standard start position in FEN.
-inline constexpr std::string_view start_fen =
+inline constexpr std::string_view kStartFen =
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// A chess position. Build one with from_fen(); play with after().
@@ -41,6 +41,7 @@ class Position {
         return by_color_[color] & (by_type_[a] | by_type_[b]);
     }
     Square king_square(Color color) const noexcept { return lsb(pieces(color, king)); }
+    /// The side to move.
     Color side_to_move() const noexcept { return side_; }
     /// CastlingRight bits still held.
     int castling_rights() const noexcept { return castling_; }

@@ -49,7 +49,7 @@ Square legal_en_passant_square(const Position& position) noexcept {
         return no_square;
     }
     MoveList legal;
-    generate_legal(position, legal);
+    legal_moves(position, legal);
     for (const Move move : legal) {
         if (move.kind() == MoveKind::en_passant) {
             return target;

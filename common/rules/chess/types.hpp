@@ -3,11 +3,10 @@
 /// The small value types of the chess core: squares, pieces, bitboards, moves and the
 /// caller-owned move list that the generator fills.
 
-#include <array>
 #include <bit>
 #include <cstdint>
 
-#include "common/core/assert.hpp"
+#include "common/rules/move_list.hpp"
 
 namespace arbiter::rules::chess {
 
@@ -119,30 +118,12 @@ class Move {
     friend constexpr bool operator==(Move, Move) noexcept = default;
 
   private:
-    // Left uninitialised by default so that a MoveList costs nothing to create; Move{} is null.
+    // Left uninitialised by default, as a MoveList's slots are; Move{} is null.
     std::uint16_t data_;
 };
 
-/// Room for every legal move of any position (the known maximum is 218).
-inline constexpr int max_moves = 256;
-
-/// A fixed-capacity list the caller owns; the generator appends without allocating.
-class MoveList {
-  public:
-    void push(Move move) noexcept {
-        ARBITER_ASSERT(size_ < max_moves);
-        moves_[size_++] = move;
-    }
-    int size() const noexcept { return size_; }
-    bool empty() const noexcept { return size_ == 0; }
-    void clear() noexcept { size_ = 0; }
-    Move operator[](int index) const noexcept { return moves_[index]; }
-    const Move* begin() const noexcept { return moves_.data(); }
-    const Move* end() const noexcept { return moves_.data() + size_; }
-
-  private:
-    std::array<Move, max_moves> moves_;
-    int size_ = 0;
-};
+/// The fixed-capacity list the generator fills: room for every legal move of any position (the
+/// known maximum is 218).
+using MoveList = rules::MoveList<Move, 256>;
 
 }  // namespace arbiter::rules::chess

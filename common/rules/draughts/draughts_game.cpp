@@ -8,6 +8,8 @@
 // king a side can still win if the opponent runs out of moves, so no material is "insufficient"
 // in draughts.
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "common/rules/draughts/draw_rules.hpp"
 #include "common/rules/draughts/movegen.hpp"
@@ -39,31 +41,20 @@ std::string_view pdn_result(Outcome outcome) noexcept {
     return "*";
 }
 
-std::string tag(std::string_view name, std::string_view value) {
-    std::string line = "[" + std::string(name) + " \"";
-    for (char c : value) {
-        if (c == '"' || c == '\\') {
-            line += '\\';
-        }
-        line += c;
-    }
-    return line + "\"]\n";
-}
-
 class DraughtsGame final : public Game {
   public:
     explicit DraughtsGame(const Position& start)
         : initial_(start), current_(start), clock_(DrawClock::start(start)) {
         history_.push_back(start);
-        generate_moves(current_, legal_);
+        draughts::legal_moves(current_, legal_);
     }
 
     Variant variant() const noexcept override { return Variant::draughts; }
     std::unique_ptr<Game> clone() const override { return std::make_unique<DraughtsGame>(*this); }
 
-    std::string initial_position() const override { return to_fen(initial_); }
-    std::string position() const override { return to_fen(current_); }
-    Side turn() const noexcept override { return current_.turn; }
+    std::string initial_position() const override { return initial_.fen(); }
+    std::string position() const override { return current_.fen(); }
+    Side turn() const noexcept override { return current_.side_to_move(); }
     std::size_t ply() const noexcept override { return moves_.size(); }
     const std::vector<std::string>& moves() const noexcept override { return moves_; }
 
@@ -83,18 +74,18 @@ class DraughtsGame final : public Game {
         if (status().over()) {
             return unexpected(RulesError{std::string(text) + ": the game is over"});
         }
-        auto move = parse_move(text, current_, legal_);
+        auto move = parse_move(current_, text, legal_);
         if (!move) {
             return unexpected(move.error());
         }
         PlayedMove played{canonical_text(*move, legal_), {}, move->is_capture()};
         played.notation = played.wire;
-        const Position next = apply_move(current_, *move);
+        const Position next = current_.after(*move);
         clock_ = clock_.next(current_, *move, next);
         current_ = next;
         history_.push_back(next);
         moves_.push_back(played.wire);
-        generate_moves(current_, legal_);
+        draughts::legal_moves(current_, legal_);
         return played;
     }
 
@@ -102,7 +93,7 @@ class DraughtsGame final : public Game {
         if (status().over()) {
             return unexpected(RulesError{std::string(text) + ": the game is over"});
         }
-        auto move = parse_move(text, current_, legal_);
+        auto move = parse_move(current_, text, legal_);
         if (!move) {
             return unexpected(move.error());
         }
@@ -112,8 +103,9 @@ class DraughtsGame final : public Game {
     Status status() const override {
         if (legal_.empty()) {
             // The side to move with no piece or no legal move loses (CBD rules).
-            return {current_.turn == Side::first ? Outcome::second_wins : Outcome::first_wins,
-                    Reason::no_moves};
+            const Outcome mover_loses =
+                current_.side_to_move() == Side::first ? Outcome::second_wins : Outcome::first_wins;
+            return {mover_loses, Reason::no_moves};
         }
         if (std::count(history_.begin(), history_.end(), current_) >= kRepetitionsForDraw) {
             return {Outcome::draw, Reason::repetition};
@@ -127,33 +119,25 @@ class DraughtsGame final : public Game {
     bool in_check() const override { return false; }
     bool can_win(Side side) const override { return current_.pieces(side) != 0; }
 
-    // PDN 3.0 tags in the usual order, GameType and [FEN] for a non-standard start.
-    // ExportInfo's termination and clocks have no PDN 3.0 tag and are left out.
+    // PDN 3.0 takes PGN's export format: the tag roster, then FEN for a non-standard start and
+    // GameType; the movetext (numbering, lines under 80 characters, the empty line that ends a
+    // game). The results are PDN's own. ExportInfo's termination and clocks have no PDN 3.0 tag
+    // and are left out.
     std::string export_text(const ExportInfo& info) const override {
-        std::string text;
-        text += tag("Event", info.event);
-        text += tag("Site", info.site.empty() ? "?" : info.site);
-        text += tag("Date", info.date.empty() ? "????.??.??" : info.date);
-        text += tag("Round", "-");
-        text += tag("White", info.first_player.empty() ? "?" : info.first_player);
-        text += tag("Black", info.second_player.empty() ? "?" : info.second_player);
-        text += tag("Result", pdn_result(info.outcome));
         // Game type 26 is Brazilian draughts, whose default notation is algebraic ("26,W,8,8,A1,0"
         // in the PDN 3.0 list): the moves here are numeric, so the tag says so in full. White
         // first, 8x8, numeric from square 1 at the top left as White sees the board (b8; N2, as
         // international draughts' "20,W,10,10,N2,0"), board not inverted.
-        text += tag("GameType", "26,W,8,8,N2,0");
-        if (initial_ != start_position()) {
-            text += tag("FEN", to_fen(initial_));
+        std::vector<pgn::Tag> tags{{"GameType", "26,W,8,8,N2,0"}};
+        if (const std::string fen = initial_.fen(); fen != kStartFen) {
+            tags.push_back({"FEN", fen});
         }
-        text += '\n';
-        // The movetext of PGN export format (numbering, lines under 80 characters, the empty
-        // line that ends a game), which PDN 3.0 takes from PGN; the results are PDN's own.
-        pgn::Movetext movetext(1, initial_.turn);
+        const std::string_view result = pdn_result(info.outcome);
+        pgn::Movetext movetext(1, initial_.side_to_move());
         for (const std::string& move : moves_) {
             movetext.move(move);
         }
-        return text + movetext.finish(pdn_result(info.outcome));
+        return pgn::pdn_tag_section(info, "-", result, std::move(tags)) + movetext.finish(result);
     }
 
     std::uint64_t perft(int depth) const override { return draughts::perft(current_, depth); }
@@ -165,7 +149,7 @@ class DraughtsGame final : public Game {
         }
         for (const Move& move : legal_) {
             counts.emplace_back(canonical_text(move, legal_),
-                                draughts::perft(apply_move(current_, move), depth - 1));
+                                draughts::perft(current_.after(move), depth - 1));
         }
         return counts;
     }
@@ -182,14 +166,11 @@ class DraughtsGame final : public Game {
 }  // namespace
 
 Expected<std::unique_ptr<Game>, RulesError> make_game(std::string_view position) {
-    if (position.empty() || position == "startpos") {
-        return std::unique_ptr<Game>(std::make_unique<DraughtsGame>(start_position()));
+    auto start = Position::from_fen(position);
+    if (!start) {
+        return unexpected(start.error());
     }
-    auto parsed = parse_fen(position);
-    if (!parsed) {
-        return unexpected(parsed.error());
-    }
-    return std::unique_ptr<Game>(std::make_unique<DraughtsGame>(*parsed));
+    return std::unique_ptr<Game>(std::make_unique<DraughtsGame>(*start));
 }
 
 }  // namespace arbiter::rules::draughts

@@ -17,8 +17,8 @@ Force force(Bitboard pieces, Bitboard kings) noexcept {
 }
 
 std::uint32_t material_key(const Position& position) noexcept {
-    const Force white = force(position.white, position.kings);
-    const Force black = force(position.black, position.kings);
+    const Force white = force(position.white(), position.kings());
+    const Force black = force(position.black(), position.kings());
     return static_cast<std::uint32_t>(white.men | (white.kings << 8) | (black.men << 16) |
                                       (black.kings << 24));
 }
@@ -42,15 +42,15 @@ bool three_against_lone_king(Force strong, Force weak) noexcept {
 }  // namespace
 
 Ending classify_ending(const Position& position) noexcept {
-    const Force white = force(position.white, position.kings);
-    const Force black = force(position.black, position.kings);
+    const Force white = force(position.white(), position.kings());
+    const Force black = force(position.black(), position.kings());
     if (small_ending(white, black) || small_ending(black, white)) {
         return Ending::small;
     }
-    if (three_against_lone_king(white, black) && (position.black & kLongDiagonal) != 0) {
+    if (three_against_lone_king(white, black) && (position.black() & kLongDiagonal) != 0) {
         return Ending::long_diagonal;
     }
-    if (three_against_lone_king(black, white) && (position.white & kLongDiagonal) != 0) {
+    if (three_against_lone_king(black, white) && (position.white() & kLongDiagonal) != 0) {
         return Ending::long_diagonal;
     }
     return Ending::none;
@@ -68,7 +68,7 @@ DrawClock DrawClock::next(const Position& before, const Move& move,
     DrawClock clock;
     // Art. 97 b: only king moves without any capture count; a capture or a man's move (also one
     // that crowns) starts the count again.
-    const bool king_moved = (before.kings & bit(move.from)) != 0;
+    const bool king_moved = (before.kings() & bit(move.from)) != 0;
     clock.king_move_plies = move.is_capture() || !king_moved ? 0 : king_move_plies + 1;
     // Arts. 99 and 100: counted from when the ending arose; a change of material (a capture or
     // a crowning) or leaving the ending starts again.

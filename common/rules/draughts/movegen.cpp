@@ -1,6 +1,9 @@
 #include "common/rules/draughts/movegen.hpp"
 
+#include <array>
 #include <bit>
+
+#include "common/core/assert.hpp"
 
 namespace arbiter::rules::draughts {
 
@@ -17,7 +20,7 @@ constexpr std::array<Direction, 2> forward(Side side) noexcept {
 class CaptureSearch {
   public:
     CaptureSearch(const Position& position, MoveList& list) noexcept
-        : opponents_(position.pieces(opponent(position.turn))),
+        : opponents_(position.pieces(opponent(position.side_to_move()))),
           empty_base_(position.empty()),
           list_(list) {}
 
@@ -112,7 +115,12 @@ class CaptureSearch {
                 return;
             }
         }
-        list_.push(move);
+        // The capacity is never reached (see MoveList); should untrusted text ever build a
+        // position that reaches it, the search keeps the moves it has rather than overflow.
+        ARBITER_ASSERT(!list_.full());
+        if (!list_.full()) {
+            list_.push(move);
+        }
     }
 
     Bitboard opponents_;
@@ -141,10 +149,10 @@ void add_quiet(MoveList& list, int from, int to) noexcept {
 }
 
 void generate_quiet(const Position& position, MoveList& list) noexcept {
-    const Bitboard own = position.pieces(position.turn);
+    const Bitboard own = position.pieces(position.side_to_move());
     const Bitboard empty = position.empty();
-    const Bitboard men = own & ~position.kings;
-    for (Direction direction : forward(position.turn)) {
+    const Bitboard men = own & ~position.kings();
+    for (Direction direction : forward(position.side_to_move())) {
         const Direction back = reverse(direction);
         for (Bitboard targets = step(men, direction) & empty; targets != 0;
              targets &= targets - 1) {
@@ -152,7 +160,7 @@ void generate_quiet(const Position& position, MoveList& list) noexcept {
             add_quiet(list, neighbour(to, back), to);
         }
     }
-    for (Bitboard kings = own & position.kings; kings != 0; kings &= kings - 1) {
+    for (Bitboard kings = own & position.kings(); kings != 0; kings &= kings - 1) {
         const int from = std::countr_zero(kings);
         for (Direction direction : kDirections) {
             for (int to = neighbour(from, direction); to >= 0 && (empty & bit(to)) != 0;
@@ -165,13 +173,13 @@ void generate_quiet(const Position& position, MoveList& list) noexcept {
 
 /// Number of non-capturing moves, without listing them (bulk counting at the last ply).
 int count_quiet(const Position& position) noexcept {
-    const Bitboard own = position.pieces(position.turn);
+    const Bitboard own = position.pieces(position.side_to_move());
     const Bitboard empty = position.empty();
-    const Bitboard men = own & ~position.kings;
-    const auto ahead = forward(position.turn);
+    const Bitboard men = own & ~position.kings();
+    const auto ahead = forward(position.side_to_move());
     int count =
         std::popcount(step(men, ahead[0]) & empty) + std::popcount(step(men, ahead[1]) & empty);
-    if (const Bitboard kings = own & position.kings; kings != 0) {
+    if (const Bitboard kings = own & position.kings(); kings != 0) {
         for (Bitboard rest = kings; rest != 0; rest &= rest - 1) {
             const Bitboard king = rest & (~rest + 1);
             for (Direction direction : kDirections) {
@@ -185,11 +193,11 @@ int count_quiet(const Position& position) noexcept {
 }  // namespace
 
 bool has_capture(const Position& position) noexcept {
-    const Bitboard own = position.pieces(position.turn);
-    const Bitboard opponents = position.pieces(opponent(position.turn));
+    const Bitboard own = position.pieces(position.side_to_move());
+    const Bitboard opponents = position.pieces(opponent(position.side_to_move()));
     const Bitboard empty = position.empty();
-    const Bitboard men = own & ~position.kings;
-    const Bitboard kings = own & position.kings;
+    const Bitboard men = own & ~position.kings();
+    const Bitboard kings = own & position.kings();
     for (Direction direction : kDirections) {
         // From each square, a king first slides over empty squares, then jumps like a man.
         const Bitboard origin = men | kings | (kings != 0 ? slide(kings, empty, direction) : 0);
@@ -201,40 +209,21 @@ bool has_capture(const Position& position) noexcept {
     return false;
 }
 
-void generate_moves(const Position& position, MoveList& list) {
+void legal_moves(const Position& position, MoveList& list) noexcept {
     list.clear();
     if (has_capture(position)) {
         CaptureSearch search(position, list);
-        const Bitboard own = position.pieces(position.turn);
+        const Bitboard own = position.pieces(position.side_to_move());
         for (Bitboard rest = own; rest != 0; rest &= rest - 1) {
             const int from = std::countr_zero(rest);
-            search.search_piece(from, (position.kings & bit(from)) != 0);
+            search.search_piece(from, (position.kings() & bit(from)) != 0);
         }
         return;
     }
     generate_quiet(position, list);
 }
 
-Position apply_move(const Position& position, const Move& move) noexcept {
-    Position next = position;
-    const Bitboard travel = bit(move.from) ^ bit(move.to);  // empty for a circular capture
-    Bitboard& own = next.turn == Side::first ? next.white : next.black;
-    Bitboard& theirs = next.turn == Side::first ? next.black : next.white;
-    own ^= travel;
-    theirs &= ~move.captured;
-    if (position.kings & bit(move.from)) {
-        next.kings ^= travel;
-    } else {
-        // A man is crowned only when its move ends on the far row.
-        const Bitboard crown = next.turn == Side::first ? kWhiteCrownRow : kBlackCrownRow;
-        next.kings |= bit(move.to) & crown;
-    }
-    next.kings &= ~move.captured;
-    next.turn = opponent(next.turn);
-    return next;
-}
-
-std::uint64_t perft(const Position& position, int depth) {
+std::uint64_t perft(const Position& position, int depth) noexcept {
     if (depth <= 0) {
         return 1;
     }
@@ -242,13 +231,13 @@ std::uint64_t perft(const Position& position, int depth) {
         return static_cast<std::uint64_t>(count_quiet(position));
     }
     MoveList list;
-    generate_moves(position, list);
+    legal_moves(position, list);
     if (depth == 1) {
         return list.size();
     }
     std::uint64_t nodes = 0;
     for (const Move& move : list) {
-        nodes += perft(apply_move(position, move), depth - 1);
+        nodes += perft(position.after(move), depth - 1);
     }
     return nodes;
 }

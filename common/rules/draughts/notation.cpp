@@ -85,8 +85,8 @@ std::optional<int> leg_victim(int from, int to, bool king, Bitboard opponents, B
 /// The captured set of a written capture path, or nullopt when a leg is not a legal jump.
 std::optional<Bitboard> path_captures(const std::vector<int>& squares, const Position& position) {
     const int from = squares.front();
-    const bool king = (position.kings & bit(from)) != 0;
-    const Bitboard opponents = position.pieces(opponent(position.turn));
+    const bool king = (position.kings() & bit(from)) != 0;
+    const Bitboard opponents = position.pieces(opponent(position.side_to_move()));
     // The moving piece's start square counts as empty; taken pieces stay until the move ends.
     const Bitboard empty = position.empty() | bit(from);
     Bitboard captured = 0;
@@ -131,7 +131,7 @@ std::string canonical_text(const Move& move, const MoveList& legal) {
     return short_text(move);
 }
 
-Expected<Move, RulesError> parse_move(std::string_view text, const Position& position,
+Expected<Move, RulesError> parse_move(const Position& position, std::string_view text,
                                       const MoveList& legal) {
     auto written = split(text);
     if (!written) {
@@ -144,7 +144,7 @@ Expected<Move, RulesError> parse_move(std::string_view text, const Position& pos
     if (!capture_written && squares.size() > 2) {
         return unexpected(move_error(text, "a plain move names only its start and end"));
     }
-    if ((position.pieces(position.turn) & bit(from)) == 0) {
+    if ((position.pieces(position.side_to_move()) & bit(from)) == 0) {
         return unexpected(
             move_error(text, "no piece of the side to move on square " + square_text(from)));
     }

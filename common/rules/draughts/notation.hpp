@@ -31,7 +31,7 @@ std::string canonical_text(const Move& move, const MoveList& legal);
 /// The legal move that `text` names in `position`, whose legal moves are `legal`. Accepts the
 /// short form when it is unambiguous and any valid full landing path of a legal move; an
 /// ambiguous short form is refused with the full paths of the candidates.
-Expected<Move, RulesError> parse_move(std::string_view text, const Position& position,
+Expected<Move, RulesError> parse_move(const Position& position, std::string_view text,
                                       const MoveList& legal);
 
 }  // namespace arbiter::rules::draughts

@@ -82,16 +82,15 @@ Expected<ColourField, RulesError> parse_field(std::string_view fen, std::string_
 
 }  // namespace
 
-Position start_position() noexcept {
-    return Position{.white = 0xFFF00000u, .black = 0x00000FFFu, .kings = 0, .turn = Side::first};
-}
-
-Expected<Position, RulesError> parse_fen(std::string_view text) {
+Expected<Position, RulesError> Position::from_fen(std::string_view text) {
+    if (text.empty() || text == "startpos") {
+        text = kStartFen;
+    }
     if (text.size() < 2 || (text[0] != 'W' && text[0] != 'B') || text[1] != ':') {
         return unexpected(fen_error(text, "expected the side to move, 'W:' or 'B:', first"));
     }
     Position position;
-    position.turn = text[0] == 'W' ? Side::first : Side::second;
+    position.side_ = text[0] == 'W' ? Side::first : Side::second;
     std::string_view rest = text.substr(2);
     // PDN 3.0's grammar lets a FEN end with a dot (`Fen : COLOR NumericSquares DOT?`); its
     // writers may not add one, so only reading accepts it.
@@ -124,45 +123,45 @@ Expected<Position, RulesError> parse_fen(std::string_view text) {
         if (!parsed) {
             return unexpected(parsed.error());
         }
-        (colour == 'W' ? position.white : position.black) = parsed->pieces;
-        position.kings |= parsed->kings;
+        (colour == 'W' ? position.white_ : position.black_) = parsed->pieces;
+        position.kings_ |= parsed->kings;
     }
-    if (position.white & position.black) {
-        const int square = std::countr_zero(position.white & position.black) + 1;
+    if (position.white_ & position.black_) {
+        const int square = std::countr_zero(position.white_ & position.black_) + 1;
         return unexpected(fen_error(
             text, "square " + std::to_string(square) + " holds both a white and a black piece"));
     }
     // A man whose move ends on the far row is crowned at once (CBD official rules), so a man can
     // never stand on its own crowning row.
-    if (const Bitboard men = position.white & ~position.kings & kWhiteCrownRow; men != 0) {
+    if (const Bitboard men = position.white_ & ~position.kings_ & kWhiteCrownRow; men != 0) {
         return unexpected(fen_error(text, "a white man on square " +
                                               std::to_string(std::countr_zero(men) + 1) +
                                               " would already have been crowned"));
     }
-    if (const Bitboard men = position.black & ~position.kings & kBlackCrownRow; men != 0) {
+    if (const Bitboard men = position.black_ & ~position.kings_ & kBlackCrownRow; men != 0) {
         return unexpected(fen_error(text, "a black man on square " +
                                               std::to_string(std::countr_zero(men) + 1) +
                                               " would already have been crowned"));
     }
-    if (std::popcount(position.white) > kMaxPiecesPerSide ||
-        std::popcount(position.black) > kMaxPiecesPerSide) {
+    if (std::popcount(position.white_) > kMaxPiecesPerSide ||
+        std::popcount(position.black_) > kMaxPiecesPerSide) {
         return unexpected(fen_error(text, "a side has more than 12 pieces"));
     }
     // Taking a side's last piece ends the game with that side to move, as it has lost (CBD
     // rules: a side without pieces or legal moves loses). The side that has just moved therefore
     // always has a piece; a FEN without one would start a finished game as if it went on.
-    if (position.pieces(opponent(position.turn)) == 0) {
+    if (position.pieces(opponent(position.side_)) == 0) {
         return unexpected(fen_error(text, std::string("the side not to move (") +
-                                              (position.turn == Side::first ? "B" : "W") +
+                                              (position.side_ == Side::first ? "B" : "W") +
                                               ") has no pieces: the game is already over"));
     }
     return position;
 }
 
-std::string to_fen(const Position& position) {
-    std::string fen = position.turn == Side::first ? "W" : "B";
-    const std::array<std::pair<char, Bitboard>, 2> fields = {std::pair{'W', position.white},
-                                                             std::pair{'B', position.black}};
+std::string Position::fen() const {
+    std::string fen = side_ == Side::first ? "W" : "B";
+    const std::array<std::pair<char, Bitboard>, 2> fields = {std::pair{'W', white_},
+                                                             std::pair{'B', black_}};
     for (const auto& [letter, pieces] : fields) {
         fen += ':';
         fen += letter;
@@ -173,7 +172,7 @@ std::string to_fen(const Position& position) {
                 fen += ',';
             }
             first = false;
-            if (position.kings & bit(index)) {
+            if (kings_ & bit(index)) {
                 fen += 'K';
             }
             fen += std::to_string(index + 1);

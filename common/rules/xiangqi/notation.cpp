@@ -223,18 +223,19 @@ std::string chinese_notation(const Position& position, Move move) {
 
 Expected<std::vector<std::string>, RulesError> chinese_notation(
     std::string_view fen, const std::vector<std::string>& wire_moves) {
-    auto position = Position::from_fen(fen);
-    if (!position) {
-        return unexpected(position.error());
+    auto start = Position::from_fen(fen);
+    if (!start) {
+        return unexpected(start.error());
     }
+    Position position = *start;
     std::vector<std::string> out;
     for (const std::string& wire : wire_moves) {
         auto move = parse_wire(wire);
-        if (!move || !position->is_legal(*move)) {
-            return unexpected(RulesError{wire + ": not a legal move in " + position->fen()});
+        if (!move || !is_legal(position, *move)) {
+            return unexpected(RulesError{wire + ": not a legal move in " + position.fen()});
         }
-        out.push_back(chinese_notation(*position, *move));
-        position->make(*move);
+        out.push_back(chinese_notation(position, *move));
+        position = position.after(*move);
     }
     return out;
 }
@@ -245,7 +246,7 @@ std::string san_notation(const Position& position, Move move) {
     // Disambiguate as Fairy-Stockfish does: by file, else rank, else square, among the other
     // pieces of the same kind with a legal move to the same point.
     MoveList list;
-    position.legal_moves_to(move.to(), list);
+    legal_moves_to(position, move.to(), list);
     bool others = false;
     bool same_file = false;
     bool same_rank = false;
@@ -269,17 +270,16 @@ std::string san_notation(const Position& position, Move move) {
         text += 'x';
     }
     text += square_name(move.to());
-    Position after = position;
-    after.make(move);
+    const Position after = position.after(move);
     if (after.in_check()) {
-        text += after.has_legal_move() ? '+' : '#';
+        text += has_legal_move(after) ? '+' : '#';
     }
     return text;
 }
 
 Expected<Move, RulesError> parse_move(const Position& position, std::string_view text) {
     MoveList list;
-    position.legal_moves(list);
+    legal_moves(position, list);
     if (auto wire = parse_wire(text)) {
         if (std::find(list.begin(), list.end(), *wire) != list.end()) {
             return *wire;

@@ -237,60 +237,60 @@ bool Position::keeps_general_safe(Move move, Square general, bool in_check) cons
            move_is_safe(move);
 }
 
-void Position::legal_moves(MoveList& list) const noexcept {
+void legal_moves(const Position& position, MoveList& list) noexcept {
     MoveList pseudo;
-    generate_pseudo(pseudo);
-    list.size = 0;
-    const Square general = generals_[static_cast<int>(side_)];
-    const bool checked = general_attacked(side_);
+    position.generate_pseudo(pseudo);
+    list.clear();
+    const Square general = position.general(position.side_);
+    const bool checked = position.general_attacked(position.side_);
     for (Move move : pseudo) {
-        if (keeps_general_safe(move, general, checked)) {
+        if (position.keeps_general_safe(move, general, checked)) {
             list.push(move);
         }
     }
 }
 
-void Position::legal_moves_to(Square to, MoveList& list) const noexcept {
+void legal_moves_to(const Position& position, Square to, MoveList& list) noexcept {
     MoveList pseudo;
-    generate_pseudo(pseudo);
-    list.size = 0;
-    const Square general = generals_[static_cast<int>(side_)];
-    const bool checked = general_attacked(side_);
+    position.generate_pseudo(pseudo);
+    list.clear();
+    const Square general = position.general(position.side_);
+    const bool checked = position.general_attacked(position.side_);
     for (Move move : pseudo) {
-        if (move.to() == to && keeps_general_safe(move, general, checked)) {
+        if (move.to() == to && position.keeps_general_safe(move, general, checked)) {
             list.push(move);
         }
     }
 }
 
-bool Position::has_legal_move() const noexcept {
+bool has_legal_move(const Position& position) noexcept {
     MoveList pseudo;
-    generate_pseudo(pseudo);
-    const Square general = generals_[static_cast<int>(side_)];
-    const bool checked = general_attacked(side_);
+    position.generate_pseudo(pseudo);
+    const Square general = position.general(position.side_);
+    const bool checked = position.general_attacked(position.side_);
     for (Move move : pseudo) {
-        if (keeps_general_safe(move, general, checked)) {
+        if (position.keeps_general_safe(move, general, checked)) {
             return true;
         }
     }
     return false;
 }
 
-bool Position::is_legal(Move move) const noexcept {
+bool is_legal(const Position& position, Move move) noexcept {
     MoveList pseudo;
-    generate_pseudo(pseudo);
+    position.generate_pseudo(pseudo);
     for (Move candidate : pseudo) {
         if (candidate == move) {
-            return keeps_general_safe(move, generals_[static_cast<int>(side_)],
-                                      general_attacked(side_));
+            return position.keeps_general_safe(move, position.general(position.side_),
+                                               position.general_attacked(position.side_));
         }
     }
     return false;
 }
 
-bool Position::is_pseudo_legal(Move move) const noexcept {
+bool is_pseudo_legal(const Position& position, Move move) noexcept {
     MoveList pseudo;
-    generate_pseudo(pseudo);
+    position.generate_pseudo(pseudo);
     for (Move candidate : pseudo) {
         if (candidate == move) {
             return true;
@@ -299,16 +299,16 @@ bool Position::is_pseudo_legal(Move move) const noexcept {
     return false;
 }
 
-Undo Position::make(Move move) noexcept {
+void Position::play(Move move) noexcept {
     const Square from = move.from();
     const Square to = move.to();
-    Undo undo{board_[to], ids_[to], static_cast<std::uint16_t>(plies_since_capture_), hash_};
+    const Piece captured = board_[to];
     const Piece piece = board_[from];
     const int id = ids_[from];
     const auto& keys = tables::kZobrist.pieces;
-    if (undo.captured != kEmpty) {
-        squares_[undo.captured_id] = 0;
-        hash_ ^= keys[undo.captured][to];
+    if (captured != kEmpty) {
+        squares_[ids_[to]] = 0;
+        hash_ ^= keys[captured][to];
         plies_since_capture_ = 0;
     } else {
         ++plies_since_capture_;
@@ -325,31 +325,12 @@ Undo Position::make(Move move) noexcept {
         ++fullmove_;
     }
     side_ = other(side_);
-    return undo;
 }
 
-void Position::unmake(Move move, const Undo& undo) noexcept {
-    const Square from = move.from();
-    const Square to = move.to();
-    side_ = other(side_);
-    if (side_ == Color::black) {
-        --fullmove_;
-    }
-    const Piece piece = board_[to];
-    const int id = ids_[to];
-    board_[from] = piece;
-    ids_[from] = static_cast<std::uint8_t>(id);
-    squares_[static_cast<std::size_t>(id)] = from;
-    board_[to] = undo.captured;
-    if (undo.captured != kEmpty) {
-        ids_[to] = undo.captured_id;
-        squares_[undo.captured_id] = to;
-    }
-    if (kind_of(piece) == Kind::general) {
-        generals_[static_cast<int>(side_)] = from;
-    }
-    plies_since_capture_ = undo.plies_since_capture;
-    hash_ = undo.hash;
+Position Position::after(Move move) const noexcept {
+    Position next = *this;
+    next.play(move);
+    return next;
 }
 
 Position Position::with_side_to_move(Color color) const noexcept {
@@ -361,20 +342,18 @@ Position Position::with_side_to_move(Color color) const noexcept {
     return copy;
 }
 
-std::uint64_t Position::perft(int depth) noexcept {
+std::uint64_t perft(const Position& position, int depth) noexcept {
     if (depth <= 0) {
         return 1;
     }
     MoveList list;
-    legal_moves(list);
+    legal_moves(position, list);
     if (depth == 1) {
-        return static_cast<std::uint64_t>(list.size);
+        return static_cast<std::uint64_t>(list.size());
     }
     std::uint64_t nodes = 0;
     for (Move move : list) {
-        const Undo undo = make(move);
-        nodes += perft(depth - 1);
-        unmake(move, undo);
+        nodes += perft(position.after(move), depth - 1);
     }
     return nodes;
 }

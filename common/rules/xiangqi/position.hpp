@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The xiangqi rules core: a 9x10 board as a padded 16-wide mailbox, tiny Move values, legal move
-/// generation into a caller-owned fixed array, make/unmake, check detection from the general
-/// outward, strict FEN parsing and perft. No strings on the hot path.
+/// generation into a caller-owned fixed array, the position after a move, check detection from the
+/// general outward, strict FEN parsing and perft. No strings on the hot path.
 
 #include <array>
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "common/core/expected.hpp"
 #include "common/rules/game.hpp"
+#include "common/rules/move_list.hpp"
 
 namespace arbiter::rules::xiangqi {
 
@@ -88,33 +89,18 @@ struct Move {
     friend constexpr bool operator==(Move, Move) = default;
 };
 
-/// A caller-owned fixed list of moves; 128 exceeds the most pseudo-legal moves one side can have
-/// (2x17 chariot + 2x17 cannon + 2x8 horse + 2x4 elephant + 2x4 advisor + 4 general + 5x3
-/// soldier = 119).
-struct MoveList {
-    std::array<Move, 128> moves;
-    int size = 0;
-
-    /// Appends a move; the capacity is never exceeded (see above).
-    void push(Move move) noexcept { moves[static_cast<std::size_t>(size++)] = move; }
-    const Move* begin() const noexcept { return moves.data(); }
-    const Move* end() const noexcept { return moves.data() + size; }
-};
-
-/// What make() needs to restore the previous position.
-struct Undo {
-    Piece captured = kEmpty;
-    std::uint8_t captured_id = 0;
-    std::uint16_t plies_since_capture = 0;
-    std::uint64_t hash = 0;
-};
+/// The fixed-capacity list the generator fills; 128 exceeds the most pseudo-legal moves one side
+/// can have (2x17 chariot + 2x17 cannon + 2x8 horse + 2x4 elephant + 2x4 advisor + 4 general +
+/// 5x3 soldier = 119).
+using MoveList = rules::MoveList<Move, 128>;
 
 /// The standard start.
 inline constexpr std::string_view kStartFen =
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// A xiangqi position. Each piece has a stable identity (0-15 red, 16-31 black) kept through its
-/// moves, which the perpetual-chase rule uses to tell "the same piece".
+/// A xiangqi position. Build one with from_fen(); play with after(). Each piece has a stable
+/// identity (0-15 red, 16-31 black) kept through its moves, which the perpetual-chase rule uses
+/// to tell "the same piece".
 class Position {
   public:
     /// Parses a xiangqi FEN strictly (see fen.cpp for every check); "" or "startpos" = start.
@@ -147,39 +133,30 @@ class Position {
     /// Whether `color` has a piece able to cross the river (chariot, horse, cannon, soldier).
     bool has_attacking_material(Color color) const noexcept;
 
-    /// Every legal move of the side to move.
-    void legal_moves(MoveList& list) const noexcept;
-    /// The legal moves that end on `to` (legal_moves() filtered, probing only those).
-    void legal_moves_to(Square to, MoveList& list) const noexcept;
-    /// Whether legal_moves() would list any move (it stops at the first).
-    bool has_legal_move() const noexcept;
-    /// Whether `move` is among legal_moves() (probing that one move only).
-    bool is_legal(Move move) const noexcept;
-    /// Whether `move` follows the movement rules for the side to move, whether or not it would
-    /// leave the own general attacked (the repetition rule asks what was threatened apart from a
-    /// check that had to be answered first).
-    bool is_pseudo_legal(Move move) const noexcept;
-
-    /// Plays a legal move; returns what unmake() needs.
-    Undo make(Move move) noexcept;
-    /// Takes back `move`, given what make() returned for it.
-    void unmake(Move move, const Undo& undo) noexcept;
+    /// The position after `move`, which must be legal here.
+    Position after(Move move) const noexcept;
     /// The same position with the other side to move (for threat analysis; never for play).
     Position with_side_to_move(Color color) const noexcept;
 
-    /// Leaf count of the legal-move tree, bulk-counted at the last ply.
-    std::uint64_t perft(int depth) noexcept;
-
   private:
     void put(Square square, Piece piece, int id) noexcept;
+    /// Plays `move` on this position (after() on a copy).
+    void play(Move move) noexcept;
     void generate_pseudo(MoveList& list) const noexcept;
     bool move_is_safe(Move move) const noexcept;
     /// Whether a pseudo-legal move of the side to move is legal, given where its general stands
     /// and whether it is in check now (the filter of legal_moves()).
     bool keeps_general_safe(Move move, Square general, bool in_check) const noexcept;
 
+    friend class FenParser;
+    friend void legal_moves(const Position& position, MoveList& list) noexcept;
+    friend void legal_moves_to(const Position& position, Square to, MoveList& list) noexcept;
+    friend bool has_legal_move(const Position& position) noexcept;
+    friend bool is_legal(const Position& position, Move move) noexcept;
+    friend bool is_pseudo_legal(const Position& position, Move move) noexcept;
+
     // The legality probe (move_is_safe) plays a move on these two and restores them before
-    // returning, so that legal_moves() can stay const without copying the position.
+    // returning, so that legal_moves() can take a const position without copying it.
     mutable std::array<Piece, kBoardCells> board_{};
     std::array<std::uint8_t, kBoardCells> ids_{};
     std::array<Square, 32> squares_{};
@@ -188,8 +165,23 @@ class Position {
     int plies_since_capture_ = 0;
     int fullmove_ = 1;
     std::uint64_t hash_ = 0;
-
-    friend class FenParser;
 };
+
+/// Fills `list` with every legal move of the side to move (the list is cleared first).
+void legal_moves(const Position& position, MoveList& list) noexcept;
+/// Fills `list` with the legal moves that end on `to` (legal_moves() filtered, probing only
+/// those).
+void legal_moves_to(const Position& position, Square to, MoveList& list) noexcept;
+/// Whether the side to move has at least one legal move (it stops at the first).
+bool has_legal_move(const Position& position) noexcept;
+/// Whether `move` is among legal_moves() (probing that one move only).
+bool is_legal(const Position& position, Move move) noexcept;
+/// Whether `move` follows the movement rules for the side to move, whether or not it would leave
+/// the own general attacked (the repetition rule asks what was threatened apart from a check
+/// that had to be answered first).
+bool is_pseudo_legal(const Position& position, Move move) noexcept;
+
+/// Leaf nodes `depth` plies below `position`, counting the last ply in bulk.
+std::uint64_t perft(const Position& position, int depth) noexcept;
 
 }  // namespace arbiter::rules::xiangqi

@@ -20,11 +20,9 @@ bool crossed_river(Color color, Square square) {
 
 // Whether the victim's side can legally take back on the square of `capture` once it is played.
 bool protected_after(const Position& position, Move capture) {
-    Position after = position;
-    after.make(capture);
     MoveList recaptures;
-    after.legal_moves_to(capture.to(), recaptures);
-    return recaptures.size > 0;
+    legal_moves_to(position.after(capture), capture.to(), recaptures);
+    return !recaptures.empty();
 }
 
 // Whether the capture `move` of the side to move in `view` counts as chasing (AXF/WXF core):
@@ -52,7 +50,7 @@ bool counts_as_chase(const Position& view, Move move) {
     // line is chased by its like (AXF rules, diagrams 63-66).
     const Move take_back(move.to(), move.from());
     if (victim_kind == attacker_kind &&
-        view.with_side_to_move(color_of(victim)).is_legal(take_back)) {
+        is_legal(view.with_side_to_move(color_of(victim)), take_back)) {
         return false;
     }
     const bool outranks = victim_kind == Kind::chariot &&
@@ -64,7 +62,7 @@ bool counts_as_chase(const Position& view, Move move) {
 std::vector<Threat> threats(const Position& position, Color color) {
     const Position view = position.with_side_to_move(color);
     MoveList list;
-    view.legal_moves(list);
+    legal_moves(view, list);
     std::vector<Threat> found;
     for (Move move : list) {
         if (view.at(move.to()) != kEmpty && counts_as_chase(view, move)) {
@@ -81,8 +79,7 @@ std::uint32_t chased_pieces(const Position& before, Move move) {
     const int moved_id = before.id_at(move.from());
     const bool evading = before.in_check();
     const auto old_threats = threats(before, mover);
-    Position after = before;
-    after.make(move);
+    const Position after = before.after(move);
     std::uint32_t chased = 0;
     // A move chases only a piece it newly threatens. A threat that was already there is not
     // created by this move, even when the moving piece is the one that keeps it: a chariot that
@@ -103,7 +100,7 @@ std::uint32_t chased_pieces(const Position& before, Move move) {
         // capture.
         if (!existed && evading && threat.attacker != moved_id) {
             const Move capture(before.square_of(threat.attacker), before.square_of(threat.victim));
-            existed = before.is_pseudo_legal(capture) && counts_as_chase(before, capture);
+            existed = is_pseudo_legal(before, capture) && counts_as_chase(before, capture);
         }
         if (!existed) {
             chased |= 1U << threat.victim;
@@ -113,9 +110,7 @@ std::uint32_t chased_pieces(const Position& before, Move move) {
 }
 
 PlyRecord record_ply(const Position& before, Move move) {
-    Position after = before;
-    after.make(move);
-    return PlyRecord{after.in_check(), chased_pieces(before, move)};
+    return PlyRecord{before.after(move).in_check(), chased_pieces(before, move)};
 }
 
 namespace {
@@ -185,12 +180,12 @@ std::optional<Status> judge_repetition(const Position& start, const std::vector<
     }
     Position position = start;
     for (std::size_t ply = 0; ply < *first; ++ply) {
-        position.make(moves[ply]);
+        position = position.after(moves[ply]);
     }
     std::vector<PlyRecord> cycle;
     for (std::size_t ply = *first; ply < moves.size(); ++ply) {
         cycle.push_back(record_ply(position, moves[ply]));
-        position.make(moves[ply]);
+        position = position.after(moves[ply]);
     }
     return judge_cycle(cycle, *first, start.side_to_move());
 }

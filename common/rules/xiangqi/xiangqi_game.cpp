@@ -40,7 +40,7 @@ class XiangqiGame final : public Game {
             return out;
         }
         MoveList list;
-        current_.legal_moves(list);
+        xiangqi::legal_moves(current_, list);
         for (Move move : list) {
             out.push_back(wire_notation(move));
         }
@@ -56,13 +56,13 @@ class XiangqiGame final : public Game {
             return unexpected(RulesError{"'" + std::string(text) +
                                          "' is not a wire move (files a-i, ranks 1-10: h3e3)"});
         }
-        if (!current_.is_legal(*move)) {
+        if (!is_legal(current_, *move)) {
             return unexpected(RulesError{std::string(text) + ": not a legal move here"});
         }
         PlayedMove played{wire_notation(*move), wxf_notation(current_, *move),
                           current_.at(move->to()) != kEmpty};
         san_.push_back(san_notation(current_, *move));
-        current_.make(*move);
+        current_ = current_.after(*move);
         hashes_.push_back(current_.hash());
         moves_.push_back(played.wire);
         played_.push_back(*move);
@@ -97,23 +97,17 @@ class XiangqiGame final : public Game {
         return export_pgn(info, PgnGame{start_, san_, status_});
     }
 
-    std::uint64_t perft(int depth) const override {
-        Position position = current_;
-        return position.perft(depth);
-    }
+    std::uint64_t perft(int depth) const override { return xiangqi::perft(current_, depth); }
 
     std::vector<std::pair<std::string, std::uint64_t>> divide(int depth) const override {
         std::vector<std::pair<std::string, std::uint64_t>> out;
         if (depth <= 0) {
             return out;
         }
-        Position position = current_;
         MoveList list;
-        position.legal_moves(list);
+        xiangqi::legal_moves(current_, list);
         for (Move move : list) {
-            const Undo undo = position.make(move);
-            out.emplace_back(wire_notation(move), position.perft(depth - 1));
-            position.unmake(move, undo);
+            out.emplace_back(wire_notation(move), xiangqi::perft(current_.after(move), depth - 1));
         }
         return out;
     }
@@ -121,7 +115,7 @@ class XiangqiGame final : public Game {
   private:
     void update_status() {
         const Color mover = current_.side_to_move();
-        if (!current_.has_legal_move()) {
+        if (!has_legal_move(current_)) {
             // Xiangqi: the side with no legal move loses, whether in check or not.
             status_ = Status{mover == Color::red ? Outcome::second_wins : Outcome::first_wins,
                              current_.in_check() ? Reason::checkmate : Reason::stalemate};

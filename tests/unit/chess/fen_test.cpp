@@ -25,14 +25,14 @@ void expect_refused(std::string_view fen, std::string_view message_part) {
 
 TEST(ChessFen, StartposAndEmptyMeanTheStandardStart) {
     for (const std::string_view text :
-         {std::string_view(), std::string_view("startpos"), start_fen}) {
+         {std::string_view(), std::string_view("startpos"), kStartFen}) {
         const auto position = Position::from_fen(text);
         ASSERT_TRUE(position.has_value()) << text;
-        EXPECT_EQ(position->fen(), start_fen);
+        EXPECT_EQ(position->fen(), kStartFen);
     }
     auto game = make_game(Variant::chess, "startpos");
     ASSERT_TRUE(game.has_value());
-    EXPECT_EQ((*game)->initial_position(), start_fen);
+    EXPECT_EQ((*game)->initial_position(), kStartFen);
     EXPECT_EQ((*game)->turn(), Side::first);
     EXPECT_EQ((*game)->legal_moves().size(), 20U);
 }

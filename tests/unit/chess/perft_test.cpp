@@ -95,7 +95,7 @@ TEST(ChessFen, RoundTripsEveryReferencePositionAndItsChildren) {
         ASSERT_TRUE(position.has_value()) << entry.fen;
         EXPECT_EQ(position->fen(), entry.fen);
         MoveList moves;
-        generate_legal(*position, moves);
+        legal_moves(*position, moves);
         for (const Move move : moves) {
             const std::string child = position->after(move).fen();
             const auto reparsed = Position::from_fen(child);
@@ -110,7 +110,7 @@ void expect_san_round_trip(const Position& position) {
     auto game = make_game(position.fen());
     ASSERT_TRUE(game.has_value()) << position.fen();
     MoveList moves;
-    generate_legal(position, moves);
+    legal_moves(position, moves);
     for (const Move move : moves) {
         const std::string san = to_san(position, move);
         const auto parsed = parse_san(position, san);
@@ -134,7 +134,7 @@ TEST(ChessSan, RoundTripsEveryLegalMoveOfEveryReferencePosition) {
         expect_san_round_trip(*position);
         // One ply deeper as well: more promotions, checks and disambiguations.
         MoveList moves;
-        generate_legal(*position, moves);
+        legal_moves(*position, moves);
         for (const Move move : moves) {
             const Position child = position->after(move);
             if (has_legal_move(child)) {

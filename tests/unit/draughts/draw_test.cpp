@@ -28,16 +28,16 @@ bool any_move(const Position&, int, int) {
     return true;
 }
 bool king_move(const Position& before, int from, int) {
-    return (before.kings & bit(from)) != 0;
+    return (before.kings() & bit(from)) != 0;
 }
 bool man_move(const Position& before, int from, int) {
-    return (before.kings & bit(from)) == 0;
+    return (before.kings() & bit(from)) == 0;
 }
 
 /// Plays one quiet move accepted by `allowed` after which the opponent has no capture and the
 /// position is new, picking the first such move in canonical order. False when there is none.
 bool try_play_quiet(Game& game, std::set<std::string>& seen, const MovePredicate& allowed) {
-    const auto before = parse_fen(game.position());
+    const auto before = Position::from_fen(game.position());
     EXPECT_TRUE(before.has_value());
     for (const auto& move : testing::sorted_moves(game)) {
         EXPECT_EQ(move.find('x'), std::string::npos) << "a capture arose: " << move;
@@ -193,7 +193,7 @@ TEST(DraughtsDraw, ThreeKingsAgainstLoneKingOnLongDiagonalDrawAfterFiveMovesEach
     const auto game = testing::game_from("W:WK1,K2,K3:BK29");
     std::set<std::string> seen{game->position()};
     const MovePredicate stay_on = [](const Position& before, int, int to) {
-        return before.turn == Side::first || on_long_diagonal(to);
+        return before.side_to_move() == Side::first || on_long_diagonal(to);
     };
     play_quiet_plies(*game, seen, 9, stay_on);
     EXPECT_EQ(game->status(), Status{});
@@ -205,7 +205,7 @@ TEST(DraughtsDraw, LoneKingOffTheLongDiagonalIsNotCounted) {
     const auto game = testing::game_from("W:WK1,K2,K3:BK5");
     std::set<std::string> seen{game->position()};
     const MovePredicate stay_off = [](const Position& before, int, int to) {
-        return before.turn == Side::first || !on_long_diagonal(to);
+        return before.side_to_move() == Side::first || !on_long_diagonal(to);
     };
     play_quiet_plies(*game, seen, 12, stay_off);
     EXPECT_EQ(game->status(), Status{});
@@ -215,10 +215,10 @@ TEST(DraughtsDraw, LoneKingLeavingTheLongDiagonalRestartsTheCount) {
     const auto game = testing::game_from("W:WK1,K2,K3:BK29");
     std::set<std::string> seen{game->position()};
     const auto black_on = [](const Position& before, int, int to) {
-        return before.turn == Side::first || on_long_diagonal(to);
+        return before.side_to_move() == Side::first || on_long_diagonal(to);
     };
     const auto black_off = [](const Position& before, int, int to) {
-        return before.turn == Side::first || !on_long_diagonal(to);
+        return before.side_to_move() == Side::first || !on_long_diagonal(to);
     };
     // Four plies on the diagonal, then Black steps off and comes back as soon as it safely can.
     play_quiet_plies(*game, seen, 4, black_on);
@@ -245,29 +245,29 @@ TEST(DraughtsDraw, LoneKingLeavingTheLongDiagonalRestartsTheCount) {
 }
 
 TEST(DraughtsDrawClock, CountsKingMovesAndRestartsOnManMovesAndCaptures) {
-    const auto before = parse_fen("W:WK29,21:BK4,12");
+    const auto before = Position::from_fen("W:WK29,21:BK4,12");
     ASSERT_TRUE(before.has_value());
     DrawClock clock = DrawClock::start(*before);
     EXPECT_EQ(clock.king_move_plies, 0);
     Move king_step;
     king_step.from = 28;  // square 29
     king_step.to = 24;    // square 25
-    const Position after_king = apply_move(*before, king_step);
+    const Position after_king = before->after(king_step);
     clock = clock.next(*before, king_step, after_king);
     EXPECT_EQ(clock.king_move_plies, 1);
     Move man_step;
     man_step.from = 20;  // square 21
     man_step.to = 16;    // square 17
-    const Position after_man = apply_move(after_king, man_step);
+    const Position after_man = after_king.after(man_step);
     EXPECT_EQ(clock.next(after_king, man_step, after_man).king_move_plies, 0);
     Move capture = king_step;
     capture.captured = bit(11);
-    EXPECT_EQ(clock.next(*before, capture, apply_move(*before, capture)).king_move_plies, 0);
+    EXPECT_EQ(clock.next(*before, capture, before->after(capture)).king_move_plies, 0);
 }
 
 TEST(DraughtsDrawClock, ClassifiesTheCountedEndings) {
     const auto classify = [](std::string_view fen) {
-        return classify_ending(parse_fen(fen).value());
+        return classify_ending(Position::from_fen(fen).value());
     };
     EXPECT_EQ(classify("W:WK1,K2:BK3,K4"), Ending::small);
     EXPECT_EQ(classify("W:WK1,K2:BK3,12"), Ending::small);
@@ -284,7 +284,7 @@ TEST(DraughtsDrawClock, ClassifiesTheCountedEndings) {
 
 TEST(DraughtsDrawClock, SmallEndingsDoNotDependOnWhichColourIsStronger) {
     const auto classify = [](std::string_view fen) {
-        return classify_ending(parse_fen(fen).value());
+        return classify_ending(Position::from_fen(fen).value());
     };
     EXPECT_EQ(classify("W:WK3,21:BK1"), Ending::small);       // 1K+1M v 1K
     EXPECT_EQ(classify("B:WK3,21:BK1,K2"), Ending::small);    // 1K+1M v 2K

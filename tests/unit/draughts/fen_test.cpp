@@ -7,30 +7,35 @@
 namespace arbiter::rules::draughts {
 namespace {
 
+/// The standard start, spelled as bitboards: White men on 21-32, Black men on 1-12.
+Position start_position() {
+    return Position(0xFFF00000u, 0x00000FFFu, 0, Side::first);
+}
+
 TEST(DraughtsFen, StartPositionRoundTrips) {
-    const auto position = parse_fen(kStartFen);
+    const auto position = Position::from_fen(kStartFen);
     ASSERT_TRUE(position.has_value());
     EXPECT_EQ(*position, start_position());
-    EXPECT_EQ(to_fen(*position), kStartFen);
+    EXPECT_EQ(position->fen(), kStartFen);
 }
 
 TEST(DraughtsFen, ReferencePositionsRoundTripInCanonicalForm) {
     for (const char* fen :
          {"W:WK15,20,K23,K28,31,32:BK2,6,8,K22", "B:W12,15,16,19,23,24,25,29:B1,3,4,5,8,9,11,13",
           "W:W:BK1", "B:WK1:B"}) {
-        const auto position = parse_fen(fen);
+        const auto position = Position::from_fen(fen);
         ASSERT_TRUE(position.has_value()) << fen;
-        EXPECT_EQ(to_fen(*position), fen);
+        EXPECT_EQ(position->fen(), fen);
     }
 }
 
 TEST(DraughtsFen, EitherColourFirstUnsortedAndRangesAreAccepted) {
-    const auto position = parse_fen("W:B12,1-11:W32,21-31");
+    const auto position = Position::from_fen("W:B12,1-11:W32,21-31");
     ASSERT_TRUE(position.has_value());
     EXPECT_EQ(*position, start_position());
-    const auto kings = parse_fen("B:BK5-7,9:W30,K20");
+    const auto kings = Position::from_fen("B:BK5-7,9:W30,K20");
     ASSERT_TRUE(kings.has_value());
-    EXPECT_EQ(to_fen(*kings), "B:WK20,30:BK5,K6,K7,9");
+    EXPECT_EQ(kings->fen(), "B:WK20,30:BK5,K6,K7,9");
 }
 
 TEST(DraughtsFen, GameStartsFromFenAndReportsCanonicalForm) {
@@ -43,7 +48,7 @@ TEST(DraughtsFen, GameStartsFromFenAndReportsCanonicalForm) {
 }
 
 void expect_refused(std::string_view fen, std::string_view reason) {
-    const auto position = parse_fen(fen);
+    const auto position = Position::from_fen(fen);
     ASSERT_FALSE(position.has_value()) << fen;
     EXPECT_NE(position.error().message.find(reason), std::string::npos)
         << fen << " -> " << position.error().message;
@@ -68,12 +73,12 @@ TEST(DraughtsFen, RefusesMalformedText) {
 
 TEST(DraughtsFen, AClosingDotAndLeadingZerosAreReadAsPdnAllows) {
     // PDN 3.0: `Fen : COLOR NumericSquares DOT?` and NUMSQUARE `0[1-9][0-9]*`.
-    const auto dotted = parse_fen("B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29.");
+    const auto dotted = Position::from_fen("B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29.");
     ASSERT_TRUE(dotted.has_value()) << dotted.error().message;
-    EXPECT_EQ(to_fen(*dotted), "B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29");
-    const auto padded = parse_fen("W:W021,K05:B01");
+    EXPECT_EQ(dotted->fen(), "B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29");
+    const auto padded = Position::from_fen("W:W021,K05:B01");
     ASSERT_TRUE(padded.has_value()) << padded.error().message;
-    EXPECT_EQ(to_fen(*padded), "W:WK5,21:B1");
+    EXPECT_EQ(padded->fen(), "W:WK5,21:B1");
     expect_refused("W:W21:B1..", "not a square");
     expect_refused("W:W21.:B1", "not a square");
     expect_refused("W:.", "two fields");
@@ -105,7 +110,7 @@ TEST(DraughtsFen, RefusesAPositionWhoseSideNotToMoveHasNoPieces) {
 }
 
 TEST(DraughtsFen, KingsMayStandOnTheirCrowningRow) {
-    EXPECT_TRUE(parse_fen("W:WK3:BK30").has_value());
+    EXPECT_TRUE(Position::from_fen("W:WK3:BK30").has_value());
 }
 
 }  // namespace

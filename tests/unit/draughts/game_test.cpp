@@ -90,6 +90,27 @@ TEST(DraughtsGame, ExportOfAnUnfinishedGameAndALoss) {
     EXPECT_TRUE(game->export_text(info).ends_with("]\n\n0-2\n\n"));
 }
 
+TEST(DraughtsGame, ExportWritesTagsAsPgnDoes) {
+    // PDN 3.0 takes PGN's tag pairs: one line each, '"' and '\' escaped, "?" for an unknown
+    // value, and the tags after the roster in ASCII order of their names.
+    const auto game = game_from("B:W21,K30:B10,12");
+    ExportInfo info;
+    info.event.clear();
+    info.first_player = "Ana\n[Result \"0-2\"]";
+    info.second_player = "Bruno \\ \"B\"";
+    info.time_control = "300+2";
+    const std::string pdn = game->export_text(info);
+    EXPECT_NE(pdn.find("[Event \"?\"]\n"), std::string::npos) << pdn;
+    EXPECT_NE(pdn.find("[White \"Ana[Result \\\"0-2\\\"]\"]\n"), std::string::npos) << pdn;
+    EXPECT_NE(pdn.find("[Black \"Bruno \\\\ \\\"B\\\"\"]\n"), std::string::npos) << pdn;
+    EXPECT_NE(
+        pdn.find("[Result \"*\"]\n[FEN \"B:W21,K30:B10,12\"]\n[GameType \"26,W,8,8,N2,0\"]\n\n"),
+        std::string::npos)
+        << pdn;
+    // PDN 3.0 gives clocks no tag.
+    EXPECT_EQ(pdn.find("TimeControl"), std::string::npos) << pdn;
+}
+
 TEST(DraughtsGame, LongGamesWrapMovetext) {
     const auto game = game_from("W:WK32,21:BK1,12");
     testing::play_all(*game, {"32-27", "1-6", "27-23", "6-1", "23-32", "1-6", "32-27", "6-1",

@@ -135,10 +135,10 @@ TEST(DraughtsMovegen, SideThatCanStillCaptureIsNotBlocked) {
 }
 
 TEST(DraughtsMovegen, DuplicatePathsAreOneMoveInTheCore) {
-    const auto position = parse_fen("B:W12,15,16,19,23,24,25,29:B1,3,4,5,8,9,11,13");
+    const auto position = Position::from_fen("B:W12,15,16,19,23,24,25,29:B1,3,4,5,8,9,11,13");
     ASSERT_TRUE(position.has_value());
     MoveList list;
-    generate_moves(*position, list);
+    legal_moves(*position, list);
     ASSERT_EQ(list.size(), 1U);
     EXPECT_EQ(list[0].from, 10);
     EXPECT_EQ(list[0].to, 10);
@@ -147,15 +147,15 @@ TEST(DraughtsMovegen, DuplicatePathsAreOneMoveInTheCore) {
 }
 
 TEST(DraughtsMovegen, ApplyMoveKeepsKingsWithTheirOwners) {
-    const auto position = parse_fen("W:WK29:B10,22");
+    const auto position = Position::from_fen("W:WK29:B10,22");
     ASSERT_TRUE(position.has_value());
     MoveList list;
-    generate_moves(*position, list);
+    legal_moves(*position, list);
     ASSERT_FALSE(list.empty());
-    const Position next = apply_move(*position, list[0]);
-    EXPECT_EQ(next.black, 0U);
-    EXPECT_EQ(next.kings, next.white);
-    EXPECT_EQ(next.turn, Side::second);
+    const Position next = position->after(list[0]);
+    EXPECT_EQ(next.black(), 0U);
+    EXPECT_EQ(next.kings(), next.white());
+    EXPECT_EQ(next.side_to_move(), Side::second);
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ TEST(DraughtsPerft, ReferenceTableHasEveryPosition) {
 
 TEST(DraughtsPerft, EveryReferencePositionMatchesWithinBudget) {
     for (const auto& reference : load_references()) {
-        const auto position = parse_fen(reference.fen);
+        const auto position = Position::from_fen(reference.fen);
         ASSERT_TRUE(position.has_value()) << reference.fen << ": " << position.error().message;
         int checked = 0;
         for (std::size_t depth = 1; depth <= reference.counts.size(); ++depth) {

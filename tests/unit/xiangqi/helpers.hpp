@@ -52,7 +52,7 @@ inline std::set<std::string> legal_wire_moves(std::string_view fen) {
         return out;
     }
     MoveList list;
-    position->legal_moves(list);
+    legal_moves(*position, list);
     for (Move move : list) {
         out.insert(wire_notation(move));
     }

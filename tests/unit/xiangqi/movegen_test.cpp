@@ -180,8 +180,8 @@ TEST(XiangqiMovegen, ProbesAgreeWithTheLegalList) {
         ASSERT_TRUE(position);
         for (int ply = 0; ply < 150; ++ply, ++positions) {
             MoveList legal;
-            position->legal_moves(legal);
-            ASSERT_EQ(position->has_legal_move(), legal.size > 0) << position->fen();
+            legal_moves(*position, legal);
+            ASSERT_EQ(has_legal_move(*position), legal.size() > 0) << position->fen();
             std::set<std::uint16_t> listed;
             for (const Move move : legal) {
                 listed.insert(move.bits);
@@ -196,7 +196,7 @@ TEST(XiangqiMovegen, ProbesAgreeWithTheLegalList) {
                     for (int file_to = 0; file_to < 9; ++file_to) {
                         for (int rank_to = 0; rank_to < 10; ++rank_to) {
                             const Move move(from, make_square(file_to, rank_to));
-                            ASSERT_EQ(position->is_legal(move), listed.count(move.bits) == 1)
+                            ASSERT_EQ(is_legal(*position, move), listed.count(move.bits) == 1)
                                 << position->fen() << " " << wire_notation(move);
                         }
                     }
@@ -206,7 +206,7 @@ TEST(XiangqiMovegen, ProbesAgreeWithTheLegalList) {
                 for (int rank = 0; rank < 10; ++rank) {
                     const Square to = make_square(file, rank);
                     MoveList ending_there;
-                    position->legal_moves_to(to, ending_there);
+                    legal_moves_to(*position, to, ending_there);
                     std::set<std::uint16_t> expected;
                     for (const Move move : legal) {
                         if (move.to() == to) {
@@ -220,10 +220,10 @@ TEST(XiangqiMovegen, ProbesAgreeWithTheLegalList) {
                     ASSERT_EQ(got, expected) << position->fen();
                 }
             }
-            if (legal.size == 0) {
+            if (legal.size() == 0) {
                 break;
             }
-            position->make(legal.moves[random() % static_cast<std::size_t>(legal.size)]);
+            *position = position->after(legal[random() % legal.size()]);
         }
     }
     EXPECT_GT(positions, 1000);

@@ -18,15 +18,15 @@ using test::fen_of;
 std::string wxf(std::string_view fen, std::string_view wire) {
     auto position = Position::from_fen(fen);
     auto move = parse_wire(wire);
-    return position && move && position->is_legal(*move) ? wxf_notation(*position, *move)
-                                                         : "illegal";
+    return position && move && is_legal(*position, *move) ? wxf_notation(*position, *move)
+                                                          : "illegal";
 }
 
 std::string chinese(std::string_view fen, std::string_view wire) {
     auto position = Position::from_fen(fen);
     auto move = parse_wire(wire);
-    return position && move && position->is_legal(*move) ? chinese_notation(*position, *move)
-                                                         : "illegal";
+    return position && move && is_legal(*position, *move) ? chinese_notation(*position, *move)
+                                                          : "illegal";
 }
 
 TEST(XiangqiNotation, PlayReportsWxfAsFairyStockfishOrdersIt) {
@@ -181,7 +181,7 @@ TEST(XiangqiNotation, WxfRoundTripsOverEveryLegalMoveOfTheReferencePositions) {
         auto game = make_game(Variant::xiangqi, fen);
         ASSERT_TRUE(position && game) << fen;
         MoveList list;
-        position->legal_moves(list);
+        legal_moves(*position, list);
         std::set<std::string> chinese_forms;
         for (Move move : list) {
             const std::string notation = wxf_notation(*position, move);
@@ -190,8 +190,8 @@ TEST(XiangqiNotation, WxfRoundTripsOverEveryLegalMoveOfTheReferencePositions) {
             chinese_forms.insert(chinese_notation(*position, move));
             ++checked;
         }
-        EXPECT_EQ(chinese_forms.size(), static_cast<std::size_t>(list.size)) << fen;
-        EXPECT_EQ((*game)->legal_moves().size(), static_cast<std::size_t>(list.size));
+        EXPECT_EQ(chinese_forms.size(), list.size()) << fen;
+        EXPECT_EQ((*game)->legal_moves().size(), list.size());
     }
     EXPECT_GT(checked, 300U);
 }

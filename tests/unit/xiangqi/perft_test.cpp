@@ -54,7 +54,7 @@ TEST(XiangqiPerft, EveryReferencePositionMatches) {
             if (reference.counts[depth - 1] > kNodeBudget) {
                 break;
             }
-            EXPECT_EQ(position->perft(static_cast<int>(depth)), reference.counts[depth - 1])
+            EXPECT_EQ(perft(*position, static_cast<int>(depth)), reference.counts[depth - 1])
                 << reference.fen << " depth " << depth;
         }
         EXPECT_EQ(position->fen(), reference.fen) << "perft must leave the position unchanged";

@@ -336,7 +336,7 @@ TEST(XiangqiRepetition, VerdictEqualsRecordingEveryPly) {
             const Move move = *parse_wire(wire);
             played.push_back(move);
             records.push_back(record_ply(*position, move));
-            position->make(move);
+            *position = position->after(move);
             hashes.push_back(position->hash());
             ASSERT_TRUE(game->play(wire));
         }
