@@ -55,4 +55,11 @@ std::optional<std::chrono::milliseconds> GameClock::until_flag(TimePoint now) co
     return std::chrono::milliseconds(at(now)[index(turn_)]);
 }
 
+std::optional<GameClock::TimePoint> GameClock::flag_falls_at() const {
+    if (!running_) {
+        return std::nullopt;
+    }
+    return turn_started_ + std::chrono::milliseconds(remaining_[index(turn_)]);
+}
+
 }  // namespace arbiter::server::app

@@ -43,6 +43,9 @@ class GameClock {
     const Clocks& stored() const noexcept { return remaining_; }
     /// How long until the side to move runs out; nullopt when the clock is not running.
     std::optional<std::chrono::milliseconds> until_flag(TimePoint now) const;
+    /// The moment the side to move's time runs out (charge() says flagged from then on); nullopt
+    /// when the clock is not running.
+    std::optional<TimePoint> flag_falls_at() const;
 
     bool running() const noexcept { return running_; }
     rules::Side turn() const noexcept { return turn_; }
