@@ -1,0 +1,98 @@
+// The table: what members and listings see of it, and its header as a storage row.
+#include "server/app/seats.hpp"
+#include "server/app/table.hpp"
+
+namespace arbiter::server::app {
+
+using protocol::GameStatus;
+using rules::Side;
+
+std::optional<protocol::PlayerInfo> Table::player(Side side) const {
+    const auto& seat = seats_[seat_index(side)];
+    if (seat.name.empty() && !seat.taken()) {
+        return std::nullopt;
+    }
+    return protocol::PlayerInfo{seat.name, seat_connected(side), !seat.engine.empty()};
+}
+
+protocol::State Table::state(std::optional<Side> you, std::uint32_t spectators,
+                             TimePoint now) const {
+    const bool playing = status_ == GameStatus::playing;
+    protocol::State state;
+    state.game = id_;
+    state.seq = seq_;
+    state.variant = variant_;
+    state.status = status_;
+    state.you = you;
+    state.first = player(Side::first);
+    state.second = player(Side::second);
+    if (playing) {
+        // A player who comes back (a reload, a server restart) learns when a claim opens, as the
+        // presence event told those who were there.
+        for (auto [side, info] :
+             {std::pair{Side::first, &state.first}, {Side::second, &state.second}}) {
+            if (const auto left = claim_opens_in(side, now); left && *info) {
+                (*info)->claim_after_ms = left->count();
+            }
+        }
+    }
+    state.initial_position = initial_position_;
+    state.position = game_->position();
+    state.moves = game_->moves();
+    state.notation.reserve(plies_.size());
+    for (const auto& record : plies_) {
+        state.notation.push_back(record.notation);
+    }
+    state.ply = ply();
+    state.turn = game_->turn();
+    state.legal = playing ? game_->legal_moves() : std::vector<std::string>{};
+    state.check = game_->in_check();
+    state.clock = reading(clocks_at(now), clock_ && clock_->running() && playing);
+    state.time_control = control_;
+    state.result = result_;
+    state.reason = reason_;
+    state.offers = offers_;
+    state.spectators = spectators;
+    state.rematch = rematch_next_;
+    return state;
+}
+
+protocol::GameSummary Table::summary() const {
+    return protocol::GameSummary{
+        id_,   variant_, status_, player(Side::first), player(Side::second), control_,
+        ply(), result_,  reason_, created_ms_};
+}
+
+storage::GameRow Table::row() const {
+    storage::GameRow row;
+    row.id = id_;
+    row.variant = variant_;
+    row.initial_position = initial_position_;
+    row.is_private = is_private_;
+    if (control_) {
+        row.clock_initial_ms = control_->initial_ms;
+        row.clock_increment_ms = control_->increment_ms;
+    }
+    row.status = std::string(protocol::to_string(status_));
+    row.result = std::string(protocol::result_text(result_));
+    row.reason = std::string(protocol::to_string(reason_));
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& seat = seats_[i];
+        row.seats[i] = {seat.name, seat.token_hash, seat.engine, seat.engine_level};
+    }
+    row.clock_ms = clock_ ? clock_->stored() : Clocks{0, 0};
+    row.seq = seq_;
+    row.ply = ply();
+    row.created_ms = created_ms_;
+    row.updated_ms = updated_ms_;
+    row.rematch_of = rematch_of_;
+    row.rematch_next = rematch_next_;
+    for (const auto& offer : offers_) {
+        row.offers += row.offers.empty() ? "" : ",";
+        row.offers += protocol::to_string(offer.kind);
+        row.offers += offer.by == Side::first ? ":first" : ":second";
+    }
+    return row;
+}
+
+}  // namespace arbiter::server::app
