@@ -35,9 +35,6 @@ std::string with_request_id(const std::string& text, const std::string& id) {
 }
 
 std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
-    if (engine_peer_ && &peer == engine_peer_.get()) {
-        return agents_[0] ? Side::first : Side::second;
-    }
     for (const auto& member : members_) {
         if (member.peer.get() == &peer && member.seat) {
             return member.seat;
@@ -46,19 +43,14 @@ std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
     return std::nullopt;
 }
 
-std::optional<Side> GameRoom::seat_of(const net::Peer& peer, Side preferred) const {
-    const bool holds_preferred =
-        std::any_of(members_.begin(), members_.end(), [&](const Member& member) {
-            return member.peer.get() == &peer && member.seat == preferred;
-        });
-    return holds_preferred ? std::optional<Side>(preferred) : seat_of(peer);
-}
-
-bool GameRoom::seat_connected(Side side) const {
-    // An engine never disconnects.
-    return agents_[seat_index(side)] != nullptr ||
-           std::any_of(members_.begin(), members_.end(),
-                       [&](const Member& member) { return member.seat == side; });
+HeldSeats GameRoom::held_by(const net::Peer& peer) const {
+    HeldSeats held;
+    for (const auto& member : members_) {
+        if (member.peer.get() == &peer && member.seat) {
+            (*member.seat == Side::first ? held.first : held.second) = true;
+        }
+    }
+    return held;
 }
 
 std::uint32_t GameRoom::spectator_count() const {
@@ -67,131 +59,28 @@ std::uint32_t GameRoom::spectator_count() const {
         members_.begin(), members_.end(), [](const Member& member) { return !member.seat; }));
 }
 
-std::optional<std::chrono::milliseconds> GameRoom::claim_opens_in(Side side) const {
-    const auto& away = seats_[seat_index(side)].disconnected_since;
-    if (!away || seat_connected(side)) {
-        return std::nullopt;
-    }
-    // Rounded up: a part of a millisecond left is not yet open, as the claim reckoned it before.
-    const auto waited = context_.time.now() - *away;
-    return std::chrono::ceil<std::chrono::milliseconds>(
-        std::max(context_.config.disconnect_timeout - waited, decltype(waited)::zero()));
-}
-
-std::optional<protocol::PlayerInfo> GameRoom::player(Side side) const {
-    const auto& seat = header_.seats[seat_index(side)];
-    if (seat.name.empty() && seat.token_hash.empty()) {
-        return std::nullopt;
-    }
-    return protocol::PlayerInfo{seat.name, seat_connected(side), !seat.engine.empty()};
-}
-
-std::vector<std::string> GameRoom::legal_now() const {
-    if (header_.status != "playing") {
-        return {};
-    }
-    return game_->legal_moves();
-}
-
-std::optional<protocol::ClockState> GameRoom::clock_now() const {
-    if (!clock_) {
-        return std::nullopt;
-    }
-    const Clocks clocks = clock_->at(context_.time.now());
-    return protocol::ClockState{clocks[0], clocks[1],
-                                clock_->running() && header_.status == "playing"};
-}
-
-std::optional<protocol::ClockState> GameRoom::clock_reading() const {
-    if (!clock_) {
-        return std::nullopt;
-    }
-    const Clocks& clocks = clock_->stored();
-    return protocol::ClockState{clocks[0], clocks[1],
-                                clock_->running() && header_.status == "playing"};
-}
-
-protocol::State GameRoom::state_for(std::optional<Side> you) const {
-    protocol::State state;
-    state.game = id_;
-    state.seq = header_.seq;
-    state.variant = header_.variant;
-    state.status = status_of(header_);
-    state.you = you;
-    state.first = player(Side::first);
-    state.second = player(Side::second);
-    if (header_.status == "playing") {
-        // A player who comes back (a reload, a server restart) learns when a claim opens, as the
-        // presence event told those who were there.
-        for (auto [side, info] :
-             {std::pair{Side::first, &state.first}, {Side::second, &state.second}}) {
-            if (const auto left = claim_opens_in(side); left && *info) {
-                (*info)->claim_after_ms = left->count();
-            }
-        }
-    }
-    state.initial_position = header_.initial_position;
-    state.position = game_->position();
-    state.moves = game_->moves();
-    state.notation = notation_;
-    state.ply = header_.ply;
-    state.turn = game_->turn();
-    state.legal = legal_now();
-    state.check = game_->in_check();
-    state.clock = clock_now();
-    state.time_control = time_control_of(header_);
-    state.result = result_of(header_);
-    state.reason = reason_of(header_);
-    for (const Offer& offer : open_offers()) {
-        state.offers.push_back({offer.kind, offer.by});
-    }
-    state.spectators = spectator_count();
-    state.rematch = header_.rematch_next;
-    return state;
-}
-
-protocol::GameSummary GameRoom::summary() const {
-    return protocol::GameSummary{id_,
-                                 header_.variant,
-                                 status_of(header_),
-                                 player(Side::first),
-                                 player(Side::second),
-                                 time_control_of(header_),
-                                 header_.ply,
-                                 result_of(header_),
-                                 reason_of(header_),
-                                 header_.created_ms};
-}
-
-namespace {
-constexpr std::array<std::string_view, 4> kStatusNames = {"waiting", "playing", "ended", "aborted"};
-}  // namespace
-
 std::string_view GameRoom::listed_status() const noexcept {
-    return kStatusNames[listed_status_.load(std::memory_order_relaxed)];
+    return protocol::to_string(
+        static_cast<protocol::GameStatus>(listed_status_.load(std::memory_order_relaxed)));
 }
 
 void GameRoom::after_change() {
-    if (is_finished(header_.status)) {
+    if (protocol::is_finished(table_.status())) {
         close_agents();
     }
-    const auto found = std::find(kStatusNames.begin(), kStatusNames.end(), header_.status);
-    if (found != kStatusNames.end()) {
-        listed_status_.store(static_cast<std::uint8_t>(found - kStatusNames.begin()),
-                             std::memory_order_relaxed);
-    }
-    context_.host.listing_changed(summary(), header_.is_private);
+    listed_status_.store(static_cast<std::uint8_t>(table_.status()), std::memory_order_relaxed);
+    context_.host.listing_changed(table_.summary(), table_.is_private());
 }
 
 void GameRoom::note_ended() {
     context_.metrics.game_ended();
     log_event(LogLevel::info, "game_ended",
               {{"game", id_},
-               {"variant", rules::to_string(header_.variant)},
-               {"status", header_.status},
-               {"result", header_.result},
-               {"reason", header_.reason},
-               {"plies", header_.ply}});
+               {"variant", rules::to_string(variant_)},
+               {"status", protocol::to_string(table_.status())},
+               {"result", protocol::result_text(table_.result())},
+               {"reason", protocol::to_string(table_.reason())},
+               {"plies", table_.ply()}});
 }
 
 RequestOrigin::RequestOrigin(const RoomRequest& request)
@@ -200,9 +89,12 @@ RequestOrigin::RequestOrigin(const RoomRequest& request)
       received(request.received),
       move(std::holds_alternative<protocol::MoveRequest>(request.body)) {}
 
-void GameRoom::answered(std::chrono::steady_clock::time_point received) {
+void GameRoom::answered(const RequestOrigin& origin) {
+    if (!origin.peer) {
+        return;  // an engine's own request: not a message
+    }
     context_.metrics.message_latency(
-        std::chrono::duration_cast<std::chrono::microseconds>(context_.time.now() - received)
+        std::chrono::duration_cast<std::chrono::microseconds>(context_.time.now() - origin.received)
             .count());
 }
 
@@ -213,7 +105,7 @@ void GameRoom::send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody
 }
 
 void GameRoom::send_state(const std::shared_ptr<net::Peer>& peer, std::optional<std::string> id) {
-    send(peer, state_for(seat_of(*peer)), std::move(id));
+    send(peer, table_.state(seat_of(*peer), spectator_count(), context_.time.now()), std::move(id));
 }
 
 void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code, std::string message) {
@@ -221,6 +113,10 @@ void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code, std::st
     const bool move = request.move;
     if (move) {
         context_.metrics.move_refused(code);
+    }
+    if (!request.peer) {
+        // An engine's request: counted as a person's, and logged where its failure is.
+        return;
     }
     log_event(LogLevel::info, "request_refused",
               {{"peer", request.peer->id()},
@@ -231,8 +127,10 @@ void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code, std::st
         std::make_shared<const std::string>(protocol::encode_error(code, message, request.id)));
 }
 
-void GameRoom::emit(const protocol::ServerBody& event, const std::shared_ptr<net::Peer>& requester,
-                    const std::optional<std::string>& id) {
+void GameRoom::emit(const protocol::ServerBody& event, const RequestOrigin* origin) {
+    static const std::optional<std::string> no_id;
+    const std::shared_ptr<net::Peer> requester = origin ? origin->peer : nullptr;
+    const std::optional<std::string>& id = origin ? origin->id : no_id;
     auto text = std::make_shared<const std::string>(
         protocol::encode(protocol::ServerMessage{event, std::nullopt}));
     Event entry{0, 0, text};
@@ -266,73 +164,22 @@ void GameRoom::emit(const protocol::ServerBody& event, const std::shared_ptr<net
     }
 }
 
-std::shared_ptr<const std::string> GameRoom::moved_again(
-    std::uint32_t ply, const std::optional<std::string>& id) const {
-    // Newest first: after a takeback the history still holds the taken-back move's event (a
-    // `since` replay needs it), and the move now at that ply came after it.
-    for (auto event = history_.rbegin(); event != history_.rend(); ++event) {
-        if (event->moved_ply == ply) {
-            return id ? std::make_shared<const std::string>(with_request_id(*event->text, *id))
-                      : event->text;
-        }
-    }
-    // Not in memory: the server restarted since (the move was committed, its answer lost with
-    // the connection), the history was cleared, or the move is older than it keeps. The event
-    // is rebuilt from the moves; every field is what was sent the first time.
-    // Replaying costs O(ply) rule checks; re-sends are bounded by the rate limit like any request.
-    if (ply > move_seq_.size()) {
-        return nullptr;
-    }
-    const auto game = replayed(ply);
-    if (!game) {
-        return nullptr;
-    }
-    // The game was playing after this move unless the move ended it (a resignation or a flag
-    // since then came in an event of its own).
-    const bool playing = !game->status().over();
-    std::optional<protocol::ClockState> clock;
-    if (clock_) {
-        const Clocks& clocks = clock_history_[ply];
-        // Clocks run from each side's first move on (start_turn), until the game ends.
-        clock = protocol::ClockState{clocks[0], clocks[1], playing && ply >= 2};
-    }
-    return std::make_shared<const std::string>(protocol::encode(protocol::ServerMessage{
-        moved_event(*game, game->position(), move_seq_[ply - 1], playing, clock), id}));
-}
-
-protocol::Moved GameRoom::moved_event(const rules::Game& after, std::string position,
-                                      std::uint64_t seq, bool playing,
-                                      std::optional<protocol::ClockState> clock) const {
-    const auto ply = static_cast<std::uint32_t>(after.moves().size());
-    return protocol::Moved{id_,
-                           seq,
-                           header_.variant,
-                           ply,
-                           after.moves().back(),
-                           notation_[ply - 1],
-                           std::move(position),
-                           after.turn(),
-                           playing ? after.legal_moves() : std::vector<std::string>{},
-                           after.in_check(),
-                           std::move(clock)};
-}
-
 bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
                             std::optional<std::uint64_t> since,
                             const std::optional<std::string>& id) {
     // Nothing missed (since == seq) is answered with a state too: the request has a reply to wait
     // for, as every other.
-    if (!since || *since >= header_.seq) {
+    if (!since || *since >= table_.seq()) {
         return false;
     }
-    if (clock_ && header_.status == "playing") {
+    if (table_.time_control() && table_.status() == protocol::GameStatus::playing) {
         // Events carry the clocks as they were when they happened, and a clock has run since:
         // only a state says how much time is left now (a client counting down from a replayed
         // move would show time its player no longer has).
         return false;
     }
     const bool covered = !history_.empty() && history_.front().seq <= *since + 1 &&
-                         history_.back().seq == header_.seq;
+                         history_.back().seq == table_.seq();
     if (!covered) {
         return false;
     }
@@ -398,7 +245,10 @@ bool GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<
 void GameRoom::publish_presence() {
     std::uint8_t bits = 0;
     for (Side side : {Side::first, Side::second}) {
-        if (seat_connected(side)) {
+        table_.set_seat_connected(
+            side, std::any_of(members_.begin(), members_.end(),
+                              [&](const Member& member) { return member.seat == side; }));
+        if (table_.seat_connected(side)) {
             bits |= static_cast<std::uint8_t>(1U << seat_index(side));
         }
     }

@@ -95,6 +95,8 @@ class Table {
     rules::Outcome result() const noexcept { return result_; }
     protocol::EndReason reason() const noexcept { return reason_; }
     bool is_private() const noexcept { return is_private_; }
+    /// The start position, as stored.
+    const std::string& initial_position() const noexcept { return initial_position_; }
     std::uint64_t seq() const noexcept { return seq_; }
     std::uint32_t ply() const noexcept { return static_cast<std::uint32_t>(plies_.size()); }
     rules::Side turn() const noexcept { return game_->turn(); }
