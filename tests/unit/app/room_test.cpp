@@ -1,0 +1,412 @@
+// The room as an actor around its table: a manual executor and clock, a repository that commits
+// (or fails) only when told, and peers that keep what they are sent.
+#include "server/app/room.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <map>
+
+#include "server/app/metrics.hpp"
+
+namespace arbiter::server::app {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using rules::Side;
+
+/// Time that moves only when told.
+class ManualTime final : public TimeSource {
+  public:
+    std::chrono::steady_clock::time_point now() const override { return now_; }
+    std::int64_t unix_ms() const override {
+        return 1'764'000'000'000 +
+               std::chrono::duration_cast<std::chrono::milliseconds>(now_.time_since_epoch())
+                   .count();
+    }
+    void advance(std::chrono::milliseconds by) { now_ += by; }
+
+  private:
+    std::chrono::steady_clock::time_point now_{};
+};
+
+/// Runs what was posted when the test says so; timers fire when the manual time reaches them.
+class ManualExecutor final : public Executor {
+  public:
+    explicit ManualExecutor(ManualTime& time) : time_(time) {}
+
+    void post(std::function<void()> task) override { tasks_.push_back(std::move(task)); }
+    std::shared_ptr<Timer> post_after(std::chrono::milliseconds delay,
+                                      std::function<void()> task) override {
+        auto timer = std::make_shared<ManualTimer>();
+        timers_.push_back({time_.now() + delay, timer, std::move(task)});
+        return timer;
+    }
+    /// Runs every task posted, and those they post, until none is left.
+    void drain() {
+        while (!tasks_.empty()) {
+            auto task = std::move(tasks_.front());
+            tasks_.pop_front();
+            task();
+        }
+    }
+    /// Moves the time on by `by`, firing the timers due meanwhile, and drains.
+    void advance(std::chrono::milliseconds by) {
+        time_.advance(by);
+        for (auto timer = timers_.begin(); timer != timers_.end();) {
+            if (timer->due <= time_.now()) {
+                if (!timer->handle->cancelled) {
+                    post(std::move(timer->task));
+                }
+                timer = timers_.erase(timer);
+            } else {
+                ++timer;
+            }
+        }
+        drain();
+    }
+    std::size_t armed() const {
+        return static_cast<std::size_t>(
+            std::count_if(timers_.begin(), timers_.end(),
+                          [](const Armed& armed) { return !armed.handle->cancelled; }));
+    }
+
+  private:
+    struct ManualTimer final : Timer {
+        void cancel() override { cancelled = true; }
+        bool cancelled = false;
+    };
+    struct Armed {
+        std::chrono::steady_clock::time_point due;
+        std::shared_ptr<ManualTimer> handle;
+        std::function<void()> task;
+    };
+    ManualTime& time_;
+    std::deque<std::function<void()>> tasks_;
+    std::vector<Armed> timers_;
+};
+
+/// Keeps each write and its callback until the test commits or fails it.
+class HeldRepository final : public storage::GameRepository {
+  public:
+    void write(storage::GameWrite change, Done done) override {
+        writes.push_back(std::move(change));
+        waiting.push_back(std::move(done));
+    }
+    /// Answers the oldest write waiting.
+    void complete(bool ok = true) {
+        ASSERT_FALSE(waiting.empty());
+        auto done = std::move(waiting.front());
+        waiting.pop_front();
+        if (ok) {
+            done({});
+        } else {
+            done(unexpected(storage::StorageError{"disk I/O error"}));
+        }
+    }
+    void flush() override {}
+    Expected<std::vector<storage::StoredGame>, storage::StorageError> load_unfinished() override {
+        return std::vector<storage::StoredGame>{};
+    }
+    Expected<std::optional<storage::StoredGame>, storage::StorageError> load(
+        const std::string&) override {
+        return std::optional<storage::StoredGame>{};
+    }
+    Expected<std::vector<storage::GameRow>, storage::StorageError> list(
+        const storage::GameQuery&) override {
+        return std::vector<storage::GameRow>{};
+    }
+    bool writable() override { return true; }
+    std::uint64_t size_bytes() override { return 0; }
+    Expected<void, storage::StorageError> backup(const std::string&) override { return {}; }
+
+    std::vector<storage::GameWrite> writes;
+    std::deque<Done> waiting;
+};
+
+/// A connection that keeps every message it is sent, parsed.
+class RecordingPeer final : public net::Peer {
+  public:
+    explicit RecordingPeer(std::uint64_t id) : id_(id) {}
+    std::uint64_t id() const noexcept override { return id_; }
+    const std::string& address() const noexcept override { return address_; }
+    bool send(std::shared_ptr<const std::string> text) override {
+        received.push_back(json::parse(*text));
+        return true;
+    }
+    void close(net::CloseCode, std::string_view) override {}
+
+    /// The messages of `type` received so far.
+    std::vector<json> of_type(std::string_view type) const {
+        std::vector<json> found;
+        for (const auto& message : received) {
+            if (message["type"] == type) {
+                found.push_back(message);
+            }
+        }
+        return found;
+    }
+
+    std::vector<json> received;
+
+  private:
+    std::uint64_t id_;
+    std::string address_ = "127.0.0.1";
+};
+
+/// A host that lets every member in and remembers what it was told.
+class RecordingHost final : public RoomHost {
+  public:
+    void listing_changed(const protocol::GameSummary& summary, bool) override {
+        listed.push_back(std::string(protocol::to_string(summary.status)));
+    }
+    void start_rematch(const storage::GameRow&, const std::string& id,
+                       std::array<SeatSpec, 2>) override {
+        rematches.push_back(id);
+    }
+    std::optional<std::string> open_game_refusal(const std::shared_ptr<net::Peer>&) override {
+        return std::nullopt;
+    }
+    bool member_joined(const std::shared_ptr<net::Peer>&, const std::string&, bool,
+                       const std::string&) override {
+        return true;
+    }
+    void member_left(const std::shared_ptr<net::Peer>&, const std::string&, bool, bool) override {}
+    bool unload_room(const std::string&, const GameRoom*) override {
+        unloaded += 1;
+        return true;
+    }
+    void reroute(RoomRequest) override {}
+
+    std::vector<std::string> listed;
+    std::vector<std::string> rematches;
+    int unloaded = 0;
+};
+
+struct RoomTest : ::testing::Test {
+    ManualTime time;
+    std::shared_ptr<ManualExecutor> executor = std::make_shared<ManualExecutor>(time);
+    HeldRepository repository;
+    RecordingHost host;
+    Metrics metrics;
+    RoomContext context{repository, time, host, metrics, RoomConfig{}, nullptr};
+    std::shared_ptr<RecordingPeer> white = std::make_shared<RecordingPeer>(1);
+    std::shared_ptr<RecordingPeer> black = std::make_shared<RecordingPeer>(2);
+    std::shared_ptr<GameRoom> room;
+
+    /// A chess game with both seats taken, its creation committed.
+    void open_game(std::optional<protocol::ClockSpec> clock = std::nullopt) {
+        storage::GameRow header;
+        header.id = "g1";
+        header.variant = rules::Variant::chess;
+        auto game = rules::make_game(rules::Variant::chess, "").value();
+        header.initial_position = game->initial_position();
+        if (clock) {
+            header.clock_initial_ms = clock->initial_ms;
+            header.clock_increment_ms = clock->increment_ms;
+        }
+        header.status = "playing";
+        std::array<std::optional<SeatSpec>, 2> seats;
+        seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
+        seats[1] = SeatSpec{"Bo", "token-b", {black}, "", 0};
+        room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
+        room->begin_creation();
+        executor->drain();
+        ASSERT_EQ(repository.waiting.size(), 1u);
+        repository.complete();
+        executor->drain();
+    }
+
+    void submit(const std::shared_ptr<RecordingPeer>& peer, protocol::ClientBody body,
+                std::optional<std::string> id = std::nullopt) {
+        room->submit(RoomRequest{peer, std::move(id), std::move(body), "", time.now()});
+        executor->drain();
+    }
+
+    void move(const std::shared_ptr<RecordingPeer>& peer, std::string text, std::uint32_t ply,
+              std::optional<std::string> id = std::nullopt) {
+        submit(peer, protocol::MoveRequest{"g1", std::move(text), ply}, std::move(id));
+    }
+};
+
+TEST_F(RoomTest, ACreatedGameIsToldToItsSeatsOnlyAfterItsCommit) {
+    storage::GameRow header;
+    header.id = "g1";
+    auto game = rules::make_game(rules::Variant::chess, "").value();
+    header.initial_position = game->initial_position();
+    header.status = "playing";
+    std::array<std::optional<SeatSpec>, 2> seats;
+    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
+    seats[1] = SeatSpec{"Bo", "token-b", {black}, "", 0};
+    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
+    room->begin_creation();
+    executor->drain();
+    ASSERT_EQ(repository.writes.size(), 1u);
+    EXPECT_EQ(repository.writes[0].header.seq, 1u);
+    EXPECT_EQ(repository.writes[0].header.seats[0].name, "Ana");
+    EXPECT_TRUE(white->received.empty());
+    repository.complete();
+    executor->drain();
+    ASSERT_EQ(white->of_type("created").size(), 1u);
+    EXPECT_EQ(white->of_type("created")[0]["id"], "c1");
+    EXPECT_EQ(white->of_type("created")[0]["token"], "token-a");
+    ASSERT_EQ(black->of_type("state").size(), 1u);
+    EXPECT_EQ(black->of_type("state")[0]["you"], "black");
+    EXPECT_EQ(host.listed, (std::vector<std::string>{"playing"}));
+}
+
+TEST_F(RoomTest, AMoveIsCommittedThenBroadcast) {
+    open_game();
+    white->received.clear();
+    black->received.clear();
+    move(white, "e2e4", 0, "m1");
+    ASSERT_EQ(repository.writes.size(), 2u);
+    const auto& write = repository.writes.back();
+    ASSERT_TRUE(write.append);
+    EXPECT_EQ(write.append->move, "e2e4");
+    EXPECT_EQ(write.header.ply, 1u);
+    EXPECT_EQ(write.header.seq, 2u);
+    EXPECT_TRUE(white->received.empty()) << "nobody hears of a move before its commit";
+    EXPECT_TRUE(black->received.empty());
+
+    repository.complete();
+    executor->drain();
+    ASSERT_EQ(white->received.size(), 1u);
+    ASSERT_EQ(black->received.size(), 1u);
+    EXPECT_EQ(white->received[0]["type"], "moved");
+    EXPECT_EQ(white->received[0]["id"], "m1") << "the mover's copy answers its request";
+    EXPECT_FALSE(black->received[0].contains("id"));
+    EXPECT_EQ(black->received[0]["notation"], "e4");
+    EXPECT_EQ(black->received[0]["seq"], 2);
+    EXPECT_EQ(metrics.moves_accepted(), 1u);
+}
+
+TEST_F(RoomTest, AFailedCommitIsAnsweredUnavailableAndLeavesNothingBehind) {
+    open_game();
+    white->received.clear();
+    black->received.clear();
+    move(white, "e2e4", 0, "m1");
+    repository.complete(/*ok=*/false);
+    executor->drain();
+    ASSERT_EQ(white->received.size(), 1u);
+    EXPECT_EQ(white->received[0]["type"], "error");
+    EXPECT_EQ(white->received[0]["code"], "unavailable");
+    EXPECT_EQ(white->received[0]["id"], "m1");
+    EXPECT_TRUE(black->received.empty());
+
+    // The game is as before: the state shows no move, and the same move goes through again.
+    auto spectator = std::make_shared<RecordingPeer>(3);
+    submit(spectator, protocol::Watch{"g1", std::nullopt}, "w1");
+    const auto state = spectator->of_type("state").at(0);
+    EXPECT_EQ(state["ply"], 0);
+    EXPECT_EQ(state["seq"], 1);
+    EXPECT_TRUE(state["moves"].empty());
+    move(white, "e2e4", 0, "m2");
+    ASSERT_EQ(repository.waiting.size(), 1u);
+    EXPECT_EQ(repository.writes.back().header.seq, 2u) << "the failed move took no number";
+    repository.complete();
+    executor->drain();
+    EXPECT_EQ(white->of_type("moved").at(0)["id"], "m2");
+}
+
+TEST_F(RoomTest, RequestsWaitBehindACommitInTheirOrder) {
+    open_game();
+    move(white, "e2e4", 0, "m1");
+    move(black, "e7e5", 1, "m2");
+    submit(white, protocol::Resign{"g1"}, "r1");
+    ASSERT_EQ(repository.waiting.size(), 1u) << "one write at a time";
+    repository.complete();
+    executor->drain();
+    ASSERT_EQ(repository.waiting.size(), 1u) << "the next request ran after the commit";
+    EXPECT_EQ(repository.writes.back().append->move, "e7e5");
+    repository.complete();
+    executor->drain();
+    ASSERT_EQ(repository.waiting.size(), 1u);
+    EXPECT_EQ(repository.writes.back().header.reason, "resign");
+    repository.complete();
+    executor->drain();
+    std::vector<std::string> seen;
+    for (const auto& message : black->received) {
+        if (message["type"] == "moved" || message["type"] == "ended") {
+            seen.push_back(message["type"].get<std::string>() + " " +
+                           std::to_string(message["seq"].get<int>()));
+        }
+    }
+    EXPECT_EQ(seen, (std::vector<std::string>{"moved 2", "moved 3", "ended 4"}));
+    EXPECT_EQ(black->of_type("ended").at(0)["result"], "0-1");
+}
+
+TEST_F(RoomTest, ARefusalIsAnsweredAtOnceWithoutAWrite) {
+    open_game();
+    move(black, "e7e5", 0, "m1");
+    EXPECT_EQ(repository.writes.size(), 1u);
+    const auto errors = black->of_type("error");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0]["code"], "not_your_turn");
+    EXPECT_EQ(errors[0]["id"], "m1");
+}
+
+TEST_F(RoomTest, AReSentMoveIsAnsweredWithItsFirstEventAgain) {
+    open_game();
+    move(white, "e2e4", 0, "m1");
+    repository.complete();
+    executor->drain();
+    move(white, "e4", 0, "m1-again");
+    EXPECT_EQ(repository.waiting.size(), 0u) << "never played twice";
+    const auto moved = white->of_type("moved");
+    ASSERT_EQ(moved.size(), 2u);
+    EXPECT_EQ(moved[1]["id"], "m1-again");
+    EXPECT_EQ(moved[1]["seq"], moved[0]["seq"]);
+}
+
+TEST_F(RoomTest, TheFlagTimerEndsTheGameOnTime) {
+    open_game(protocol::ClockSpec{5'000, 0});
+    move(white, "e2e4", 0);
+    repository.complete();
+    executor->drain();
+    move(black, "e7e5", 1);
+    repository.complete();
+    executor->drain();
+    ASSERT_GE(executor->armed(), 1u) << "White's flag";
+    executor->advance(4'999ms);
+    EXPECT_TRUE(repository.waiting.empty()) << "not before the time is up";
+    executor->advance(2ms);
+    ASSERT_EQ(repository.waiting.size(), 1u);
+    EXPECT_EQ(repository.writes.back().header.reason, "timeout");
+    EXPECT_EQ(repository.writes.back().header.clock_ms, (std::array<std::int64_t, 2>{0, 5'000}));
+    repository.complete();
+    executor->drain();
+    const auto ended = black->of_type("ended");
+    ASSERT_EQ(ended.size(), 1u);
+    EXPECT_EQ(ended[0]["reason"], "timeout");
+    EXPECT_EQ(ended[0]["result"], "0-1");
+    EXPECT_EQ(host.listed.back(), "ended");
+}
+
+TEST_F(RoomTest, ALeavingPlayerIsAnnouncedAndTheOpponentMayClaimLater) {
+    open_game();
+    room->leave(black);
+    executor->drain();
+    ASSERT_EQ(repository.waiting.size(), 1u);
+    repository.complete();
+    executor->drain();
+    const auto presence = white->of_type("presence");
+    ASSERT_EQ(presence.size(), 1u);
+    EXPECT_EQ(presence[0]["connected"], false);
+    EXPECT_EQ(presence[0]["claim_after_ms"], 60'000);
+    submit(white, protocol::Claim{"g1", protocol::ClaimKind::win}, "c1");
+    EXPECT_EQ(white->of_type("error").at(0)["code"], "not_allowed");
+    time.advance(60'000ms);
+    submit(white, protocol::Claim{"g1", protocol::ClaimKind::win}, "c2");
+    ASSERT_EQ(repository.waiting.size(), 1u);
+    repository.complete();
+    executor->drain();
+    EXPECT_EQ(white->of_type("ended").at(0)["reason"], "abandoned");
+    EXPECT_EQ(white->of_type("ended").at(0)["id"], "c2");
+}
+
+}  // namespace
+}  // namespace arbiter::server::app
