@@ -10,9 +10,9 @@
 #include "common/protocol/codec.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/http_validators.hpp"
-#include "server/app/hub.hpp"
 #include "server/app/log.hpp"
 #include "server/app/secrets.hpp"
+#include "server/app/stored_views.hpp"
 
 namespace arbiter::server::app {
 

@@ -1,33 +1,44 @@
 #pragma once
 /// \file
-/// The Hub receives every WebSocket connection's messages, decodes them, answers what needs no
-/// game (hello, ping, lobby, games, replay, create) and routes the rest to the game's room.
-/// It owns the registry of rooms and the lobby of open games.
+/// The Hub receives every WebSocket connection's messages: it holds each to the client's limits,
+/// decodes it, answers what needs no room (hello, ping, lobby, games, replay, create, unwatch)
+/// and routes game requests to the room registry. It is also what the rooms see of the rest of
+/// the server (RoomHost), and passes each of their reports to the part it concerns.
+///
+/// Its parts, each thread-safe with one lock of its own: ClientLimits (rates, refusals in a row,
+/// open games), Connections (names, and the games each connection is in), Lobby (the open games
+/// and their followers) and RoomRegistry (the rooms in memory, bringing stored games back). No two
+/// of these locks are ever held together, and none is held while calling another part: there is
+/// no lock order to keep. Two are held while handing work on, to keep its order: the registry's
+/// while a request is posted to a room's strand, the lobby's while a list is queued to a peer;
+/// both calls only queue, and never call back into the hub.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
-#include "server/app/log.hpp"
+#include "server/app/client_limits.hpp"
+#include "server/app/connections.hpp"
+#include "server/app/lobby.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
+#include "server/app/replies.hpp"
 #include "server/app/room.hpp"
-#include "server/app/stored_views.hpp"
+#include "server/app/room_registry.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
 #include "server/storage/repository.hpp"
 
 namespace arbiter::server::app {
 
-/// Per-connection limits the hub enforces.
+/// The hub's settings, from the command line.
 struct HubConfig {
     double messages_per_second = 20;  ///< sustained rate per connection
     double message_burst = 60;        ///< bucket size
@@ -42,25 +53,19 @@ struct HubConfig {
     RoomConfig room;
 };
 
+/// Dispatch of every connection's messages, and the rooms' host.
 class Hub final : public net::PeerHandler, public RoomHost {
   public:
     using ExecutorFactory = std::function<std::shared_ptr<Executor>()>;
 
-    /// `reads`: where reads of stored games run (bringing a game back, replay, games), off the
-    /// network threads. `engines`: the engine opponents offered (nullptr: none; create.opponent
-    /// is refused).
+    /// `make_executor`: a new strand for each room. `reads`: where reads of stored games run
+    /// (bringing a game back, replay, games), off the network threads. `engines`: the engine
+    /// opponents offered (nullptr: none; create.opponent is refused).
     Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
-        Metrics& metrics, ExecutorFactory make_executor, ReadWorker& reads,
+        Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
         EngineDirectory* engines = nullptr);
 
-    /// What restore_games() brought back.
-    struct Restored {
-        std::size_t games = 0;
-        /// Stored games that do not replay (a move the rules refuse, a position that does not
-        /// parse): each is logged as `game_not_restored` and left in storage as it is; a request
-        /// for it is refused as `unavailable`, as when it is read later. The others go on.
-        std::size_t not_restored = 0;
-    };
+    using Restored = RoomRegistry::Restored;
     /// Loads every unfinished game from storage, or returns the storage error.
     Expected<Restored, std::string> restore_games();
 
@@ -74,7 +79,6 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void listing_changed(const protocol::GameSummary& summary, bool is_private) override;
     void start_rematch(const storage::GameRow& finished, const std::string& id,
                        std::array<SeatSpec, 2> seats) override;
-    /// Also forgets the games `peer` created that are no longer open.
     std::optional<std::string> open_game_refusal(const std::shared_ptr<net::Peer>& peer) override;
     /// Also leaves the finished games the peer was in, but `rematch_of` (see leave_finished).
     bool member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game, bool seated,
@@ -91,7 +95,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// members' connections, and those hold the network's state, which holds this hub.
     void close();
 
-    /// Rooms in memory, and connections that are players or spectators (for /metrics).
+    /// Rooms in memory, and open WebSocket connections (for /metrics).
     std::size_t room_count() const;
     std::size_t connection_count() const;
     /// WebSocket connections by role, and rooms in memory by (status, variant), for /metrics.
@@ -99,88 +103,47 @@ class Hub final : public net::PeerHandler, public RoomHost {
     std::map<std::pair<std::string, std::string>, std::size_t> games_in_memory() const;
 
   private:
-    struct PeerState {
-        std::string name = "Anonymous";
-        double tokens = 0;
-        std::chrono::steady_clock::time_point refilled{};
-        unsigned refused_in_row = 0;
-        std::set<std::string> rooms;
-        std::set<std::string> seated_in;  ///< the rooms where it holds a seat
-        /// Games it created, as long as they may still be open: game id -> against an engine
-        /// (open until it ends) or not (open while it waits for a person).
-        std::map<std::string, bool> created_open;
-    };
-
+    /// Whom `peer`'s limits count against: the one place to change for limits per address.
+    static ClientKey client_of(const net::Peer& peer) noexcept;
+    /// Takes a token for the message `text`; refuses it (rate_limited) or closes the connection
+    /// (a flood) when there is none.
     bool admit(const std::shared_ptr<net::Peer>& peer, std::string_view text);
-    void reply(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
-               const std::optional<std::string>& id);
-    void refuse(const std::shared_ptr<net::Peer>& peer, protocol::ErrorCode code,
-                std::string message, const std::optional<std::string>& id);
+    /// Sends the decoded `message` where its type goes; says whether a room took it (the room
+    /// then times its answer).
+    bool dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
+                  std::chrono::steady_clock::time_point received);
+
+    // Games (hub_games.cpp).
     void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
                    const std::optional<std::string>& id);
-    /// Hands a request to its game's room, or refuses it with unknown_game; a game not in memory
-    /// is brought back from storage first, on the reader thread. Says whether the request went
-    /// (or is to go) to a room.
-    bool route(RoomRequest request);
-    /// route() for a game not in memory: the request waits for the game's read, with any other
-    /// request for it that arrives meanwhile, in arrival order.
-    bool route_after_load(const std::string& game, RoomRequest request);
-    /// On the reader thread: reads `game` and hands it the requests waiting for it.
-    void bring_back(const std::string& game);
-    /// Leaves the game now, or after the watch that is bringing it back into memory.
-    void unwatch(RoomRequest request);
-    /// `peer` stops watching `room` (a seat it holds there stays its own).
-    void stop_watching(const std::shared_ptr<net::Peer>& peer, GameRoom& room);
-    /// Which seats of `game` have a connection now (none when it is not in memory).
-    std::array<bool, 2> seats_present(const std::string& game) const;
-    /// Refuses a request because too many reads wait (unavailable), logging a flood of them once
-    /// a second rather than each.
-    void refuse_busy(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id);
-    /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
-    void read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
-                     std::function<void()> read);
     void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                   const std::optional<std::string>& id);
     void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                    const std::optional<std::string>& id);
-    /// The room of a game if it is in memory; nullptr otherwise (never reads storage).
-    std::shared_ptr<GameRoom> room_in_memory(const std::string& game) const;
-    /// `peer` entered `entered`: it leaves every finished game among `rooms` (its rooms before),
+    /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
+    void read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
+                     std::function<void()> read);
+    /// Whether a game counted among a client's open games still is (ClientLimits::StillOpen): a
+    /// game no longer in memory is over, or nobody is in it (unloaded, or its creation was never
+    /// stored), and costs nothing.
+    bool still_open(const std::string& game, bool against_engine) const;
+    /// `peer` entered `entered`: it leaves every finished game among `games` (its games before),
     /// except `keep`.
     void leave_finished(const std::shared_ptr<net::Peer>& peer, const std::string& entered,
-                        const std::string& keep, const std::set<std::string>& rooms);
-    std::shared_ptr<const std::string> lobby_text() const;  // under lobby_mutex_
-    std::string peer_name(const net::Peer& peer);
+                        const std::string& keep, const std::vector<std::string>& games);
 
     HubConfig config_;
-    storage::GameRepository& repository_;
     const TimeSource& time_;
     Metrics& metrics_;
     ExecutorFactory make_executor_;
-    ReadWorker& reads_;
+    ReadQueue& reads_;
     RoomContext room_context_;
-
+    Replies replies_;
+    ClientLimits limits_;
+    Connections connections_;
+    Lobby lobby_;
+    RoomRegistry registry_;
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
-    mutable std::mutex rooms_mutex_;
-    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
-    /// Rooms dropped from memory so far (bring_back: was a read from storage current?).
-    std::uint64_t rooms_dropped_ = 0;
-    /// Reads of a game from storage without the locks before bring_back reads under them.
-    static constexpr int max_unlocked_loads = 3;
-    /// Taken before rooms_mutex_ (and that before peers_mutex_) when both are held.
-    std::mutex loads_mutex_;
-    /// Games being read from storage -> the requests (and unwatches) waiting for them, in
-    /// arrival order.
-    std::unordered_map<std::string, std::vector<RoomRequest>> loading_;
-    /// refuse_busy's log line, at most one a second.
-    OncePerSecond busy_log_;
-
-    mutable std::mutex peers_mutex_;
-    std::unordered_map<std::uint64_t, PeerState> peers_;
-
-    mutable std::mutex lobby_mutex_;
-    std::map<std::string, protocol::GameSummary> open_games_;
-    std::map<std::uint64_t, std::weak_ptr<net::Peer>> lobby_subscribers_;
 };
 
 }  // namespace arbiter::server::app

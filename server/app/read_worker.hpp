@@ -23,18 +23,26 @@ struct ReadStats {
     std::uint64_t refused = 0;  ///< reads refused because `capacity` were waiting
 };
 
+/// Where reads of stored games are queued: the reader thread, or a test's own queue.
+class ReadQueue {
+  public:
+    virtual ~ReadQueue() = default;
+    /// Queues `read` and says true; says false, and drops `read`, when it cannot take it now.
+    virtual bool try_post(std::function<void()> read) = 0;
+};
+
 /// One thread running queued reads in the order posted, at most `capacity` of them waiting.
-class ReadWorker {
+class ReadWorker final : public ReadQueue {
   public:
     explicit ReadWorker(std::size_t capacity);
     /// stop()
-    ~ReadWorker();
+    ~ReadWorker() override;
     ReadWorker(const ReadWorker&) = delete;
     ReadWorker& operator=(const ReadWorker&) = delete;
 
     /// Queues `read` and says true; says false, and drops `read`, when `capacity` reads are
     /// already waiting or the worker has stopped.
-    bool try_post(std::function<void()> read);
+    bool try_post(std::function<void()> read) override;
     /// Runs the reads already queued, then joins the thread. Later posts are refused.
     void stop();
     ReadStats stats();

@@ -83,7 +83,8 @@ struct SeatSpec {
 
 class GameRoom;
 
-/// What rooms need from the rest of the server (the hub).
+/// What rooms need from the rest of the server (the hub). A room calls it on its own strand; the
+/// host never runs a room's work inside these calls.
 class RoomHost {
   public:
     virtual ~RoomHost() = default;
@@ -103,8 +104,11 @@ class RoomHost {
     /// the room must not keep it as a member.
     virtual bool member_joined(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                                bool seated, const std::string& rematch_of) = 0;
-    /// `peer` lost its seat in `game` to another connection (resume). It may still hold the
-    /// other seat, or watch.
+    /// `peer` is less of a member of `game` than it was: it lost its seat to another connection
+    /// (resume), stopped watching (unwatch), or left (its connection closed, or it moved on from
+    /// the finished game). It may still hold the other seat, or watch. The room is the one owner
+    /// of who is in it: with member_joined, this is how the host learns of each change, in the
+    /// room's order.
     virtual void member_left(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                              bool still_seated, bool still_member) = 0;
     /// Nobody is in the room and nothing of it is in flight (the game is over, or nobody came for

@@ -228,6 +228,12 @@ void GameRoom::on_leave(const std::shared_ptr<net::Peer>& peer, bool seats_too) 
     std::erase_if(members_, [&](const Member& member) {
         return member.peer.get() == peer.get() && (seats_too || !member.seat);
     });
+    const auto still_seated = seat_of(*peer);
+    const bool still_watching = std::any_of(members_.begin(), members_.end(), [&](const Member& m) {
+        return m.peer.get() == peer.get() && !m.seat;
+    });
+    context_.host.member_left(peer, id_, still_seated.has_value(),
+                              still_seated.has_value() || still_watching);
     publish_presence();
     for (Side side : {Side::first, Side::second}) {
         if (connected_before[seat_index(side)] && !table_.seat_connected(side)) {

@@ -9,45 +9,12 @@
 #include <gtest/gtest.h>
 
 #include "server/app/secrets.hpp"
+#include "tests/unit/app/fakes.hpp"
 
 namespace arbiter::server::app {
 namespace {
 
-/// Storage that knows no games; counts its write-lock probes, and can hold a read until told.
-class FakeRepository final : public storage::GameRepository {
-  public:
-    void write(storage::GameWrite, Done done) override { done({}); }
-    void flush() override {}
-    Expected<std::vector<storage::StoredGame>, storage::StorageError> load_unfinished() override {
-        return std::vector<storage::StoredGame>{};
-    }
-    Expected<std::optional<storage::StoredGame>, storage::StorageError> load(
-        const std::string&) override {
-        if (hold_reads) {
-            entered.set_value();
-            released.get_future().wait();
-        }
-        return std::optional<storage::StoredGame>{};
-    }
-    Expected<std::vector<storage::GameRow>, storage::StorageError> list(
-        const storage::GameQuery&) override {
-        return std::vector<storage::GameRow>{};
-    }
-    bool writable() override {
-        probes += 1;
-        probed_on = std::this_thread::get_id();
-        return writable_now.load();
-    }
-    std::uint64_t size_bytes() override { return 0; }
-    Expected<void, storage::StorageError> backup(const std::string&) override { return {}; }
-
-    std::atomic<int> probes{0};
-    std::atomic<bool> writable_now{true};
-    std::atomic<bool> hold_reads{false};
-    std::atomic<std::thread::id> probed_on;
-    std::promise<void> entered;
-    std::promise<void> released;
-};
+using fakes::FakeRepository;
 
 /// The answer to a GET (with If-None-Match when given), whichever thread gives it.
 net::HttpResponse get(HttpApi& api, const std::string& target,

@@ -1,0 +1,60 @@
+#pragma once
+/// \file
+/// The WebSocket connections the hub serves: the name each gave in `hello`, and the games each is
+/// in. Membership has one owner, the room: it decides who is in it (GameRoom's members) and
+/// reports each change through RoomHost::member_joined and member_left, on its own strand. What
+/// is kept here is that, indexed by connection, so that a close reaches every room it must; only
+/// those reports change it, in each room's order, and a close drops the connection's entry whole.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "server/app/metrics.hpp"
+
+namespace arbiter::server::app {
+
+/// Every open connection, its name and the games it is in. Thread-safe.
+class Connections {
+  public:
+    /// A connection opened.
+    void opened(std::uint64_t peer_id);
+    /// The connection closed: it is forgotten, and the games it was in are returned (each is to
+    /// be told that it left). Reports about it from now on change nothing.
+    std::vector<std::string> closed(std::uint64_t peer_id);
+
+    /// The name from its `hello`.
+    void set_name(std::uint64_t peer_id, std::string name);
+    /// Its name; "Anonymous" before a `hello` (or once closed).
+    std::string name_of(std::uint64_t peer_id) const;
+
+    /// The room `game` made it a member, in a seat or watching. Returns the other games it was in
+    /// before; nullopt when the connection has closed (the room must not keep it then).
+    std::optional<std::vector<std::string>> joined(std::uint64_t peer_id, const std::string& game,
+                                                   bool seated);
+    /// The room `game` took a seat or its watching from it: what it still is there.
+    void left(std::uint64_t peer_id, const std::string& game, bool still_seated, bool still_member);
+
+    /// Connections by role: a seat somewhere (player), else a game watched (spectator), else
+    /// following `lobby`, else none of these.
+    ConnectionRoles roles(const std::set<std::uint64_t>& lobby) const;
+    std::size_t size() const;
+
+  private:
+    struct Connection {
+        std::string name = "Anonymous";
+        std::map<std::string, bool> games;  ///< game id -> holds a seat there
+    };
+
+    /// Guards connections_. Never held while calling out.
+    mutable std::mutex mutex_;
+    std::unordered_map<std::uint64_t, Connection> connections_;
+};
+
+}  // namespace arbiter::server::app

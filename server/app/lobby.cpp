@@ -1,0 +1,93 @@
+#include "server/app/lobby.hpp"
+
+#include <algorithm>
+
+#include "common/protocol/codec.hpp"
+
+namespace arbiter::server::app {
+
+void Lobby::subscribe(const std::shared_ptr<net::Peer>& peer,
+                      const std::optional<std::string>& id) {
+    // The first list is the direct reply (it echoes the id); updates follow without. Sent under
+    // the lock, like the updates: a later list never arrives before it.
+    std::lock_guard lock(mutex_);
+    subscribers_[peer->id()] = peer;
+    peer->send(id ? std::make_shared<const std::string>(
+                        protocol::encode(protocol::ServerMessage{list(), id}))
+                  : snapshot());
+}
+
+void Lobby::unsubscribe(std::uint64_t peer_id) {
+    std::lock_guard lock(mutex_);
+    subscribers_.erase(peer_id);
+}
+
+void Lobby::changed(const protocol::GameSummary& summary, bool is_private) {
+    // Rooms change on several threads. Each list is sent under the lock that made it: sent after
+    // the lock, two rooms' lists could reach a follower in reverse order and leave it holding the
+    // older one. send() only queues, so the lock is held for an append per follower.
+    std::lock_guard lock(mutex_);
+    const bool listed = open_games_.contains(summary.game);
+    const bool open = !is_private && summary.status == protocol::GameStatus::waiting;
+    if (!open && !listed) {
+        return;
+    }
+    if (open) {
+        open_games_[summary.game] = summary;
+    } else {
+        open_games_.erase(summary.game);
+    }
+    snapshot_.reset();
+    if (subscribers_.empty()) {
+        return;  // built when someone asks
+    }
+    const auto text = snapshot();
+    for (auto it = subscribers_.begin(); it != subscribers_.end();) {
+        if (auto peer = it->second.lock()) {
+            peer->send(text);
+            ++it;
+        } else {
+            it = subscribers_.erase(it);
+        }
+    }
+}
+
+std::set<std::uint64_t> Lobby::subscribers() const {
+    std::set<std::uint64_t> ids;
+    std::lock_guard lock(mutex_);
+    for (const auto& [peer_id, subscriber] : subscribers_) {
+        ids.insert(peer_id);
+    }
+    return ids;
+}
+
+void Lobby::clear() {
+    std::lock_guard lock(mutex_);
+    subscribers_.clear();
+    open_games_.clear();
+    snapshot_.reset();
+}
+
+std::shared_ptr<const std::string> Lobby::snapshot() {
+    if (!snapshot_) {
+        snapshot_ = std::make_shared<const std::string>(
+            protocol::encode(protocol::ServerMessage{list(), std::nullopt}));
+    }
+    return snapshot_;
+}
+
+protocol::LobbyList Lobby::list() const {
+    protocol::LobbyList list;
+    list.games.reserve(open_games_.size());
+    for (const auto& [id, summary] : open_games_) {
+        list.games.push_back(summary);
+    }
+    std::stable_sort(list.games.begin(), list.games.end(),
+                     [](const auto& a, const auto& b) { return a.created_ms > b.created_ms; });
+    if (list.games.size() > size_) {
+        list.games.resize(size_);
+    }
+    return list;
+}
+
+}  // namespace arbiter::server::app

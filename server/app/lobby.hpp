@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// The lobby: the open public games (waiting for an opponent), newest first, and the connections
+/// that follow them (`lobby`). Rooms report each change of their listing; followers get the
+/// whole list again after each change that touches it.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "common/protocol/messages.hpp"
+#include "server/net/peer.hpp"
+
+namespace arbiter::server::app {
+
+/// The open games and their followers. Thread-safe.
+class Lobby {
+  public:
+    /// `size`: the open games listed at most (the newest).
+    explicit Lobby(std::size_t size) : size_(size) {}
+
+    /// `peer` follows the lobby: it gets the list now, answering `id`, then again (without an id)
+    /// after each change, until unsubscribe().
+    void subscribe(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id);
+    /// The connection `peer_id` stops following (it closed).
+    void unsubscribe(std::uint64_t peer_id);
+    /// A game's listing changed (created, seat taken, started, ended): it is listed while it is
+    /// public and waiting. Followers hear of it when the list changed.
+    void changed(const protocol::GameSummary& summary, bool is_private);
+    /// The connections that follow the lobby (for /metrics).
+    std::set<std::uint64_t> subscribers() const;
+    /// Forgets every game and follower (at shutdown).
+    void clear();
+
+  private:
+    /// The list as followers get it, encoded once per change (under mutex_).
+    std::shared_ptr<const std::string> snapshot();
+    /// The newest `size_` open games, newest first (under mutex_).
+    protocol::LobbyList list() const;
+
+    const std::size_t size_;
+    /// Guards everything below. Held while the list is sent: a peer's send() only queues the
+    /// frame (it never calls back into the hub), and sending under the lock that made the list
+    /// is what keeps a follower from getting two lists in the reverse order of their changes.
+    mutable std::mutex mutex_;
+    std::map<std::string, protocol::GameSummary> open_games_;  ///< by game id
+    std::shared_ptr<const std::string> snapshot_;  ///< null: not built since the last change
+    std::map<std::uint64_t, std::weak_ptr<net::Peer>> subscribers_;
+};
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,265 @@
+#include "server/app/room_registry.hpp"
+
+#include "common/rules/game.hpp"
+#include "server/app/log.hpp"
+
+namespace arbiter::server::app {
+
+using protocol::ErrorCode;
+
+namespace {
+
+/// The game id a request is about, for those that go to a room.
+const std::string* room_game(const protocol::ClientBody& body) {
+    return std::visit(
+        [](const auto& message) -> const std::string* {
+            if constexpr (requires { message.game; }) {
+                return &message.game;
+            } else {
+                return nullptr;
+            }
+        },
+        body);
+}
+
+}  // namespace
+
+RoomRegistry::RoomRegistry(RoomContext& context, ExecutorFactory make_executor, ReadQueue& reads,
+                           Replies& replies)
+    : context_(context),
+      make_executor_(std::move(make_executor)),
+      reads_(reads),
+      replies_(replies) {}
+
+Expected<RoomRegistry::Restored, std::string> RoomRegistry::restore_unfinished() {
+    auto stored = context_.repository.load_unfinished();
+    if (!stored) {
+        return unexpected(stored.error().message);
+    }
+    Restored restored;
+    for (auto& game : *stored) {
+        const std::string id = game.header.id;
+        auto room = GameRoom::restore(context_, make_executor_(), std::move(game));
+        if (!room) {
+            // One game that does not replay (a hand edit, a rules fix that now refuses an old
+            // move) must not keep every other game, and the server, down.
+            log_event(LogLevel::error, "game_not_restored",
+                      {{"game", id}, {"error", room.error()}});
+            ++restored.not_restored;
+            continue;
+        }
+        {
+            std::lock_guard lock(mutex_);
+            rooms_[id] = *room;
+        }
+        (*room)->start();
+        ++restored.games;
+    }
+    return restored;
+}
+
+void RoomRegistry::add(const std::shared_ptr<GameRoom>& room) {
+    std::lock_guard lock(mutex_);
+    rooms_[room->id()] = room;
+}
+
+bool RoomRegistry::route(RoomRequest request) {
+    const std::string* game = room_game(request.body);
+    if (!game) {
+        replies_.refuse(request.peer, ErrorCode::unknown_game, "no game with that id", request.id);
+        return false;
+    }
+    {
+        // Found and handed over under the lock that unload() takes: a room with a request on its
+        // way stays in memory for it, and one that left is not found, so that this request
+        // cannot be routed again behind a later one of its connection.
+        std::lock_guard lock(mutex_);
+        if (auto it = rooms_.find(*game); it != rooms_.end()) {
+            it->second->submit(std::move(request));
+            return true;
+        }
+    }
+    std::string id = *game;  // `game` points into the request, which moves
+    return route_after_load(id, std::move(request));
+}
+
+bool RoomRegistry::route_after_load(const std::string& game, RoomRequest request) {
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = loading_.find(game); it != loading_.end()) {
+            it->second.push_back(std::move(request));
+            return true;
+        }
+        if (auto it = rooms_.find(game); it != rooms_.end()) {
+            it->second->submit(std::move(request));  // brought back since route() looked
+            return true;
+        }
+        loading_[game].push_back(std::move(request));
+    }
+    // Outside the lock: a worker that runs reads at once must be able to take it.
+    if (reads_.try_post([this, game] { bring_back(game); })) {
+        return true;
+    }
+    std::vector<RoomRequest> refused;
+    {
+        std::lock_guard lock(mutex_);
+        refused = std::move(loading_[game]);
+        loading_.erase(game);
+    }
+    for (const auto& waiting : refused) {
+        if (!std::holds_alternative<protocol::Unwatch>(waiting.body)) {
+            replies_.refuse_busy(waiting.peer, waiting.id);
+        }
+    }
+    return false;
+}
+
+void RoomRegistry::bring_back(const std::string& game) {
+    std::uint64_t dropped_before = 0;
+    {
+        std::lock_guard lock(mutex_);
+        dropped_before = rooms_dropped_;
+    }
+    // The read and the replay run without the lock, which every request's lookup takes, unless
+    // rooms keep leaving memory meanwhile (then once under it, so that this ends). Only a room in
+    // memory writes its game, and it leaves memory after its last write: with no room gone during
+    // the read, this game had none, and the read is current; otherwise it may lack the last
+    // writes of the room that left.
+    for (int attempt = 1;; ++attempt) {
+        const bool under_lock = attempt > kMaxUnlockedLoads;
+        std::unique_lock lock(mutex_, std::defer_lock);
+        std::shared_ptr<GameRoom> room;
+        if (under_lock) {
+            lock.lock();
+            if (auto it = rooms_.find(game); it != rooms_.end()) {
+                room = it->second;
+            }
+        }
+        std::string failure;  // why the requests are refused when there is no room
+        ErrorCode code = ErrorCode::unknown_game;
+        std::shared_ptr<GameRoom> restored;
+        if (!room) {
+            auto stored = context_.repository.load(game);
+            if (!stored) {
+                code = ErrorCode::unavailable;
+                failure = "storage: " + stored.error().message;
+            } else if (!*stored) {
+                failure = "no game with that id";
+            } else if (auto made =
+                           GameRoom::restore(context_, make_executor_(), std::move(**stored))) {
+                restored = *made;
+            } else {
+                code = ErrorCode::unavailable;
+                failure = "the stored game does not load";
+                log_event(LogLevel::error, "game_not_restored",
+                          {{"game", game}, {"error", made.error()}});
+            }
+        }
+        if (!under_lock) {
+            lock.lock();
+            if (auto it = rooms_.find(game); it != rooms_.end()) {
+                room = it->second;  // brought back meanwhile: the restored copy is dropped unused
+            } else if (rooms_dropped_ != dropped_before) {
+                dropped_before = rooms_dropped_;
+                continue;
+            }
+        }
+        auto waiting = std::move(loading_[game]);
+        loading_.erase(game);
+        if (room || restored) {
+            if (!room) {
+                room = restored;
+                rooms_[game] = room;
+                room->start();
+            }
+            // Under the lock: a request that finds the room from now on queues behind these.
+            hand_over(*room, std::move(waiting));
+            return;
+        }
+        lock.unlock();
+        for (const auto& request : waiting) {
+            if (!std::holds_alternative<protocol::Unwatch>(request.body)) {
+                replies_.refuse(request.peer, code, failure, request.id);
+            }
+        }
+        return;
+    }
+}
+
+void RoomRegistry::hand_over(GameRoom& room, std::vector<RoomRequest> waiting) {
+    for (auto& request : waiting) {
+        if (std::holds_alternative<protocol::Unwatch>(request.body)) {
+            room.unwatch(request.peer);
+        } else {
+            room.submit(std::move(request));
+        }
+    }
+}
+
+void RoomRegistry::unwatch(RoomRequest request) {
+    const std::string game = std::get<protocol::Unwatch>(request.body).game;
+    std::lock_guard lock(mutex_);
+    if (auto it = loading_.find(game); it != loading_.end()) {
+        it->second.push_back(std::move(request));  // after the watch that is bringing it back
+    } else if (auto room = rooms_.find(game); room != rooms_.end()) {
+        room->second->unwatch(request.peer);
+    }
+}
+
+bool RoomRegistry::unload(const std::string& game, const GameRoom* room) {
+    std::lock_guard lock(mutex_);
+    auto it = rooms_.find(game);
+    if (it == rooms_.end() || it->second.get() != room || room->requests_in_flight() > 0) {
+        return false;
+    }
+    rooms_.erase(it);
+    rooms_dropped_ += 1;
+    return true;
+}
+
+std::shared_ptr<GameRoom> RoomRegistry::find(const std::string& game) const {
+    std::lock_guard lock(mutex_);
+    auto it = rooms_.find(game);
+    return it != rooms_.end() ? it->second : nullptr;
+}
+
+std::array<bool, 2> RoomRegistry::seats_present(const std::string& game) const {
+    const auto room = find(game);
+    return room ? room->seats_present() : std::array<bool, 2>{};
+}
+
+std::size_t RoomRegistry::size() const {
+    std::lock_guard lock(mutex_);
+    return rooms_.size();
+}
+
+std::map<std::pair<std::string, std::string>, std::size_t> RoomRegistry::by_status_and_variant()
+    const {
+    std::map<std::pair<std::string, std::string>, std::size_t> games;
+    std::lock_guard lock(mutex_);
+    for (const auto& [game, room] : rooms_) {
+        ++games[{std::string(room->listed_status()),
+                 std::string(rules::to_string(room->variant()))}];
+    }
+    return games;
+}
+
+void RoomRegistry::store_clocks_at_stop() {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, room] : rooms_) {
+        room->store_clocks_at_stop();
+    }
+}
+
+void RoomRegistry::close() {
+    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms;
+    {
+        std::lock_guard lock(mutex_);
+        rooms.swap(rooms_);
+    }
+    for (auto& [id, room] : rooms) {
+        room->detach();
+    }
+}
+
+}  // namespace arbiter::server::app

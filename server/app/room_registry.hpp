@@ -1,0 +1,107 @@
+#pragma once
+/// \file
+/// The rooms in memory, by game id. A request for a game that is not in memory brings it back
+/// from storage, on the reader thread, and waits for it with any other request for it that
+/// arrives meanwhile; a room with nobody in it leaves memory, and a request that reaches it after
+/// that is routed again. Through all of it a connection's requests reach their room in the order
+/// they were sent (protocol.md, Transport).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/core/expected.hpp"
+#include "server/app/read_worker.hpp"
+#include "server/app/replies.hpp"
+#include "server/app/room.hpp"
+
+namespace arbiter::server::app {
+
+/// The rooms in memory. Thread-safe.
+class RoomRegistry {
+  public:
+    /// Makes the executor (strand) of each room brought back.
+    using ExecutorFactory = std::function<std::shared_ptr<Executor>()>;
+
+    /// `context`: what the rooms brought back are made with. `reads`: where storage is read.
+    RoomRegistry(RoomContext& context, ExecutorFactory make_executor, ReadQueue& reads,
+                 Replies& replies);
+
+    /// What restore_unfinished() brought back.
+    struct Restored {
+        std::size_t games = 0;
+        /// Stored games that do not replay (a move the rules refuse, a position that does not
+        /// parse): each is logged as `game_not_restored` and left in storage as it is; a request
+        /// for it is refused as `unavailable`, as when it is read later. The others go on.
+        std::size_t not_restored = 0;
+    };
+    /// Loads every unfinished game from storage (at start), or returns the storage error.
+    Expected<Restored, std::string> restore_unfinished();
+
+    /// A new game's room (create, rematch): findable from now on. Before its begin_creation(), so
+    /// that no answer to the creation can outrun it.
+    void add(const std::shared_ptr<GameRoom>& room);
+    /// Hands a game request to its room, bringing the game back from storage first when it is not
+    /// in memory; refuses it (unknown_game, unavailable) otherwise. Says whether it went (or is to
+    /// go) to a room.
+    bool route(RoomRequest request);
+    /// An `unwatch`: the connection leaves the game now, or after the request that is bringing
+    /// it back into memory. A game not in memory has nobody in it: nothing to leave.
+    void unwatch(RoomRequest request);
+    /// Drops `room` from memory if it is the one held for `game` and no request is on its way to
+    /// it (RoomHost::unload_room); says whether it did.
+    bool unload(const std::string& game, const GameRoom* room);
+
+    /// The room of a game if it is in memory; nullptr otherwise (never reads storage).
+    std::shared_ptr<GameRoom> find(const std::string& game) const;
+    /// Which seats of `game` have a connection now (none when it is not in memory).
+    std::array<bool, 2> seats_present(const std::string& game) const;
+    /// Rooms in memory, in all and by (status, variant), for /metrics.
+    std::size_t size() const;
+    std::map<std::pair<std::string, std::string>, std::size_t> by_status_and_variant() const;
+
+    /// After the network has stopped: every game in play stores its clocks as they stand.
+    void store_clocks_at_stop();
+    /// Drops every room, after the network has stopped (GameRoom::detach).
+    void close();
+
+  private:
+    /// route() for a game not in memory: the request waits for the game's read, with any other
+    /// request for it that arrives meanwhile, in arrival order.
+    bool route_after_load(const std::string& game, RoomRequest request);
+    /// On the reader thread: reads `game` and hands it the requests waiting for it.
+    void bring_back(const std::string& game);
+    /// Hands the requests that waited for `game` to `room`, in arrival order (under mutex_).
+    static void hand_over(GameRoom& room, std::vector<RoomRequest> waiting);
+
+    RoomContext& context_;
+    ExecutorFactory make_executor_;
+    ReadQueue& reads_;
+    Replies& replies_;
+
+    /// Reads of a game from storage without the lock before bring_back reads under it.
+    static constexpr int kMaxUnlockedLoads = 3;
+
+    /// Guards rooms_, loading_ and rooms_dropped_. Held while a request is handed to a room
+    /// (GameRoom::submit, start, unwatch and leave only post to the room's executor, never run
+    /// it inline, and never call back into the hub from there), so that a room found for a
+    /// request cannot leave memory before the request is on its way to it. Never held while
+    /// calling another part of the hub.
+    mutable std::mutex mutex_;
+    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
+    /// Games being read from storage -> the requests (and unwatches) waiting for them, in
+    /// arrival order.
+    std::unordered_map<std::string, std::vector<RoomRequest>> loading_;
+    /// Rooms dropped from memory so far (bring_back: was a read from storage current?).
+    std::uint64_t rooms_dropped_ = 0;
+};
+
+}  // namespace arbiter::server::app

@@ -1,0 +1,394 @@
+#pragma once
+/// \file
+/// Test doubles for the server's game logic, shared by the app unit tests: time that moves when
+/// told, executors and a reader that run when told, a connection that keeps what it was sent, and
+/// storage in memory. No sockets, no threads of their own, no disk.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "server/app/read_worker.hpp"
+#include "server/net/peer.hpp"
+#include "server/net/runtime.hpp"
+#include "server/storage/repository.hpp"
+
+namespace arbiter::server::fakes {
+
+/// Time that stands still until advance().
+class ManualTime final : public TimeSource {
+  public:
+    std::chrono::steady_clock::time_point now() const override {
+        std::lock_guard lock(mutex_);
+        return now_;
+    }
+    std::int64_t unix_ms() const override {
+        std::lock_guard lock(mutex_);
+        return unix_ms_;
+    }
+    void advance(std::chrono::milliseconds by) {
+        std::lock_guard lock(mutex_);
+        now_ += by;
+        unix_ms_ += by.count();
+    }
+
+  private:
+    mutable std::mutex mutex_;
+    std::chrono::steady_clock::time_point now_{std::chrono::hours(1)};
+    std::int64_t unix_ms_ = 1'700'000'000'000;
+};
+
+/// A strand that runs what was posted only when the test says so, never inside post(). Timers are
+/// due by a ManualTime and run from run() once it has passed their time.
+class ManualExecutor final : public Executor {
+  public:
+    explicit ManualExecutor(const TimeSource& time) : time_(time) {}
+
+    void post(std::function<void()> task) override {
+        std::lock_guard lock(mutex_);
+        tasks_.push_back(std::move(task));
+    }
+    std::shared_ptr<Timer> post_after(std::chrono::milliseconds delay,
+                                      std::function<void()> task) override {
+        auto timer = std::make_shared<ManualTimer>();
+        std::lock_guard lock(mutex_);
+        timers_.push_back({time_.now() + delay, timer, std::move(task)});
+        return timer;
+    }
+    /// Runs tasks, and timers that are due, until there are none; returns how many ran.
+    std::size_t run() {
+        std::size_t ran = 0;
+        while (auto task = next()) {
+            (*task)();
+            ++ran;
+        }
+        return ran;
+    }
+    /// Drops the tasks and timers waiting.
+    void clear() {
+        std::deque<std::function<void()>> tasks;
+        std::vector<Armed> timers;
+        {
+            std::lock_guard lock(mutex_);
+            tasks.swap(tasks_);
+            timers.swap(timers_);
+        }
+    }
+    /// Tasks waiting to run (not counting timers).
+    std::size_t queued() const {
+        std::lock_guard lock(mutex_);
+        return tasks_.size();
+    }
+
+  private:
+    class ManualTimer final : public Timer {
+      public:
+        void cancel() override { cancelled = true; }
+        std::atomic<bool> cancelled{false};
+    };
+    struct Armed {
+        std::chrono::steady_clock::time_point due;
+        std::shared_ptr<ManualTimer> timer;
+        std::function<void()> task;
+    };
+
+    std::optional<std::function<void()>> next() {
+        std::lock_guard lock(mutex_);
+        std::erase_if(timers_, [](const Armed& armed) { return armed.timer->cancelled.load(); });
+        for (auto it = timers_.begin(); it != timers_.end(); ++it) {
+            if (it->due <= time_.now()) {
+                tasks_.push_back(std::move(it->task));
+                timers_.erase(it);
+                break;
+            }
+        }
+        if (tasks_.empty()) {
+            return std::nullopt;
+        }
+        auto task = std::move(tasks_.front());
+        tasks_.pop_front();
+        return task;
+    }
+
+    const TimeSource& time_;
+    mutable std::mutex mutex_;
+    std::deque<std::function<void()>> tasks_;
+    std::vector<Armed> timers_;
+};
+
+/// Makes ManualExecutors and runs them all.
+class ManualExecutors {
+  public:
+    explicit ManualExecutors(const TimeSource& time) : time_(time) {}
+
+    std::shared_ptr<Executor> make() {
+        auto executor = std::make_shared<ManualExecutor>(time_);
+        std::lock_guard lock(mutex_);
+        made_.push_back(executor);
+        return executor;
+    }
+    /// Runs every executor until none has anything to run; returns how many tasks ran.
+    std::size_t run() {
+        std::size_t total = 0;
+        for (;;) {
+            std::vector<std::shared_ptr<ManualExecutor>> executors;
+            {
+                std::lock_guard lock(mutex_);
+                executors = made_;
+            }
+            std::size_t ran = 0;
+            for (const auto& executor : executors) {
+                ran += executor->run();
+            }
+            if (ran == 0) {
+                return total;
+            }
+            total += ran;
+        }
+    }
+    /// Drops what is queued everywhere (a test's end: queued work may hold what posted it).
+    void clear() {
+        std::lock_guard lock(mutex_);
+        for (const auto& executor : made_) {
+            executor->clear();
+        }
+        made_.clear();
+    }
+
+  private:
+    const TimeSource& time_;
+    std::mutex mutex_;
+    std::vector<std::shared_ptr<ManualExecutor>> made_;
+};
+
+/// A reader that queues reads until run(), and takes at most `capacity` of them.
+class ManualReads final : public app::ReadQueue {
+  public:
+    explicit ManualReads(std::size_t capacity = 64) : capacity_(capacity) {}
+
+    bool try_post(std::function<void()> read) override {
+        std::lock_guard lock(mutex_);
+        if (reads_.size() >= capacity_) {
+            return false;
+        }
+        reads_.push_back(std::move(read));
+        return true;
+    }
+    /// Runs the reads queued, and those they queue; returns how many ran.
+    std::size_t run() {
+        std::size_t ran = 0;
+        for (;;) {
+            std::function<void()> read;
+            {
+                std::lock_guard lock(mutex_);
+                if (reads_.empty()) {
+                    return ran;
+                }
+                read = std::move(reads_.front());
+                reads_.pop_front();
+            }
+            read();
+            ++ran;
+        }
+    }
+    std::size_t queued() const {
+        std::lock_guard lock(mutex_);
+        return reads_.size();
+    }
+
+  private:
+    const std::size_t capacity_;
+    mutable std::mutex mutex_;
+    std::deque<std::function<void()>> reads_;
+};
+
+/// A connection that keeps every frame it was sent, and how it was closed.
+class FakePeer final : public net::Peer {
+  public:
+    explicit FakePeer(std::uint64_t id, std::string address = "127.0.0.1")
+        : id_(id), address_(std::move(address)) {}
+
+    std::uint64_t id() const noexcept override { return id_; }
+    const std::string& address() const noexcept override { return address_; }
+    bool send(std::shared_ptr<const std::string> text) override {
+        std::lock_guard lock(mutex_);
+        sent_.push_back(std::move(text));
+        return true;
+    }
+    void close(net::CloseCode code, std::string_view /*reason*/) override {
+        std::lock_guard lock(mutex_);
+        closed_ = code;
+    }
+
+    /// The frames sent so far, as sent (shared frames are the same object).
+    std::vector<std::shared_ptr<const std::string>> frames() const {
+        std::lock_guard lock(mutex_);
+        return sent_;
+    }
+    /// The frames sent so far, parsed.
+    std::vector<nlohmann::json> messages() const {
+        std::vector<nlohmann::json> parsed;
+        for (const auto& text : frames()) {
+            parsed.push_back(nlohmann::json::parse(*text));
+        }
+        return parsed;
+    }
+    /// The `id`s of the messages that carried one, in the order sent.
+    std::vector<std::string> reply_ids() const {
+        std::vector<std::string> ids;
+        for (const auto& message : messages()) {
+            if (message.contains("id")) {
+                ids.push_back(message["id"].get<std::string>());
+            }
+        }
+        return ids;
+    }
+    /// The message answering `id`, or null.
+    nlohmann::json reply_to(const std::string& id) const {
+        for (const auto& message : messages()) {
+            if (message.value("id", "") == id) {
+                return message;
+            }
+        }
+        return nullptr;
+    }
+    std::optional<net::CloseCode> closed() const {
+        std::lock_guard lock(mutex_);
+        return closed_;
+    }
+    void forget() {
+        std::lock_guard lock(mutex_);
+        sent_.clear();
+    }
+
+  private:
+    const std::uint64_t id_;
+    const std::string address_;
+    mutable std::mutex mutex_;
+    std::vector<std::shared_ptr<const std::string>> sent_;
+    std::optional<net::CloseCode> closed_;
+};
+
+/// Storage in memory: writes land at once (or fail when told), loads read what was written. It
+/// counts loads and write-lock probes, can run a hook inside a load, and can hold a load until
+/// released.
+class FakeRepository final : public storage::GameRepository {
+  public:
+    void write(storage::GameWrite change, Done done) override {
+        {
+            std::lock_guard lock(mutex_);
+            writes += 1;
+            if (!fail_writes) {
+                auto& game = games_[change.header.id];
+                game.header = change.header;
+                if (change.truncate_from_ply) {
+                    std::erase_if(game.moves, [&](const storage::MoveRow& row) {
+                        return row.ply >= *change.truncate_from_ply;
+                    });
+                }
+                if (change.append) {
+                    std::erase_if(game.moves, [&](const storage::MoveRow& row) {
+                        return row.ply == change.append->ply;
+                    });
+                    game.moves.push_back(*change.append);
+                }
+            }
+        }
+        if (fail_writes) {
+            done(unexpected(storage::StorageError{"disk full"}));
+        } else {
+            done({});
+        }
+    }
+    void flush() override {}
+    Expected<std::vector<storage::StoredGame>, storage::StorageError> load_unfinished() override {
+        std::lock_guard lock(mutex_);
+        std::vector<storage::StoredGame> unfinished;
+        for (const auto& [id, game] : games_) {
+            if (game.header.status == "waiting" || game.header.status == "playing") {
+                unfinished.push_back(game);
+            }
+        }
+        return unfinished;
+    }
+    Expected<std::optional<storage::StoredGame>, storage::StorageError> load(
+        const std::string& id) override {
+        loads += 1;
+        if (on_load) {
+            on_load(id);
+        }
+        if (hold_reads) {
+            entered.set_value();
+            released.get_future().wait();
+        }
+        if (fail_loads) {
+            return unexpected(storage::StorageError{"disk gone"});
+        }
+        std::lock_guard lock(mutex_);
+        auto it = games_.find(id);
+        if (it == games_.end()) {
+            return std::optional<storage::StoredGame>{};
+        }
+        return std::optional<storage::StoredGame>{it->second};
+    }
+    Expected<std::vector<storage::GameRow>, storage::StorageError> list(
+        const storage::GameQuery&) override {
+        std::lock_guard lock(mutex_);
+        std::vector<storage::GameRow> rows;
+        for (const auto& [id, game] : games_) {
+            rows.push_back(game.header);
+        }
+        return rows;
+    }
+    bool writable() override {
+        probes += 1;
+        probed_on = std::this_thread::get_id();
+        return writable_now.load();
+    }
+    std::uint64_t size_bytes() override { return 0; }
+    Expected<void, storage::StorageError> backup(const std::string&) override { return {}; }
+
+    /// Puts `game` in storage as if written earlier.
+    void store(storage::StoredGame game) {
+        std::lock_guard lock(mutex_);
+        games_[game.header.id] = std::move(game);
+    }
+    /// The game as stored now, if it is.
+    std::optional<storage::StoredGame> stored(const std::string& id) const {
+        std::lock_guard lock(mutex_);
+        auto it = games_.find(id);
+        return it == games_.end() ? std::nullopt : std::optional(it->second);
+    }
+
+    std::atomic<int> writes{0};
+    std::atomic<int> loads{0};
+    std::atomic<bool> fail_writes{false};
+    std::atomic<bool> fail_loads{false};
+    /// Runs at the start of each load, on the loading thread, before the lock of the store.
+    std::function<void(const std::string&)> on_load;
+
+    std::atomic<int> probes{0};
+    std::atomic<bool> writable_now{true};
+    std::atomic<bool> hold_reads{false};
+    std::atomic<std::thread::id> probed_on;
+    std::promise<void> entered;
+    std::promise<void> released;
+
+  private:
+    mutable std::mutex mutex_;
+    std::map<std::string, storage::StoredGame> games_;
+};
+
+}  // namespace arbiter::server::fakes

@@ -1,0 +1,188 @@
+#include "server/app/hub.hpp"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/app/fakes.hpp"
+
+namespace arbiter::server::app {
+namespace {
+
+using namespace std::chrono_literals;
+using fakes::FakePeer;
+using fakes::FakeRepository;
+using fakes::ManualExecutors;
+using fakes::ManualReads;
+using fakes::ManualTime;
+
+/// The hub with its rooms on manual executors, storage in memory and no network: messages go in
+/// through on_message, and what each connection was sent is kept by its FakePeer.
+struct HubTest : ::testing::Test {
+    ManualTime time;
+    FakeRepository repository;
+    Metrics metrics;
+    ManualExecutors executors{time};
+    ManualReads reads;
+    HubConfig config = [] {
+        HubConfig bounds;
+        bounds.messages_per_second = 1;
+        bounds.message_burst = 5;
+        bounds.max_refused_in_row = 2;
+        bounds.max_open_games_per_connection = 2;
+        return bounds;
+    }();
+    std::shared_ptr<Hub> hub = std::make_shared<Hub>(
+        config, repository, time, metrics, [this] { return executors.make(); }, reads);
+    std::uint64_t next_peer = 1;
+
+    std::shared_ptr<FakePeer> connect() {
+        auto peer = std::make_shared<FakePeer>(next_peer++);
+        hub->on_open(peer);
+        return peer;
+    }
+    void send(const std::shared_ptr<FakePeer>& peer, const std::string& text) {
+        hub->on_message(peer, text);
+        settle();
+    }
+    void settle() {
+        while (reads.run() + executors.run() > 0) {
+        }
+    }
+    /// Creates a public untimed chess game as `peer`, first seat; returns its id.
+    std::string create(const std::shared_ptr<FakePeer>& peer, const std::string& id) {
+        send(peer, R"({"type":"create","variant":"chess","side":"first","id":")" + id + R"("})");
+        const auto created = peer->reply_to(id);
+        return created.value("game", "");
+    }
+    ~HubTest() override {
+        hub->close();
+        executors.clear();
+    }
+};
+
+TEST_F(HubTest, HelloIsWelcomedAndPingAnswered) {
+    auto peer = connect();
+    send(peer, R"({"type":"hello","name":"Ana","id":"h"})");
+    send(peer, R"({"type":"ping","id":"p"})");
+    EXPECT_EQ(peer->reply_to("h")["type"], "welcome");
+    EXPECT_EQ(peer->reply_to("p")["type"], "pong");
+}
+
+TEST_F(HubTest, AFrameThatDoesNotDecodeIsRefusedWithItsId) {
+    auto peer = connect();
+    send(peer, R"({"type":"teleport","id":"t"})");
+    EXPECT_EQ(peer->reply_to("t")["type"], "error");
+    EXPECT_EQ(peer->reply_to("t")["code"], "unknown_type");
+}
+
+TEST_F(HubTest, AFloodIsRefusedByIdThenClosed) {
+    auto peer = connect();
+    for (int i = 0; i < 5; ++i) {
+        send(peer, R"({"type":"ping","id":"p)" + std::to_string(i) + R"("})");
+    }
+    send(peer, R"({"type":"ping","id":"over1"})");
+    send(peer, R"({"type":"ping","id":"over2"})");
+    EXPECT_EQ(peer->reply_to("over1")["code"], "rate_limited");
+    EXPECT_EQ(peer->reply_to("over2")["code"], "rate_limited");
+    EXPECT_FALSE(peer->closed());
+    send(peer, R"({"type":"ping","id":"over3"})");
+    EXPECT_EQ(peer->closed(), net::CloseCode::policy_violation);
+    EXPECT_TRUE(peer->reply_to("over3").is_null()) << "closed, not answered";
+}
+
+TEST_F(HubTest, AGameCreatedIsListedAndTheCreatorsThirdOpenGameRefused) {
+    auto follower = connect();
+    send(follower, R"({"type":"lobby","id":"l"})");
+    auto creator = connect();
+    send(creator, R"({"type":"hello","name":"Ana"})");
+    const auto game = create(creator, "c1");
+    ASSERT_FALSE(game.empty());
+    const auto lobby = follower->messages().back();
+    ASSERT_EQ(lobby["type"], "lobby");
+    ASSERT_EQ(lobby["games"].size(), 1u);
+    EXPECT_EQ(lobby["games"][0]["game"], game);
+    EXPECT_FALSE(create(creator, "c2").empty());
+    send(creator, R"({"type":"create","variant":"chess","id":"c3"})");
+    EXPECT_EQ(creator->reply_to("c3")["code"], "not_allowed");
+    // Another connection has its own count.
+    auto other = connect();
+    EXPECT_FALSE(create(other, "c1").empty());
+}
+
+TEST_F(HubTest, AJoinedGameNoLongerCountsAmongItsCreatorsOpenGames) {
+    auto creator = connect();
+    const auto first = create(creator, "c1");
+    create(creator, "c2");
+    auto joiner = connect();
+    send(joiner, R"({"type":"join","game":")" + first + R"(","id":"j"})");
+    EXPECT_EQ(joiner->reply_to("j")["type"], "joined");
+    EXPECT_FALSE(create(creator, "c3").empty());
+}
+
+TEST_F(HubTest, ConnectionsAreCountedByRoleAndACloseReachesTheirRooms) {
+    auto creator = connect();
+    const auto game = create(creator, "c");
+    auto watcher = connect();
+    send(watcher, R"({"type":"watch","game":")" + game + R"(","id":"w"})");
+    auto follower = connect();
+    send(follower, R"({"type":"lobby"})");
+    connect();
+    auto roles = hub->connection_roles();
+    EXPECT_EQ(roles.players, 1u);
+    EXPECT_EQ(roles.spectators, 1u);
+    EXPECT_EQ(roles.lobby, 1u);
+    EXPECT_EQ(roles.other, 1u);
+    EXPECT_EQ(hub->connection_count(), 4u);
+
+    send(watcher, R"({"type":"unwatch","game":")" + game + R"("})");
+    EXPECT_EQ(hub->connection_roles().spectators, 0u);
+    EXPECT_EQ(hub->connection_roles().other, 2u);
+
+    // The creator leaves its waiting game: after the disconnect timeout it is aborted, and it
+    // leaves the lobby and memory.
+    hub->on_close(creator);
+    settle();
+    EXPECT_EQ(hub->connection_count(), 3u);
+    time.advance(config.room.disconnect_timeout + 1s);
+    settle();
+    EXPECT_EQ(hub->room_count(), 0u);
+    EXPECT_TRUE(follower->messages().back()["games"].empty());
+}
+
+TEST_F(HubTest, APlayerWhoEntersAnotherGameLeavesItsFinishedOne) {
+    auto ana = connect();
+    auto bo = connect();
+    const auto game = create(ana, "c");
+    send(bo, R"({"type":"join","game":")" + game + R"(","id":"j"})");
+    send(ana, R"({"type":"resign","game":")" + game + R"(","id":"r"})");
+    ASSERT_EQ(hub->games_in_memory().at({"ended", "chess"}), 1u);
+    create(ana, "c2");
+    hub->on_close(bo);
+    settle();
+    EXPECT_FALSE(hub->games_in_memory().contains({"ended", "chess"}))
+        << "nobody is in the finished game any more";
+    EXPECT_EQ(hub->connection_roles().players, 1u);
+}
+
+TEST_F(HubTest, AGameOutOfMemoryIsBroughtBackForARequest) {
+    auto ana = connect();
+    auto bo = connect();
+    const auto game = create(ana, "c");
+    send(bo, R"({"type":"join","game":")" + game + R"(","id":"j"})");
+    send(ana, R"({"type":"resign","game":")" + game + R"(","id":"r"})");
+    hub->on_close(ana);
+    hub->on_close(bo);
+    settle();
+    ASSERT_EQ(hub->room_count(), 0u);
+    auto watcher = connect();
+    hub->on_message(watcher, R"({"type":"watch","game":")" + game + R"(","id":"w"})");
+    EXPECT_EQ(reads.queued(), 1u);
+    settle();
+    EXPECT_EQ(watcher->reply_to("w")["type"], "state");
+    EXPECT_EQ(hub->room_count(), 1u);
+}
+
+}  // namespace
+}  // namespace arbiter::server::app
