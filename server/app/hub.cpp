@@ -215,7 +215,8 @@ void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::stri
         if (game == entered || game == keep) {
             continue;
         }
-        if (auto room = registry_.find(game); room && is_finished(room->listed_status())) {
+        if (auto room = registry_.find(game);
+            room && protocol::is_finished(room->listed_status())) {
             room->leave(peer);
         }
     }

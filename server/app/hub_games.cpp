@@ -120,8 +120,8 @@ void Hub::start_rematch(const storage::GameRow& finished, const std::string& id,
 
 bool Hub::still_open(const std::string& game, bool against_engine) const {
     const auto room = registry_.find(game);
-    return room && (against_engine ? !is_finished(room->listed_status())
-                                   : room->listed_status() == "waiting");
+    return room && (against_engine ? !protocol::is_finished(room->listed_status())
+                                   : room->listed_status() == protocol::GameStatus::waiting);
 }
 
 void Hub::read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,

@@ -34,11 +34,6 @@ class Metrics;
 /// requester's copy of a broadcast event.
 std::string with_request_id(const std::string& text, const std::string& id);
 
-/// Whether a game status is "ended" or "aborted": the game is over and takes no more moves.
-inline bool is_finished(std::string_view status) noexcept {
-    return status == "ended" || status == "aborted";
-}
-
 /// Settings shared by every room.
 struct RoomConfig {
     /// After a player leaves: before the opponent may claim, before a waiting game whose creator
@@ -168,9 +163,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void unwatch(std::shared_ptr<net::Peer> peer);
 
     const std::string& id() const noexcept { return id_; }
-    /// The status ("waiting", "playing", "ended", "aborted") last listed; any thread may read it
-    /// (for /metrics).
-    std::string_view listed_status() const noexcept;
+    /// The status last listed; any thread may read it (for /metrics and the hub's checks).
+    protocol::GameStatus listed_status() const noexcept;
     rules::Variant variant() const noexcept { return variant_; }
     /// Whether each seat has a connection (or an engine) at the moment; any thread may ask (for
     /// `games` and `replay`, which read the rest from storage).

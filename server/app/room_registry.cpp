@@ -238,7 +238,7 @@ std::map<std::pair<std::string, std::string>, std::size_t> RoomRegistry::by_stat
     std::map<std::pair<std::string, std::string>, std::size_t> games;
     std::lock_guard lock(mutex_);
     for (const auto& [game, room] : rooms_) {
-        ++games[{std::string(room->listed_status()),
+        ++games[{std::string(protocol::to_string(room->listed_status())),
                  std::string(rules::to_string(room->variant()))}];
     }
     return games;

@@ -59,9 +59,8 @@ std::uint32_t GameRoom::spectator_count() const {
         members_.begin(), members_.end(), [](const Member& member) { return !member.seat; }));
 }
 
-std::string_view GameRoom::listed_status() const noexcept {
-    return protocol::to_string(
-        static_cast<protocol::GameStatus>(listed_status_.load(std::memory_order_relaxed)));
+protocol::GameStatus GameRoom::listed_status() const noexcept {
+    return static_cast<protocol::GameStatus>(listed_status_.load(std::memory_order_relaxed));
 }
 
 void GameRoom::after_change() {
