@@ -299,10 +299,11 @@ bool is_pseudo_legal(const Position& position, Move move) noexcept {
     return false;
 }
 
-void Position::play(Move move) noexcept {
+Position::Undo Position::play(Move move) noexcept {
     const Square from = move.from();
     const Square to = move.to();
     const Piece captured = board_[to];
+    const Undo undo{captured, ids_[to], plies_since_capture_, hash_};
     const Piece piece = board_[from];
     const int id = ids_[from];
     const auto& keys = tables::kZobrist.pieces;
@@ -325,6 +326,31 @@ void Position::play(Move move) noexcept {
         ++fullmove_;
     }
     side_ = other(side_);
+    return undo;
+}
+
+void Position::take_back(Move move, const Undo& undo) noexcept {
+    const Square from = move.from();
+    const Square to = move.to();
+    side_ = other(side_);
+    if (side_ == Color::black) {
+        --fullmove_;
+    }
+    const Piece piece = board_[to];
+    const int id = ids_[to];
+    board_[from] = piece;
+    ids_[from] = static_cast<std::uint8_t>(id);
+    squares_[static_cast<std::size_t>(id)] = from;
+    board_[to] = undo.captured;
+    if (undo.captured != kEmpty) {
+        ids_[to] = undo.captured_id;
+        squares_[undo.captured_id] = to;
+    }
+    if (kind_of(piece) == Kind::general) {
+        generals_[static_cast<int>(side_)] = from;
+    }
+    plies_since_capture_ = undo.plies_since_capture;
+    hash_ = undo.hash;
 }
 
 Position Position::after(Move move) const noexcept {
@@ -342,7 +368,7 @@ Position Position::with_side_to_move(Color color) const noexcept {
     return copy;
 }
 
-std::uint64_t perft(const Position& position, int depth) noexcept {
+std::uint64_t perft_in_place(Position& position, int depth) noexcept {
     if (depth <= 0) {
         return 1;
     }
@@ -353,9 +379,16 @@ std::uint64_t perft(const Position& position, int depth) noexcept {
     }
     std::uint64_t nodes = 0;
     for (Move move : list) {
-        nodes += perft(position.after(move), depth - 1);
+        const Position::Undo undo = position.play(move);
+        nodes += perft_in_place(position, depth - 1);
+        position.take_back(move, undo);
     }
     return nodes;
+}
+
+std::uint64_t perft(const Position& position, int depth) noexcept {
+    Position walked = position;
+    return perft_in_place(walked, depth);
 }
 
 }  // namespace arbiter::rules::xiangqi
