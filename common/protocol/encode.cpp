@@ -1,168 +1,21 @@
-// encode(): every server message as one line of JSON. Field names and shapes are the "Server to
-// client" section of schema/protocol.md; schema/messages/server.*.json check them in a test.
-//
-// Messages are written straight into their text, not built as a Json tree and dumped: a tree
-// allocates a node and a key string per field, and a `record` of a 300-ply game took ~430 us
-// that way against ~30 us written directly (a replay, a resume's `state` and every `moved` pay
-// it). The text is compact JSON in the documented field order, exactly what nlohmann's dump()
-// of the same tree gives: the tests parse each message and dump it again to check that. Strings
-// that need escaping or repair go through nlohmann's own serializer.
+// encode(): every server message as one line of JSON, written straight into its text
+// (json_writer.hpp says why). Field names and shapes are the "Server to client" section of
+// schema/protocol.md; schema/messages/server.*.json check them in a test. SharedMessage: one
+// encoding of a message for all who get it, and the requester's copy of it.
 
-#include <algorithm>
-#include <charconv>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
+#include "common/core/assert.hpp"
 #include "common/protocol/codec.hpp"
+#include "common/protocol/json_writer.hpp"
+#include "common/protocol/text_rules.hpp"
 
 namespace arbiter::protocol {
 
 namespace {
 
-/// A string that JSON carries as it is: printable ASCII without quotes or backslashes.
-bool plain(std::string_view text) {
-    for (const char c : text) {
-        if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-            return false;
-        }
-    }
-    return true;
-}
-
-/// Appends JSON tokens to one string, with the commas between values, and no spaces.
-class JsonWriter {
-  public:
-    /// `expected`: about the size of the text, so that it grows once or not at all.
-    explicit JsonWriter(std::size_t expected) { out_.resize(expected); }
-
-    JsonWriter& begin_object() { return opening("{"); }
-    JsonWriter& end_object() { return closing("}"); }
-    JsonWriter& begin_array() { return opening("["); }
-    JsonWriter& end_array() { return closing("]"); }
-    /// A member's name; its value follows.
-    JsonWriter& key(std::string_view name) {
-        const std::string_view comma = separator();
-        if (plain(name)) {
-            put(comma, "\"", name, "\":");
-        } else {
-            put(comma, escaped(name), ":");
-        }
-        after_key_ = true;
-        return *this;
-    }
-    JsonWriter& text(std::string_view value) {
-        const std::string_view comma = separator();
-        if (plain(value)) {
-            put(comma, "\"", value, "\"");
-        } else {
-            put(comma, escaped(value));
-        }
-        first_ = false;
-        return *this;
-    }
-    /// "" on the C++ side means "not yet" (no result, no reason); the wire says null.
-    JsonWriter& text_or_null(std::string_view value) {
-        return value.empty() ? null() : text(value);
-    }
-    template <typename Number>
-    JsonWriter& number(Number value) {
-        char digits[24];
-        const auto end = std::to_chars(std::begin(digits), std::end(digits), value).ptr;
-        return literal(std::string_view(digits, static_cast<std::size_t>(end - digits)));
-    }
-    template <typename Number>
-    JsonWriter& number_or_null(const std::optional<Number>& value) {
-        return value ? number(*value) : null();
-    }
-    JsonWriter& boolean(bool value) { return literal(value ? "true" : "false"); }
-    JsonWriter& null() { return literal("null"); }
-    JsonWriter& texts(const std::vector<std::string>& values) {
-        begin_array();
-        for (const std::string& value : values) {
-            text(value);
-        }
-        return end_array();
-    }
-    // A member and its value in one call: out.text("type", "moved").number("seq", seq).
-    JsonWriter& text(std::string_view name, std::string_view value) {
-        return key(name).text(value);
-    }
-    JsonWriter& text_or_null(std::string_view name, std::string_view value) {
-        return key(name).text_or_null(value);
-    }
-    template <typename Number>
-    JsonWriter& number(std::string_view name, Number value) {
-        return key(name).number(value);
-    }
-    template <typename Number>
-    JsonWriter& number_or_null(std::string_view name, const std::optional<Number>& value) {
-        return key(name).number_or_null(value);
-    }
-    JsonWriter& boolean(std::string_view name, bool value) { return key(name).boolean(value); }
-    JsonWriter& texts(std::string_view name, const std::vector<std::string>& values) {
-        return key(name).texts(values);
-    }
-
-    std::string finish() && {
-        out_.resize(used_);
-        return std::move(out_);
-    }
-
-  private:
-    /// The comma before a value or member, unless it opens its container or follows its key.
-    std::string_view separator() {
-        if (after_key_) {
-            after_key_ = false;
-            return {};
-        }
-        return first_ ? std::string_view() : std::string_view(",");
-    }
-    JsonWriter& literal(std::string_view token) {
-        put(separator(), token);
-        first_ = false;
-        return *this;
-    }
-    JsonWriter& opening(std::string_view bracket) {
-        put(separator(), bracket);
-        first_ = true;
-        return *this;
-    }
-    JsonWriter& closing(std::string_view bracket) {
-        put(bracket);
-        first_ = false;
-        return *this;
-    }
-    /// Appends the pieces at the cursor. out_ is sized ahead (doubling when a piece would not
-    /// fit) and cut to what was written at the end: a message is many short pieces, and
-    /// std::string's push_back and append are calls (libstdc++ instantiates them once), which a
-    /// profile of a 300-ply record put at a third of its time, and a resize per piece zero-fills
-    /// what the piece then overwrites (a `moved` writes ~45 pieces).
-    template <typename... Pieces>
-    void put(const Pieces&... pieces) {
-        const std::size_t size = (std::string_view(pieces).size() + ...);
-        if (out_.size() - used_ < size) {
-            out_.resize(std::max(2 * out_.size(), used_ + size));
-        }
-        char* cursor = out_.data() + used_;
-        ((cursor = std::copy_n(std::string_view(pieces).data(), std::string_view(pieces).size(),
-                               cursor)),
-         ...);
-        used_ += size;
-    }
-    /// A string that needs escaping or repair, quoted by nlohmann's serializer. Names and
-    /// messages can carry text that is not valid UTF-8 (a bug upstream must not become an
-    /// exception here): bad bytes become U+FFFD instead of a throw.
-    static std::string escaped(std::string_view value) {
-        return nlohmann::json(std::string(value))
-            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    }
-
-    std::string out_;  ///< [0, used_) is the text; the rest is room for what follows
-    std::size_t used_ = 0;
-    bool first_ = true;
-    bool after_key_ = false;
-};
+using detail::JsonWriter;
 
 std::string_view seat(rules::Variant variant, rules::Side side) {
     return rules::seat_name(variant, side);
@@ -464,23 +317,76 @@ std::size_t expected_size(const Body& /*m*/) {
     return 128;
 }
 
-}  // namespace
-
-std::string encode(const ServerMessage& message) {
-    JsonWriter out(std::visit([](const auto& body) { return expected_size(body); }, message.body) +
-                   (message.id ? message.id->size() + 8 : 0));
+std::string encode_body(const ServerBody& message, const std::optional<std::string>& id) {
+    JsonWriter out(
+        std::visit([](const auto& alternative) { return expected_size(alternative); }, message) +
+        (id ? id->size() + 8 : 0));
     out.begin_object();
-    std::visit([&out](const auto& alternative) { body(out, alternative); }, message.body);
-    if (message.id) {
-        out.text("id", *message.id);
+    std::visit([&out](const auto& alternative) { body(out, alternative); }, message);
+    if (id) {
+        out.text("id", *id);
     }
     out.end_object();
     return std::move(out).finish();
 }
 
+// The id of the requester's copy as a JSON string, escaped as that copy has always been written:
+// `"` and `\` with a backslash, control characters as \u00XX, everything else as it is (encode()
+// writes \n and \t for those two: both are JSON, and the copy's bytes stay what they were). An
+// id decode() accepted is valid UTF-8; other text is repaired as encode() repairs it, so that the
+// frame stays valid JSON.
+void append_request_id(std::string& out, std::string_view id) {
+    if (!text::is_utf8(id)) {
+        out += detail::escaped(id);
+        return;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += '"';
+    for (const char c : id) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (byte < 0x20U) {
+            out += "\\u00";
+            out += kHex[byte >> 4U];
+            out += kHex[byte & 0x0FU];
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+}  // namespace
+
+std::string encode(const ServerMessage& message) {
+    return encode_body(message.body, message.id);
+}
+
 std::string encode_error(ErrorCode code, std::string_view message,
                          const std::optional<std::string>& id) {
     return encode(ServerMessage{ErrorMessage{code, std::string(message)}, id});
+}
+
+SharedMessage::SharedMessage(const ServerBody& body)
+    : text_(std::make_shared<const std::string>(encode_body(body, std::nullopt))) {}
+
+std::shared_ptr<const std::string> SharedMessage::with_id(std::string_view id) const {
+    // Every message opens with `{"type":`: the id goes between the brace and the rest.
+    ARBITER_ASSERT(text_->size() > 2 && text_->front() == '{');
+    std::string out;
+    out.reserve(text_->size() + id.size() + 12);
+    out += "{\"id\":";
+    append_request_id(out, id);
+    out += ',';
+    out.append(*text_, 1);
+    return std::make_shared<const std::string>(std::move(out));
+}
+
+std::shared_ptr<const std::string> SharedMessage::for_request(
+    const std::optional<std::string>& id) const {
+    return id ? with_id(*id) : text_;
 }
 
 }  // namespace arbiter::protocol

@@ -1,9 +1,10 @@
 #pragma once
 /// \file
-/// The wire protocol as C++ values: a closed set of client messages (decoded by decode() in
-/// codec.hpp) and of server messages (encoded by encode()). The prose contract is
+/// The wire protocol as C++ values: a closed set of client messages and of server messages, which
+/// the codec (codec.hpp) reads and writes in both directions. The prose contract is
 /// schema/protocol.md; the JSON Schemas are schema/messages/*.schema.json. No JSON types leak
-/// out of this module: the server builds and reads these plain structs.
+/// out of this module: the server and the clients build and read these plain structs, and
+/// compare them whole (operator==).
 
 #include <cstdint>
 #include <map>
@@ -115,6 +116,7 @@ enum class ClaimKind : std::uint8_t { win, draw };
 
 struct Hello {
     std::string name;  ///< 1..32 printable characters
+    friend bool operator==(const Hello&, const Hello&) = default;
 };
 /// The levels an engine opponent accepts: 1 (weakest) .. 8 (strongest).
 inline constexpr int kMinEngineLevel = 1;
@@ -133,53 +135,69 @@ struct Create {
     bool is_private = false;                 ///< wire: "private"
     std::string position;                    ///< FEN of the start position; empty = standard start
     std::optional<EngineOpponent> opponent;  ///< nullopt: wait for a person to join
+    friend bool operator==(const Create&, const Create&) = default;
 };
 struct Join {
     std::string game;
+    friend bool operator==(const Join&, const Join&) = default;
 };
 struct Resume {
     std::string game;
     std::string token;
     std::optional<std::uint64_t> since;
+    friend bool operator==(const Resume&, const Resume&) = default;
 };
 struct Watch {
     std::string game;
     std::optional<std::uint64_t> since;
+    friend bool operator==(const Watch&, const Watch&) = default;
 };
 struct Unwatch {
     std::string game;
+    friend bool operator==(const Unwatch&, const Unwatch&) = default;
 };
 struct MoveRequest {  ///< wire type "move"
     std::string game;
     std::string move;
     std::uint32_t ply = 0;
+    friend bool operator==(const MoveRequest&, const MoveRequest&) = default;
 };
 struct Resign {
     std::string game;
+    friend bool operator==(const Resign&, const Resign&) = default;
 };
 struct OfferRequest {  ///< wire types "draw", "takeback", "rematch"
     std::string game;
     OfferKind kind = OfferKind::draw;
     OfferAction action = OfferAction::offer;
+    friend bool operator==(const OfferRequest&, const OfferRequest&) = default;
 };
 struct Abort {
     std::string game;
+    friend bool operator==(const Abort&, const Abort&) = default;
 };
 struct Claim {
     std::string game;
     ClaimKind kind = ClaimKind::win;
+    friend bool operator==(const Claim&, const Claim&) = default;
 };
-struct LobbySubscribe {};  ///< wire type "lobby"
-struct GamesQuery {        ///< wire type "games"
+struct LobbySubscribe {
+    friend bool operator==(const LobbySubscribe&, const LobbySubscribe&) = default;
+};                   ///< wire type "lobby"
+struct GamesQuery {  ///< wire type "games"
     std::optional<GameStatus> status;
     std::optional<rules::Variant> variant;
     int limit = 50;                     ///< 1..200
     std::optional<std::string> before;  ///< a game id: page to games created before it
+    friend bool operator==(const GamesQuery&, const GamesQuery&) = default;
 };
 struct ReplayRequest {  ///< wire type "replay"
     std::string game;
+    friend bool operator==(const ReplayRequest&, const ReplayRequest&) = default;
 };
-struct Ping {};
+struct Ping {
+    friend bool operator==(const Ping&, const Ping&) = default;
+};
 
 using ClientBody =
     std::variant<Hello, Create, Join, Resume, Watch, Unwatch, MoveRequest, Resign, OfferRequest,
@@ -189,6 +207,7 @@ using ClientBody =
 struct ClientMessage {
     std::optional<std::string> id;
     ClientBody body;
+    friend bool operator==(const ClientMessage&, const ClientMessage&) = default;
 };
 
 /// Why a frame was refused by decode(): the code, a message for a person, and the request id
@@ -197,6 +216,7 @@ struct ProtocolError {
     ErrorCode code = ErrorCode::bad_request;
     std::string message;
     std::optional<std::string> id;
+    friend bool operator==(const ProtocolError&, const ProtocolError&) = default;
 };
 
 // ---- server -> client ---------------------------------------------------------------------
@@ -209,6 +229,7 @@ struct PlayerInfo {
     /// In a state of a game in play, for a player who is away: ms until the opponent may claim
     /// (0: already). Absent otherwise.
     std::optional<std::int64_t> claim_after_ms = std::nullopt;
+    friend bool operator==(const PlayerInfo&, const PlayerInfo&) = default;
 };
 
 /// Clock readings: remaining ms per seat, and whether the side to move's clock is running.
@@ -216,12 +237,14 @@ struct ClockState {
     std::int64_t first_ms = 0;
     std::int64_t second_ms = 0;
     bool running = false;
+    friend bool operator==(const ClockState&, const ClockState&) = default;
 };
 
 /// An open offer in `state.offers`.
 struct OpenOffer {
     OfferKind kind = OfferKind::draw;
     rules::Side by = rules::Side::first;
+    friend bool operator==(const OpenOffer&, const OpenOffer&) = default;
 };
 
 /// One engine this server offers as an opponent, and the variants it plays.
@@ -234,6 +257,7 @@ struct Welcome {
     std::string server;  ///< "arbiter/<version>"
     int protocol = kProtocolVersion;
     std::vector<EngineInfo> engines;  ///< what create.opponent may name
+    friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 /// `created` and `joined`: the seat and its secret token, sent only to that seat's connection.
 struct SeatGranted {
@@ -242,6 +266,7 @@ struct SeatGranted {
     rules::Variant variant = rules::Variant::chess;
     rules::Side seat = rules::Side::first;
     std::string token;
+    friend bool operator==(const SeatGranted&, const SeatGranted&) = default;
 };
 /// `state`: everything a client needs to draw a game from scratch.
 struct State {
@@ -267,6 +292,7 @@ struct State {
     std::vector<OpenOffer> offers;
     std::uint32_t spectators = 0;
     std::optional<std::string> rematch;  ///< the next game, once a rematch was agreed
+    friend bool operator==(const State&, const State&) = default;
 };
 struct Moved {
     std::string game;
@@ -280,6 +306,7 @@ struct Moved {
     std::vector<std::string> legal;
     bool check = false;
     std::optional<ClockState> clock;
+    friend bool operator==(const Moved&, const Moved&) = default;
 };
 struct Ended {
     std::string game;
@@ -287,6 +314,7 @@ struct Ended {
     rules::Outcome result = rules::Outcome::ongoing;  ///< ongoing for an aborted game
     EndReason reason = EndReason::none;               ///< checkmate, resign, timeout, aborted ...
     GameStatus status = GameStatus::ended;            ///< ended | aborted
+    friend bool operator==(const Ended&, const Ended&) = default;
 };
 /// `offer`: an offer was made, accepted, declined or withdrawn.
 struct OfferEvent {
@@ -296,6 +324,7 @@ struct OfferEvent {
     OfferKind kind = OfferKind::draw;
     OfferAction action = OfferAction::offer;  ///< what happened
     rules::Side by = rules::Side::first;      ///< who did it
+    friend bool operator==(const OfferEvent&, const OfferEvent&) = default;
 };
 /// `takeback`: the last plies were taken back on agreement; the position and clocks are restored.
 struct TakenBack {
@@ -308,6 +337,7 @@ struct TakenBack {
     std::vector<std::string> legal;
     bool check = false;
     std::optional<ClockState> clock;
+    friend bool operator==(const TakenBack&, const TakenBack&) = default;
 };
 struct Presence {
     std::string game;
@@ -316,17 +346,20 @@ struct Presence {
     rules::Side seat = rules::Side::first;
     bool connected = false;
     std::optional<std::int64_t> claim_after_ms;  ///< set on a disconnect: when a claim opens
+    friend bool operator==(const Presence&, const Presence&) = default;
 };
 /// `rematch`: both players agreed; `next` is the new game (spectators may watch it).
 struct RematchEvent {
     std::string game;
     std::uint64_t seq = 0;
     std::string next;
+    friend bool operator==(const RematchEvent&, const RematchEvent&) = default;
 };
 /// `spectators`: the number of watchers changed (not a game event: no seq).
 struct SpectatorCount {
     std::string game;
     std::uint32_t count = 0;
+    friend bool operator==(const SpectatorCount&, const SpectatorCount&) = default;
 };
 /// Why a connection lost a seat (`seat_lost.reason`).
 enum class SeatLossReason : std::uint8_t {
@@ -345,6 +378,7 @@ struct SeatLost {
     SeatLossReason reason = SeatLossReason::resumed_elsewhere;
     std::optional<rules::Side> still_seated;  ///< the other seat, when the connection holds it
     bool still_watching = false;              ///< the connection also watches the game
+    friend bool operator==(const SeatLost&, const SeatLost&) = default;
 };
 /// One game in `lobby` and `games` lists.
 struct GameSummary {
@@ -358,12 +392,15 @@ struct GameSummary {
     rules::Outcome result = rules::Outcome::ongoing;
     EndReason reason = EndReason::none;
     std::int64_t created_ms = 0;  ///< Unix time in ms
+    friend bool operator==(const GameSummary&, const GameSummary&) = default;
 };
 struct LobbyList {
     std::vector<GameSummary> games;
+    friend bool operator==(const LobbyList&, const LobbyList&) = default;
 };
 struct GamesList {
     std::vector<GameSummary> games;
+    friend bool operator==(const GamesList&, const GamesList&) = default;
 };
 /// One move of a `record`.
 struct RecordMove {
@@ -374,6 +411,7 @@ struct RecordMove {
     std::optional<std::int64_t> clock_ms;  ///< mover's remaining time after the move
     std::optional<std::int64_t> think_ms;
     bool check = false;  ///< the side to move after it is in check (chess, xiangqi)
+    friend bool operator==(const RecordMove&, const RecordMove&) = default;
 };
 struct Record {
     std::string game;
@@ -388,12 +426,16 @@ struct Record {
     EndReason reason = EndReason::none;
     std::int64_t created_ms = 0;
     bool initial_check = false;  ///< the side to move at the start is in check (a set-up position)
+    friend bool operator==(const Record&, const Record&) = default;
 };
 struct ErrorMessage {
     ErrorCode code = ErrorCode::internal;
     std::string message;
+    friend bool operator==(const ErrorMessage&, const ErrorMessage&) = default;
 };
-struct Pong {};
+struct Pong {
+    friend bool operator==(const Pong&, const Pong&) = default;
+};
 
 using ServerBody = std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack,
                                 Presence, RematchEvent, SpectatorCount, SeatLost, LobbyList,
@@ -403,6 +445,7 @@ using ServerBody = std::variant<Welcome, SeatGranted, State, Moved, Ended, Offer
 struct ServerMessage {
     ServerBody body;
     std::optional<std::string> id;
+    friend bool operator==(const ServerMessage&, const ServerMessage&) = default;
 };
 
 }  // namespace arbiter::protocol

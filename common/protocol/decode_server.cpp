@@ -1,0 +1,469 @@
+// decode_server(): one strict reader for every server message, the inverse of encode(). The
+// shapes are the "Server to client" section of schema/protocol.md, and the rules of its JSON
+// Schemas (schema/messages/server.*.json): every field listed is present, of its type and range,
+// and nothing else is. Seats are named per variant ("white", "red"), so a message that names
+// seats without naming its variant is read with the variant its game has for the client.
+
+#include <array>
+#include <limits>
+
+#include "common/protocol/codec.hpp"
+#include "common/protocol/json_reader.hpp"
+
+namespace arbiter::protocol {
+
+namespace {
+
+using detail::JsonCursor;
+using detail::ObjectReader;
+using detail::ReadFailure;
+using rules::Side;
+using rules::Variant;
+using text::kEngineRule;
+using text::kGameIdRule;
+using text::kIdRule;
+using text::kTokenRule;
+
+constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kMaxI64 = std::numeric_limits<std::int64_t>::max();
+constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // protocol.md: create.clock
+constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;
+/// defs.schema.json, wireMove: 1..64 characters (of any kind: the server sent them).
+constexpr text::TextRule kWireMoveRule{1, 64, text::Charset::any};
+/// Text the protocol does not bound (positions, notation, names, messages).
+constexpr text::TextRule kAnyText{0, std::numeric_limits<std::size_t>::max(), text::Charset::any};
+
+/// The wire names of the first N enumerators of Enum, in their order.
+template <typename Enum, std::size_t N, typename Name>
+std::array<std::string_view, N> wire_names(Name name, std::size_t first = 0) {
+    std::array<std::string_view, N> names{};
+    for (std::size_t i = 0; i < N; ++i) {
+        names[i] = name(static_cast<Enum>(first + i));
+    }
+    return names;
+}
+
+const auto kVariantNames =
+    wire_names<Variant, 3>([](Variant variant) { return rules::to_string(variant); });
+const auto kStatusNames = wire_names<GameStatus, 4>([](GameStatus s) { return to_string(s); });
+// EndReason::none is null on the wire (or absent from `ended`): only the others have names.
+const auto kReasonNames = wire_names<EndReason, 15>([](EndReason r) { return to_string(r); }, 1);
+// Outcome::ongoing is null on the wire.
+const auto kResultNames =
+    wire_names<rules::Outcome, 3>([](rules::Outcome o) { return result_text(o); }, 1);
+const auto kOfferKindNames = wire_names<OfferKind, 3>([](OfferKind k) { return to_string(k); });
+const auto kOfferActionNames =
+    wire_names<OfferAction, 3>([](OfferAction a) { return to_string(a); });
+const auto kErrorCodeNames = wire_names<ErrorCode, 18>([](ErrorCode c) { return to_string(c); });
+static_assert(static_cast<std::size_t>(ErrorCode::internal) + 1 == 18, "one name per code");
+const auto kSeatLossNames =
+    wire_names<SeatLossReason, 1>([](SeatLossReason r) { return to_string(r); });
+
+/// The seat names of a variant, first seat first, and `extra` after them.
+std::array<std::string_view, 3> seat_names(Variant variant, std::string_view extra = {}) {
+    return {rules::seat_name(variant, Side::first), rules::seat_name(variant, Side::second), extra};
+}
+
+/// What one reader needs: the message's members and how to learn a game's variant.
+struct Context {
+    ObjectReader& in;
+    const VariantOfGame& variant_of;
+};
+
+Variant read_variant(ObjectReader& in) {
+    return static_cast<Variant>(in.choice("variant", kVariantNames).value_or(0));
+}
+
+Side read_side(ObjectReader& in, std::string_view name, Variant variant) {
+    const auto seats = seat_names(variant);
+    return static_cast<Side>(in.choice(name, std::span(seats).first(2)).value_or(0));
+}
+
+GameStatus read_status(ObjectReader& in) {
+    return static_cast<GameStatus>(in.choice("status", kStatusNames).value_or(0));
+}
+
+rules::Outcome read_result(ObjectReader& in) {
+    const auto index = in.choice("result", kResultNames, true);
+    return index ? static_cast<rules::Outcome>(*index + 1) : rules::Outcome::ongoing;
+}
+
+EndReason read_reason(ObjectReader& in, bool null_allowed) {
+    const auto index = in.choice("reason", kReasonNames, null_allowed);
+    return index ? static_cast<EndReason>(*index + 1) : EndReason::none;
+}
+
+/// The game of a message that names seats but not its variant, and that game's variant as the
+/// client knows it; a game whose variant the client does not know is refused as unknown_game.
+std::pair<std::string, Variant> read_game_and_variant(Context& message) {
+    std::string game = message.in.text("game", kGameIdRule);
+    if (message.in.failed()) {
+        return {std::move(game), Variant::chess};
+    }
+    const std::optional<Variant> variant = message.variant_of(game);
+    if (!variant) {
+        message.in.fail(
+            "game \"" + game + "\": its variant is not known, so its seats cannot be read",
+            ErrorCode::unknown_game);
+    }
+    return {std::move(game), variant.value_or(Variant::chess)};
+}
+
+std::optional<PlayerInfo> read_player(ObjectReader& players, std::string_view seat) {
+    std::optional<PlayerInfo> info;
+    players.object(seat, true, [&](ObjectReader& in) {
+        info.emplace();
+        info->name = in.text("name");
+        info->connected = in.boolean("connected");
+        info->engine = in.optional_true("engine");
+        if (const auto after = in.optional_integer("claim_after_ms", 0, kMaxI64)) {
+            info->claim_after_ms = static_cast<std::int64_t>(*after);
+        }
+    });
+    return info;
+}
+
+void read_players(ObjectReader& in, Variant variant, std::optional<PlayerInfo>& first,
+                  std::optional<PlayerInfo>& second) {
+    in.object("players", false, [&](ObjectReader& players) {
+        first = read_player(players, rules::seat_name(variant, Side::first));
+        second = read_player(players, rules::seat_name(variant, Side::second));
+    });
+}
+
+std::optional<ClockState> read_clock(ObjectReader& in, Variant variant) {
+    std::optional<ClockState> clock;
+    in.object("clock", true, [&](ObjectReader& clock_in) {
+        clock.emplace();
+        const std::string first(rules::seat_name(variant, Side::first));
+        const std::string second(rules::seat_name(variant, Side::second));
+        clock->first_ms = static_cast<std::int64_t>(clock_in.integer(first + "_ms", 0, kMaxI64));
+        clock->second_ms = static_cast<std::int64_t>(clock_in.integer(second + "_ms", 0, kMaxI64));
+        clock->running = clock_in.boolean("running");
+    });
+    return clock;
+}
+
+std::optional<ClockSpec> read_time_control(ObjectReader& in) {
+    std::optional<ClockSpec> spec;
+    in.object("time_control", true, [&](ObjectReader& spec_in) {
+        spec.emplace();
+        spec->initial_ms =
+            static_cast<std::int64_t>(spec_in.integer("initial_ms", 1, kMaxInitialMs));
+        spec->increment_ms =
+            static_cast<std::int64_t>(spec_in.integer("increment_ms", 0, kMaxIncrementMs));
+    });
+    return spec;
+}
+
+std::vector<GameSummary> read_summaries(ObjectReader& in) {
+    std::vector<GameSummary> games;
+    in.objects("games", [&](ObjectReader& game_in) {
+        GameSummary& game = games.emplace_back();
+        game.game = game_in.text("game", kGameIdRule);
+        game.variant = read_variant(game_in);
+        game.status = read_status(game_in);
+        read_players(game_in, game.variant, game.first, game.second);
+        game.time_control = read_time_control(game_in);
+        game.ply = static_cast<std::uint32_t>(game_in.integer("ply", 0, kMaxU32));
+        game.result = read_result(game_in);
+        game.reason = read_reason(game_in, true);
+        game.created_ms = static_cast<std::int64_t>(game_in.integer("created_ms", 0, kMaxI64));
+    });
+    return games;
+}
+
+ServerBody read_welcome(Context& message) {
+    ObjectReader& in = message.in;
+    Welcome welcome;
+    welcome.server = in.text("server");
+    welcome.protocol = static_cast<int>(in.integer("protocol", 1, std::numeric_limits<int>::max()));
+    in.objects("engines", [&](ObjectReader& engine_in) {
+        EngineInfo& engine = welcome.engines.emplace_back();
+        engine.name = engine_in.text("name", kEngineRule);
+        for (const std::string& name : engine_in.texts("variants", kAnyText)) {
+            const auto variant = rules::parse_variant(name);
+            if (!variant || std::find(engine.variants.begin(), engine.variants.end(), *variant) !=
+                                engine.variants.end()) {
+                engine_in.fail(engine_in.quoted("variants") +
+                               ": must list variants (chess, xiangqi, draughts), each once");
+                return;
+            }
+            engine.variants.push_back(*variant);
+        }
+    });
+    return welcome;
+}
+
+template <bool Created>
+ServerBody read_seat_granted(Context& message) {
+    ObjectReader& in = message.in;
+    SeatGranted seat;
+    seat.created = Created;
+    seat.game = in.text("game", kGameIdRule);
+    seat.variant = read_variant(in);
+    seat.seat = read_side(in, "seat", seat.variant);
+    seat.token = in.text("token", kTokenRule);
+    return seat;
+}
+
+ServerBody read_state(Context& message) {
+    ObjectReader& in = message.in;
+    State state;
+    state.game = in.text("game", kGameIdRule);
+    state.seq = in.integer("seq", 0, kMaxU64);
+    state.variant = read_variant(in);
+    state.status = read_status(in);
+    const auto you = in.choice("you", seat_names(state.variant, "spectator"));
+    state.you = you && *you < 2 ? std::optional(static_cast<Side>(*you)) : std::nullopt;
+    read_players(in, state.variant, state.first, state.second);
+    state.initial_position = in.text("initial_position");
+    state.position = in.text("position");
+    state.moves = in.texts("moves", kWireMoveRule);
+    state.notation = in.texts("notation", kAnyText);
+    state.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxU32));
+    state.turn = read_side(in, "turn", state.variant);
+    state.legal = in.texts("legal", kWireMoveRule);
+    state.check = in.boolean("check");
+    state.clock = read_clock(in, state.variant);
+    state.time_control = read_time_control(in);
+    state.result = read_result(in);
+    state.reason = read_reason(in, true);
+    in.objects("offers", [&](ObjectReader& offer_in) {
+        OpenOffer& offer = state.offers.emplace_back();
+        offer.kind = static_cast<OfferKind>(offer_in.choice("kind", kOfferKindNames).value_or(0));
+        offer.by = read_side(offer_in, "by", state.variant);
+    });
+    state.spectators = static_cast<std::uint32_t>(in.integer("spectators", 0, kMaxU32));
+    state.rematch = in.text_or_null("rematch", kGameIdRule);
+    return state;
+}
+
+ServerBody read_moved(Context& message) {
+    ObjectReader& in = message.in;
+    Moved moved;
+    std::tie(moved.game, moved.variant) = read_game_and_variant(message);
+    moved.seq = in.integer("seq", 0, kMaxU64);
+    moved.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxU32));
+    moved.move = in.text("move", kWireMoveRule);
+    moved.notation = in.text("notation");
+    moved.position = in.text("position");
+    moved.turn = read_side(in, "turn", moved.variant);
+    moved.legal = in.texts("legal", kWireMoveRule);
+    moved.check = in.boolean("check");
+    moved.clock = read_clock(in, moved.variant);
+    return moved;
+}
+
+ServerBody read_ended(Context& message) {
+    ObjectReader& in = message.in;
+    Ended ended;
+    ended.game = in.text("game", kGameIdRule);
+    ended.seq = in.integer("seq", 0, kMaxU64);
+    ended.result = read_result(in);
+    ended.reason = read_reason(in, false);
+    // schema/messages/server.ended.schema.json: a game ends as ended or aborted, nothing else.
+    static const std::array<std::string_view, 2> kEndStatuses = {to_string(GameStatus::ended),
+                                                                 to_string(GameStatus::aborted)};
+    const auto status = in.choice("status", kEndStatuses);
+    ended.status = status == 1U ? GameStatus::aborted : GameStatus::ended;
+    return ended;
+}
+
+ServerBody read_offer(Context& message) {
+    ObjectReader& in = message.in;
+    OfferEvent offer;
+    std::tie(offer.game, offer.variant) = read_game_and_variant(message);
+    offer.seq = in.integer("seq", 0, kMaxU64);
+    offer.kind = static_cast<OfferKind>(in.choice("kind", kOfferKindNames).value_or(0));
+    offer.action = static_cast<OfferAction>(in.choice("action", kOfferActionNames).value_or(0));
+    offer.by = read_side(in, "by", offer.variant);
+    return offer;
+}
+
+ServerBody read_takeback(Context& message) {
+    ObjectReader& in = message.in;
+    TakenBack takeback;
+    std::tie(takeback.game, takeback.variant) = read_game_and_variant(message);
+    takeback.seq = in.integer("seq", 0, kMaxU64);
+    takeback.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxU32));
+    takeback.position = in.text("position");
+    takeback.turn = read_side(in, "turn", takeback.variant);
+    takeback.legal = in.texts("legal", kWireMoveRule);
+    takeback.check = in.boolean("check");
+    takeback.clock = read_clock(in, takeback.variant);
+    return takeback;
+}
+
+ServerBody read_presence(Context& message) {
+    ObjectReader& in = message.in;
+    Presence presence;
+    std::tie(presence.game, presence.variant) = read_game_and_variant(message);
+    presence.seq = in.integer("seq", 0, kMaxU64);
+    presence.seat = read_side(in, "seat", presence.variant);
+    presence.connected = in.boolean("connected");
+    if (const auto after = in.integer_or_null("claim_after_ms", 0, kMaxI64)) {
+        presence.claim_after_ms = static_cast<std::int64_t>(*after);
+    }
+    return presence;
+}
+
+ServerBody read_rematch(Context& message) {
+    ObjectReader& in = message.in;
+    RematchEvent rematch;
+    rematch.game = in.text("game", kGameIdRule);
+    rematch.seq = in.integer("seq", 0, kMaxU64);
+    rematch.next = in.text("next", kGameIdRule);
+    return rematch;
+}
+
+ServerBody read_spectators(Context& message) {
+    ObjectReader& in = message.in;
+    SpectatorCount count;
+    count.game = in.text("game", kGameIdRule);
+    count.count = static_cast<std::uint32_t>(in.integer("count", 0, kMaxU32));
+    return count;
+}
+
+ServerBody read_seat_lost(Context& message) {
+    ObjectReader& in = message.in;
+    SeatLost lost;
+    std::tie(lost.game, lost.variant) = read_game_and_variant(message);
+    lost.seat = read_side(in, "seat", lost.variant);
+    lost.reason = static_cast<SeatLossReason>(in.choice("reason", kSeatLossNames).value_or(0));
+    const auto you = in.choice("you", seat_names(lost.variant, "spectator"), true);
+    if (you && *you < 2) {
+        lost.still_seated = static_cast<Side>(*you);
+    }
+    lost.still_watching = you == 2U;
+    return lost;
+}
+
+ServerBody read_lobby(Context& message) {
+    return LobbyList{read_summaries(message.in)};
+}
+
+ServerBody read_games(Context& message) {
+    return GamesList{read_summaries(message.in)};
+}
+
+ServerBody read_record(Context& message) {
+    ObjectReader& in = message.in;
+    Record record;
+    record.game = in.text("game", kGameIdRule);
+    record.variant = read_variant(in);
+    record.status = read_status(in);
+    read_players(in, record.variant, record.first, record.second);
+    record.time_control = read_time_control(in);
+    record.initial_position = in.text("initial_position");
+    record.initial_check = in.boolean("initial_check");
+    in.objects("moves", [&](ObjectReader& move_in) {
+        RecordMove& move = record.moves.emplace_back();
+        move.ply = static_cast<std::uint32_t>(move_in.integer("ply", 1, kMaxU32));
+        move.move = move_in.text("move", kWireMoveRule);
+        move.notation = move_in.text("notation");
+        move.position = move_in.text("position");
+        if (const auto clock = move_in.integer_or_null("clock_ms", 0, kMaxI64)) {
+            move.clock_ms = static_cast<std::int64_t>(*clock);
+        }
+        if (const auto think = move_in.integer_or_null("think_ms", 0, kMaxI64)) {
+            move.think_ms = static_cast<std::int64_t>(*think);
+        }
+        move.check = move_in.boolean("check");
+    });
+    record.result = read_result(in);
+    record.reason = read_reason(in, true);
+    record.created_ms = static_cast<std::int64_t>(in.integer("created_ms", 0, kMaxI64));
+    return record;
+}
+
+ServerBody read_error(Context& message) {
+    ObjectReader& in = message.in;
+    ErrorMessage error;
+    error.code = static_cast<ErrorCode>(in.choice("code", kErrorCodeNames).value_or(0));
+    error.message = in.text("message");
+    return error;
+}
+
+ServerBody read_pong(Context& /*message*/) {
+    return Pong{};
+}
+
+struct MessageType {
+    std::string_view name;
+    ServerBody (*read)(Context&);
+};
+
+constexpr std::array<MessageType, 17> kMessageTypes = {{
+    {"welcome", read_welcome},
+    {"created", read_seat_granted<true>},
+    {"joined", read_seat_granted<false>},
+    {"state", read_state},
+    {"moved", read_moved},
+    {"ended", read_ended},
+    {"offer", read_offer},
+    {"takeback", read_takeback},
+    {"presence", read_presence},
+    {"rematch", read_rematch},
+    {"spectators", read_spectators},
+    {"seat_lost", read_seat_lost},
+    {"lobby", read_lobby},
+    {"games", read_games},
+    {"record", read_record},
+    {"error", read_error},
+    {"pong", read_pong},
+}};
+
+ProtocolError refuse(ErrorCode code, std::string message, std::optional<std::string> id = {}) {
+    return ProtocolError{code, std::move(message), std::move(id)};
+}
+
+}  // namespace
+
+Expected<ServerMessage, ProtocolError> decode_server(std::string_view text,
+                                                     const VariantOfGame& variant_of) {
+    JsonCursor frame(text);
+    if (frame.at_end()) {
+        return unexpected(refuse(ErrorCode::bad_json, "the frame is not valid JSON"));
+    }
+    if (frame.peek() != '{') {
+        return unexpected(refuse(ErrorCode::bad_json, "a message must be a JSON object"));
+    }
+    std::optional<ReadFailure> failure;
+    ObjectReader in(text, frame.position(), {}, failure);
+    const std::string type = in.text("type");
+    const MessageType* reader = nullptr;
+    for (const MessageType& candidate : kMessageTypes) {
+        if (candidate.name == type) {
+            reader = &candidate;
+        }
+    }
+    std::optional<ServerBody> body;
+    if (reader != nullptr) {
+        Context message{in, variant_of};
+        body = reader->read(message);
+    } else if (!failure) {
+        failure = ReadFailure{ErrorCode::unknown_type,
+                              "unknown message type \"" + text::clip(type) + "\""};
+    }
+    // The id is read last, where the encoder writes it: the fields before it are read in one
+    // pass. A refusal carries it when it could be read.
+    const std::optional<ReadFailure> body_failure = failure;
+    failure.reset();
+    std::optional<std::string> id = in.optional_text("id", kIdRule);
+    if (failure) {
+        return unexpected(refuse(failure->code, std::move(failure->message)));
+    }
+    failure = body_failure;
+    in.finish();
+    if (!failure && !JsonCursor(text, in.end()).at_end()) {
+        failure = ReadFailure{ErrorCode::bad_json, "the frame is not valid JSON"};
+    }
+    if (failure) {
+        return unexpected(refuse(failure->code, std::move(failure->message), std::move(id)));
+    }
+    return ServerMessage{std::move(*body), std::move(id)};
+}
+
+}  // namespace arbiter::protocol
