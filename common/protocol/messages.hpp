@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/core/overloaded.hpp"
 #include "common/rules/game.hpp"
 
 namespace arbiter::protocol {
@@ -436,6 +437,11 @@ struct ErrorMessage {
 struct Pong {
     friend bool operator==(const Pong&, const Pong&) = default;
 };
+
+/// The game events (protocol.md, "Game events, seq and since"): each carries its `game` and `seq`,
+/// and a client applies them in `seq` order. A visit may handle them together by this name.
+template <typename T>
+concept GameEvent = OneOf<T, Moved, Ended, OfferEvent, TakenBack, Presence, RematchEvent>;
 
 using ServerBody = std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack,
                                 Presence, RematchEvent, SpectatorCount, SeatLost, LobbyList,
