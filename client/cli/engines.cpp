@@ -2,25 +2,14 @@
 
 namespace arbiter::client {
 
-std::vector<std::string> engine_lines(const nlohmann::json& welcome) {
+std::vector<std::string> engine_lines(const protocol::Welcome& welcome) {
     std::vector<std::string> lines;
-    const auto engines = welcome.find("engines");
-    if (engines != welcome.end() && engines->is_array()) {
-        for (const auto& engine : *engines) {
-            if (!engine.is_object() || !engine.contains("name") || !engine["name"].is_string()) {
-                continue;
-            }
-            std::string variants;
-            const auto found = engine.find("variants");
-            if (found != engine.end() && found->is_array()) {
-                for (const auto& variant : *found) {
-                    if (variant.is_string()) {
-                        variants += (variants.empty() ? "" : ", ") + variant.get<std::string>();
-                    }
-                }
-            }
-            lines.push_back(engine["name"].get<std::string>() + "  " + variants);
+    for (const protocol::EngineInfo& engine : welcome.engines) {
+        std::string variants;
+        for (const rules::Variant variant : engine.variants) {
+            variants += (variants.empty() ? "" : ", ") + std::string(rules::to_string(variant));
         }
+        lines.push_back(engine.name + "  " + variants);
     }
     if (lines.empty()) {
         return {"this server offers no engines"};

@@ -2,7 +2,6 @@
 // to a PlayState, and carries out what it decides: send, redraw, tell, save a token, reconnect.
 #include <algorithm>
 #include <chrono>
-#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "client/cli/game_view.hpp"
@@ -12,6 +11,7 @@
 #include "client/cli/terminal.hpp"
 #include "client/cli/token_store.hpp"
 #include "client/cli/ws_client.hpp"
+#include "common/protocol/codec.hpp"
 
 namespace arbiter::client {
 
@@ -19,7 +19,6 @@ std::atomic<bool> g_interrupted{false};
 
 namespace {
 
-using nlohmann::json;
 using Clock = SteadyClock;
 constexpr auto kPoll = std::chrono::milliseconds(50);
 constexpr auto kConnectTimeout = std::chrono::seconds(5);
@@ -126,13 +125,15 @@ class GameSession {
 
     // Returns an exit code when the session is over.
     std::optional<int> on_message(const std::string& text) {
-        const json message = json::parse(text, nullptr, false);
-        if (message.is_discarded() || !message.is_object()) {
-            terminal_.note("the server sent something that is not JSON: " + text);
+        const auto message = protocol::decode_server(
+            text, [this](std::string_view game) { return state_.variant_of(game); });
+        if (!message) {
+            terminal_.note("the server sent a message this client cannot read (" +
+                           message.error().message + "): " + text);
             return std::nullopt;
         }
-        terminal_.json_line(message);
-        auto code = act(state_.on_message(message, Clock::now()));
+        terminal_.json_line(text);
+        auto code = act(state_.on_message(*message, Clock::now()));
         if (state_.settled()) {
             reconnect_window_.settled();
         }

@@ -1,105 +1,87 @@
-// Applying server messages to a GameView, and the text of a game screen. Fields are read
-// defensively: a field of an unexpected type reads as empty rather than throwing.
+// Applying server messages to a GameView, and the text of a game screen. The messages come
+// decoded by the protocol's codec (protocol::decode_server), which refuses a malformed one whole:
+// what arrives here is well formed, and the view keeps the server's names as text to show.
 #include "client/cli/game_view.hpp"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <variant>
+
+#include "common/core/overloaded.hpp"
 
 namespace arbiter::client {
 
-using nlohmann::json;
-
-std::string text_field(const json& message, const char* key) {
-    auto found = message.find(key);
-    return found != message.end() && found->is_string() ? found->get<std::string>() : "";
-}
-
-bool flag_field(const json& message, const char* key) {
-    auto found = message.find(key);
-    return found != message.end() && found->is_boolean() && found->get<bool>();
-}
-
-std::uint64_t count_field(const json& message, const char* key) {
-    auto found = message.find(key);
-    // Integers parsed from text are unsigned when non-negative; built ones may be signed.
-    if (found == message.end() || !found->is_number_integer() || found->get<std::int64_t>() < 0) {
-        return 0;
-    }
-    return found->get<std::uint64_t>();
-}
-
 namespace {
 
+namespace protocol = arbiter::protocol;
+using rules::Side;
+
+std::string seat_text(rules::Variant variant, Side side) {
+    return std::string(rules::seat_name(variant, side));
+}
+
 // A game aborted by the server says why; one a player aborted needs no reason.
+std::string aborted_text(protocol::EndReason reason) {
+    return reason == protocol::EndReason::abandoned ? "Game aborted: its creator did not come back"
+                                                    : "Game aborted";
+}
+
 std::string aborted_text(const std::string& reason) {
-    return reason == "abandoned" ? "Game aborted: its creator did not come back" : "Game aborted";
+    return aborted_text(protocol::parse_end_reason(reason).value_or(protocol::EndReason::none));
 }
 
-std::vector<std::string> strings_of(const json& message, const char* key) {
-    std::vector<std::string> values;
-    auto found = message.find(key);
-    if (found != message.end() && found->is_array()) {
-        for (const auto& item : *found) {
-            values.push_back(item.is_string() ? item.get<std::string>() : "");
-        }
-    }
-    return values;
-}
-
-std::optional<ClockView> clock_of(const json& message) {
-    auto found = message.find("clock");
-    if (found == message.end() || !found->is_object()) {
+std::optional<ClockView> clock_view(rules::Variant variant,
+                                    const std::optional<protocol::ClockState>& clock) {
+    if (!clock) {
         return std::nullopt;
     }
-    ClockView clock;
-    for (const auto& [key, value] : found->items()) {
-        const auto suffix = key.rfind("_ms");
-        if (suffix != std::string::npos && suffix + 3 == key.size() && value.is_number_integer()) {
-            clock.remaining_ms[key.substr(0, suffix)] = value.get<std::int64_t>();
-        }
-    }
-    clock.running = flag_field(*found, "running");
-    return clock;
+    ClockView view;
+    view.remaining_ms[seat_text(variant, Side::first)] = clock->first_ms;
+    view.remaining_ms[seat_text(variant, Side::second)] = clock->second_ms;
+    view.running = clock->running;
+    return view;
 }
 
-void read_position(GameView& view, const json& message) {
-    view.position = text_field(message, "position");
-    view.turn = text_field(message, "turn");
-    view.legal = strings_of(message, "legal");
-    view.check = flag_field(message, "check");
-    view.clock = clock_of(message);
+// `moved` and `takeback`: where the game stands after them.
+template <typename Event>
+void read_position(GameView& view, const Event& event) {
+    view.position = event.position;
+    view.turn = seat_text(event.variant, event.turn);
+    view.legal = event.legal;
+    view.check = event.check;
+    view.clock = clock_view(event.variant, event.clock);
+    view.ply = event.ply;
 }
 
-void read_state(GameView& view, const json& message) {
-    view.game = text_field(message, "game");
-    view.seq = count_field(message, "seq");
-    view.variant = text_field(message, "variant");
-    view.status = text_field(message, "status");
-    view.you = text_field(message, "you");
+SeatView seat_view(const std::optional<protocol::PlayerInfo>& player) {
+    return player ? SeatView{true, player->name, player->connected} : SeatView{};
+}
+
+void read_state(GameView& view, const protocol::State& state) {
+    view.game = state.game;
+    view.seq = state.seq;
+    view.variant = std::string(rules::to_string(state.variant));
+    view.status = std::string(protocol::to_string(state.status));
+    view.you = state.you ? seat_text(state.variant, *state.you) : "spectator";
     view.players.clear();
-    if (auto players = message.find("players"); players != message.end() && players->is_object()) {
-        for (const auto& [seat, player] : players->items()) {
-            SeatView seat_view;
-            if (player.is_object()) {
-                seat_view = {true, text_field(player, "name"), flag_field(player, "connected")};
-            }
-            view.players[seat] = seat_view;
-        }
-    }
-    read_position(view, message);
-    view.moves = strings_of(message, "moves");
-    view.notation = strings_of(message, "notation");
-    view.ply = count_field(message, "ply");
-    view.result = text_field(message, "result");
-    view.reason = text_field(message, "reason");
+    view.players[seat_text(state.variant, Side::first)] = seat_view(state.first);
+    view.players[seat_text(state.variant, Side::second)] = seat_view(state.second);
+    view.position = state.position;
+    view.turn = seat_text(state.variant, state.turn);
+    view.legal = state.legal;
+    view.check = state.check;
+    view.clock = clock_view(state.variant, state.clock);
+    view.moves = state.moves;
+    view.notation = state.notation;
+    view.ply = state.ply;
+    view.result = std::string(protocol::result_text(state.result));
+    view.reason = std::string(protocol::to_string(state.reason));
     view.offers.clear();
-    if (auto offers = message.find("offers"); offers != message.end() && offers->is_array()) {
-        for (const auto& offer : *offers) {
-            view.offers.emplace_back(text_field(offer, "kind"), text_field(offer, "by"));
-        }
+    for (const protocol::OpenOffer& offer : state.offers) {
+        view.offers.emplace_back(protocol::to_string(offer.kind),
+                                 seat_text(state.variant, offer.by));
     }
-    view.rematch = text_field(message, "rematch");
-    view.spectators = static_cast<int>(count_field(message, "spectators"));
+    view.rematch = state.rematch.value_or("");
+    view.spectators = static_cast<int>(state.spectators);
     view.have_state = true;
 }
 
@@ -117,45 +99,72 @@ void stop_clocks(GameView& view, std::int64_t elapsed_ms, bool ran_out) {
     view.clock->running = false;
 }
 
-void apply_event(GameView& view, const std::string& type, const json& message,
-                 std::int64_t elapsed_ms) {
-    if (type == "moved") {
-        if (view.status == "waiting") {
-            view.status = "playing";  // a spectator of a waiting game learns of the join here
-        }
-        read_position(view, message);
-        view.ply = count_field(message, "ply");
-        view.moves.push_back(text_field(message, "move"));
-        view.notation.push_back(text_field(message, "notation"));
-        // protocol.md: a moved event clears the open draw and takeback offers.
-        std::erase_if(view.offers, [](const auto& offer) { return offer.first != "rematch"; });
-    } else if (type == "ended") {
-        stop_clocks(view, elapsed_ms, text_field(message, "reason") == "timeout");
-        view.status =
-            text_field(message, "status").empty() ? "ended" : text_field(message, "status");
-        view.result = text_field(message, "result");
-        view.reason = text_field(message, "reason");
-        view.legal.clear();
-        // A game that is over has no open draw or takeback offer (an accepted draw ends it with
-        // only this event); a rematch may still be offered.
-        std::erase_if(view.offers, [](const auto& offer) { return offer.first != "rematch"; });
-    } else if (type == "offer") {
-        const std::string kind = text_field(message, "kind");
-        std::erase_if(view.offers, [&](const auto& offer) { return offer.first == kind; });
-        if (text_field(message, "action") == "offer") {
-            view.offers.emplace_back(kind, text_field(message, "by"));
-        }
-    } else if (type == "takeback") {
-        read_position(view, message);
-        view.ply = count_field(message, "ply");
-        view.moves.resize(std::min<std::size_t>(view.moves.size(), view.ply));
-        view.notation.resize(std::min<std::size_t>(view.notation.size(), view.ply));
-        std::erase_if(view.offers, [](const auto& offer) { return offer.first == "takeback"; });
-    } else if (type == "presence") {
-        view.players[text_field(message, "seat")].connected = flag_field(message, "connected");
-    } else if (type == "rematch") {
-        view.rematch = text_field(message, "next");
+// A game that is over, and a move, leave no draw or takeback offer open; a rematch may still be
+// offered.
+void clear_game_offers(GameView& view) {
+    std::erase_if(view.offers, [](const auto& offer) { return offer.first != "rematch"; });
+}
+
+void apply_event(GameView& view, const protocol::Moved& moved, std::int64_t /*elapsed_ms*/) {
+    if (view.status == "waiting") {
+        view.status = "playing";  // a spectator of a waiting game learns of the join here
     }
+    read_position(view, moved);
+    view.moves.push_back(moved.move);
+    view.notation.push_back(moved.notation);
+    // protocol.md: a moved event clears the open draw and takeback offers.
+    clear_game_offers(view);
+}
+
+void apply_event(GameView& view, const protocol::Ended& ended, std::int64_t elapsed_ms) {
+    stop_clocks(view, elapsed_ms, ended.reason == protocol::EndReason::timeout);
+    view.status = std::string(protocol::to_string(ended.status));
+    view.result = std::string(protocol::result_text(ended.result));
+    view.reason = std::string(protocol::to_string(ended.reason));
+    view.legal.clear();
+    // An accepted draw ends the game with only this event.
+    clear_game_offers(view);
+}
+
+void apply_event(GameView& view, const protocol::OfferEvent& offer, std::int64_t /*elapsed_ms*/) {
+    const std::string kind(protocol::to_string(offer.kind));
+    std::erase_if(view.offers, [&](const auto& open) { return open.first == kind; });
+    if (offer.action == protocol::OfferAction::offer) {
+        view.offers.emplace_back(kind, seat_text(offer.variant, offer.by));
+    }
+}
+
+void apply_event(GameView& view, const protocol::TakenBack& takeback, std::int64_t /*elapsed_ms*/) {
+    read_position(view, takeback);
+    view.moves.resize(std::min<std::size_t>(view.moves.size(), view.ply));
+    view.notation.resize(std::min<std::size_t>(view.notation.size(), view.ply));
+    std::erase_if(view.offers, [](const auto& offer) { return offer.first == "takeback"; });
+}
+
+void apply_event(GameView& view, const protocol::Presence& presence, std::int64_t /*elapsed_ms*/) {
+    view.players[seat_text(presence.variant, presence.seat)].connected = presence.connected;
+}
+
+void apply_event(GameView& view, const protocol::RematchEvent& rematch,
+                 std::int64_t /*elapsed_ms*/) {
+    view.rematch = rematch.next;
+}
+
+// A game event (protocol.md, "Events, seq and since"): applied when it is the next of this game.
+template <typename Event>
+Applied apply_game_event(GameView& view, const Event& event, std::int64_t elapsed_ms) {
+    if (!view.have_state || event.game != view.game) {
+        return Applied::other;
+    }
+    if (event.seq <= view.seq) {
+        return Applied::duplicate;
+    }
+    if (event.seq > view.seq + 1) {
+        return Applied::gap;
+    }
+    view.seq = event.seq;
+    apply_event(view, event, elapsed_ms);
+    return Applied::changed;
 }
 
 // Whether the first seat (white, red) is to move in `position`: a chess or xiangqi FEN names the
@@ -192,104 +201,118 @@ std::vector<std::string> seats_of(const std::string& variant) {
     return {"white", "black"};
 }
 
-Applied apply_message(GameView& view, const json& message, std::int64_t elapsed_ms) {
-    const std::string type = text_field(message, "type");
-    if (type == "state") {
-        read_state(view, message);
-        return Applied::changed;
-    }
-    if (type == "spectators" && text_field(message, "game") == view.game) {
-        view.spectators = static_cast<int>(count_field(message, "count"));
-        return Applied::other;
-    }
-    static const std::vector<std::string> kEvents = {"moved",    "ended",    "offer",
-                                                     "takeback", "presence", "rematch"};
-    if (std::find(kEvents.begin(), kEvents.end(), type) == kEvents.end() || !view.have_state ||
-        text_field(message, "game") != view.game) {
-        return Applied::other;
-    }
-    const std::uint64_t seq = count_field(message, "seq");
-    if (seq <= view.seq) {
-        return Applied::duplicate;
-    }
-    if (seq > view.seq + 1) {
-        return Applied::gap;
-    }
-    view.seq = seq;
-    apply_event(view, type, message, elapsed_ms);
-    return Applied::changed;
+Applied apply_message(GameView& view, const protocol::ServerMessage& message,
+                      std::int64_t elapsed_ms) {
+    return std::visit(
+        Overloaded{
+            [&](const protocol::State& state) {
+                read_state(view, state);
+                return Applied::changed;
+            },
+            [&](const protocol::SpectatorCount& count) {
+                if (count.game == view.game) {
+                    view.spectators = static_cast<int>(count.count);
+                }
+                return Applied::other;
+            },
+            [&](const protocol::GameEvent auto& event) {
+                return apply_game_event(view, event, elapsed_ms);
+            },
+            [](const OneOf<protocol::Welcome, protocol::SeatGranted, protocol::SeatLost,
+                           protocol::LobbyList, protocol::GamesList, protocol::Record,
+                           protocol::ErrorMessage, protocol::Pong> auto&) {
+                return Applied::other;
+            },
+        },
+        message.body);
 }
 
-std::string describe(const GameView& view, const json& message) {
-    const std::string type = text_field(message, "type");
-    if (type == "error") {
-        return "error (" + text_field(message, "code") + "): " + text_field(message, "message");
+namespace {
+
+std::string describe_offer(const GameView& view, const protocol::OfferEvent& offer) {
+    const std::string kind(protocol::to_string(offer.kind));
+    const std::string by = seat_text(offer.variant, offer.by);
+    const std::string who = seat_title(by);
+    if (offer.action == protocol::OfferAction::offer) {
+        // Only the player the offer is made to can answer it: not the offerer, nor a spectator.
+        const bool to_you = view.you != "spectator" && !view.you.empty() && view.you != by;
+        return who + " offers " + (kind == "draw" ? "a draw" : "a " + kind) +
+               (to_you ? " (answer: " + kind + " accept | " + kind + " decline)" : "");
     }
-    if (type == "offer") {
-        const std::string kind = text_field(message, "kind");
-        const std::string action = text_field(message, "action");
-        const std::string who = seat_title(text_field(message, "by"));
-        if (action == "offer") {
-            // Only the player the offer is made to can answer it: not the offerer, nor a
-            // spectator.
-            const bool to_you = view.you != "spectator" && !view.you.empty() &&
-                                view.you != text_field(message, "by");
-            return who + " offers " + (kind == "draw" ? "a draw" : "a " + kind) +
-                   (to_you ? " (answer: " + kind + " accept | " + kind + " decline)" : "");
+    return who +
+           (offer.action == protocol::OfferAction::accept ? " accepts the " : " declines the ") +
+           kind;
+}
+
+std::string describe_presence(const GameView& view, const protocol::Presence& presence) {
+    const std::string seat = seat_text(presence.variant, presence.seat);
+    const std::string who = seat_title(seat);
+    if (presence.connected) {
+        return who + " is back";
+    }
+    const std::string after = std::to_string(presence.claim_after_ms.value_or(0) / 1000) + " s";
+    // Only the opponent may claim (protocol.md, "Disconnects and claims").
+    if (view.you == "spectator" || view.you.empty() || view.you == seat) {
+        return who + " disconnected; the opponent may claim after " + after;
+    }
+    return who + " disconnected; you may claim after " + after + " (claim win | claim draw)";
+}
+
+std::string describe_ended(const GameView& view, const protocol::Ended& ended) {
+    if (view.status == "aborted") {
+        return aborted_text(ended.reason);
+    }
+    return "Game over: " + std::string(protocol::result_text(ended.result)) + " (" +
+           std::string(protocol::to_string(ended.reason)) + ")";
+}
+
+// Coming back (a reconnect, a server restart), a player hears from the state when a claim opens
+// against an opponent who is away: no presence event says it again.
+std::string describe_state(const GameView& view, const protocol::State& state) {
+    if (view.you == "spectator" || view.you.empty()) {
+        return "";
+    }
+    for (const Side side : {Side::first, Side::second}) {
+        const std::string seat = seat_text(state.variant, side);
+        const auto& player = side == Side::first ? state.first : state.second;
+        if (seat == view.you || !player || !player->claim_after_ms) {
+            continue;
         }
-        return who + (action == "accept" ? " accepts the " : " declines the ") + kind;
-    }
-    if (type == "presence") {
-        const std::string who = seat_title(text_field(message, "seat"));
-        if (flag_field(message, "connected")) {
-            return who + " is back";
-        }
-        const std::string after =
-            std::to_string(count_field(message, "claim_after_ms") / 1000) + " s";
-        // Only the opponent may claim (protocol.md, "Disconnects and claims").
-        if (view.you == "spectator" || view.you.empty() ||
-            view.you == text_field(message, "seat")) {
-            return who + " disconnected; the opponent may claim after " + after;
-        }
-        return who + " disconnected; you may claim after " + after + " (claim win | claim draw)";
-    }
-    if (type == "takeback") {
-        return "Takeback: back to ply " + std::to_string(count_field(message, "ply"));
-    }
-    if (type == "rematch") {
-        return "Rematch agreed: the next game is " + text_field(message, "next");
-    }
-    if (type == "ended") {
-        if (view.status == "aborted") {
-            return aborted_text(text_field(message, "reason"));
-        }
-        return "Game over: " + text_field(message, "result") + " (" +
-               text_field(message, "reason") + ")";
-    }
-    if (type == "created" || type == "joined") {
-        return "Game " + text_field(message, "game") + ": you play " + text_field(message, "seat");
-    }
-    if (type == "state" && view.you != "spectator" && !view.you.empty()) {
-        // Coming back (a reconnect, a server restart), a player hears from the state when a claim
-        // opens against an opponent who is away: no presence event says it again.
-        const auto players = message.find("players");
-        for (const std::string& seat : seats_of(view.variant)) {
-            if (seat == view.you || players == message.end() || !players->is_object()) {
-                continue;
-            }
-            const auto player = players->find(seat);
-            if (player == players->end() || !player->is_object() ||
-                !player->contains("claim_after_ms")) {
-                continue;
-            }
-            const std::uint64_t after = count_field(*player, "claim_after_ms");
-            return seat_title(seat) + " is away; you may claim " +
-                   (after == 0 ? std::string("now")
-                               : "after " + std::to_string(after / 1000) + " s") +
-                   " (claim win | claim draw)";
-        }
+        const std::int64_t after = *player->claim_after_ms;
+        return seat_title(seat) + " is away; you may claim " +
+               (after == 0 ? std::string("now") : "after " + std::to_string(after / 1000) + " s") +
+               " (claim win | claim draw)";
     }
     return "";
+}
+
+}  // namespace
+
+std::string describe(const GameView& view, const protocol::ServerMessage& message) {
+    return std::visit(
+        Overloaded{
+            [](const protocol::ErrorMessage& error) {
+                return "error (" + std::string(protocol::to_string(error.code)) +
+                       "): " + error.message;
+            },
+            [&](const protocol::OfferEvent& offer) { return describe_offer(view, offer); },
+            [&](const protocol::Presence& presence) { return describe_presence(view, presence); },
+            [](const protocol::TakenBack& takeback) {
+                return "Takeback: back to ply " + std::to_string(takeback.ply);
+            },
+            [](const protocol::RematchEvent& rematch) {
+                return "Rematch agreed: the next game is " + rematch.next;
+            },
+            [&](const protocol::Ended& ended) { return describe_ended(view, ended); },
+            [](const protocol::SeatGranted& seat) {
+                return "Game " + seat.game + ": you play " + seat_text(seat.variant, seat.seat);
+            },
+            [&](const protocol::State& state) { return describe_state(view, state); },
+            [](const OneOf<protocol::Welcome, protocol::Moved, protocol::SpectatorCount,
+                           protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
+                           protocol::Record, protocol::Pong> auto&) { return std::string(); },
+        },
+        message.body);
 }
 
 bool drawn_flipped(const GameView& view, bool flip) {

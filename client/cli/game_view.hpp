@@ -5,12 +5,12 @@
 
 #include <cstdint>
 #include <map>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "client/cli/render.hpp"
+#include "common/protocol/messages.hpp"
 
 namespace arbiter::client {
 
@@ -59,25 +59,18 @@ enum class Applied {
     other,      ///< not about this game's state
 };
 
-/// Fields of a server message, read without trusting it: a missing field or one of another JSON
-/// type reads as "", false or 0 (nlohmann's value() throws on a wrong type, and an exception out
-/// of a message handler would end the client: a broken server must not).
-std::string text_field(const nlohmann::json& message, const char* key);
-bool flag_field(const nlohmann::json& message, const char* key);
-/// A non-negative integer field, or 0.
-std::uint64_t count_field(const nlohmann::json& message, const char* key);
-
 /// The seats of a variant, first mover first: chess/draughts white, black; xiangqi red, black.
 std::vector<std::string> seats_of(const std::string& variant);
 
 /// Updates `view` from one server message. `elapsed_ms` is how long the running clock has counted
 /// down since the server last sent the clocks: `ended` carries no clock, so the clocks stop at
 /// the values shown then (at 0 for the side whose time ran out), not at the last move's.
-Applied apply_message(GameView& view, const nlohmann::json& message, std::int64_t elapsed_ms = 0);
+Applied apply_message(GameView& view, const protocol::ServerMessage& message,
+                      std::int64_t elapsed_ms = 0);
 
 /// A line of text for an event or error worth telling ("Black offers a draw", "error
 /// (illegal_move): ..."); empty when the redrawn board says it all.
-std::string describe(const GameView& view, const nlohmann::json& message);
+std::string describe(const GameView& view, const protocol::ServerMessage& message);
 
 /// The whole screen: board (from `you`'s side, reversed by `flip`), both clocks with the
 /// opponent's on top (`elapsed_ms` is taken off the running clock), last move, status line.

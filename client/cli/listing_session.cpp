@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <variant>
 
 #include "client/cli/engines.hpp"
 #include "client/cli/game_view.hpp"
@@ -17,17 +17,25 @@
 #include "client/cli/session.hpp"
 #include "client/cli/terminal.hpp"
 #include "client/cli/ws_client.hpp"
+#include "common/protocol/codec.hpp"
 
 namespace arbiter::client {
 namespace {
 
-using nlohmann::json;
+namespace protocol = arbiter::protocol;
 constexpr auto kConnectTimeout = std::chrono::seconds(5);
 constexpr auto kAnswerTimeout = std::chrono::seconds(15);
 
-// Connects, sends `request`, and waits for a message of type `wanted` (or an error).
-std::optional<json> ask(WsClient& socket, const CliOptions& options, Terminal& terminal,
-                        const std::string& request, const std::string& wanted) {
+// The answers a listing waits for carry their variants (welcome, lobby, games, record): no game
+// is followed, so no other variant is known.
+std::optional<rules::Variant> no_game_followed(std::string_view /*game*/) {
+    return std::nullopt;
+}
+
+// Connects, sends `request`, and waits for the message that answers it (or an error).
+template <typename Wanted>
+std::optional<Wanted> ask(WsClient& socket, const CliOptions& options, Terminal& terminal,
+                          const std::string& request) {
     auto connected = socket.connect(options.server, kConnectTimeout);
     if (!connected) {
         terminal.note("cannot connect to " + options.server + ": " + connected.error());
@@ -44,18 +52,17 @@ std::optional<json> ask(WsClient& socket, const CliOptions& options, Terminal& t
         if (received.status != ReceiveStatus::message) {
             continue;
         }
-        json message = json::parse(received.text, nullptr, false);
-        if (message.is_discarded() || !message.is_object()) {
+        auto message = protocol::decode_server(received.text, no_game_followed);
+        if (!message) {
             continue;
         }
-        terminal.json_line(message);
-        const std::string type = text_field(message, "type");
-        if (type == "error") {
-            terminal.note(describe(GameView{}, message));
+        terminal.json_line(received.text);
+        if (std::holds_alternative<protocol::ErrorMessage>(message->body)) {
+            terminal.note(describe(GameView{}, *message));
             return std::nullopt;
         }
-        if (type == wanted) {
-            return message;
+        if (auto* wanted = std::get_if<Wanted>(&message->body)) {
+            return std::move(*wanted);
         }
     }
     if (!g_interrupted) {
@@ -103,37 +110,31 @@ std::string name_or_unknown(std::string name) {
     return name.empty() ? "?" : name;
 }
 
-std::string summary_line(const json& game) {
+std::string summary_line(const protocol::GameSummary& game) {
     std::ostringstream line;
     std::string players;
-    const auto found = game.find("players");
-    for (const std::string& seat : seats_of(text_field(game, "variant"))) {
-        const bool taken = found != game.end() && found->is_object() && found->contains(seat) &&
-                           found->at(seat).is_object();
-        players +=
-            (players.empty() ? "" : " vs ") +
-            (taken ? name_or_unknown(text_field(found->at(seat), "name")) : std::string("(open)")) +
-            " (" + seat + ")";
+    for (const rules::Side side : {rules::Side::first, rules::Side::second}) {
+        const auto& player = side == rules::Side::first ? game.first : game.second;
+        const std::string_view seat = rules::seat_name(game.variant, side);
+        players += (players.empty() ? "" : " vs ") +
+                   (player ? name_or_unknown(player->name) : std::string("(open)")) + " (" +
+                   std::string(seat) + ")";
     }
-    auto text = [&](const char* key) {
-        auto field = game.find(key);
-        return field != game.end() && field->is_string() ? field->get<std::string>() : "";
-    };
-    line << text("game") << "  " << text("variant") << "  " << text("status") << "  " << players
-         << "  ply " << count_field(game, "ply");
-    if (!text("result").empty()) {
-        line << "  " << text("result") << " (" << text("reason") << ")";
+    line << game.game << "  " << rules::to_string(game.variant) << "  "
+         << protocol::to_string(game.status) << "  " << players << "  ply " << game.ply;
+    if (game.result != rules::Outcome::ongoing) {
+        line << "  " << protocol::result_text(game.result) << " ("
+             << protocol::to_string(game.reason) << ")";
     }
     return line.str();
 }
 
-void print_list(Terminal& terminal, const json& message) {
-    const auto games = message.find("games");
-    if (games == message.end() || !games->is_array() || games->empty()) {
+void print_list(Terminal& terminal, const std::vector<protocol::GameSummary>& games) {
+    if (games.empty()) {
         terminal.note("(no games)");
         return;
     }
-    for (const auto& game : *games) {
+    for (const auto& game : games) {
         terminal.note(summary_line(game));
     }
 }
@@ -143,7 +144,7 @@ void print_list(Terminal& terminal, const json& message) {
 int run_replay(const CliOptions& options) {
     Terminal terminal = Terminal::detect(options);
     WsClient socket;
-    auto answer = ask(socket, options, terminal, requests::replay(options.game), "record");
+    auto answer = ask<protocol::Record>(socket, options, terminal, requests::replay(options.game));
     socket.close();
     if (!answer) {
         return g_interrupted ? kExitInterrupted : kExitFailed;
@@ -164,9 +165,9 @@ int run_listing(const CliOptions& options) {
     WsClient socket;
     if (options.command == Command::engines) {
         // The engines come with the welcome that answers hello (protocol.md).
-        auto welcome =
-            ask(socket, options, terminal,
-                requests::hello(options.name.empty() ? "arbiter-cli" : options.name), "welcome");
+        auto welcome = ask<protocol::Welcome>(
+            socket, options, terminal,
+            requests::hello(options.name.empty() ? "arbiter-cli" : options.name));
         socket.close();
         if (!welcome) {
             return g_interrupted ? kExitInterrupted : kExitFailed;
@@ -179,9 +180,15 @@ int run_listing(const CliOptions& options) {
         return kExitDone;
     }
     const bool lobby = options.command == Command::lobby;
-    auto answer =
-        ask(socket, options, terminal, lobby ? requests::lobby() : requests::games(options),
-            lobby ? "lobby" : "games");
+    std::optional<std::vector<protocol::GameSummary>> answer;
+    if (lobby) {
+        if (auto list = ask<protocol::LobbyList>(socket, options, terminal, requests::lobby())) {
+            answer = std::move(list->games);
+        }
+    } else if (auto list =
+                   ask<protocol::GamesList>(socket, options, terminal, requests::games(options))) {
+        answer = std::move(list->games);
+    }
     if (!answer) {
         return g_interrupted ? kExitInterrupted : kExitFailed;
     }
@@ -201,14 +208,15 @@ int run_listing(const CliOptions& options) {
         if (received.status != ReceiveStatus::message) {
             continue;
         }
-        json message = json::parse(received.text, nullptr, false);
-        if (message.is_discarded() || !message.is_object()) {
+        const auto message = protocol::decode_server(received.text, no_game_followed);
+        if (!message) {
             continue;
         }
-        terminal.json_line(message);
-        if (!options.json && text_field(message, "type") == "lobby") {
+        terminal.json_line(received.text);
+        const auto* list = std::get_if<protocol::LobbyList>(&message->body);
+        if (!options.json && list != nullptr) {
             terminal.note("-- open games --");
-            print_list(terminal, message);
+            print_list(terminal, list->games);
         }
     }
     socket.close();

@@ -3,16 +3,17 @@
 #include "client/cli/play_state.hpp"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <variant>
 
 #include "client/cli/requests.hpp"
 #include "client/cli/text_rules.hpp"
+#include "common/core/overloaded.hpp"
 
 namespace arbiter::client {
 
 namespace {
 
-using nlohmann::json;
+namespace protocol = arbiter::protocol;
 
 // A busy server (too many reads of stored games waiting) refuses for a moment, not for good.
 constexpr auto kAskAgainAfter = std::chrono::seconds(1);
@@ -35,7 +36,15 @@ bool is_one_of(const std::string& value, std::initializer_list<std::string_view>
 }  // namespace
 
 PlayState::PlayState(const CliOptions& options, bool interactive, SteadyClock::time_point now)
-    : options_(options), interactive_(interactive), flip_(options.flip), clocks_set_at_(now) {}
+    : options_(options), interactive_(interactive), flip_(options.flip), clocks_set_at_(now) {
+    if (options.command == Command::create) {
+        variant_ = rules::parse_variant(options.variant);
+    }
+}
+
+std::optional<rules::Variant> PlayState::variant_of(std::string_view /*game*/) const {
+    return variant_;
+}
 
 std::string PlayState::game() const {
     return game_.empty() ? options_.game : game_;
@@ -96,20 +105,31 @@ Expected<std::vector<std::string>, std::string> PlayState::open(bool first) {
     return sent;
 }
 
-Reaction PlayState::on_message(const json& message, SteadyClock::time_point now) {
-    const std::string type = text_field(message, "type");
-    if (type == "created" || type == "joined") {
-        return on_seat(message);
-    }
-    if (type == "error") {
-        return on_error(message, now);
-    }
-    if (type == "seat_lost") {
-        return on_seat_lost(message);
-    }
+Reaction PlayState::on_message(const protocol::ServerMessage& message,
+                               SteadyClock::time_point now) {
+    return std::visit(
+        Overloaded{
+            [&](const protocol::SeatGranted& seat) { return on_seat(message, seat); },
+            [&](const protocol::ErrorMessage& error) { return on_error(message, error, now); },
+            [&](const protocol::SeatLost& lost) { return on_seat_lost(lost); },
+            [&](const protocol::SpectatorCount&) { return on_game_message(message, now); },
+            [&](const protocol::State& state) {
+                return state.game == game() ? on_game_message(message, now) : Reaction{};
+            },
+            [&](const protocol::GameEvent auto& event) {
+                return event.game == game() ? on_game_message(message, now) : Reaction{};
+            },
+            [](const OneOf<protocol::Welcome, protocol::LobbyList, protocol::GamesList,
+                           protocol::Record, protocol::Pong> auto&) { return Reaction{}; },
+        },
+        message.body);
+}
+
+Reaction PlayState::on_game_message(const protocol::ServerMessage& message,
+                                    SteadyClock::time_point now) {
     Reaction reaction;
-    if (text_field(message, "game") != game() && type != "spectators") {
-        return reaction;
+    if (const auto* state = std::get_if<protocol::State>(&message.body)) {
+        variant_ = state->variant;
     }
     const Applied applied = apply_message(view_, message, elapsed_ms(now));
     if (applied == Applied::gap) {
@@ -126,35 +146,40 @@ Reaction PlayState::on_message(const json& message, SteadyClock::time_point now)
     if (applied != Applied::changed) {
         return reaction;
     }
-    if (type == "moved" || type == "takeback" || type == "state") {
+    // Only state, moved and takeback carry the position and the clocks.
+    const auto* moved = std::get_if<protocol::Moved>(&message.body);
+    const bool carries_clocks = moved != nullptr ||
+                                std::holds_alternative<protocol::TakenBack>(message.body) ||
+                                std::holds_alternative<protocol::State>(message.body);
+    const bool ended = std::holds_alternative<protocol::Ended>(message.body);
+    if (carries_clocks) {
         move_in_flight_.reset();
         // A move after which the side to move has no legal move (checkmate, stalemate, no
         // moves) ended the game: its `ended` follows, and a move typed ahead waits for it
         // rather than go out to be refused as game_over.
-        no_legal_move_ = type == "moved" && view_.legal.empty();
-    }
-    // Only state, moved and takeback carry the clocks; the running one counts down from there.
-    if (message.contains("clock")) {
+        no_legal_move_ = moved != nullptr && view_.legal.empty();
+        // The running one counts down from there.
         clocks_set_at_ = now;
     }
     reaction.redraw = true;
-    if (auto line = describe(view_, message); !line.empty() && type != "ended") {
+    if (auto line = describe(view_, message); !line.empty() && !ended) {
         reaction.notes.push_back(line);
     }
     if (over()) {
         drop_pending(reaction, "the game is over");
         if (!interactive_) {
             reaction.exit_code = kExitDone;
-        } else if (type == "ended" || type == "state") {
+        } else if (ended || std::holds_alternative<protocol::State>(message.body)) {
             reaction.notes.push_back("type rematch to play again, or quit");
         }
     }
     return reaction;
 }
 
-Reaction PlayState::on_seat(const json& message) {
+Reaction PlayState::on_seat(const protocol::ServerMessage& message,
+                            const protocol::SeatGranted& seat) {
     Reaction reaction;
-    const std::string next = text_field(message, "game");
+    const std::string& next = seat.game;
     if (!game_.empty() && next != game_ && view_.rematch != next) {
         return reaction;
     }
@@ -164,11 +189,12 @@ Reaction PlayState::on_seat(const json& message) {
         move_in_flight_.reset();
     }
     game_ = next;
-    token_ = text_field(message, "token");
+    token_ = seat.token;
+    variant_ = seat.variant;
     if (view_.game != game_) {
         view_ = GameView{};  // follow the new game from its first state
     }
-    reaction.seat = StoredSeat{token_, text_field(message, "seat")};
+    reaction.seat = StoredSeat{token_, std::string(rules::seat_name(seat.variant, seat.seat))};
     reaction.notes.push_back(describe(view_, message));
     return reaction;
 }
@@ -177,9 +203,9 @@ Reaction PlayState::on_seat(const json& message) {
 // The session ends rather than follow a game it can no longer play: resuming by itself (say, on a
 // reconnect) would take the seat back and displace the other connection in turn. A session holds
 // one seat and does not also watch its game, so it is left with nothing of the game.
-Reaction PlayState::on_seat_lost(const json& message) {
+Reaction PlayState::on_seat_lost(const protocol::SeatLost& lost) {
     Reaction reaction;
-    if (spectator() || text_field(message, "game") != game()) {
+    if (spectator() || lost.game != game()) {
         return reaction;
     }
     drop_pending(reaction, "the seat was taken over");
@@ -192,15 +218,17 @@ Reaction PlayState::on_seat_lost(const json& message) {
     return reaction;
 }
 
-Reaction PlayState::on_error(const json& message, SteadyClock::time_point now) {
+Reaction PlayState::on_error(const protocol::ServerMessage& message,
+                             const protocol::ErrorMessage& error, SteadyClock::time_point now) {
     Reaction reaction;
     reaction.notes.push_back(describe(view_, message));
-    const std::string code = text_field(message, "code");
-    const std::string id = text_field(message, "id");
+    const protocol::ErrorCode code = error.code;
+    const std::string id = message.id.value_or("");
     // The server echoes the id of the request an error is about; an error without one is taken
     // for the opening request only while that waits for its answer.
     const bool opening = !opening_.empty() && (id == kOpenId || id.empty());
-    if (opening && (code == "unavailable" || code == "rate_limited")) {
+    if (opening &&
+        (code == protocol::ErrorCode::unavailable || code == protocol::ErrorCode::rate_limited)) {
         // The join, watch or resume was not taken for now; nothing changed, so the same request
         // goes again (a seat is never given up for a busy server).
         reaction.notes.push_back("asking again in a moment");
@@ -210,7 +238,7 @@ Reaction PlayState::on_error(const json& message, SteadyClock::time_point now) {
     if (opening) {
         opening_.clear();  // answered: a later gap asks again
     }
-    if (code == "too_large") {
+    if (code == protocol::ErrorCode::too_large) {
         drop_too_large(reaction);
     } else if (id.rfind('m', 0) == 0) {
         move_in_flight_.reset();  // refused: dropped

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +17,7 @@
 #include "client/cli/options.hpp"
 #include "client/cli/token_store.hpp"
 #include "common/core/expected.hpp"
+#include "common/protocol/messages.hpp"
 
 namespace arbiter::client {
 
@@ -53,8 +53,13 @@ class PlayState {
     /// watch, with `since` once there is a state. Fails when there is no token to resume with.
     Expected<std::vector<std::string>, std::string> open(bool first);
 
+    /// The variant of `game` as far as this session knows it (from the command line's create,
+    /// or a created, joined or state), for decoding the server's messages: a session follows one
+    /// game and the rematches that follow it, all of one variant.
+    std::optional<rules::Variant> variant_of(std::string_view game) const;
+
     /// A server message, received at `now`.
-    Reaction on_message(const nlohmann::json& message, SteadyClock::time_point now);
+    Reaction on_message(const protocol::ServerMessage& message, SteadyClock::time_point now);
     /// The connection closed; `close_code` is the server's close code (0: none).
     Reaction on_closed(int close_code);
     /// A line typed (or piped) in: a command, or a move to send when it is the player's turn.
@@ -74,9 +79,12 @@ class PlayState {
     bool settled() const;
 
   private:
-    Reaction on_seat(const nlohmann::json& message);
-    Reaction on_seat_lost(const nlohmann::json& message);
-    Reaction on_error(const nlohmann::json& message, SteadyClock::time_point now);
+    Reaction on_seat(const protocol::ServerMessage& message, const protocol::SeatGranted& seat);
+    Reaction on_seat_lost(const protocol::SeatLost& lost);
+    Reaction on_error(const protocol::ServerMessage& message, const protocol::ErrorMessage& error,
+                      SteadyClock::time_point now);
+    /// A state, a game event or a spectator count of the game followed.
+    Reaction on_game_message(const protocol::ServerMessage& message, SteadyClock::time_point now);
     bool command(const std::string& text, Reaction& reaction);
     std::string offer_action(const std::string& kind, const std::string& argument) const;
     bool spectator() const;
@@ -87,6 +95,7 @@ class PlayState {
     CliOptions options_;
     bool interactive_ = false;
     GameView view_;
+    std::optional<rules::Variant> variant_;
     std::string game_;
     std::string token_;
     bool flip_ = false;

@@ -2,40 +2,25 @@
 
 #include <charconv>
 #include <cstdio>
-#include <nlohmann/json.hpp>
-
-#include "client/cli/game_view.hpp"
 
 namespace arbiter::client {
 
-using nlohmann::json;
-
-GameRecord read_record(const json& message) {
+GameRecord read_record(const protocol::Record& message) {
     GameRecord record;
-    record.game = text_field(message, "game");
-    record.variant = text_field(message, "variant");
-    record.status = text_field(message, "status");
-    record.initial_position = text_field(message, "initial_position");
-    record.initial_check = flag_field(message, "initial_check");
-    record.result = text_field(message, "result");
-    record.reason = text_field(message, "reason");
-    const auto players = message.find("players");
-    for (const std::string& seat : seats_of(record.variant)) {
-        std::string name = "(open)";
-        if (players != message.end() && players->is_object() && players->contains(seat) &&
-            players->at(seat).is_object()) {
-            name = text_field(players->at(seat), "name");
-        }
-        record.players.emplace_back(seat, name);
+    record.game = message.game;
+    record.variant = std::string(rules::to_string(message.variant));
+    record.status = std::string(protocol::to_string(message.status));
+    record.initial_position = message.initial_position;
+    record.initial_check = message.initial_check;
+    record.result = std::string(protocol::result_text(message.result));
+    record.reason = std::string(protocol::to_string(message.reason));
+    for (const rules::Side side : {rules::Side::first, rules::Side::second}) {
+        const auto& player = side == rules::Side::first ? message.first : message.second;
+        record.players.emplace_back(rules::seat_name(message.variant, side),
+                                    player ? player->name : "(open)");
     }
-    if (auto moves = message.find("moves"); moves != message.end() && moves->is_array()) {
-        for (const auto& move : *moves) {
-            if (move.is_object()) {
-                record.moves.push_back({count_field(move, "ply"), text_field(move, "move"),
-                                        text_field(move, "notation"), text_field(move, "position"),
-                                        flag_field(move, "check")});
-            }
-        }
+    for (const protocol::RecordMove& move : message.moves) {
+        record.moves.push_back({move.ply, move.move, move.notation, move.position, move.check});
     }
     return record;
 }

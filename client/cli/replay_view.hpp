@@ -4,7 +4,6 @@
 /// ply for stepping through it, and the stepping keys.
 
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +11,7 @@
 
 #include "client/cli/render.hpp"
 #include "common/core/expected.hpp"
+#include "common/protocol/messages.hpp"
 
 namespace arbiter::client {
 
@@ -37,8 +37,8 @@ struct GameRecord {
     std::string reason;
 };
 
-/// Reads a `record` message (fields of a wrong type read as empty).
-GameRecord read_record(const nlohmann::json& message);
+/// The parts of a `record` message that replay shows, as text.
+GameRecord read_record(const protocol::Record& message);
 
 /// The whole game: a header line, one line per ply (`  3. Nf3       g1f3`), the result.
 std::string print_record(const GameRecord& record);

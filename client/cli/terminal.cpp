@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string_view>
 
 namespace arbiter::client {
@@ -58,9 +57,9 @@ Terminal Terminal::detect(const CliOptions& options) {
     return terminal;
 }
 
-void Terminal::json_line(const nlohmann::json& message) const {
+void Terminal::json_line(std::string_view message) const {
     if (json_) {
-        std::cout << message.dump() << '\n' << std::flush;
+        std::cout << message << '\n' << std::flush;
     }
 }
 

@@ -3,8 +3,8 @@
 /// Where arbiter-cli's output goes: JSON lines for scripts, or boards and notes for people, with
 /// in-place clock updates on an interactive terminal.
 
-#include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
 
 #include "client/cli/options.hpp"
 #include "client/cli/render.hpp"
@@ -24,8 +24,8 @@ class Terminal {
     void prompt_for_input(bool prompt) { prompt_ = prompt; }
     const RenderStyle& style() const { return style_; }
 
-    /// --json: the message as one line on stdout; otherwise nothing.
-    void json_line(const nlohmann::json& message) const;
+    /// --json: the server's message, as it came (one line of JSON), on stdout; otherwise nothing.
+    void json_line(std::string_view message) const;
     /// A line for people: stdout, or stderr under --json (whose stdout is JSON only).
     void note(const std::string& text);
     /// A whole game screen; `clock_row` is its 1-based line holding the first clock line.

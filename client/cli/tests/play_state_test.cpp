@@ -6,10 +6,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/protocol/codec.hpp"
+
 namespace arbiter::client {
 namespace {
 
 using nlohmann::json;
+
+// A server message as the session gets it: decoded by the protocol's codec.
+protocol::ServerMessage server(const json& message) {
+    auto decoded = protocol::decode_server(
+        message.dump(), [](std::string_view) { return std::optional(rules::Variant::chess); });
+    EXPECT_TRUE(decoded) << message.dump() << " -> " << decoded.error().message;
+    return decoded ? std::move(*decoded) : protocol::ServerMessage{protocol::Pong{}, std::nullopt};
+}
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
@@ -33,6 +43,7 @@ json playing(const std::string& game, std::uint64_t seq, const std::string& you,
             {"players",
              {{"white", {{"name", "Ana"}, {"connected", true}}},
               {"black", {{"name", "Bo"}, {"connected", true}}}}},
+            {"initial_position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
             {"position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
             {"moves", json::array()},
             {"notation", json::array()},
@@ -41,6 +52,7 @@ json playing(const std::string& game, std::uint64_t seq, const std::string& you,
             {"legal", json::array()},
             {"check", false},
             {"clock", {{"white_ms", 60000}, {"black_ms", 60000}, {"running", true}}},
+            {"time_control", {{"initial_ms", 60000}, {"increment_ms", 0}}},
             {"result", nullptr},
             {"reason", nullptr},
             {"offers", json::array()},
@@ -110,33 +122,34 @@ bool mentions(const Reaction& reaction, const std::string& text) {
 PlayState created_and_joined() {
     PlayState play(command_line({"create", "chess", "--clock", "1+0"}), true, kStart);
     EXPECT_TRUE(play.open(true));
-    (void)play.on_message(seat("created", "g1", "white"), kStart);
-    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    (void)play.on_message(server(seat("created", "g1", "white")), kStart);
+    (void)play.on_message(server(playing("g1", 2, "white", "white", 0)), kStart);
     return play;
 }
 
 TEST(CliPlayState, OffersAndPresenceDoNotRestartTheRunningClock) {
     PlayState play = created_and_joined();
-    EXPECT_TRUE(play.on_message(event("offer", "g1", 3,
-                                      {{"kind", "draw"}, {"action", "offer"}, {"by", "black"}}),
-                                kStart + seconds(5))
-                    .redraw);
+    EXPECT_TRUE(
+        play.on_message(server(event("offer", "g1", 3,
+                                     {{"kind", "draw"}, {"action", "offer"}, {"by", "black"}})),
+                        kStart + seconds(5))
+            .redraw);
     (void)play.on_message(
-        event("presence", "g1", 4,
-              {{"seat", "black"}, {"connected", false}, {"claim_after_ms", 60000}}),
+        server(event("presence", "g1", 4,
+                     {{"seat", "black"}, {"connected", false}, {"claim_after_ms", 60000}})),
         kStart + seconds(7));
     EXPECT_EQ(play.elapsed_ms(kStart + seconds(8)), 8000);
     const std::string clocks =
         render_clocks(play.view(), false, play.elapsed_ms(kStart + seconds(8)));
     EXPECT_NE(clocks.find("White  Ana  0:52"), std::string::npos) << clocks;
     // A move carries the clocks: the count starts again from them.
-    (void)play.on_message(moved("g1", 5, 1, "e2e4", "black"), kStart + seconds(9));
+    (void)play.on_message(server(moved("g1", 5, 1, "e2e4", "black")), kStart + seconds(9));
     EXPECT_EQ(play.elapsed_ms(kStart + seconds(9)), 0);
 }
 
 TEST(CliPlayState, EndedStopsTheClocksWhereTheyWereCountedDown) {
     PlayState play = created_and_joined();
-    (void)play.on_message(ended("g1", 3, "0-1", "resign"), kStart + seconds(7));
+    (void)play.on_message(server(ended("g1", 3, "0-1", "resign")), kStart + seconds(7));
     ASSERT_TRUE(play.view().clock);
     EXPECT_FALSE(play.view().clock->running);
     EXPECT_EQ(play.view().clock->remaining_ms.at("white"), 53000);
@@ -148,7 +161,7 @@ TEST(CliPlayState, EndedStopsTheClocksWhereTheyWereCountedDown) {
 
 TEST(CliPlayState, ASideThatLostOnTimeShowsNoTimeLeft) {
     PlayState play = created_and_joined();
-    (void)play.on_message(ended("g1", 3, "0-1", "timeout"), kStart + milliseconds(59950));
+    (void)play.on_message(server(ended("g1", 3, "0-1", "timeout")), kStart + milliseconds(59950));
     const std::string clocks = render_clocks(play.view(), false, 0);
     EXPECT_NE(clocks.find("White  Ana  0:00.0"), std::string::npos) << clocks;
     EXPECT_NE(clocks.find("Black  Bo  1:00"), std::string::npos) << clocks;
@@ -204,7 +217,7 @@ TEST(CliPlayState, ATooLargeErrorDropsTheMoveInFlight) {
     PlayState play = created_and_joined();
     (void)play.on_line("e2e4");
     ASSERT_EQ(play.next_move().requests.size(), 1u);
-    (void)play.on_message(error("too_large"), kStart);
+    (void)play.on_message(server(error("too_large")), kStart);
     (void)play.on_closed(1009);
     auto reopened = play.open(false);
     ASSERT_TRUE(reopened);
@@ -227,7 +240,7 @@ TEST(CliPlayState, AMoveWhoseAnswerWasLostIsSentAgainAfterAReconnect) {
     EXPECT_EQ(move["move"], "e2e4");
     EXPECT_EQ(move["ply"], 0);
     EXPECT_FALSE(play.settled());  // until the resent move is answered
-    (void)play.on_message(moved("g1", 3, 1, "e2e4", "black"), kStart);
+    (void)play.on_message(server(moved("g1", 3, 1, "e2e4", "black")), kStart);
     EXPECT_TRUE(play.settled());
 }
 
@@ -244,7 +257,7 @@ TEST(CliPlayState, ASeatTakenOverElsewhereEndsTheSessionWithItsOwnStatus) {
     (void)play.on_line("e2e4");
     (void)play.on_line("g1f3");  // the first goes, the second waits for the turn
     ASSERT_EQ(requests_of(play.next_move()).size(), 1u);
-    const Reaction reaction = play.on_message(seat_lost("g1", "white"), kStart);
+    const Reaction reaction = play.on_message(server(seat_lost("g1", "white")), kStart);
     EXPECT_EQ(reaction.exit_code, kExitSeatTakenOver);
     EXPECT_NE(kExitSeatTakenOver, 1);  // apart from the failures
     EXPECT_TRUE(mentions(reaction, "taken over by another connection (resumed elsewhere)"));
@@ -256,34 +269,34 @@ TEST(CliPlayState, ASeatTakenOverElsewhereEndsTheSessionWithItsOwnStatus) {
 
 TEST(CliPlayState, ASeatLostInAnotherGameIsNotThisSessions) {
     PlayState play = created_and_joined();
-    EXPECT_FALSE(play.on_message(seat_lost("g0", "white"), kStart).exit_code);
+    EXPECT_FALSE(play.on_message(server(seat_lost("g0", "white")), kStart).exit_code);
     PlayState watching(command_line({"watch", "g1"}), true, kStart);
     ASSERT_TRUE(watching.open(true));
-    (void)watching.on_message(playing("g1", 2, "spectator", "white", 0), kStart);
-    EXPECT_FALSE(watching.on_message(seat_lost("g1", "white"), kStart).exit_code);
+    (void)watching.on_message(server(playing("g1", 2, "spectator", "white", 0)), kStart);
+    EXPECT_FALSE(watching.on_message(server(seat_lost("g1", "white")), kStart).exit_code);
 }
 
 TEST(CliPlayState, MovesTypedAheadAreDroppedAtTheEndAndNotPlayedInTheRematch) {
     PlayState play = created_and_joined();
-    (void)play.on_message(moved("g1", 3, 1, "e2e4", "black"), kStart);
+    (void)play.on_message(server(moved("g1", 3, 1, "e2e4", "black")), kStart);
     (void)play.on_line("g1f3");  // ahead of the turn
-    EXPECT_TRUE(mentions(play.on_message(ended("g1", 4, "1-0", "resign"), kStart), "g1f3"));
-    (void)play.on_message(event("rematch", "g1", 5, {{"next", "g2"}}), kStart);
-    (void)play.on_message(seat("joined", "g2", "black"), kStart);
+    EXPECT_TRUE(mentions(play.on_message(server(ended("g1", 4, "1-0", "resign")), kStart), "g1f3"));
+    (void)play.on_message(server(event("rematch", "g1", 5, {{"next", "g2"}})), kStart);
+    (void)play.on_message(server(seat("joined", "g2", "black")), kStart);
     EXPECT_EQ(play.game(), "g2");
-    (void)play.on_message(playing("g2", 1, "black", "white", 0), kStart);
-    (void)play.on_message(moved("g2", 2, 1, "d2d4", "black"), kStart);
+    (void)play.on_message(server(playing("g2", 1, "black", "white", 0)), kStart);
+    (void)play.on_message(server(moved("g2", 2, 1, "d2d4", "black")), kStart);
     EXPECT_EQ(play.view().turn, "black");
     EXPECT_TRUE(play.next_move().requests.empty());
 }
 
 TEST(CliPlayState, AMoveTypedAfterTheEndIsNotKeptForTheRematch) {
     PlayState play = created_and_joined();
-    (void)play.on_message(ended("g1", 3, "0-1", "resign"), kStart);
+    (void)play.on_message(server(ended("g1", 3, "0-1", "resign")), kStart);
     EXPECT_TRUE(mentions(play.on_line("e2e4"), "the game is over"));
-    (void)play.on_message(event("rematch", "g1", 4, {{"next", "g2"}}), kStart);
-    (void)play.on_message(seat("joined", "g2", "white"), kStart);
-    (void)play.on_message(playing("g2", 1, "white", "white", 0), kStart);
+    (void)play.on_message(server(event("rematch", "g1", 4, {{"next", "g2"}})), kStart);
+    (void)play.on_message(server(seat("joined", "g2", "white")), kStart);
+    (void)play.on_message(server(playing("g2", 1, "white", "white", 0)), kStart);
     EXPECT_TRUE(play.next_move().requests.empty());
 }
 
@@ -291,8 +304,8 @@ TEST(CliPlayState, MovesPipedBeforeTheSeatIsTakenArePlayed) {
     PlayState play(command_line({"create", "chess"}), false, kStart);
     ASSERT_TRUE(play.open(true));
     (void)play.on_line("e2e4");
-    (void)play.on_message(seat("created", "g1", "white"), kStart);
-    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    (void)play.on_message(server(seat("created", "g1", "white")), kStart);
+    (void)play.on_message(server(playing("g1", 2, "white", "white", 0)), kStart);
     const auto sent = requests_of(play.next_move());
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0]["move"], "e2e4");
@@ -300,33 +313,37 @@ TEST(CliPlayState, MovesPipedBeforeTheSeatIsTakenArePlayed) {
 
 TEST(CliPlayState, ARefusedResyncLetsTheNextGapAskAgain) {
     PlayState play = created_and_joined();
-    const auto first = requests_of(play.on_message(moved("g1", 5, 1, "e2e4", "black"), kStart));
+    const auto first =
+        requests_of(play.on_message(server(moved("g1", 5, 1, "e2e4", "black")), kStart));
     ASSERT_EQ(first.size(), 1u);
     EXPECT_EQ(first[0]["type"], "resume");
     EXPECT_EQ(first[0]["since"], 2);
     // Refused for good (not busy): the session goes on with the events it has.
     json refusal = error("forbidden", first[0].value("id", ""));
-    EXPECT_FALSE(play.on_message(refusal, kStart).exit_code);
-    const auto second = requests_of(play.on_message(moved("g1", 7, 2, "e7e5", "white"), kStart));
+    EXPECT_FALSE(play.on_message(server(refusal), kStart).exit_code);
+    const auto second =
+        requests_of(play.on_message(server(moved("g1", 7, 2, "e7e5", "white")), kStart));
     ASSERT_EQ(second.size(), 1u);
     EXPECT_EQ(second[0]["type"], "resume");
 }
 
 TEST(CliPlayState, OneResyncAtATime) {
     PlayState play = created_and_joined();
-    EXPECT_EQ(play.on_message(moved("g1", 5, 1, "e2e4", "black"), kStart).requests.size(), 1u);
-    EXPECT_TRUE(play.on_message(moved("g1", 6, 2, "e7e5", "white"), kStart).requests.empty());
+    EXPECT_EQ(play.on_message(server(moved("g1", 5, 1, "e2e4", "black")), kStart).requests.size(),
+              1u);
+    EXPECT_TRUE(
+        play.on_message(server(moved("g1", 6, 2, "e7e5", "white")), kStart).requests.empty());
 }
 
 TEST(CliPlayState, AnActionRefusedAsRateLimitedDoesNotReopenTheGame) {
     PlayState play(command_line({"resume", "g1", "--token", "tok"}), true, kStart);
     ASSERT_TRUE(play.open(true));
-    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    (void)play.on_message(server(playing("g1", 2, "white", "white", 0)), kStart);
     for (const std::string line : {"resign", "draw", "claim win"}) {
         const auto sent = requests_of(play.on_line(line));
         ASSERT_EQ(sent.size(), 1u) << line;
         for (const std::string& id : {sent[0].value("id", std::string()), std::string()}) {
-            const Reaction reaction = play.on_message(error("rate_limited", id), kStart);
+            const Reaction reaction = play.on_message(server(error("rate_limited", id)), kStart);
             EXPECT_FALSE(mentions(reaction, "asking again")) << line;
             EXPECT_FALSE(reaction.exit_code) << line;
             EXPECT_FALSE(play.ask_again(kStart + seconds(5))) << line;
@@ -342,7 +359,7 @@ TEST(CliPlayState, ABusyRefusalOfTheOpeningAsksAgain) {
         ASSERT_EQ(opened->size(), 1u);
         const json watch = json::parse(opened->front());
         const Reaction reaction = play.on_message(
-            error("unavailable", echoed ? watch.value("id", "") : std::string()), kStart);
+            server(error("unavailable", echoed ? watch.value("id", "") : std::string())), kStart);
         EXPECT_TRUE(mentions(reaction, "asking again"));
         EXPECT_FALSE(reaction.exit_code);
         EXPECT_FALSE(play.ask_again(kStart + milliseconds(500)));
@@ -356,7 +373,8 @@ TEST(CliPlayState, ARefusedOpeningEndsASessionWithoutAGame) {
     auto opened = play.open(true);
     ASSERT_TRUE(opened);
     const json join = json::parse(opened->front());
-    EXPECT_EQ(play.on_message(error("seat_taken", join.value("id", "")), kStart).exit_code, 1);
+    EXPECT_EQ(play.on_message(server(error("seat_taken", join.value("id", ""))), kStart).exit_code,
+              1);
 }
 
 // Found in exploratory QA: Ctrl-D at the prompt left the client running with its input gone, so
@@ -373,8 +391,8 @@ TEST(CliPlayState, EndOfPipedInputStillPlaysTheMovesPipedIn) {
     ASSERT_TRUE(play.open(true));
     (void)play.on_line("e2e4");
     EXPECT_FALSE(play.on_end_of_input().exit_code);
-    (void)play.on_message(seat("created", "g1", "white"), kStart);
-    (void)play.on_message(playing("g1", 2, "white", "white", 0), kStart);
+    (void)play.on_message(server(seat("created", "g1", "white")), kStart);
+    (void)play.on_message(server(playing("g1", 2, "white", "white", 0)), kStart);
     const auto sent = requests_of(play.next_move());
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0]["move"], "e2e4");
@@ -385,22 +403,23 @@ TEST(CliPlayState, EndOfPipedInputStillPlaysTheMovesPipedIn) {
 // being dropped with the other moves typed ahead.
 TEST(CliPlayState, AMoveTypedAheadIsNotSentIntoAPositionWithoutLegalMoves) {
     PlayState play = created_and_joined();  // Ana: white
-    (void)play.on_message(moved("g1", 3, 1, "f2f3", "black"), kStart);
+    (void)play.on_message(server(moved("g1", 3, 1, "f2f3", "black")), kStart);
     (void)play.on_line("g2g4");  // typed ahead, during black's turn
     json mate = moved("g1", 4, 2, "e7e5", "white");
     mate["legal"] = json::array();  // no legal move for white: the game is over
-    (void)play.on_message(mate, kStart);
+    (void)play.on_message(server(mate), kStart);
     EXPECT_TRUE(play.next_move().requests.empty());
-    EXPECT_TRUE(mentions(play.on_message(ended("g1", 5, "0-1", "checkmate"), kStart), "g2g4"));
+    EXPECT_TRUE(
+        mentions(play.on_message(server(ended("g1", 5, "0-1", "checkmate")), kStart), "g2g4"));
 }
 
 TEST(CliPlayState, AMoveTypedAheadIsSentWhenTheTurnComes) {
     PlayState play = created_and_joined();
-    (void)play.on_message(moved("g1", 3, 1, "f2f3", "black"), kStart);
+    (void)play.on_message(server(moved("g1", 3, 1, "f2f3", "black")), kStart);
     (void)play.on_line("g2g4");
     json reply = moved("g1", 4, 2, "e7e5", "white");
     reply["legal"] = json::array({"g2g4", "d2d4"});
-    (void)play.on_message(reply, kStart);
+    (void)play.on_message(server(reply), kStart);
     const auto sent = requests_of(play.next_move());
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0]["move"], "g2g4");

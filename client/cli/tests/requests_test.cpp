@@ -7,11 +7,21 @@
 #include "client/cli/engines.hpp"
 #include "client/cli/options.hpp"
 #include "client/cli/requests.hpp"
+#include "common/protocol/codec.hpp"
 
 namespace arbiter::client {
 namespace {
 
 using nlohmann::json;
+
+// The engine list of a welcome, as the client gets it: decoded by the protocol's codec.
+std::vector<std::string> engine_lines(const json& welcome) {
+    const auto decoded = protocol::decode_server(
+        welcome.dump(), [](std::string_view) { return std::optional<rules::Variant>(); });
+    EXPECT_TRUE(decoded) << welcome.dump() << " -> " << decoded.error().message;
+    return decoded ? client::engine_lines(std::get<protocol::Welcome>(decoded->body))
+                   : std::vector<std::string>{};
+}
 
 CliOptions parsed(std::vector<std::string> arguments) {
     auto options = parse_arguments(arguments);
@@ -81,7 +91,8 @@ TEST(CliEngines, ListsEachEngineWithItsVariants) {
 }
 
 TEST(CliEngines, SaysSoWhenTheServerListsNone) {
-    const json welcome = json::parse(R"({"type":"welcome","server":"arbiter/0.1.0","protocol":1})");
+    const json welcome =
+        json::parse(R"({"type":"welcome","server":"arbiter/0.1.0","protocol":1,"engines":[]})");
     const std::vector<std::string> lines = engine_lines(welcome);
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_NE(lines[0].find("no engines"), std::string::npos);
