@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <array>
+#include <variant>
 
-#include "bench/load/server_fields.hpp"
+#include "common/core/overloaded.hpp"
+#include "common/protocol/codec.hpp"
 
 namespace arbiter::bench::load {
 
@@ -15,7 +17,8 @@ struct Driver::Slot {
     std::shared_ptr<Link> players[2];
     bool open[2] = {false, false};
     std::string game;
-    std::string seats[2];
+    rules::Variant variant = rules::Variant::chess;  // the game's, from its `created`
+    std::optional<rules::Side> seats[2];
     std::string tokens[2];
     bool join_sent = false;
     Clock::time_point sent[4];  // by ply % 4: at most two moves are unacknowledged at once
@@ -40,14 +43,18 @@ struct Driver::Reader {
 
 namespace {
 
+// A request as the protocol's codec writes it.
+std::string encoded(protocol::ClientBody body, std::optional<std::string> id = std::nullopt) {
+    return protocol::encode(protocol::ClientMessage{std::move(id), std::move(body)});
+}
+
 // At most this many handshakes in flight per loop: a burst of 10,000 SYNs would overflow the
 // server's accept backlog and turn into retransmit delays of a second or more.
 constexpr int kMaxConnecting = 64;
 
 // A bare server's frame: the size and shape of a real `move` request, told apart by its id.
 std::string bare_frame(char id) {
-    return R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":")" +
-           std::string(1, id) + R"("})";
+    return encoded(protocol::MoveRequest{"Xq7Rk2LmP9aB", "e2e4", 12}, std::string(1, id));
 }
 
 const std::string kEchoFrame = bare_frame('m');
@@ -143,7 +150,7 @@ void Driver::open_player(Slot& slot, int player) {
             create_game(slot);
         } else if (!slot.game.empty() && !slot.join_sent) {
             slot.join_sent = true;
-            slot.players[1]->send(R"({"type":"join","game":")" + slot.game + R"("})");
+            slot.players[1]->send(encoded(protocol::Join{slot.game}));
         }
     };
     handler.on_message = [this, &slot, player](std::string_view text) {
@@ -175,7 +182,7 @@ void Driver::open_spectator(Spectator& spectator) {
         }
         for (const Slot* slot : spectator.slots) {
             if (!slot->game.empty()) {
-                spectator.link->send(R"({"type":"watch","game":")" + slot->game + R"("})");
+                spectator.link->send(encoded(protocol::Watch{slot->game, std::nullopt}));
             }
         }
     };
@@ -220,10 +227,9 @@ void Driver::read_after(Reader& reader, std::chrono::microseconds delay) {
                                      ? settings_.ended_games->pick(random_())
                                      : std::string();
         if (!game.empty()) {
-            const char* type = reader.watch_next ? "watch" : "replay";
+            reader.link->send(reader.watch_next ? encoded(protocol::Watch{game, std::nullopt}, "r")
+                                                : encoded(protocol::ReplayRequest{game}, "r"));
             reader.watch_next = !reader.watch_next;
-            reader.link->send(std::string(R"({"type":")") + type + R"(","game":")" + game +
-                              R"(","id":"r"})");
             if (settings_.measuring->load(std::memory_order_relaxed)) {
                 ++stats_.reads_sent;
             }
@@ -234,13 +240,24 @@ void Driver::read_after(Reader& reader, std::chrono::microseconds delay) {
 }
 
 void Driver::on_reader_message(std::string_view text) {
-    static thread_local ServerFields message;
-    if (!read_server_fields(text, message) || message.id != "r" ||
-        !settings_.measuring->load(std::memory_order_relaxed)) {
-        return;  // events of the games it watches, and answers outside the measured seconds
+    if (!settings_.measuring->load(std::memory_order_relaxed)) {
+        return;  // answers outside the measured seconds
     }
-    if (message.type == "error") {
-        ++stats_.read_errors[message.code.empty() ? "?" : message.code];
+    // A reader follows no game of its own: the answers it counts (record, state, error) name
+    // their variant or no seat.
+    const auto message = protocol::decode_server(
+        text, [](std::string_view) { return std::optional<rules::Variant>(); });
+    if (!message) {
+        if (message.error().id == "r") {
+            ++stats_.read_errors["unreadable answer"];
+        }
+        return;
+    }
+    if (message->id != "r") {
+        return;  // events of the games it watches
+    }
+    if (const auto* error = std::get_if<protocol::ErrorMessage>(&message->body)) {
+        ++stats_.read_errors[std::string(protocol::to_string(error->code))];
     } else {
         ++stats_.reads_answered;
     }
@@ -280,79 +297,110 @@ void Driver::create_game(Slot& slot) {
         settings_.variant == "mixed"
             ? std::string(std::array{"chess", "xiangqi", "draughts"}[random_() % 3])
             : settings_.variant;
-    slot.players[0]->send(R"({"type":"create","variant":")" + variant +
-                          R"(","side":"first","id":"c"})");
+    protocol::Create create;
+    create.variant = rules::parse_variant(variant).value_or(rules::Variant::chess);
+    create.side = protocol::SidePreference::first;
+    slot.players[0]->send(encoded(std::move(create), "c"));
 }
 
 void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
-    static thread_local ServerFields message;
-    if (!read_server_fields(text, message) || message.type.empty()) {
-        ++stats_.errors["unparsable server message"];
-        return;
-    }
-    const std::string& type = message.type;
-    if (type == "error") {
-        ++stats_.errors[message.code.empty() ? "?" : message.code];
-        // A refused move leaves the game waiting for it: take the seat's state afresh.
-        if (message.id == "m" && !slot.game.empty()) {
-            slot.players[player]->send(R"({"type":"resume","game":")" + slot.game +
-                                       R"(","token":")" + slot.tokens[player] + R"("})");
+    // The seats a player needs named are those of its slot's game. An event of the slot's
+    // previous game (late, perhaps of another variant) is refused as unknown_game and let go.
+    const auto message = protocol::decode_server(text, [&slot](std::string_view game) {
+        return game == slot.game ? std::optional(slot.variant) : std::nullopt;
+    });
+    if (!message) {
+        if (message.error().code != protocol::ErrorCode::unknown_game) {
+            ++stats_.errors["unparsable server message"];
         }
         return;
     }
-    if (type == "created") {
+    std::visit(
+        Overloaded{
+            [&](const protocol::ErrorMessage& error) { on_refused(slot, player, *message, error); },
+            [&](const protocol::SeatGranted& seat) { on_seat(slot, seat); },
+            [&](const protocol::State& state) {
+                if (state.game == slot.game && state.status == protocol::GameStatus::playing &&
+                    state.turn == slot.seats[player] && !settings_.idle) {
+                    choose_move(slot, player, state.legal, state.ply);
+                }
+            },
+            [&](const protocol::Moved& moved) {
+                if (moved.game == slot.game) {
+                    on_moved(slot, player, moved, message->id.has_value());
+                }
+            },
+            [&](const protocol::Ended& ended) {
+                if (ended.game == slot.game && player == 0) {
+                    ++stats_.games_ended;
+                    if (settings_.ended_games != nullptr) {
+                        settings_.ended_games->add(slot.game);
+                    }
+                    create_game(slot);
+                }
+            },
+            // Players neither offer, take back, claim nor follow the lobby.
+            [](const OneOf<protocol::Welcome, protocol::OfferEvent, protocol::TakenBack,
+                           protocol::Presence, protocol::RematchEvent, protocol::SpectatorCount,
+                           protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
+                           protocol::Record, protocol::Pong> auto&) {},
+        },
+        message->body);
+}
+
+void Driver::on_refused(Slot& slot, int player, const protocol::ServerMessage& message,
+                        const protocol::ErrorMessage& error) {
+    ++stats_.errors[std::string(protocol::to_string(error.code))];
+    // A refused move leaves the game waiting for it: take the seat's state afresh.
+    if (message.id == "m" && !slot.game.empty()) {
+        slot.players[player]->send(
+            encoded(protocol::Resume{slot.game, slot.tokens[player], std::nullopt}));
+    }
+}
+
+void Driver::on_seat(Slot& slot, const protocol::SeatGranted& seat) {
+    if (seat.created) {
         const std::string previous = slot.game;
-        slot.game = message.game;
-        slot.seats[0] = message.seat;
-        slot.tokens[0] = message.token;
+        slot.game = seat.game;
+        slot.variant = seat.variant;
+        slot.seats[0] = seat.seat;
+        slot.tokens[0] = seat.token;
         slot.join_sent = false;
         ++stats_.games_started;
         if (slot.open[1]) {
             slot.join_sent = true;
-            slot.players[1]->send(R"({"type":"join","game":")" + slot.game + R"("})");
+            slot.players[1]->send(encoded(protocol::Join{slot.game}));
         }
         follow(slot, previous);
-        return;
+    } else if (seat.game == slot.game) {
+        slot.seats[1] = seat.seat;
+        slot.tokens[1] = seat.token;
     }
-    if (message.game != slot.game) {
-        return;  // a late event of the slot's previous game
-    }
-    if (type == "joined") {
-        slot.seats[1] = message.seat;
-        slot.tokens[1] = message.token;
-    } else if (type == "state") {
-        if (message.status == "playing" && message.turn == slot.seats[player] && !settings_.idle) {
-            choose_move(slot, player, message.legal_moves(), message.ply);
+}
+
+// The mover's copy carries its request's id: a round trip. The other's is the opponent's move.
+void Driver::on_moved(Slot& slot, int player, const protocol::Moved& moved, bool answers_request) {
+    const auto ply = moved.ply;
+    const auto latency = micros_since(slot.sent[(ply - 1) % 4]);
+    const bool measuring = settings_.measuring->load(std::memory_order_relaxed);
+    if (answers_request) {
+        if (measuring) {
+            add_round_trip(latency);
         }
-    } else if (type == "moved") {
-        const auto ply = message.ply;
-        const auto latency = micros_since(slot.sent[(ply - 1) % 4]);
-        const bool measuring = settings_.measuring->load(std::memory_order_relaxed);
-        if (message.has_id) {
-            if (measuring) {
-                add_round_trip(latency);
-            }
-            if (settings_.record != nullptr) {
-                const std::string line =
-                    slot.game + " " + std::to_string(ply) + " " + message.move + "\n";
-                const std::lock_guard lock(*settings_.record_mutex);
-                std::fputs(line.c_str(), settings_.record);
-                std::fflush(settings_.record);
-            }
-        } else {
-            if (measuring) {
-                stats_.to_opponent.add(latency);
-            }
-            if (message.turn == slot.seats[player]) {
-                choose_move(slot, player, message.legal_moves(), ply);
-            }
+        if (settings_.record != nullptr) {
+            const std::string line =
+                slot.game + " " + std::to_string(ply) + " " + moved.move + "\n";
+            const std::lock_guard lock(*settings_.record_mutex);
+            std::fputs(line.c_str(), settings_.record);
+            std::fflush(settings_.record);
         }
-    } else if (type == "ended" && player == 0) {
-        ++stats_.games_ended;
-        if (settings_.ended_games != nullptr) {
-            settings_.ended_games->add(slot.game);
+    } else {
+        if (measuring) {
+            stats_.to_opponent.add(latency);
         }
-        create_game(slot);
+        if (moved.turn == slot.seats[player]) {
+            choose_move(slot, player, moved.legal, ply);
+        }
     }
 }
 
@@ -375,8 +423,8 @@ void Driver::choose_move(Slot& slot, int player, std::span<const std::string> le
 
 void Driver::send_move(Slot& slot, int player, const std::string& move, std::uint64_t ply) {
     slot.sent[ply % 4] = Clock::now();
-    slot.players[player]->send(R"({"type":"move","game":")" + slot.game + R"(","move":")" + move +
-                               R"(","ply":)" + std::to_string(ply) + R"(,"id":"m"})");
+    slot.players[player]->send(
+        encoded(protocol::MoveRequest{slot.game, move, static_cast<std::uint32_t>(ply)}, "m"));
 }
 
 void Driver::send_echo(Slot& slot, int player) {
@@ -475,9 +523,9 @@ void Driver::follow(Slot& slot, const std::string& previous_game) {
             continue;
         }
         if (!previous_game.empty()) {
-            spectator->link->send(R"({"type":"unwatch","game":")" + previous_game + R"("})");
+            spectator->link->send(encoded(protocol::Unwatch{previous_game}));
         }
-        spectator->link->send(R"({"type":"watch","game":")" + slot.game + R"("})");
+        spectator->link->send(encoded(protocol::Watch{slot.game, std::nullopt}));
     }
 }
 

@@ -17,6 +17,7 @@
 #include "bench/load/pacing.hpp"
 #include "bench/load/stats.hpp"
 #include "bench/load/ws_io.hpp"
+#include "common/protocol/messages.hpp"
 
 namespace arbiter::bench::load {
 
@@ -104,6 +105,10 @@ class Driver {
     void on_reader_message(std::string_view text);
     LinkOptions link_options(bool stalled);
     void on_player_message(Slot& slot, int player, std::string_view text);
+    void on_refused(Slot& slot, int player, const protocol::ServerMessage& message,
+                    const protocol::ErrorMessage& error);
+    void on_seat(Slot& slot, const protocol::SeatGranted& seat);
+    void on_moved(Slot& slot, int player, const protocol::Moved& moved, bool answers_request);
     void on_echo(Slot& slot, int player);
     void on_relay(Slot& slot, int player, std::string_view text);
     /// A connection's handshake is done: the next one may start.
