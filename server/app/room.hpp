@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/protocol/codec.hpp"
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/seat_agent.hpp"
@@ -29,10 +30,6 @@
 namespace arbiter::server::app {
 
 class Metrics;
-
-/// `text` (an encoded server message, a JSON object) with `"id": <id>` as its first member: the
-/// requester's copy of a broadcast event.
-std::string with_request_id(const std::string& text, const std::string& id);
 
 /// Settings shared by every room.
 struct RoomConfig {
@@ -308,7 +305,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     struct Event {
         std::uint64_t seq = 0;
         std::uint32_t moved_ply = 0;  ///< for a `moved` event: plies played after it; else 0
-        std::shared_ptr<const std::string> text;
+        protocol::SharedMessage message;
     };
     std::deque<Event> history_;  ///< front = oldest
     /// A request from a connection, or the room's own work (a leave, a timer, an engine answer).

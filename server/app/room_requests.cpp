@@ -99,9 +99,7 @@ void GameRoom::answer_resend(const RequestOrigin& origin, std::uint32_t ply) {
     // `since` replay needs it), and the move now at that ply came after it.
     for (auto event = history_.rbegin(); event != history_.rend(); ++event) {
         if (event->moved_ply == ply) {
-            origin.peer->send(origin.id ? std::make_shared<const std::string>(
-                                              with_request_id(*event->text, *origin.id))
-                                        : event->text);
+            origin.peer->send(event->message.for_request(origin.id));
             return;
         }
     }

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 
+#include "common/core/overloaded.hpp"
 #include "common/protocol/codec.hpp"
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
@@ -12,27 +13,6 @@ namespace arbiter::server::app {
 
 using protocol::ErrorCode;
 using rules::Side;
-
-std::string with_request_id(const std::string& text, const std::string& id) {
-    std::string out = "{\"id\":\"";
-    for (const char c : id) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (byte < 0x20) {
-            static constexpr char kHex[] = "0123456789abcdef";
-            out += "\\u00";
-            out += kHex[byte >> 4];
-            out += kHex[byte & 0x0f];
-        } else {
-            out += c;
-        }
-    }
-    out += "\",";
-    out.append(text, 1);
-    return out;
-}
 
 std::optional<Side> GameRoom::seat_of(const net::Peer& peer) const {
     for (const auto& member : members_) {
@@ -130,18 +110,21 @@ void GameRoom::emit(const protocol::ServerBody& event, const RequestOrigin* orig
     static const std::optional<std::string> no_id;
     const std::shared_ptr<net::Peer> requester = origin ? origin->peer : nullptr;
     const std::optional<std::string>& id = origin ? origin->id : no_id;
-    auto text = std::make_shared<const std::string>(
-        protocol::encode(protocol::ServerMessage{event, std::nullopt}));
-    Event entry{0, 0, text};
+    const protocol::SharedMessage message(event);
+    const std::shared_ptr<const std::string>& text = message.text();
+    Event entry{0, 0, message};
     std::visit(
-        [&](const auto& body) {
-            using T = std::decay_t<decltype(body)>;
-            if constexpr (requires { body.seq; }) {
-                entry.seq = body.seq;
-            }
-            if constexpr (std::is_same_v<T, protocol::Moved>) {
-                entry.moved_ply = body.ply;
-            }
+        Overloaded{
+            [&](const protocol::Moved& moved) {
+                entry.seq = moved.seq;
+                entry.moved_ply = moved.ply;
+            },
+            [&](const protocol::GameEvent auto& game_event) { entry.seq = game_event.seq; },
+            [&](const protocol::State& state) { entry.seq = state.seq; },
+            // No seq: nothing a `since` replay counts.
+            [](const OneOf<protocol::Welcome, protocol::SeatGranted, protocol::SpectatorCount,
+                           protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
+                           protocol::Record, protocol::ErrorMessage, protocol::Pong> auto&) {},
         },
         event);
     history_.push_back(entry);
@@ -150,7 +133,7 @@ void GameRoom::emit(const protocol::ServerBody& event, const RequestOrigin* orig
     }
     std::shared_ptr<const std::string> own;
     if (requester && id) {
-        own = std::make_shared<const std::string>(with_request_id(*text, *id));
+        own = message.with_id(*id);
     }
     bool requester_sent = false;
     for_each_connection([&](const std::shared_ptr<net::Peer>& peer) {
@@ -186,9 +169,7 @@ bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
     for (const auto& event : history_) {
         if (event.seq > *since) {
             // The events are direct replies: the first echoes the request's id.
-            peer->send(first && id
-                           ? std::make_shared<const std::string>(with_request_id(*event.text, *id))
-                           : event.text);
+            peer->send(first ? event.message.for_request(id) : event.message.text());
             first = false;
         }
     }
