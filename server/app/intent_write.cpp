@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "common/core/overloaded.hpp"
 #include "server/app/seats.hpp"
-#include "server/app/visit.hpp"
 
 namespace arbiter::server::app {
 

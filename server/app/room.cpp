@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/core/overloaded.hpp"
 #include "server/app/intent_write.hpp"
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
-#include "server/app/visit.hpp"
 
 namespace arbiter::server::app {
 

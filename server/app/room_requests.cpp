@@ -2,12 +2,12 @@
 // the connection holds; joining, resuming, watching and leaving change who is in the room.
 #include <algorithm>
 
+#include "common/core/overloaded.hpp"
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/room.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
-#include "server/app/visit.hpp"
 
 namespace arbiter::server::app {
 

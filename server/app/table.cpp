@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/core/overloaded.hpp"
 #include "server/app/seats.hpp"
-#include "server/app/visit.hpp"
 
 namespace arbiter::server::app {
 
