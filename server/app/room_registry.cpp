@@ -1,5 +1,6 @@
 #include "server/app/room_registry.hpp"
 
+#include "common/core/overloaded.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/log.hpp"
 
@@ -9,15 +10,19 @@ using protocol::ErrorCode;
 
 namespace {
 
-/// The game id a request is about, for those that go to a room.
+/// The game id a request is about, for those that go to a room; null for the others. A new
+/// message type does not compile until it is named here.
 const std::string* room_game(const protocol::ClientBody& body) {
     return std::visit(
-        [](const auto& message) -> const std::string* {
-            if constexpr (requires { message.game; }) {
-                return &message.game;
-            } else {
+        Overloaded{
+            [](const OneOf<protocol::Join, protocol::Resume, protocol::Watch, protocol::Unwatch,
+                           protocol::MoveRequest, protocol::Resign, protocol::OfferRequest,
+                           protocol::Abort, protocol::Claim, protocol::ReplayRequest> auto& request)
+                -> const std::string* { return &request.game; },
+            [](const OneOf<protocol::Hello, protocol::Create, protocol::LobbySubscribe,
+                           protocol::GamesQuery, protocol::Ping> auto&) -> const std::string* {
                 return nullptr;
-            }
+            },
         },
         body);
 }
