@@ -23,8 +23,9 @@
 
 namespace {
 
+using arbiter::server::storage::AppendMove;
+using arbiter::server::storage::CreateGame;
 using arbiter::server::storage::GameRow;
-using arbiter::server::storage::GameWrite;
 using arbiter::server::storage::MoveRow;
 using arbiter::server::storage::SqliteOptions;
 using arbiter::server::storage::SqliteRepository;
@@ -45,13 +46,27 @@ struct Outcome {
     std::uint64_t failed = 0;
 };
 
-GameWrite move_write(int game, std::uint32_t ply) {
-    GameWrite change;
-    change.header.id = "bench" + std::to_string(game);
-    change.header.initial_position = "startpos";
-    change.header.status = "playing";
-    change.header.ply = ply;
-    change.header.seq = ply;
+std::string game_id(int game) {
+    return "bench" + std::to_string(game);
+}
+
+// A game in play, stored before the clock starts.
+CreateGame new_game(int game) {
+    CreateGame create;
+    create.header.id = game_id(game);
+    create.header.initial_position = "startpos";
+    create.header.status = arbiter::protocol::GameStatus::playing;
+    create.header.clock_initial_ms = 300000;
+    create.header.clock_increment_ms = 0;
+    create.header.clock_ms = {300000, 300000};
+    return create;
+}
+
+AppendMove move_write(int game, std::uint32_t ply) {
+    AppendMove change;
+    change.game = game_id(game);
+    change.seq = ply;
+    change.clock_ms = {300000, 300000 - ply};
     MoveRow move;
     move.ply = ply;
     move.move = "e2e4";
@@ -61,7 +76,7 @@ GameWrite move_write(int game, std::uint32_t ply) {
     move.think_ms = 1500;
     move.seq = ply;
     move.check = false;  // as the server writes every row
-    change.append = move;
+    change.move = std::move(move);
     return change;
 }
 
@@ -117,12 +132,18 @@ Outcome measure(const Settings& settings, Synchronous synchronous, std::size_t m
             std::exit(1);
         }
         SqliteRepository& repository = **opened;
+        for (int game = 0; game < settings.games; ++game) {
+            repository.write(new_game(game), {});
+        }
+        repository.flush();
+        const auto before = repository.stats();
         const auto start = std::chrono::steady_clock::now();
         ClosedLoop(repository, settings).run();
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         const auto stats = repository.stats();
-        outcome.writes_per_second = static_cast<double>(stats.committed) / elapsed.count();
-        outcome.batches = stats.batches;
+        outcome.writes_per_second =
+            static_cast<double>(stats.committed - before.committed) / elapsed.count();
+        outcome.batches = stats.batches - before.batches;
         outcome.failed = stats.failed;
     }
     for (const char* suffix : {"", "-wal", "-shm", "-lock"}) {

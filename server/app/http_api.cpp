@@ -233,11 +233,10 @@ net::HttpResponse HttpApi::games(std::string_view query) {
             continue;
         }
         if (*key == "status") {
-            if (*value != "waiting" && *value != "playing" && *value != "ended" &&
-                *value != "aborted") {
+            filter.status = protocol::parse_game_status(*value);
+            if (!filter.status) {
                 return text_response(400, "status must be waiting, playing, ended or aborted");
             }
-            filter.status = *value;
         } else if (*key == "variant") {
             filter.variant = rules::parse_variant(*value);
             if (!filter.variant) {
@@ -314,17 +313,11 @@ net::HttpResponse HttpApi::export_game(const std::string& id) {
                             ? seconds_text(*header.clock_initial_ms) + "+" +
                                   seconds_text(*header.clock_increment_ms)
                             : "-";
-    if (header.result == "1-0") {
-        info.outcome = rules::Outcome::first_wins;
-    } else if (header.result == "0-1") {
-        info.outcome = rules::Outcome::second_wins;
-    } else if (header.result == "1/2-1/2") {
-        info.outcome = rules::Outcome::draw;
-    }
-    info.termination = header.reason == "timeout"     ? "time forfeit"
-                       : header.reason == "abandoned" ? "abandoned"
-                       : header.status == "ended"     ? "normal"
-                                                      : "unterminated";
+    info.outcome = header.result;
+    info.termination = header.reason == protocol::EndReason::timeout     ? "time forfeit"
+                       : header.reason == protocol::EndReason::abandoned ? "abandoned"
+                       : header.status == protocol::GameStatus::ended    ? "normal"
+                                                                         : "unterminated";
     const std::time_t seconds = static_cast<std::time_t>(header.created_ms / 1000);
     std::tm utc{};
     gmtime_r(&seconds, &utc);

@@ -51,7 +51,7 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         header.clock_initial_ms = create.clock->initial_ms;
         header.clock_increment_ms = create.clock->increment_ms;
     }
-    header.status = "waiting";
+    header.status = protocol::GameStatus::waiting;
     header.created_ms = time_.unix_ms();
     header.updated_ms = header.created_ms;
     Side side = Side::first;
@@ -76,7 +76,7 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         }
         seats[seat_index(rules::opponent(side))] =
             SeatSpec{*name, new_seat_token(), {}, create.opponent->engine, create.opponent->level};
-        header.status = "playing";
+        header.status = protocol::GameStatus::playing;
     }
     auto room = GameRoom::create(room_context_, make_executor_(), header, std::move(game).value(),
                                  std::move(seats), id);
@@ -95,7 +95,7 @@ void Hub::start_rematch(const storage::GameRow& finished, const std::string& id,
     header.is_private = finished.is_private;
     header.clock_initial_ms = finished.clock_initial_ms;
     header.clock_increment_ms = finished.clock_increment_ms;
-    header.status = "playing";
+    header.status = protocol::GameStatus::playing;
     header.created_ms = time_.unix_ms();
     header.updated_ms = header.created_ms;
     header.rematch_of = finished.id;
@@ -134,9 +134,7 @@ void Hub::read_stored(const std::shared_ptr<net::Peer>& peer, const std::optiona
 void Hub::on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                    const std::optional<std::string>& id) {
     storage::GameQuery filter;
-    if (query.status) {
-        filter.status = std::string(protocol::to_string(*query.status));
-    }
+    filter.status = query.status;
     filter.variant = query.variant;
     filter.limit = static_cast<std::size_t>(query.limit);
     filter.before = query.before;

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "common/core/overloaded.hpp"
-#include "server/app/intent_write.hpp"
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/seats.hpp"
@@ -160,7 +159,7 @@ void GameRoom::store_clocks_at_stop() {
     if (!clocks) {
         return;
     }
-    context_.repository.write(as_game_write(table_.row(), std::move(*clocks)),
+    context_.repository.write(std::move(*clocks),
                               [id = id_](Expected<void, storage::StorageError> done) {
                                   if (!done) {
                                       log_event(LogLevel::warn, "clocks_not_stored",
@@ -268,7 +267,7 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
     const auto started = context_.time.now();
     auto self = shared_from_this();
     context_.repository.write(
-        as_game_write(table_.row(), std::move(*decision->intent)),
+        std::move(*decision->intent),
         [self, decision, started, engine_move, origin = std::move(origin),
          then = std::move(then)](Expected<void, storage::StorageError> done) mutable {
             // The repository calls this once: its captures move on rather than being copied.

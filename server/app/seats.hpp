@@ -21,21 +21,6 @@ constexpr rules::Outcome win_for(rules::Side side) noexcept {
     return side == rules::Side::first ? rules::Outcome::first_wins : rules::Outcome::second_wins;
 }
 
-/// The status of a stored game's row (its text is checked by the database).
-inline protocol::GameStatus status_of(const storage::GameRow& row) {
-    return protocol::parse_game_status(row.status).value_or(protocol::GameStatus::aborted);
-}
-
-/// The result of a stored game's row; ongoing while there is none.
-inline rules::Outcome result_of(const storage::GameRow& row) {
-    return protocol::parse_result(row.result).value_or(rules::Outcome::ongoing);
-}
-
-/// The end reason of a stored game's row; none for a text no server writes.
-inline protocol::EndReason reason_of(const storage::GameRow& row) {
-    return protocol::parse_end_reason(row.reason).value_or(protocol::EndReason::none);
-}
-
 /// The time control of a stored game; nullopt for an untimed one.
 inline std::optional<protocol::ClockSpec> time_control_of(const storage::GameRow& row) {
     if (!row.clock_initial_ms) {

@@ -22,13 +22,13 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat, 
 protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2> present) {
     return protocol::GameSummary{row.id,
                                  row.variant,
-                                 status_of(row),
+                                 row.status,
                                  stored_player(row.seats[0], present[0]),
                                  stored_player(row.seats[1], present[1]),
                                  time_control_of(row),
                                  row.ply,
-                                 result_of(row),
-                                 reason_of(row),
+                                 row.result,
+                                 row.reason,
                                  row.created_ms};
 }
 
@@ -37,13 +37,13 @@ protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> 
     const auto& row = game.header;
     record.game = row.id;
     record.variant = row.variant;
-    record.status = status_of(row);
+    record.status = row.status;
     record.first = stored_player(row.seats[0], present[0]);
     record.second = stored_player(row.seats[1], present[1]);
     record.time_control = time_control_of(row);
     record.initial_position = row.initial_position;
-    record.result = result_of(row);
-    record.reason = reason_of(row);
+    record.result = row.result;
+    record.reason = row.reason;
     record.created_ms = row.created_ms;
     auto made = rules::make_game(row.variant, row.initial_position);
     std::unique_ptr<rules::Game> replay = made ? std::move(*made) : nullptr;

@@ -15,32 +15,6 @@ using protocol::ErrorCode;
 using protocol::GameStatus;
 using rules::Side;
 
-namespace {
-
-// The open offers as a stored row holds them: "kind:seat" items joined by ','. Anything else (a
-// row edited by hand) is no offer: nobody could accept it.
-std::vector<protocol::OpenOffer> parse_offers(std::string_view rest) {
-    std::vector<protocol::OpenOffer> offers;
-    while (!rest.empty()) {
-        const std::size_t comma = rest.find(',');
-        const std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-        const std::size_t colon = item.find(':');
-        const std::string_view kind = item.substr(0, colon);
-        const std::string_view seat =
-            colon == std::string_view::npos ? std::string_view() : item.substr(colon + 1);
-        for (const auto known : {protocol::OfferKind::draw, protocol::OfferKind::takeback,
-                                 protocol::OfferKind::rematch}) {
-            if (kind == protocol::to_string(known) && (seat == "first" || seat == "second")) {
-                offers.push_back({known, seat == "first" ? Side::first : Side::second});
-            }
-        }
-    }
-    return offers;
-}
-
-}  // namespace
-
 Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, TableConfig config)
     : config_(config),
       id_(header.id),
@@ -52,12 +26,12 @@ Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, 
       updated_ms_(header.updated_ms),
       rematch_of_(header.rematch_of),
       rematch_next_(header.rematch_next),
-      status_(status_of(header)),
-      result_(result_of(header)),
-      reason_(reason_of(header)),
+      status_(header.status),
+      result_(header.result),
+      reason_(header.reason),
       seq_(header.seq),
       game_(std::move(game)),
-      offers_(parse_offers(header.offers)) {
+      offers_(header.offers) {
     for (std::size_t i = 0; i < 2; ++i) {
         const auto& row = header.seats[i];
         seats_[i] = TableSeat{row.name, row.token_hash, row.engine, row.engine_level, false, {}};

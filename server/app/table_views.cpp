@@ -73,9 +73,9 @@ storage::GameRow Table::row() const {
         row.clock_initial_ms = control_->initial_ms;
         row.clock_increment_ms = control_->increment_ms;
     }
-    row.status = std::string(protocol::to_string(status_));
-    row.result = std::string(protocol::result_text(result_));
-    row.reason = std::string(protocol::to_string(reason_));
+    row.status = status_;
+    row.result = result_;
+    row.reason = reason_;
     for (std::size_t i = 0; i < 2; ++i) {
         const auto& seat = seats_[i];
         row.seats[i] = {seat.name, seat.token_hash, seat.engine, seat.engine_level};
@@ -87,11 +87,7 @@ storage::GameRow Table::row() const {
     row.updated_ms = updated_ms_;
     row.rematch_of = rematch_of_;
     row.rematch_next = rematch_next_;
-    for (const auto& offer : offers_) {
-        row.offers += row.offers.empty() ? "" : ",";
-        row.offers += protocol::to_string(offer.kind);
-        row.offers += offer.by == Side::first ? ":first" : ":second";
-    }
+    row.offers = offers_;
     return row;
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/core/expected.hpp"
-#include "server/storage/repository.hpp"
+#include "server/storage/stored_game.hpp"
 
 namespace arbiter::server::storage::detail {
 

@@ -1,145 +1,76 @@
 #pragma once
 /// \file
-/// The SQL of the games and moves tables and the mapping between their rows and GameRow/MoveRow.
-/// Internal to arbiter_storage: SqliteRepository owns the connections and the threads; this file
-/// owns what one write or one read does inside a transaction the caller holds.
+/// The rows of the games, moves and move_journal tables and their mapping to GameRow and MoveRow:
+/// column lists, parameter binding, reading a row back, and the text that status, result, reason
+/// and offers take in a row. Internal to arbiter_storage: the only place where those terms are
+/// text on the storage side (the database schema keeps the text it always had).
 
+#include <array>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
+#include <string_view>
 #include <vector>
 
 #include "common/core/expected.hpp"
-#include "server/storage/repository.hpp"
 #include "server/storage/sqlite.hpp"
+#include "server/storage/stored_game.hpp"
 
 namespace arbiter::server::storage::detail {
 
-/// The writer's prepared statements, compiled once and reused for every write.
-///
-/// With the move journal on, a write that only moves a game on goes to `move_journal` (schema
-/// 0003): its header is the one this connection last wrote for that game but for the columns a
-/// move changes, it truncates nothing, and its move is the game's next ply. file_journal_part()
-/// files the journal into `moves` and `games`; any other write to a game files that game's
-/// journaled moves first, so the order of a game's writes is kept.
-class WriteStatements {
-  public:
-    static Expected<WriteStatements, StorageError> prepare(sqlite::Connection& connection,
-                                                           bool use_journal);
+/// Every column of a `games` row, in the order of the parameters ?1...?26 of bind_game() and of
+/// the columns read_game() reads.
+inline constexpr std::string_view game_columns =
+    "id, variant, initial_position, is_private, clock_initial_ms, clock_increment_ms, status, "
+    "result, reason, first_name, first_token_hash, second_name, second_token_hash, "
+    "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
+    "first_engine, first_engine_level, second_engine, second_engine_level, offers";
 
-    /// Applies one GameWrite (header update or insert, truncate, idempotent append) inside the
-    /// caller's open transaction. On failure the caller must roll the write back.
-    Expected<void, StorageError> apply(const GameWrite& change);
+/// The columns of a move, after its game id, in `moves` and in `move_journal` alike.
+inline constexpr std::string_view move_columns =
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check";
 
-    /// Files the journal into `moves` and each game's last journaled columns into its row, part
-    /// by part, inside the caller's open transaction. A filing covers the journal as it was when
-    /// its first part began; each part files the moves of up to `games` of its games (0: all that
-    /// are left). After the last part the filed rows leave the journal, and true is returned.
-    /// Between parts, and across transactions, the journal keeps rows already filed: readers
-    /// skip a journaled ply that `moves` holds, and filing one again changes nothing. Moves of a
-    /// game that is no longer in `games` are dropped with it, as `moves` rows are.
-    Expected<bool, StorageError> file_journal_part(std::size_t games);
+/// A journal row as readers select it: the move's columns (read_move), then the columns of the
+/// game's row that the move changed (read_progress), from journal_progress_index on.
+inline constexpr std::string_view journal_columns =
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check, first_clock_ms, "
+    "second_clock_ms, game_seq, game_ply, updated_ms";
+inline constexpr int journal_progress_index = 9;
 
-    /// Whether a filing has begun and not finished (see file_journal_part()).
-    bool filing() const { return filing_.has_value(); }
-
-    /// Moves in the journal, not filed yet; read from the database only if a rollback made the
-    /// count unknown.
-    Expected<std::size_t, StorageError> count_journaled();
-
-    /// To be called whenever a transaction that ran apply() or file_journal_part() is rolled back:
-    /// the headers and journal rows this object remembers may then not be in the database.
-    void forget_written();
-
-    /// To be called at the start of every write transaction, before apply() or file_journal_part():
-    /// if another connection committed since the last call (a game deleted by hand, say), what
-    /// this object remembers may no longer be what the database holds, and it is forgotten.
-    /// One `PRAGMA data_version` a transaction, in place of a look-up of each journaled move's
-    /// game row.
-    void note_other_commits();
-
-  private:
-    /// The most headers remembered; past it the memory starts afresh (only a speed-up is lost).
-    static constexpr std::size_t max_remembered_headers = 100000;
-
-    /// What this connection last wrote for an unfinished game.
-    struct Written {
-        GameRow header;
-        /// The game's last stored ply (in `moves` or the journal), once looked up; forgotten at
-        /// every write that does not go to the journal.
-        std::optional<std::uint32_t> last_ply;
-    };
-
-    Expected<void, StorageError> write_header(const GameRow& header);
-    Expected<void, StorageError> append(const std::string& game_id, const MoveRow& move);
-    /// Writes `change` to the journal if it qualifies (see the class comment): true if it did.
-    Expected<bool, StorageError> journal(const GameWrite& change);
-    /// Files one game's journaled moves into `moves` (its header is about to be written).
-    Expected<void, StorageError> file_game(const std::string& game_id);
-    /// Sets the header columns of `games` (those still journaled) to those of their last
-    /// journal row (in file_journal_part(), after their moves are filed).
-    Expected<void, StorageError> file_headers(std::span<const std::string> games);
-    /// Reloads which games have journaled moves, after a rollback made it unknown.
-    Expected<void, StorageError> know_journal();
-
-    sqlite::Connection* connection_ = nullptr;
-    bool use_journal_ = false;
-    sqlite::Statement update_game_;
-    sqlite::Statement insert_game_;
-    sqlite::Statement update_progress_;
-    sqlite::Statement delete_moves_from_;
-    sqlite::Statement insert_move_;
-    sqlite::Statement select_move_;
-    sqlite::Statement select_last_ply_;
-    sqlite::Statement insert_journal_;
-    sqlite::Statement file_game_moves_;
-    sqlite::Statement drop_game_journal_;
-    sqlite::Statement file_moves_part_;
-    sqlite::Statement file_headers_;
-    sqlite::Statement file_moves_after_;
-    sqlite::Statement drop_journal_;
-    sqlite::Statement count_journal_;
-    sqlite::Statement data_version_;
-    /// PRAGMA data_version at the last note_other_commits(), if it could be read.
-    std::optional<std::int64_t> data_version_seen_;
-    /// The header last written for each unfinished game by this connection: a write that
-    /// changes only a move's columns then updates just those (see update_progress_sql).
-    std::unordered_map<std::string, Written> written_;
-    /// The journal as this connection left it: its row count and the games with rows in it.
-    /// Unknown after a rollback until know_journal() reads it again.
-    bool journal_known_ = false;
-    std::size_t journal_rows_ = 0;
-    std::unordered_set<std::string> journaled_games_;
-    /// The rowid of the last row journaled (the next one takes the one after it).
-    std::int64_t last_journal_row_ = 0;
-
-    /// A filing begun and not finished: what it covers, and how far it got.
-    struct Filing {
-        std::int64_t last_row = 0;                        ///< the journal's last rowid then
-        std::vector<std::string> games;                   ///< its journaled games then
-        std::size_t filed = 0;                            ///< games[0, filed) are filed
-        std::unordered_set<std::string> journaled_since;  ///< games with rows after last_row
-    };
-    std::optional<Filing> filing_;
+/// The columns of a game's row that a journaled move changes, as they are after it. Offers are
+/// not among them: a move lapses every open offer, so a game with journaled moves has none.
+struct MoveProgress {
+    std::array<std::int64_t, 2> clock_ms{};
+    std::uint64_t seq = 0;
+    std::uint32_t ply = 0;
+    std::int64_t updated_ms = 0;
 };
 
-/// One game with its moves, or nullopt. The caller holds a read transaction so that the header
-/// and the moves come from the same snapshot.
-Expected<std::optional<StoredGame>, StorageError> load_game(sqlite::Connection& connection,
-                                                            const std::string& id);
+/// The text of the lifecycle terms in a row, as the schema's CHECKs know them.
+std::string_view status_text(protocol::GameStatus status) noexcept;
+std::string_view result_text(rules::Outcome result) noexcept;
+std::string_view reason_text(protocol::EndReason reason) noexcept;
+/// The offers column: "kind:seat" items joined by ',' in the order made ("draw:first"); "".
+std::string offers_text(const std::vector<protocol::OpenOffer>& offers);
+/// Inverse of offers_text. An item that is not a known kind and seat (a row edited by hand) is
+/// no offer: nobody could accept it.
+std::vector<protocol::OpenOffer> parse_offers(std::string_view text);
 
-/// Every game in status waiting or playing, oldest first, with its moves.
-Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
-    sqlite::Connection& connection);
+/// Binds a whole header to ?1...?26 in game_columns order (an INSERT of a new game).
+void bind_game(sqlite::Statement& statement, const GameRow& game);
+/// The parameters ?1...?10 of a move row: its game, then move_columns in order. The text is not
+/// copied: the caller runs the statement while `game_id` and `move` live.
+sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
+                             const MoveRow& move);
 
-/// The most games `list()` returns at once, whatever the query's limit.
-inline constexpr std::size_t max_list_limit = 200;
-
-/// Headers matching `query`, newest first (created_ms, then id, descending).
-Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,
-                                                        const GameQuery& query);
+/// A header from a row of game_columns. Refused when the variant is unknown: a game that no
+/// rules can replay. Any other text no server writes has a safe reading (see game_rows.cpp).
+Expected<GameRow, StorageError> read_game(const sqlite::Statement& row);
+/// A move from a row whose first columns are move_columns.
+MoveRow read_move(const sqlite::Statement& row);
+/// The progress columns of a journal row, from column `first` on (first_clock_ms ...).
+MoveProgress read_progress(const sqlite::Statement& row, int first);
+/// Sets the columns `progress` holds, and no offers (the journaled move lapsed them).
+void apply_progress(const MoveProgress& progress, GameRow& header);
 
 }  // namespace arbiter::server::storage::detail

@@ -17,7 +17,7 @@
 
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
-#include "server/storage/repository.hpp"
+#include "server/storage/stored_game.hpp"
 
 namespace arbiter::server::storage {
 

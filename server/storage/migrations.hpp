@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "common/core/expected.hpp"
-#include "server/storage/repository.hpp"
 #include "server/storage/sqlite.hpp"
+#include "server/storage/stored_game.hpp"
 
 namespace arbiter::server::storage {
 

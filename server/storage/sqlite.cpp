@@ -77,7 +77,10 @@ Statement& Statement::bind_text(int index, std::string_view text, bool copy) {
         keep_bind_error(SQLITE_TOOBIG, index);
         return *this;
     }
-    keep_bind_error(sqlite3_bind_text(handle_, index, text.data(), static_cast<int>(text.size()),
+    // A view with no data (std::string_view(), as "" for "none" often is) is the empty text:
+    // sqlite3_bind_text binds NULL for a null pointer, which the NOT NULL columns refuse.
+    const char* characters = text.data() != nullptr ? text.data() : "";
+    keep_bind_error(sqlite3_bind_text(handle_, index, characters, static_cast<int>(text.size()),
                                       copy ? SQLITE_TRANSIENT : SQLITE_STATIC),
                     index);
     return *this;

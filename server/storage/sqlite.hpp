@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "common/core/expected.hpp"
-#include "server/storage/repository.hpp"
+#include "server/storage/stored_game.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -39,6 +39,7 @@ namespace fs = std::filesystem;
 using arbiter::fuzz::check;
 namespace storage = arbiter::server::storage;
 namespace rules = arbiter::rules;
+namespace protocol = arbiter::protocol;
 
 constexpr std::string_view kSecret = "ARBITER-FUZZ-SECRET-7f3a";
 
@@ -49,23 +50,19 @@ void write_file(const fs::path& path, std::string_view text) {
 
 // One stored game of `variant`: `plies` legal moves from the start, in the given status.
 void store_game(storage::GameRepository& repository, const std::string& id, rules::Variant variant,
-                int plies, const std::string& status) {
+                int plies, protocol::GameStatus status) {
     auto game = rules::make_game(variant, "startpos");
     check(game.has_value(), "start position");
     storage::GameRow header;
     header.id = id;
     header.variant = variant;
     header.initial_position = "startpos";
-    header.status = status;
+    header.status = status == protocol::GameStatus::ended ? protocol::GameStatus::playing : status;
     header.seats = {storage::SeatRow{"Ana", "aa", "", 0},
                     storage::SeatRow{"Bo \xE7\x8E\x8B", "bb", "", 0}};
     header.created_ms = 1700000000000;
     header.updated_ms = header.created_ms;
-    if (status == "ended") {
-        header.result = "1/2-1/2";
-        header.reason = "agreement";
-    }
-    repository.write(storage::GameWrite{header, std::nullopt, std::nullopt}, {});
+    repository.write(storage::CreateGame{header}, {});
     for (int ply = 1; ply <= plies; ++ply) {
         const auto legal = (*game)->legal_moves();
         const auto played = (*game)->play(legal[static_cast<std::size_t>(ply) % legal.size()]);
@@ -77,9 +74,16 @@ void store_game(storage::GameRepository& repository, const std::string& id, rule
         row.clock_ms = 60000 - ply;
         row.seq = static_cast<std::uint64_t>(ply) + 1;
         row.played_ms = header.created_ms + ply;
-        header.ply = row.ply;
-        header.seq = row.seq;
-        repository.write(storage::GameWrite{header, std::nullopt, row}, {});
+        const std::uint64_t seq = row.seq;
+        repository.write(storage::AppendMove{id, std::move(row), {}, seq, std::nullopt}, {});
+    }
+    if (status == protocol::GameStatus::ended) {
+        const storage::GameEnding agreed{status, rules::Outcome::draw,
+                                         protocol::EndReason::agreement};
+        repository.write(
+            storage::EndGame{
+                id, agreed, {}, static_cast<std::uint64_t>(plies) + 1, header.created_ms + plies},
+            {});
     }
 }
 
@@ -105,10 +109,13 @@ struct Fixture {
         auto opened = storage::SqliteRepository::open((root / "games.db").string(), options);
         check(opened.has_value(), "open the repository");
         repository = std::move(opened).value();
-        store_game(*repository, "chess1", rules::Variant::chess, 12, "playing");
-        store_game(*repository, "xiangqi1", rules::Variant::xiangqi, 9, "ended");
-        store_game(*repository, "draughts1", rules::Variant::draughts, 14, "waiting");
-        store_game(*repository, "chess-2_x", rules::Variant::chess, 0, "aborted");
+        store_game(*repository, "chess1", rules::Variant::chess, 12, protocol::GameStatus::playing);
+        store_game(*repository, "xiangqi1", rules::Variant::xiangqi, 9,
+                   protocol::GameStatus::ended);
+        store_game(*repository, "draughts1", rules::Variant::draughts, 14,
+                   protocol::GameStatus::waiting);
+        store_game(*repository, "chess-2_x", rules::Variant::chess, 0,
+                   protocol::GameStatus::aborted);
         repository->flush();
         api = std::make_unique<arbiter::server::app::HttpApi>(
             *repository, metrics, root / "web", [] { return std::string("arbiter_x 1\n"); }, reads);

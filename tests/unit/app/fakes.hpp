@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/core/overloaded.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
@@ -286,24 +287,12 @@ class FakePeer final : public net::Peer {
 /// released.
 class FakeRepository final : public storage::GameRepository {
   public:
-    void write(storage::GameWrite change, Done done) override {
+    void write(storage::GameIntent intent, Done done) override {
         {
             std::lock_guard lock(mutex_);
             writes += 1;
             if (!fail_writes) {
-                auto& game = games_[change.header.id];
-                game.header = change.header;
-                if (change.truncate_from_ply) {
-                    std::erase_if(game.moves, [&](const storage::MoveRow& row) {
-                        return row.ply >= *change.truncate_from_ply;
-                    });
-                }
-                if (change.append) {
-                    std::erase_if(game.moves, [&](const storage::MoveRow& row) {
-                        return row.ply == change.append->ply;
-                    });
-                    game.moves.push_back(*change.append);
-                }
+                apply(std::move(intent));
             }
         }
         if (fail_writes) {
@@ -317,7 +306,7 @@ class FakeRepository final : public storage::GameRepository {
         std::lock_guard lock(mutex_);
         std::vector<storage::StoredGame> unfinished;
         for (const auto& [id, game] : games_) {
-            if (game.header.status == "waiting" || game.header.status == "playing") {
+            if (!protocol::is_finished(game.header.status)) {
                 unfinished.push_back(game);
             }
         }
@@ -387,6 +376,85 @@ class FakeRepository final : public storage::GameRepository {
     std::promise<void> released;
 
   private:
+    /// What the intent makes of its game, as the SQLite store writes it (intents.hpp); an
+    /// intent for a game never created changes nothing.
+    void apply(storage::GameIntent intent) {
+        if (auto* create = std::get_if<storage::CreateGame>(&intent)) {
+            games_[create->header.id] = storage::StoredGame{std::move(create->header), {}};
+            return;
+        }
+        const auto found = games_.find(storage::game_of(intent));
+        if (found == games_.end()) {
+            return;
+        }
+        storage::StoredGame& game = found->second;
+        storage::GameRow& row = game.header;
+        const auto end = [&row](const storage::GameEnding& ending) {
+            row.status = ending.status;
+            row.result = ending.result;
+            row.reason = ending.reason;
+        };
+        std::visit(Overloaded{
+                       [](storage::CreateGame&) {},
+                       [&](storage::SeatPlayer& seated) {
+                           row.seats[seated.side == rules::Side::first ? 0 : 1] = seated.seat;
+                           row.status = protocol::GameStatus::playing;
+                           row.seq = seated.seq;
+                           row.updated_ms = seated.updated_ms;
+                       },
+                       [&](storage::AppendMove& append) {
+                           row.ply = append.move.ply;
+                           row.clock_ms = append.clock_ms;
+                           row.seq = append.seq;
+                           row.updated_ms = append.move.played_ms;
+                           row.offers.clear();
+                           if (append.ending) {
+                               end(*append.ending);
+                           }
+                           std::erase_if(game.moves, [&](const storage::MoveRow& move) {
+                               return move.ply == append.move.ply;
+                           });
+                           game.moves.push_back(std::move(append.move));
+                       },
+                       [&](storage::TakeBack& back) {
+                           row.ply = back.to_ply;
+                           row.clock_ms = back.clock_ms;
+                           row.seq = back.seq;
+                           row.updated_ms = back.updated_ms;
+                           row.offers.clear();
+                           std::erase_if(game.moves, [&](const storage::MoveRow& move) {
+                               return move.ply > back.to_ply;
+                           });
+                       },
+                       [&](storage::SetOffers& set) {
+                           row.offers = std::move(set.offers);
+                           row.clock_ms = set.clock_ms;
+                           row.seq = set.seq;
+                       },
+                       [&](storage::RecordEvent& event) {
+                           row.clock_ms = event.clock_ms;
+                           row.seq = event.seq;
+                       },
+                       [&](storage::EndGame& ended) {
+                           end(ended.ending);
+                           row.offers.clear();
+                           row.clock_ms = ended.clock_ms;
+                           row.seq = ended.seq;
+                           row.updated_ms = ended.updated_ms;
+                       },
+                       [&](storage::LinkRematch& link) {
+                           row.rematch_next = std::move(link.next);
+                           row.offers.clear();
+                           row.seq = link.seq;
+                       },
+                       [&](storage::StoreClocks& clocks) {
+                           row.clock_ms = clocks.clock_ms;
+                           row.updated_ms = clocks.updated_ms;
+                       },
+                   },
+                   intent);
+    }
+
     mutable std::mutex mutex_;
     std::map<std::string, storage::StoredGame> games_;
 };

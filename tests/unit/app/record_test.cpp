@@ -20,7 +20,7 @@ storage::StoredGame stored_chess(const std::vector<std::optional<bool>>& flags) 
     game.header.id = "rec";
     game.header.variant = rules::Variant::chess;
     game.header.initial_position = kChessStart;
-    game.header.status = "ended";
+    game.header.status = protocol::GameStatus::ended;
     for (std::size_t i = 0; i < kFoolsMate.size(); ++i) {
         storage::MoveRow move;
         move.ply = static_cast<std::uint32_t>(i + 1);
@@ -67,7 +67,7 @@ TEST(RecordOf, AGameSetUpInCheckHasInitialCheck) {
     game.header.id = "rec";
     game.header.variant = rules::Variant::chess;
     game.header.initial_position = "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1";
-    game.header.status = "playing";
+    game.header.status = protocol::GameStatus::playing;
     const auto record = record_of(game);
     EXPECT_TRUE(record.initial_check);
     EXPECT_TRUE(record.moves.empty());

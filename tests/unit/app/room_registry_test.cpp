@@ -26,9 +26,9 @@ storage::StoredGame finished_game(const std::string& id) {
     header.variant = rules::Variant::chess;
     header.initial_position =
         rules::make_game(rules::Variant::chess, "").value()->initial_position();
-    header.status = "ended";
-    header.result = "1-0";
-    header.reason = "resignation";
+    header.status = protocol::GameStatus::ended;
+    header.result = rules::Outcome::first_wins;
+    header.reason = protocol::EndReason::resign;
     header.seats = {storage::SeatRow{"Ana", token_hash("token-a"), "", 0},
                     storage::SeatRow{"Bo", token_hash("token-b"), "", 0}};
     header.seq = 3;
@@ -293,14 +293,14 @@ TEST_F(RoomRegistryTest, RoomsLeavingMemoryOnEveryReadEndInAReadUnderTheLock) {
 
 TEST_F(RoomRegistryTest, UnfinishedGamesAreRestoredAtStartAndOthersLeftOut) {
     auto playing = finished_game("playing");
-    playing.header.status = "playing";
-    playing.header.result = "";
-    playing.header.reason = "";
+    playing.header.status = protocol::GameStatus::playing;
+    playing.header.result = rules::Outcome::ongoing;
+    playing.header.reason = protocol::EndReason::none;
     repository.store(playing);
     auto broken = finished_game("broken");
-    broken.header.status = "waiting";
-    broken.header.result = "";
-    broken.header.reason = "";
+    broken.header.status = protocol::GameStatus::waiting;
+    broken.header.result = rules::Outcome::ongoing;
+    broken.header.reason = protocol::EndReason::none;
     broken.header.initial_position = "not a position";
     repository.store(broken);
     repository.store(finished_game("ended"));

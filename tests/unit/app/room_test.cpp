@@ -92,8 +92,8 @@ class ManualExecutor final : public Executor {
 /// Keeps each write and its callback until the test commits or fails it.
 class HeldRepository final : public storage::GameRepository {
   public:
-    void write(storage::GameWrite change, Done done) override {
-        writes.push_back(std::move(change));
+    void write(storage::GameIntent intent, Done done) override {
+        writes.push_back(std::move(intent));
         waiting.push_back(std::move(done));
     }
     /// Answers the oldest write waiting.
@@ -123,7 +123,13 @@ class HeldRepository final : public storage::GameRepository {
     std::uint64_t size_bytes() override { return 0; }
     Expected<void, storage::StorageError> backup(const std::string&) override { return {}; }
 
-    std::vector<storage::GameWrite> writes;
+    /// The last write, as the intent `T` it must be.
+    template <typename T>
+    const T& last() const {
+        return std::get<T>(writes.back());
+    }
+
+    std::vector<storage::GameIntent> writes;
     std::deque<Done> waiting;
 };
 
@@ -208,7 +214,7 @@ struct RoomTest : ::testing::Test {
             header.clock_initial_ms = clock->initial_ms;
             header.clock_increment_ms = clock->increment_ms;
         }
-        header.status = "playing";
+        header.status = protocol::GameStatus::playing;
         std::array<std::optional<SeatSpec>, 2> seats;
         seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
         seats[1] = SeatSpec{"Bo", "token-b", {black}, "", 0};
@@ -237,7 +243,7 @@ TEST_F(RoomTest, ACreatedGameIsToldToItsSeatsOnlyAfterItsCommit) {
     header.id = "g1";
     auto game = rules::make_game(rules::Variant::chess, "").value();
     header.initial_position = game->initial_position();
-    header.status = "playing";
+    header.status = protocol::GameStatus::playing;
     std::array<std::optional<SeatSpec>, 2> seats;
     seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
     seats[1] = SeatSpec{"Bo", "token-b", {black}, "", 0};
@@ -245,8 +251,9 @@ TEST_F(RoomTest, ACreatedGameIsToldToItsSeatsOnlyAfterItsCommit) {
     room->begin_creation();
     executor->drain();
     ASSERT_EQ(repository.writes.size(), 1u);
-    EXPECT_EQ(repository.writes[0].header.seq, 1u);
-    EXPECT_EQ(repository.writes[0].header.seats[0].name, "Ana");
+    const auto& created = std::get<storage::CreateGame>(repository.writes[0]);
+    EXPECT_EQ(created.header.seq, 1u);
+    EXPECT_EQ(created.header.seats[0].name, "Ana");
     EXPECT_TRUE(white->received.empty());
     repository.complete();
     executor->drain();
@@ -264,11 +271,11 @@ TEST_F(RoomTest, AMoveIsCommittedThenBroadcast) {
     black->received.clear();
     move(white, "e2e4", 0, "m1");
     ASSERT_EQ(repository.writes.size(), 2u);
-    const auto& write = repository.writes.back();
-    ASSERT_TRUE(write.append);
-    EXPECT_EQ(write.append->move, "e2e4");
-    EXPECT_EQ(write.header.ply, 1u);
-    EXPECT_EQ(write.header.seq, 2u);
+    ASSERT_TRUE(std::holds_alternative<storage::AppendMove>(repository.writes.back()));
+    const auto& write = repository.last<storage::AppendMove>();
+    EXPECT_EQ(write.move.move, "e2e4");
+    EXPECT_EQ(write.move.ply, 1u);
+    EXPECT_EQ(write.seq, 2u);
     EXPECT_TRUE(white->received.empty()) << "nobody hears of a move before its commit";
     EXPECT_TRUE(black->received.empty());
 
@@ -306,7 +313,7 @@ TEST_F(RoomTest, AFailedCommitIsAnsweredUnavailableAndLeavesNothingBehind) {
     EXPECT_TRUE(state["moves"].empty());
     move(white, "e2e4", 0, "m2");
     ASSERT_EQ(repository.waiting.size(), 1u);
-    EXPECT_EQ(repository.writes.back().header.seq, 2u) << "the failed move took no number";
+    EXPECT_EQ(repository.last<storage::AppendMove>().seq, 2u) << "the failed move took no number";
     repository.complete();
     executor->drain();
     EXPECT_EQ(white->of_type("moved").at(0)["id"], "m2");
@@ -321,11 +328,11 @@ TEST_F(RoomTest, RequestsWaitBehindACommitInTheirOrder) {
     repository.complete();
     executor->drain();
     ASSERT_EQ(repository.waiting.size(), 1u) << "the next request ran after the commit";
-    EXPECT_EQ(repository.writes.back().append->move, "e7e5");
+    EXPECT_EQ(repository.last<storage::AppendMove>().move.move, "e7e5");
     repository.complete();
     executor->drain();
     ASSERT_EQ(repository.waiting.size(), 1u);
-    EXPECT_EQ(repository.writes.back().header.reason, "resign");
+    EXPECT_EQ(repository.last<storage::EndGame>().ending.reason, protocol::EndReason::resign);
     repository.complete();
     executor->drain();
     std::vector<std::string> seen;
@@ -375,8 +382,9 @@ TEST_F(RoomTest, TheFlagTimerEndsTheGameOnTime) {
     EXPECT_TRUE(repository.waiting.empty()) << "not before the time is up";
     executor->advance(2ms);
     ASSERT_EQ(repository.waiting.size(), 1u);
-    EXPECT_EQ(repository.writes.back().header.reason, "timeout");
-    EXPECT_EQ(repository.writes.back().header.clock_ms, (std::array<std::int64_t, 2>{0, 5'000}));
+    EXPECT_EQ(repository.last<storage::EndGame>().ending.reason, protocol::EndReason::timeout);
+    EXPECT_EQ(repository.last<storage::EndGame>().clock_ms,
+              (std::array<std::int64_t, 2>{0, 5'000}));
     repository.complete();
     executor->drain();
     const auto ended = black->of_type("ended");

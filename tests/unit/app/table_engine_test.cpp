@@ -101,7 +101,7 @@ storage::StoredGame stored_game() {
     header.seq = 6;
     header.ply = 3;
     header.clock_ms = {57'000, 58'000};  // stored at a clean stop: Black's turn charged
-    header.offers = "takeback:second,bogus:first";
+    header.offers = {{protocol::OfferKind::takeback, kBlack}};
     std::vector<storage::MoveRow> moves = {
         {1, "e2e4", "e4", "", 60'000, 1'000, 2, 0, false},
         {2, "e7e5", "e5", "", 60'000, 2'000, 3, 0, false},
@@ -122,7 +122,7 @@ TEST(TableRestore, AStoredGameIsReplayedWithItsClocksAndNotations) {
     EXPECT_EQ(table.plies()[2].notation, "N1f3");
     EXPECT_EQ(table.plies()[2].seq, 5u);
     EXPECT_EQ(table.plies()[2].clocks, (Clocks{57'000, 60'000}));
-    ASSERT_EQ(table.offers().size(), 1u) << "an item no reader knows is no offer";
+    ASSERT_EQ(table.offers().size(), 1u);
     EXPECT_EQ(table.offers()[0].kind, protocol::OfferKind::takeback);
     EXPECT_EQ(table.offers()[0].by, kBlack);
     EXPECT_EQ(table.clocks_at(steady(100'000)), (Clocks{57'000, 58'000}));
@@ -132,7 +132,9 @@ TEST(TableRestore, AStoredGameIsReplayedWithItsClocksAndNotations) {
     // The time the server was down is charged to no one: the turn starts at Start.
     commit(table, command::Start{}, at(100'500));
     EXPECT_EQ(table.flag_falls_at(), steady(100'500 + 58'000));
-    EXPECT_EQ(table.row().offers, "takeback:second");
+    ASSERT_EQ(table.row().offers.size(), 1u);
+    EXPECT_EQ(table.row().offers[0].kind, protocol::OfferKind::takeback);
+    EXPECT_EQ(table.row().offers[0].by, kBlack);
 }
 
 TEST(TableRestore, MovesThatNoLongerReplayAreRefused) {
@@ -149,9 +151,9 @@ TEST(TableRestore, MovesThatNoLongerReplayAreRefused) {
 
 TEST(TableRestore, AFinishedGameIsNobodysAwayAndShowsItsResult) {
     auto stored = stored_game();
-    stored.header.status = "ended";
-    stored.header.result = "1-0";
-    stored.header.reason = "resign";
+    stored.header.status = GameStatus::ended;
+    stored.header.result = rules::Outcome::first_wins;
+    stored.header.reason = protocol::EndReason::resign;
     auto restored = Table::restore(stored, TableConfig{}, at(0));
     ASSERT_TRUE(restored);
     EXPECT_EQ(restored->status(), GameStatus::ended);

@@ -21,7 +21,7 @@ TEST(TableLifecycle, ANewGameStoresItsWholeRowAndStartsItsTurn) {
     ASSERT_TRUE(created);
     const auto& row = intent_as<storage::CreateGame>(*created).header;
     EXPECT_EQ(row.id, "g1");
-    EXPECT_EQ(row.status, "playing");
+    EXPECT_EQ(row.status, GameStatus::playing);
     EXPECT_EQ(row.seq, 1u);
     EXPECT_EQ(row.seats[1].name, "Bo");
     EXPECT_EQ(row.clock_ms, (Clocks{30'000, 30'000}));

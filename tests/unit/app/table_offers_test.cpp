@@ -253,7 +253,7 @@ TEST(TableOffers, AnEngineAcceptsARematchUnlessTheConnectionHasTooManyGames) {
 
 TEST(TableOffers, ARestartedGameHasItsEngineAnswerTheOpenOffer) {
     auto header = header_of(engine_game());
-    header.offers = "draw:first";
+    header.offers = {{protocol::OfferKind::draw, rules::Side::first}};
     storage::StoredGame stored{header, {}};
     auto table = Table::restore(stored, TableConfig{}, at(0));
     ASSERT_TRUE(table);

@@ -80,7 +80,7 @@ inline storage::GameRow header_of(const TableSetup& setup) {
         header.clock_increment_ms = setup.clock->increment_ms;
         header.clock_ms = {setup.clock->initial_ms, setup.clock->initial_ms};
     }
-    header.status = setup.joined ? "playing" : "waiting";
+    header.status = setup.joined ? protocol::GameStatus::playing : protocol::GameStatus::waiting;
     header.created_ms = kUnixStart;
     header.updated_ms = kUnixStart;
     header.seq = 1;

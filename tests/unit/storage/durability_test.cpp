@@ -14,12 +14,13 @@
 namespace arbiter::server::storage {
 namespace {
 
-using testing::header_only;
+using testing::appended;
+using testing::created;
 using testing::integrity_of;
 using testing::make_game;
 using testing::make_move;
+using testing::make_playing_game;
 using testing::TempDatabase;
-using testing::with_move;
 using Result = Expected<void, StorageError>;
 
 // The child opens the store, queues far more moves than it waits for, reports each ply on the
@@ -31,11 +32,13 @@ using Result = Expected<void, StorageError>;
     if (!repository) {
         ::_exit(2);
     }
-    const GameRow game = make_game("durable", 1);
+    if (!testing::write_and_wait(**repository, created(make_playing_game("durable", 1)))) {
+        ::_exit(6);
+    }
     std::atomic<std::uint32_t> acknowledged{0};
     for (std::uint32_t ply = 1; ply <= moves_to_queue; ++ply) {
         (*repository)
-            ->write(with_move(game, make_move(ply, "m" + std::to_string(ply))),
+            ->write(appended("durable", make_move(ply, "m" + std::to_string(ply))),
                     [&, ply](const Result& result) {
                         if (!result) {
                             ::_exit(3);
@@ -150,9 +153,10 @@ TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
     ASSERT_NE(repository, nullptr);
     constexpr int games_before = 200;
     for (int i = 0; i < games_before; ++i) {
-        GameRow game = make_game("before" + std::to_string(i), i);
+        GameRow game = make_playing_game("before" + std::to_string(i), i);
         game.initial_position = std::string(2000, 'p');  // enough pages for several steps
-        repository->write(with_move(game, make_move(1, "e2e4")), {});
+        repository->write(created(game), {});
+        repository->write(appended(game.id, make_move(1, "e2e4")), {});
     }
     repository->flush();
 
@@ -161,7 +165,7 @@ TEST(StorageBackup, CopyOpensWithTheSameGamesWhileWritesContinue) {
     std::atomic<int> written_during{0};
     std::thread writer([&] {
         for (int i = 0; !stop; ++i) {
-            repository->write(header_only(make_game("during" + std::to_string(i), 100000 + i)),
+            repository->write(created(make_game("during" + std::to_string(i), 100000 + i)),
                               [&](const Result& result) { written_during += result ? 1 : 0; });
             ++issued;
             std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -206,9 +210,9 @@ TEST(StorageBackup, NewBackupReplacesAnOlderCopy) {
     auto repository = testing::open_or_die(database.path());
     ASSERT_NE(repository, nullptr);
     const std::string copy_path = database.sibling(".backup");
-    ASSERT_TRUE(testing::write_and_wait(*repository, header_only(make_game("first", 1))));
+    ASSERT_TRUE(testing::write_and_wait(*repository, created(make_game("first", 1))));
     ASSERT_TRUE(repository->backup(copy_path));
-    ASSERT_TRUE(testing::write_and_wait(*repository, header_only(make_game("second", 2))));
+    ASSERT_TRUE(testing::write_and_wait(*repository, created(make_game("second", 2))));
     ASSERT_TRUE(repository->backup(copy_path));
     EXPECT_FALSE(std::filesystem::exists(copy_path + ".partial"));
     auto copy = testing::open_or_die(copy_path);

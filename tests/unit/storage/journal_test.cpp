@@ -1,4 +1,4 @@
-// The move journal (schema 0003): a move that only moves its game on commits as a journal row,
+// The move journal (schema 0003): a move that does not end its game commits as a journal row,
 // readers see it at once, and filing moves it into `moves` and `games` without changing what any
 // read returns. Checked against the tables themselves, since the journal is invisible through
 // the repository's interface by design.
@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <sys/wait.h>
@@ -22,7 +23,11 @@
 namespace arbiter::server::storage {
 namespace {
 
-using testing::header_only;
+using protocol::EndReason;
+using protocol::GameStatus;
+using protocol::OfferKind;
+using testing::after;
+using testing::created;
 using testing::make_game;
 using testing::make_move;
 using testing::TempDatabase;
@@ -35,35 +40,37 @@ SqliteOptions journal_options(std::size_t journal_rows) {
     return options;
 }
 
-// The next move of `game`, with the header columns a move changes moved on as a room does.
-GameWrite next_move(GameRow& game, const std::string& move) {
-    game.ply += 1;
-    game.seq += 1;
-    game.clock_ms[game.ply % 2] -= 100;
-    game.updated_ms += 10;
-    MoveRow row = make_move(game.ply, move);
-    row.seq = game.seq;
-    row.clock_ms = game.clock_ms[game.ply % 2];
-    return GameWrite{game, std::nullopt, row};
+// The next move of `game`, with the columns a move changes moved on as a room does; `game`
+// becomes the row after it.
+AppendMove next_move(GameRow& game, const std::string& move) {
+    std::array<std::int64_t, 2> clock_ms = game.clock_ms;
+    clock_ms[(game.ply + 1) % 2] -= 100;
+    MoveRow row = make_move(game.ply + 1, move);
+    row.seq = game.seq + 1;
+    row.clock_ms = clock_ms[(game.ply + 1) % 2];
+    row.played_ms = game.updated_ms + 10;
+    AppendMove append{game.id, row, clock_ms, row.seq, std::nullopt};
+    game = after(game, append);
+    return append;
 }
 
 GameRow playing_game(const std::string& id) {
     GameRow game = make_game(id, 1);
-    game.status = "playing";
+    game.status = GameStatus::playing;
     game.clock_initial_ms = 60000;
     game.clock_increment_ms = 0;
     game.clock_ms = {60000, 60000};
     return game;
 }
 
-// A store filing its journal every `journal_rows` rows, with the headers of `games` written as
-// their rooms write them at the start; nullptr (and a failure) if either step fails.
+// A store filing its journal every `journal_rows` rows, with `games` created; nullptr (and a
+// failure) if either step fails.
 std::unique_ptr<SqliteRepository> store_with(const TempDatabase& database, std::size_t journal_rows,
                                              const std::vector<GameRow>& games) {
     auto repository = testing::open_or_die(database.path(), journal_options(journal_rows));
     for (const GameRow& game : games) {
-        if (repository && !write_and_wait(*repository, header_only(game))) {
-            ADD_FAILURE() << "writing the header of " << game.id;
+        if (repository && !write_and_wait(*repository, created(game))) {
+            ADD_FAILURE() << "creating " << game.id;
             return nullptr;
         }
     }
@@ -115,7 +122,7 @@ TEST(StorageJournal, JournaledMovesAreReadAsStoredAndFiledWhenTheStoreCloses) {
     {
         auto repository = testing::open_or_die(database.path(), journal_options(1000));
         ASSERT_NE(repository, nullptr);
-        ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+        ASSERT_TRUE(write_and_wait(*repository, created(game)));
         for (const std::string& move : moves) {
             ASSERT_TRUE(write_and_wait(*repository, next_move(game, move)));
         }
@@ -151,10 +158,10 @@ TEST(StorageJournal, JournaledMovesAreReadAsStoredAndFiledWhenTheStoreCloses) {
 TEST(StorageJournal, EachMovesCheckFlagIsReadBackAsWrittenBeforeAndAfterFiling) {
     const std::vector<std::optional<bool>> flags = {false, true, std::nullopt, false, true};
     const auto written = [&](GameRow& game) {
-        std::vector<GameWrite> writes;
+        std::vector<AppendMove> writes;
         for (const auto& flag : flags) {
-            GameWrite write = next_move(game, "m" + std::to_string(game.ply + 1));
-            write.append->check = flag;
+            AppendMove write = next_move(game, "m" + std::to_string(game.ply + 1));
+            write.move.check = flag;
             writes.push_back(std::move(write));
         }
         return writes;
@@ -173,7 +180,7 @@ TEST(StorageJournal, EachMovesCheckFlagIsReadBackAsWrittenBeforeAndAfterFiling) 
         {
             auto repository = store_with(database, journal, {game});
             ASSERT_NE(repository, nullptr);
-            for (GameWrite& write : written(game)) {
+            for (AppendMove& write : written(game)) {
                 ASSERT_TRUE(write_and_wait(*repository, std::move(write)));
             }
             EXPECT_EQ(journal_rows(database.path()), journal > 0 ? 5 : 0);
@@ -209,9 +216,9 @@ TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {
     expect_moves(*repository, second, moves);
 }
 
-// Filing sets each game's header columns from what the writer remembers of its journal rows. A
-// rolled-back batch makes it forget, while rows committed before stay in the journal: the filing
-// must then read those games' columns from the journal itself.
+// Filing sets each game's row from what the writer remembers of its journal rows. A rolled-back
+// batch makes it forget, while rows committed before stay in the journal: it must then read
+// those games' last rows from the journal itself.
 TEST(StorageJournal, AfterARollbackTheFilingReadsTheHeadersFromTheJournal) {
     TempDatabase database;
     GameRow quiet = playing_game("q");
@@ -225,18 +232,19 @@ TEST(StorageJournal, AfterARollbackTheFilingReadsTheHeadersFromTheJournal) {
 
     // A faulty write: its batch is rolled back and replayed without it.
     GameRow faulty = playing_game("x");
-    faulty.status = "paused";
-    ASSERT_FALSE(write_and_wait(*repository, header_only(faulty)));
+    faulty.clock_increment_ms.reset();  // a clock is both values or neither (CHECK)
+    ASSERT_FALSE(write_and_wait(*repository, created(faulty)));
 
-    // Only the busy game moves on, until the journal is filed with the quiet game's rows in it.
+    // Only the busy game moves on, until the journal is filed (at its sixth row) with the quiet
+    // game's rows in it.
     const std::uint64_t filings_before = repository->stats().filings;
     std::vector<std::string> busy_moves = {"d2d4"};
-    for (const char* move : {"d7d5", "c2c4", "e7e6", "b1c3", "g8f6"}) {
+    for (const char* move : {"d7d5", "c2c4", "e7e6"}) {
         busy_moves.push_back(move);
         ASSERT_TRUE(write_and_wait(*repository, next_move(busy, move)));
     }
     // The writer files after the last batch's callbacks: any later write waits for the filing.
-    ASSERT_TRUE(write_and_wait(*repository, header_only(playing_game("later"))));
+    ASSERT_TRUE(write_and_wait(*repository, created(playing_game("later"))));
     EXPECT_GT(repository->stats().filings, filings_before);
     EXPECT_EQ(journal_rows(database.path()), 0);
     EXPECT_EQ(filed_moves(database.path(), "q"), 2);
@@ -247,7 +255,7 @@ TEST(StorageJournal, AfterARollbackTheFilingReadsTheHeadersFromTheJournal) {
               quiet.clock_ms[0]);
     EXPECT_EQ(count(database.path(), "SELECT updated_ms FROM games WHERE id = 'q'"),
               quiet.updated_ms);
-    EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'b'"), 6);
+    EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'b'"), 4);
     expect_moves(*repository, quiet, {"e2e4", "e7e5"});
     expect_moves(*repository, busy, busy_moves);
 }
@@ -273,7 +281,7 @@ TEST(StorageJournal, AFilingInPartsLetsWritesInAndShowsEveryMoveOnce) {
         auto repository = testing::open_or_die(database.path(), options);
         ASSERT_NE(repository, nullptr);
         for (const GameRow& header : headers) {
-            ASSERT_TRUE(write_and_wait(*repository, header_only(header)));
+            ASSERT_TRUE(write_and_wait(*repository, created(header)));
         }
         std::atomic<int> failed{0};
         std::function<void(int)> play = [&](int g) {
@@ -337,7 +345,7 @@ TEST(StorageJournal, AFilingInPartsLetsWritesInAndShowsEveryMoveOnce) {
     }
 }
 
-// A write of a whole header files its game's journal rows and deletes them. When they were the
+// Any other write to a game files its journal rows and deletes them. When they were the
 // journal's last rows, a move journaled next must still not take a rowid that a filing begun
 // before counts as its own, or the filing's end would delete it unfiled.
 TEST(StorageJournal, AMoveJournaledDuringAFilingIsNotDeletedWithIt) {
@@ -354,7 +362,7 @@ TEST(StorageJournal, AMoveJournaledDuringAFilingIsNotDeletedWithIt) {
     auto repository = testing::open_or_die(database.path(), options);
     ASSERT_NE(repository, nullptr);
     for (const GameRow& game : all) {
-        ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+        ASSERT_TRUE(write_and_wait(*repository, created(game)));
     }
     for (GameRow& game : others) {
         ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
@@ -366,9 +374,10 @@ TEST(StorageJournal, AMoveJournaledDuringAFilingIsNotDeletedWithIt) {
     std::promise<void> queued;
     GameRow renamed = last;
     repository->write(next_move(last, "d2d4"), [&](const Expected<void, StorageError>&) {
-        renamed = last;
-        renamed.seats[0].name = "renamed";  // not a move's column: the header is written whole
-        repository->write(header_only(renamed), {});
+        // Not a move: the game's journal rows are filed first.
+        const RecordEvent presence{last.id, {59000, 58000}, last.seq + 1};
+        renamed = after(last, presence);
+        repository->write(presence, {});
         repository->write(next_move(renamed, "d7d5"),
                           [&](const Expected<void, StorageError>&) { queued.set_value(); });
     });
@@ -394,11 +403,11 @@ TEST(StorageJournal, AnyOtherWriteToAGameComesAfterItsJournaledMoves) {
     ASSERT_TRUE(write_and_wait(*repository, next_move(other, "d2d4")));
     EXPECT_EQ(journal_rows(database.path()), 5);
 
-    // A takeback of two plies files the game's journal first, then truncates: nothing of the
+    // A takeback of two plies files the game's journal first, then deletes: nothing of the
     // taken-back plies may come back from the journal later.
-    game.ply = 2;
-    game.seq += 1;
-    ASSERT_TRUE(write_and_wait(*repository, GameWrite{game, 3U, std::nullopt}));
+    const TakeBack take_back{game.id, 2, {59800, 59900}, game.seq + 1, game.updated_ms + 5};
+    game = after(game, take_back);
+    ASSERT_TRUE(write_and_wait(*repository, take_back));
     EXPECT_EQ(journal_rows(database.path()), 1);  // the other game's move stays journaled
     EXPECT_EQ(filed_moves(database.path(), "t"), 2);
     // The game goes on through the journal from its new ply.
@@ -406,18 +415,19 @@ TEST(StorageJournal, AnyOtherWriteToAGameComesAfterItsJournaledMoves) {
     EXPECT_EQ(journal_rows(database.path()), 2);
     expect_moves(*repository, game, {"e2e4", "e7e5", "f1c4"});
 
-    // Its last move with the result: a header change, written after the journaled moves.
-    GameWrite last = next_move(game, "g8f6");
-    last.header.status = "ended";
-    last.header.result = "1-0";
-    last.header.reason = "resign";
-    game = last.header;
+    // Its last move with the result: written after the journaled moves, not journaled.
+    GameRow before_last = game;
+    AppendMove last = next_move(before_last, "g8f6");
+    last.seq += 1;
+    last.ending = GameEnding{GameStatus::ended, rules::Outcome::first_wins, EndReason::checkmate};
+    game = after(game, last);
     ASSERT_TRUE(write_and_wait(*repository, last));
     EXPECT_EQ(filed_moves(database.path(), "t"), 4);
     expect_moves(*repository, game, {"e2e4", "e7e5", "f1c4", "g8f6"});
     auto loaded = repository->load("t");
     ASSERT_TRUE(loaded && loaded->has_value());
-    EXPECT_EQ((*loaded)->header.result, "1-0");
+    EXPECT_EQ((*loaded)->header.result, rules::Outcome::first_wins);
+    EXPECT_EQ((*loaded)->header.reason, EndReason::checkmate);
     repository.reset();
     EXPECT_EQ(journal_rows(database.path()), 0);
     EXPECT_EQ(filed_moves(database.path(), "o"), 1);
@@ -428,10 +438,10 @@ TEST(StorageJournal, AResentMoveIsIdempotentAndAnotherAtItsPlyIsRefused) {
     auto repository = testing::open_or_die(database.path(), journal_options(1000));
     ASSERT_NE(repository, nullptr);
     GameRow game = playing_game("r");
-    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+    ASSERT_TRUE(write_and_wait(*repository, created(game)));
     ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
     const GameRow after_first = game;
-    GameWrite second = next_move(game, "e7e5");
+    const AppendMove second = next_move(game, "e7e5");
     ASSERT_TRUE(write_and_wait(*repository, second));
     EXPECT_EQ(journal_rows(database.path()), 2);
 
@@ -439,36 +449,13 @@ TEST(StorageJournal, AResentMoveIsIdempotentAndAnotherAtItsPlyIsRefused) {
     ASSERT_TRUE(write_and_wait(*repository, second));
     // Another move at the taken ply: refused, naming the move that stands.
     GameRow replaced = after_first;
-    GameWrite conflicting = next_move(replaced, "c7c5");
+    const AppendMove conflicting = next_move(replaced, "c7c5");
     auto refused = write_and_wait(*repository, conflicting);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("e7e5"), std::string::npos) << refused.error().message;
     expect_moves(*repository, game, {"e2e4", "e7e5"});
     // Only the first write of ply 2 is anywhere in the file.
     EXPECT_EQ(journal_rows(database.path()) + filed_moves(database.path(), "r"), 2);
-}
-
-TEST(StorageJournal, AWriteToAGameDeletedBehindTheWriterRecreatesItsRow) {
-    TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), journal_options(1000));
-    ASSERT_NE(repository, nullptr);
-    GameRow game = playing_game("gone");
-    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
-    ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
-    {
-        auto other = sqlite::Connection::open(database.path(), false);
-        ASSERT_TRUE(other);
-        other->set_busy_timeout(5000);
-        ASSERT_TRUE(other->exec("DELETE FROM move_journal"));
-        ASSERT_TRUE(other->exec("DELETE FROM games WHERE id = 'gone'"));
-    }
-    // Not journaled against a missing row: the header is written whole again.
-    ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e7e5")));
-    auto loaded = repository->load("gone");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    EXPECT_EQ((*loaded)->header.ply, 2U);
-    ASSERT_EQ((*loaded)->moves.size(), 1U);
-    EXPECT_EQ((*loaded)->moves[0].move, "e7e5");
 }
 
 TEST(StorageJournal, JournaledMovesSurviveSigkillAndAreFiledAtTheNextOpen) {
@@ -481,7 +468,7 @@ TEST(StorageJournal, JournaledMovesSurviveSigkillAndAreFiledAtTheNextOpen) {
             ::_exit(2);
         }
         GameRow game = playing_game("k");
-        if (!write_and_wait(**repository, header_only(game))) {
+        if (!write_and_wait(**repository, created(game))) {
             ::_exit(3);
         }
         for (int i = 1; i <= 20; ++i) {
@@ -503,6 +490,59 @@ TEST(StorageJournal, JournaledMovesSurviveSigkillAndAreFiledAtTheNextOpen) {
     EXPECT_EQ(journal_rows(database.path()), 0);
     EXPECT_EQ(filed_moves(database.path(), "k"), 20);
     EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'k'"), 20);
+}
+
+// A move lapses every open offer (protocol.md), and a journal row has no offers column: readers
+// merging a journaled move, and its filing, give the game no offers. The `games` row keeps its
+// offers until the filing.
+TEST(StorageJournal, AJournaledMoveLapsesTheOpenOffersForReadersAndWhenFiled) {
+    TempDatabase database;
+    GameRow game = playing_game("f");
+    {
+        auto repository = store_with(database, 1000, {game});
+        ASSERT_NE(repository, nullptr);
+        const SetOffers offer{
+            game.id,
+            {{OfferKind::draw, rules::Side::first}, {OfferKind::rematch, rules::Side::second}},
+            game.clock_ms,
+            game.seq + 1};
+        game = after(game, offer);
+        ASSERT_TRUE(write_and_wait(*repository, offer));
+        auto offered = repository->load(game.id);
+        ASSERT_TRUE(offered && offered->has_value());
+        EXPECT_EQ(testing::offers_of((*offered)->header), "draw:first,rematch:second");
+
+        ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e2e4")));
+        EXPECT_EQ(journal_rows(database.path()), 1);
+        EXPECT_EQ(count(database.path(), "SELECT count(*) FROM games WHERE offers = ''"), 0);
+        auto loaded = repository->load(game.id);
+        ASSERT_TRUE(loaded && loaded->has_value());
+        EXPECT_TRUE((*loaded)->header.offers.empty());
+        auto listed = repository->list(GameQuery{});
+        ASSERT_TRUE(listed && listed->size() == 1U);
+        EXPECT_TRUE(listed->front().offers.empty());
+        auto unfinished = repository->load_unfinished();
+        ASSERT_TRUE(unfinished && unfinished->size() == 1U);
+        EXPECT_TRUE(unfinished->front().header.offers.empty());
+
+        // An offer after the move is the game's again (the move is filed first).
+        const SetOffers again{
+            game.id, {{OfferKind::takeback, rules::Side::second}}, game.clock_ms, game.seq + 1};
+        game = after(game, again);
+        ASSERT_TRUE(write_and_wait(*repository, again));
+        EXPECT_EQ(journal_rows(database.path()), 0);
+        auto reoffered = repository->load(game.id);
+        ASSERT_TRUE(reoffered && reoffered->has_value());
+        EXPECT_EQ(testing::offers_of((*reoffered)->header), "takeback:second");
+        ASSERT_TRUE(write_and_wait(*repository, next_move(game, "e7e5")));
+    }
+    // Filed at the close: the row took the move's columns and no offers.
+    EXPECT_EQ(journal_rows(database.path()), 0);
+    EXPECT_EQ(count(database.path(), "SELECT count(*) FROM games WHERE offers = ''"), 1);
+    EXPECT_EQ(count(database.path(), "SELECT ply FROM games WHERE id = 'f'"), 2);
+    auto reopened = testing::open_or_die(database.path(), journal_options(1000));
+    ASSERT_NE(reopened, nullptr);
+    expect_moves(*reopened, game, {"e2e4", "e7e5"});
 }
 
 }  // namespace

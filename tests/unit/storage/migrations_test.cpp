@@ -56,8 +56,9 @@ TEST(StorageMigrations, ReopeningKeepsDataAndVersion) {
         auto repository = testing::open_or_die(database.path());
         ASSERT_NE(repository, nullptr);
         ASSERT_TRUE(testing::write_and_wait(
-            *repository,
-            testing::with_move(testing::make_game("g1", 10), testing::make_move(1, "e2e4"))));
+            *repository, testing::created(testing::make_playing_game("g1", 10))));
+        ASSERT_TRUE(testing::write_and_wait(
+            *repository, testing::appended("g1", testing::make_move(1, "e2e4"))));
     }
     const auto version = user_version(database.path());
     auto repository = testing::open_or_die(database.path());

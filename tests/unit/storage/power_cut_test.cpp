@@ -75,19 +75,11 @@ class Players {
         game.states.emplace_back();
         games_.push_back(game);
         const std::size_t index = games_.size() - 1;
-        repository_.write(GameWrite{header_of(games_[index], 0), {}, {}},
+        GameRow header = make_game(games_[index].id, 1000);
+        header.status = protocol::GameStatus::playing;
+        header.seq = 1;
+        repository_.write(CreateGame{std::move(header)},
                           [this, index](const Result& result) { on_written(index, 0, result); });
-    }
-
-    GameRow header_of(const TrackedGame& game, std::size_t write) const {
-        GameRow header = make_game(game.id, 1000);
-        header.ply = static_cast<std::uint32_t>(game.states[write].size());
-        header.seq = write + 1;
-        if (write > 0) {
-            header.status = game.ends_with(write) ? "ended" : "playing";
-            header.result = game.ends_with(write) ? "1-0" : "";
-        }
-        return header;
     }
 
     // After write `done` of the game was acknowledged: its next one.
@@ -95,25 +87,29 @@ class Players {
         const std::lock_guard lock(games_mutex_);
         TrackedGame& game = games_[index];
         std::vector<std::string> moves = game.states[done];
-        GameWrite change;
+        const std::size_t write = done + 1;
+        GameIntent change;
         const bool take_back =
             moves.size() >= 2 && std::bernoulli_distribution(0.12)(random_) && game.takebacks < 8;
         if (take_back) {
             ++game.takebacks;
-            change.truncate_from_ply = static_cast<std::uint32_t>(moves.size());
             moves.pop_back();
+            change = TakeBack{game.id, static_cast<std::uint32_t>(moves.size()), {}, write + 1, 0};
         } else {
             const auto ply = static_cast<std::uint32_t>(moves.size() + 1);
             // Each write's move text is its own: a lost takeback cannot pass for the move
             // played again after it.
-            moves.push_back(game.id + ":" + std::to_string(ply) + ":" + std::to_string(done + 1));
+            moves.push_back(game.id + ":" + std::to_string(ply) + ":" + std::to_string(write));
             MoveRow move = make_move(ply, moves.back());
-            move.seq = done + 2;
-            change.append = std::move(move);
+            move.seq = write + 1;
+            AppendMove append{game.id, std::move(move), {}, write + 1, std::nullopt};
+            if (moves.size() == game.length) {
+                append.ending = GameEnding{protocol::GameStatus::ended, rules::Outcome::first_wins,
+                                           protocol::EndReason::checkmate};
+            }
+            change = std::move(append);
         }
         game.states.push_back(std::move(moves));
-        const std::size_t write = done + 1;
-        change.header = header_of(game, write);
         repository_.write(std::move(change), [this, index, write](const Result& result) {
             on_written(index, write, result);
         });
@@ -230,9 +226,9 @@ CutRound run_until_cut(const TempDatabase& database, const SqliteOptions& option
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         round.writable_after_fault = repository->writable();
         vfs.set_disk_full(false);
-        GameRow after = make_game("after-full", 2000);
         round.written_after_full =
-            testing::write_and_wait(*repository, GameWrite{after, {}, {}}).has_value() &&
+            testing::write_and_wait(*repository, CreateGame{make_game("after-full", 2000)})
+                .has_value() &&
             repository->writable();
     } else {
         std::this_thread::sleep_for(std::chrono::microseconds(plan.seed % 3000));
@@ -259,7 +255,8 @@ std::optional<std::size_t> stored_state(const TrackedGame& game, const StoredGam
     EXPECT_EQ(stored.header.ply, moves.size()) << game.id;
     for (std::size_t k = game.states.size(); k-- > 0;) {
         const bool ended = k > 0 && game.ends_with(k);
-        if (game.states[k] == moves && (stored.header.status == "ended") == ended) {
+        if (game.states[k] == moves &&
+            (stored.header.status == protocol::GameStatus::ended) == ended) {
             return k;
         }
     }
@@ -416,8 +413,8 @@ TEST(StoragePowerCut, AfterAFullDiskTheStoreIsWritableOnceThereIsRoom) {
     vfs.set_disk_full(true);
     std::size_t written = 0;
     while (written < 1000 &&
-           testing::write_and_wait(
-               *repository, GameWrite{make_game("full-" + std::to_string(written), 1000), {}, {}})
+           testing::write_and_wait(*repository,
+                                   CreateGame{make_game("full-" + std::to_string(written), 1000)})
                .has_value()) {
         ++written;
     }
@@ -427,8 +424,8 @@ TEST(StoragePowerCut, AfterAFullDiskTheStoreIsWritableOnceThereIsRoom) {
     EXPECT_FALSE(repository->writable()) << "the probe's own write needs space too";
     vfs.set_disk_full(false);
     EXPECT_TRUE(repository->writable()) << "the disk has room, and no move was written since";
-    EXPECT_TRUE(testing::write_and_wait(*repository, GameWrite{make_game("room", 1000), {}, {}})
-                    .has_value());
+    EXPECT_TRUE(
+        testing::write_and_wait(*repository, CreateGame{make_game("room", 1000)}).has_value());
     EXPECT_TRUE(repository->writable());
     const auto stored = repository->load("room");
     EXPECT_TRUE(stored && stored->has_value());

@@ -107,5 +107,26 @@ TEST(SqliteConnection, ClosesAfterItsTransactionsWhetherDestroyedOrAssignedOver)
     EXPECT_FALSE(std::filesystem::exists(wal));
 }
 
+// An empty view binds the empty text, whether or not it points anywhere: "" is how a row says
+// "none" (a result, a reason), and std::string_view() is how such a term's name often comes.
+// sqlite3_bind_text itself binds NULL for a null pointer.
+TEST(SqliteStatement, AnEmptyViewBindsTheEmptyTextNotNull) {
+    TempDatabase database;
+    auto connection = open_with_table(database.path());
+    ASSERT_TRUE(connection.exec("CREATE TABLE named (name TEXT NOT NULL)"));
+    for (const bool copied : {true, false}) {
+        auto insert = connection.prepare("INSERT INTO named (name) VALUES (?1)");
+        ASSERT_TRUE(insert.has_value());
+        if (copied) {
+            insert->bind(1, std::string_view());
+        } else {
+            insert->bind_unowned(1, std::string_view());
+        }
+        auto inserted = insert->run();
+        ASSERT_TRUE(inserted.has_value()) << inserted.error().message;
+    }
+    EXPECT_EQ(connection.query_int64("SELECT count(*) FROM named WHERE name = ''").value_or(-1), 2);
+}
+
 }  // namespace
 }  // namespace arbiter::server::storage

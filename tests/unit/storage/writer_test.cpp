@@ -18,11 +18,12 @@
 namespace arbiter::server::storage {
 namespace {
 
-using testing::header_only;
+using testing::appended;
+using testing::created;
 using testing::make_game;
 using testing::make_move;
+using testing::make_playing_game;
 using testing::TempDatabase;
-using testing::with_move;
 using testing::write_and_wait;
 using Result = Expected<void, StorageError>;
 
@@ -36,22 +37,22 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
     TempDatabase database;
     auto repository = testing::open_or_die(database.path(), fast_options());
     ASSERT_NE(repository, nullptr);
-    const GameRow game = make_game("g", 1);
-    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
 
     // Writes queued from inside a callback wait while the writer finishes running callbacks,
-    // so all five land in the same batch. Two of them conflict with earlier ones.
+    // so all six land in the same batch. Two of them conflict with earlier ones.
     std::promise<Result> results[5];
-    repository->write(header_only(make_game("trigger", 2)), [&](const Result&) {
-        repository->write(with_move(game, make_move(1, "e2e4")),
+    repository->write(created(make_game("trigger", 2)), [&](const Result&) {
+        repository->write(appended("g", make_move(1, "e2e4")),
                           [&](const Result& r) { results[0].set_value(r); });
-        repository->write(with_move(game, make_move(1, "d2d4")),
+        repository->write(appended("g", make_move(1, "d2d4")),
                           [&](const Result& r) { results[1].set_value(r); });
-        repository->write(with_move(game, make_move(2, "e7e5")),
+        repository->write(appended("g", make_move(2, "e7e5")),
                           [&](const Result& r) { results[2].set_value(r); });
-        repository->write(with_move(make_game("other", 3), make_move(1, "c2c4")),
+        repository->write(created(make_playing_game("other", 3)), {});
+        repository->write(appended("other", make_move(1, "c2c4")),
                           [&](const Result& r) { results[3].set_value(r); });
-        repository->write(with_move(game, make_move(2, "c7c5")),
+        repository->write(appended("g", make_move(2, "c7c5")),
                           [&](const Result& r) { results[4].set_value(r); });
     });
     EXPECT_TRUE(results[0].get_future().get());
@@ -61,7 +62,7 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
     EXPECT_FALSE(results[4].get_future().get());
     repository->flush();
     const WriterStats after = repository->stats();
-    EXPECT_EQ(after.batches, 3U);  // the header, the trigger, then the five together
+    EXPECT_EQ(after.batches, 3U);  // the game, the trigger, then the six together
     EXPECT_EQ(after.failed, 2U);
     EXPECT_EQ(after.replayed, 2U);  // rolled back once per faulty write, then committed
     EXPECT_EQ(after.retried_alone, 0U);
@@ -74,9 +75,6 @@ TEST(StorageWriter, FaultyWriteFailsAloneWhileTheRestOfItsBatchCommits) {
     EXPECT_TRUE(repository->load("other")->has_value());
 }
 
-// The writer remembers the header it last wrote for each game so that a move updates only its
-// columns. A rolled-back pass must make it forget: otherwise the replayed header change would
-// look like "only the move's columns changed" and the rest of it would be lost.
 // A queue longer than max_batch goes in batches of max_batch, in order; a shorter one is taken
 // whole.
 TEST(StorageWriter, AQueueLongerThanABatchGoesInBatchesOfAtMostMaxBatchInOrder) {
@@ -85,16 +83,15 @@ TEST(StorageWriter, AQueueLongerThanABatchGoesInBatchesOfAtMostMaxBatchInOrder) 
     options.max_batch = 4;
     auto repository = testing::open_or_die(database.path(), options);
     ASSERT_NE(repository, nullptr);
-    const GameRow game = make_game("g", 1);
-    ASSERT_TRUE(write_and_wait(*repository, header_only(game)));
+    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
 
     // Queued from inside a callback, all ten wait for the writer to take its next batch.
     std::mutex mutex;
     std::vector<int> done;
-    repository->write(header_only(make_game("trigger", 2)), [&](const Result&) {
+    repository->write(created(make_game("trigger", 2)), [&](const Result&) {
         for (int ply = 1; ply <= 10; ++ply) {
-            repository->write(with_move(game, make_move(static_cast<std::uint32_t>(ply),
-                                                        ply % 2 ? "e2e4" : "e7e5")),
+            repository->write(appended("g", make_move(static_cast<std::uint32_t>(ply),
+                                                      ply % 2 ? "e2e4" : "e7e5")),
                               [&, ply](const Result& result) {
                                   EXPECT_TRUE(result) << ply;
                                   std::lock_guard lock(mutex);
@@ -105,41 +102,44 @@ TEST(StorageWriter, AQueueLongerThanABatchGoesInBatchesOfAtMostMaxBatchInOrder) 
     repository->flush();  // the trigger, whose callback queues the ten
     repository->flush();  // the ten
     EXPECT_EQ(done, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
-    EXPECT_EQ(repository->stats().batches, 5U);  // the header, the trigger, then 4 + 4 + 2
+    EXPECT_EQ(repository->stats().batches, 5U);  // the game, the trigger, then 4 + 4 + 2
     auto loaded = repository->load("g");
     ASSERT_TRUE(loaded && loaded->has_value());
     EXPECT_EQ((*loaded)->moves.size(), 10U);
 }
 
-TEST(StorageWriter, HeaderChangeInABatchThatIsReplayedIsStoredWhole) {
+// The writer remembers each game's last ply so that a move goes to the journal without reading
+// its row. A rolled-back pass must make it forget: the replayed pass writes from the start again,
+// and a write it holds (a seat taken, a move) must land whole.
+TEST(StorageWriter, WritesInABatchThatIsReplayedAreStoredWhole) {
     TempDatabase database;
     auto repository = testing::open_or_die(database.path(), fast_options());
     ASSERT_NE(repository, nullptr);
-    GameRow game = make_game("g", 1);
-    game.status = "playing";
-    ASSERT_TRUE(write_and_wait(*repository, with_move(game, make_move(1, "e2e4"))));
-    const GameRow other = make_game("other", 2);
-    ASSERT_TRUE(write_and_wait(*repository, with_move(other, make_move(1, "c2c4"))));
+    ASSERT_TRUE(write_and_wait(*repository, created(make_game("g", 1))));
+    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("other", 2))));
+    ASSERT_TRUE(write_and_wait(*repository, appended("other", make_move(1, "c2c4"))));
 
-    GameRow renamed = game;
-    renamed.seats[1].name = "bob";
-    std::promise<Result> results[2];
-    repository->write(header_only(make_game("trigger", 3)), [&](const Result&) {
-        repository->write(with_move(renamed, make_move(2, "e7e5")),
+    std::promise<Result> results[3];
+    repository->write(created(make_game("trigger", 3)), [&](const Result&) {
+        repository->write(SeatPlayer{"g", rules::Side::second, SeatRow{"bob", "bb", "", 0}, 2, 5},
                           [&](const Result& r) { results[0].set_value(r); });
-        // Faulty (ply 1 of the other game is taken): the pass that wrote "bob" is rolled back.
-        repository->write(with_move(other, make_move(1, "d2d4")),
+        repository->write(appended("g", make_move(1, "e2e4")),
                           [&](const Result& r) { results[1].set_value(r); });
+        // Faulty (ply 1 of the other game is taken): the pass that wrote "bob" is rolled back.
+        repository->write(appended("other", make_move(1, "d2d4")),
+                          [&](const Result& r) { results[2].set_value(r); });
     });
     EXPECT_TRUE(results[0].get_future().get());
-    EXPECT_FALSE(results[1].get_future().get());
+    EXPECT_TRUE(results[1].get_future().get());
+    EXPECT_FALSE(results[2].get_future().get());
     repository->flush();
     EXPECT_EQ(repository->stats().replayed, 1U);
     auto loaded = repository->load("g");
     ASSERT_TRUE(loaded && loaded->has_value());
     EXPECT_EQ((*loaded)->header.seats[1].name, "bob");
-    EXPECT_EQ((*loaded)->header.ply, 2U);
-    EXPECT_EQ((*loaded)->moves.size(), 2U);
+    EXPECT_EQ((*loaded)->header.status, protocol::GameStatus::playing);
+    EXPECT_EQ((*loaded)->header.ply, 1U);
+    EXPECT_EQ((*loaded)->moves.size(), 1U);
 }
 
 TEST(StorageWriter, WriteThatFillsTheDiskFailsAloneAfterTheBatchIsRetried) {
@@ -148,16 +148,16 @@ TEST(StorageWriter, WriteThatFillsTheDiskFailsAloneAfterTheBatchIsRetried) {
     options.max_size_bytes = std::uint64_t{256} * 1024;
     auto repository = testing::open_or_die(database.path(), options);
     ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, header_only(make_game("g0", 1))));
+    ASSERT_TRUE(write_and_wait(*repository, created(make_game("g0", 1))));
 
     GameRow huge = make_game("huge", 2);
     huge.initial_position = std::string(std::size_t{1024} * 1024, 'x');
     std::promise<Result> results[3];
-    repository->write(header_only(make_game("trigger", 0)), [&](const Result&) {
-        repository->write(header_only(make_game("small1", 3)),
+    repository->write(created(make_game("trigger", 0)), [&](const Result&) {
+        repository->write(created(make_game("small1", 3)),
                           [&](const Result& r) { results[0].set_value(r); });
-        repository->write(header_only(huge), [&](const Result& r) { results[1].set_value(r); });
-        repository->write(header_only(make_game("small2", 4)),
+        repository->write(created(huge), [&](const Result& r) { results[1].set_value(r); });
+        repository->write(created(make_game("small2", 4)),
                           [&](const Result& r) { results[2].set_value(r); });
     });
     EXPECT_TRUE(results[0].get_future().get());
@@ -190,9 +190,10 @@ TEST(StorageWriter, ManyThreadsCommitEverythingWithCallbacksOnceInOrder) {
     threads.reserve(thread_count);
     for (int t = 0; t < thread_count; ++t) {
         threads.emplace_back([&, t] {
-            const GameRow game = make_game("thread" + std::to_string(t), t);
+            const std::string game = "thread" + std::to_string(t);
+            repository->write(created(make_playing_game(game, t)), {});
             for (std::uint32_t ply = 1; ply <= writes_per_thread; ++ply) {
-                repository->write(with_move(game, make_move(ply, "m" + std::to_string(ply))),
+                repository->write(appended(game, make_move(ply, "m" + std::to_string(ply))),
                                   [&, t, ply](const Result& result) {
                                       failures += result ? 0 : 1;
                                       std::lock_guard lock(seen_mutex);
@@ -220,7 +221,7 @@ TEST(StorageWriter, ManyThreadsCommitEverythingWithCallbacksOnceInOrder) {
         EXPECT_EQ((*loaded)->header.ply, writes_per_thread);
     }
     const WriterStats stats = repository->stats();
-    EXPECT_EQ(stats.committed, thread_count * writes_per_thread);
+    EXPECT_EQ(stats.committed, thread_count * (writes_per_thread + 1));
     EXPECT_LE(stats.batches, stats.committed);
     EXPECT_EQ(stats.queued, 0U);
 }
@@ -231,7 +232,7 @@ TEST(StorageWriter, FlushWaitsForEveryEarlierCallback) {
     ASSERT_NE(repository, nullptr);
     std::atomic<int> done{0};
     for (int i = 0; i < 300; ++i) {
-        repository->write(header_only(make_game("g" + std::to_string(i), i)),
+        repository->write(created(make_game("g" + std::to_string(i), i)),
                           [&](const Result& result) { done += result ? 1 : 0; });
     }
     repository->flush();
@@ -248,7 +249,7 @@ TEST(StorageWriter, DestructorCommitsTheQueueAndRunsItsCallbacks) {
         auto repository = testing::open_or_die(database.path(), fast_options());
         ASSERT_NE(repository, nullptr);
         for (int i = 0; i < 100; ++i) {
-            repository->write(header_only(make_game("g" + std::to_string(i), i)),
+            repository->write(created(make_game("g" + std::to_string(i), i)),
                               [&](const Result& result) { done += result ? 1 : 0; });
         }
     }
@@ -304,7 +305,7 @@ TEST(StorageWriter, CheckpointsKeepTheWalBoundedOffTheWritersPath) {
     auto write_many = [&](int count, int offset) {
         for (int i = 0; i < count; ++i) {
             big.id = "g" + std::to_string(offset + i);
-            ASSERT_TRUE(write_and_wait(*repository, header_only(big)));
+            ASSERT_TRUE(write_and_wait(*repository, created(big)));
         }
     };
     write_many(6000, 0);
@@ -347,7 +348,7 @@ TEST(StorageWriter, WritersOwnCheckpointRestartsTheWalWhenTheThreadCannot) {
     big.initial_position = std::string(4000, 'p');
     for (int i = 0; i < 6000; ++i) {
         big.id = "g" + std::to_string(i);
-        ASSERT_TRUE(write_and_wait(*repository, header_only(big)));
+        ASSERT_TRUE(write_and_wait(*repository, created(big)));
     }
     repository->flush();
     EXPECT_EQ(repository->stats().checkpoints, 0U);
@@ -372,13 +373,13 @@ TEST(StorageWriter, NotWritableWhileAnotherProcessHoldsTheWriteLock) {
     ASSERT_TRUE(other->exec("BEGIN IMMEDIATE"));
     EXPECT_FALSE(repository->writable());
     // A batch that cannot take the lock fails as a whole, and says why.
-    auto written = write_and_wait(*repository, header_only(make_game("blocked", 1)));
+    auto written = write_and_wait(*repository, created(make_game("blocked", 1)));
     ASSERT_FALSE(written);
     EXPECT_NE(written.error().message.find("locked"), std::string::npos) << written.error().message;
     ASSERT_TRUE(other->exec("ROLLBACK"));
 
     EXPECT_FALSE(repository->writable());  // until a batch commits again (or write_probe_after)
-    EXPECT_TRUE(write_and_wait(*repository, header_only(make_game("free", 2))));
+    EXPECT_TRUE(write_and_wait(*repository, created(make_game("free", 2))));
     EXPECT_TRUE(repository->writable());
 }
 
@@ -400,7 +401,7 @@ TEST(StorageWriter, ItsThreadsCarryNamesForTopAndPerf) {
     ASSERT_NE(repository, nullptr);
     // Each thread names itself as it starts: the writer has once it committed a write; the
     // checkpoint thread may not have been scheduled yet.
-    ASSERT_TRUE(write_and_wait(*repository, header_only(make_game("g", 1))));
+    ASSERT_TRUE(write_and_wait(*repository, created(make_game("g", 1))));
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     auto names = thread_names();
     while (names.count("arbiter-ckpt") == 0 && std::chrono::steady_clock::now() < deadline) {

@@ -1,0 +1,409 @@
+#include "server/storage/intent_writer.hpp"
+
+#include <string_view>
+#include <utility>
+
+#include "server/storage/game_rows.hpp"
+
+namespace arbiter::server::storage::detail {
+
+namespace {
+
+// Each intent updates only the columns it names. SQLite checks a CHECK constraint only when an
+// UPDATE sets one of its columns, and the IN lists of the status/result/variant CHECKs compile
+// into ephemeral tables opened and dropped on every run: so a move that does not end its game
+// (append_sql) sets none of those columns (56 VDBE opcodes against 170 for a whole row).
+//
+// A move's row, ?1 game, ?2 the move's ply, ?3 ?4 the clocks, ?5 seq, ?6 updated_ms: only if
+// the game is at the ply before, so that no move lands after a gap or over a stored one.
+constexpr std::string_view append_sql =
+    "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
+    "updated_ms = ?6, offers = '' WHERE id = ?1 AND ply = ?2 - 1";
+constexpr std::string_view append_ending_sql =
+    "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
+    "updated_ms = ?6, offers = '', status = ?7, result = ?8, reason = ?9 "
+    "WHERE id = ?1 AND ply = ?2 - 1";
+// The same parameters, the ply being the one taken back to.
+constexpr std::string_view take_back_sql =
+    "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
+    "updated_ms = ?6, offers = '' WHERE id = ?1";
+
+constexpr std::string_view insert_game_sql =
+    "INSERT INTO games (id, variant, initial_position, is_private, clock_initial_ms, "
+    "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
+    "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
+    "rematch_of, rematch_next, first_engine, first_engine_level, second_engine, "
+    "second_engine_level, offers) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
+    "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
+
+// A seat taken: ?2 name, ?3 token hash, ?4 engine, ?5 level, ?6 seq, ?7 updated_ms.
+std::string seat_sql(std::string_view seat) {
+    const std::string s(seat);
+    return "UPDATE games SET " + s + "_name = ?2, " + s + "_token_hash = ?3, " + s +
+           "_engine = ?4, " + s +
+           "_engine_level = ?5, status = 'playing', seq = ?6, "
+           "updated_ms = ?7 WHERE id = ?1";
+}
+
+// ?1 game, ?2 ply, ?3 ?4 clocks, ?5 seq, ?6 updated_ms (append_sql, take_back_sql).
+void bind_progress(sqlite::Statement& statement, const std::string& game, std::uint32_t ply,
+                   const std::array<std::int64_t, 2>& clock_ms, std::uint64_t seq,
+                   std::int64_t updated_ms) {
+    statement.bind_unowned(1, game)
+        .bind(2, std::int64_t{ply})
+        .bind(3, clock_ms[0])
+        .bind(4, clock_ms[1])
+        // A seq beyond INT64_MAX wraps negative and is refused by the CHECK (seq >= 0).
+        .bind(5, static_cast<std::int64_t>(seq))
+        .bind(6, updated_ms);
+}
+
+}  // namespace
+
+Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& connection,
+                                                           bool use_journal) {
+    auto journal = MoveJournal::prepare(connection);
+    if (!journal) {
+        return unexpected(std::move(journal).error());
+    }
+    IntentWriter writer;
+    writer.connection_ = &connection;
+    writer.use_journal_ = use_journal;
+    writer.journal_ = std::move(journal).value();
+    std::pair<sqlite::Statement*, std::string> sources[] = {
+        {&writer.insert_game_, std::string(insert_game_sql)},
+        {&writer.seat_first_, seat_sql("first")},
+        {&writer.seat_second_, seat_sql("second")},
+        {&writer.append_, std::string(append_sql)},
+        {&writer.append_ending_, std::string(append_ending_sql)},
+        {&writer.insert_move_, "INSERT INTO moves (game_id, " + std::string(move_columns) +
+                                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON "
+                                   "CONFLICT (game_id, ply) DO NOTHING"},
+        {&writer.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
+        {&writer.select_ply_, "SELECT ply FROM games WHERE id = ?1"},
+        {&writer.take_back_, std::string(take_back_sql)},
+        {&writer.delete_moves_after_, "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2"},
+        {&writer.set_offers_,
+         "UPDATE games SET offers = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5 "
+         "WHERE id = ?1"},
+        {&writer.record_event_,
+         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, seq = ?4 WHERE id = ?1"},
+        {&writer.end_game_,
+         "UPDATE games SET status = ?2, result = ?3, reason = ?4, offers = '', "
+         "first_clock_ms = ?5, second_clock_ms = ?6, seq = ?7, updated_ms = ?8 WHERE id = ?1"},
+        {&writer.link_rematch_,
+         "UPDATE games SET rematch_next = ?2, offers = '', seq = ?3 WHERE id = ?1"},
+        {&writer.store_clocks_,
+         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, updated_ms = ?4 "
+         "WHERE id = ?1"},
+        {&writer.data_version_, "PRAGMA data_version"},
+    };
+    for (auto& [target, sql] : sources) {
+        auto prepared = connection.prepare(sql, true);
+        if (!prepared) {
+            return unexpected(std::move(prepared).error());
+        }
+        *target = std::move(prepared).value();
+    }
+    return writer;
+}
+
+Expected<void, StorageError> IntentWriter::apply(const GameIntent& intent) {
+    if (auto known = journal_.know(); !known) {
+        return known;
+    }
+    return std::visit([this](const auto& change) { return write(change); }, intent);
+}
+
+void IntentWriter::forget() {
+    journal_.forget();
+    plies_.clear();
+}
+
+void IntentWriter::note_other_commits() {
+    data_version_.reset();
+    const auto row = data_version_.step();
+    std::optional<std::int64_t> version;
+    if (row && *row) {
+        version = data_version_.column_int64(0);
+    }
+    data_version_.reset();
+    // Unreadable counts as changed: forgetting only costs the next writes a look-up.
+    if (!version || version != data_version_seen_) {
+        forget();
+    }
+    data_version_seen_ = version;
+}
+
+// --- each intent ---------------------------------------------------------------------------
+
+Expected<void, StorageError> IntentWriter::write(const CreateGame& create) {
+    const GameRow& header = create.header;
+    // Rows a deleted game of the same id left in the journal go with it.
+    if (auto filed = journal_.file_game(header.id); !filed) {
+        return filed;
+    }
+    insert_game_.reset();
+    bind_game(insert_game_, header);
+    if (auto inserted = insert_game_.run(); !inserted) {
+        return inserted;
+    }
+    if (!protocol::is_finished(header.status)) {
+        remember_ply(header.id, header.ply);
+    }
+    return {};
+}
+
+Expected<void, StorageError> IntentWriter::write(const SeatPlayer& seat) {
+    if (auto filed = journal_.file_game(seat.game); !filed) {
+        return filed;
+    }
+    sqlite::Statement& update = seat.side == rules::Side::first ? seat_first_ : seat_second_;
+    update.reset();
+    update.bind_unowned(1, seat.game)
+        .bind_unowned(2, seat.seat.name)
+        .bind_unowned(3, seat.seat.token_hash)
+        .bind_unowned(4, seat.seat.engine)
+        .bind(5, std::int64_t{seat.seat.engine_level})
+        .bind(6, static_cast<std::int64_t>(seat.seq))
+        .bind(7, seat.updated_ms);
+    return update_row(update, seat.game);
+}
+
+Expected<void, StorageError> IntentWriter::write(const AppendMove& append) {
+    if (use_journal_ && !append.ending) {
+        auto journaled = journal_if_next(append);
+        if (!journaled) {
+            return unexpected(std::move(journaled).error());
+        }
+        if (*journaled) {
+            return {};
+        }
+    }
+    if (auto filed = journal_.file_game(append.game); !filed) {
+        return filed;
+    }
+    sqlite::Statement& update = append.ending ? append_ending_ : append_;
+    update.reset();
+    bind_progress(update, append.game, append.move.ply, append.clock_ms, append.seq,
+                  append.move.played_ms);
+    if (append.ending) {
+        update.bind(7, status_text(append.ending->status))
+            .bind(8, result_text(append.ending->result))
+            .bind(9, reason_text(append.ending->reason));
+    }
+    if (auto updated = update.run(); !updated) {
+        return updated;
+    }
+    if (connection_->changes() == 0) {
+        return explain_no_change(append);
+    }
+    insert_move_.reset();
+    bind_move(insert_move_, append.game, append.move);
+    if (auto inserted = insert_move_.run(); !inserted) {
+        return inserted;
+    }
+    if (connection_->changes() == 0) {
+        // The row said the ply before, and `moves` holds this one (a file changed by hand).
+        if (auto same = explain_no_change(append); !same) {
+            return same;
+        }
+    }
+    if (append.ending) {
+        plies_.erase(append.game);  // a finished game is rarely written again
+    } else {
+        remember_ply(append.game, append.move.ply);
+    }
+    return {};
+}
+
+Expected<void, StorageError> IntentWriter::write(const TakeBack& take_back) {
+    if (auto filed = journal_.file_game(take_back.game); !filed) {
+        return filed;
+    }
+    take_back_.reset();
+    bind_progress(take_back_, take_back.game, take_back.to_ply, take_back.clock_ms, take_back.seq,
+                  take_back.updated_ms);
+    if (auto updated = update_row(take_back_, take_back.game); !updated) {
+        return updated;
+    }
+    delete_moves_after_.reset();
+    delete_moves_after_.bind_unowned(1, take_back.game).bind(2, std::int64_t{take_back.to_ply});
+    if (auto deleted = delete_moves_after_.run(); !deleted) {
+        return deleted;
+    }
+    remember_ply(take_back.game, take_back.to_ply);
+    return {};
+}
+
+Expected<void, StorageError> IntentWriter::write(const SetOffers& offers) {
+    if (auto filed = journal_.file_game(offers.game); !filed) {
+        return filed;
+    }
+    set_offers_.reset();
+    set_offers_.bind_unowned(1, offers.game)
+        .bind(2, std::string_view(offers_text(offers.offers)))
+        .bind(3, offers.clock_ms[0])
+        .bind(4, offers.clock_ms[1])
+        .bind(5, static_cast<std::int64_t>(offers.seq));
+    return update_row(set_offers_, offers.game);
+}
+
+Expected<void, StorageError> IntentWriter::write(const RecordEvent& event) {
+    if (auto filed = journal_.file_game(event.game); !filed) {
+        return filed;
+    }
+    record_event_.reset();
+    record_event_.bind_unowned(1, event.game)
+        .bind(2, event.clock_ms[0])
+        .bind(3, event.clock_ms[1])
+        .bind(4, static_cast<std::int64_t>(event.seq));
+    return update_row(record_event_, event.game);
+}
+
+Expected<void, StorageError> IntentWriter::write(const EndGame& end) {
+    if (auto filed = journal_.file_game(end.game); !filed) {
+        return filed;
+    }
+    end_game_.reset();
+    end_game_.bind_unowned(1, end.game)
+        .bind(2, status_text(end.ending.status))
+        .bind(3, result_text(end.ending.result))
+        .bind(4, reason_text(end.ending.reason))
+        .bind(5, end.clock_ms[0])
+        .bind(6, end.clock_ms[1])
+        .bind(7, static_cast<std::int64_t>(end.seq))
+        .bind(8, end.updated_ms);
+    if (auto updated = update_row(end_game_, end.game); !updated) {
+        return updated;
+    }
+    plies_.erase(end.game);  // a finished game is rarely written again
+    return {};
+}
+
+Expected<void, StorageError> IntentWriter::write(const LinkRematch& link) {
+    if (auto filed = journal_.file_game(link.game); !filed) {
+        return filed;
+    }
+    link_rematch_.reset();
+    link_rematch_.bind_unowned(1, link.game)
+        .bind_unowned(2, link.next)
+        .bind(3, static_cast<std::int64_t>(link.seq));
+    return update_row(link_rematch_, link.game);
+}
+
+Expected<void, StorageError> IntentWriter::write(const StoreClocks& clocks) {
+    if (auto filed = journal_.file_game(clocks.game); !filed) {
+        return filed;
+    }
+    store_clocks_.reset();
+    store_clocks_.bind_unowned(1, clocks.game)
+        .bind(2, clocks.clock_ms[0])
+        .bind(3, clocks.clock_ms[1])
+        .bind(4, clocks.updated_ms);
+    return update_row(store_clocks_, clocks.game);
+}
+
+// --- helpers -------------------------------------------------------------------------------
+
+Expected<bool, StorageError> IntentWriter::journal_if_next(const AppendMove& append) {
+    auto last = stored_ply(append.game);
+    if (!last) {
+        return unexpected(std::move(last).error());
+    }
+    if (!*last || append.move.ply != **last + 1) {
+        return false;  // not stored, a resend or a gap: the direct write says which
+    }
+    const MoveProgress progress{append.clock_ms, append.seq, append.move.ply,
+                                append.move.played_ms};
+    if (auto journaled = journal_.append(append.game, append.move, progress); !journaled) {
+        return unexpected(journaled.error());
+    }
+    remember_ply(append.game, append.move.ply);
+    return true;
+}
+
+Expected<void, StorageError> IntentWriter::explain_no_change(const AppendMove& append) {
+    select_move_.reset();
+    select_move_.bind_unowned(1, append.game).bind(2, std::int64_t{append.move.ply});
+    auto row = select_move_.step();
+    if (!row) {
+        select_move_.reset();
+        return unexpected(std::move(row).error());
+    }
+    const bool taken = *row;
+    const std::string existing = taken ? select_move_.column_text(0) : std::string();
+    select_move_.reset();
+    if (taken) {
+        // The same move again is a resend of an acknowledged move (idempotent: nothing changes);
+        // another move would silently rewrite history, so it is refused.
+        if (existing == append.move.move) {
+            return {};
+        }
+        return unexpected(StorageError{"game " + append.game + " already has move '" + existing +
+                                       "' at ply " + std::to_string(append.move.ply) + ", not '" +
+                                       append.move.move + "'"});
+    }
+    auto ply = stored_ply(append.game);
+    if (!ply) {
+        return unexpected(std::move(ply).error());
+    }
+    if (!*ply) {
+        return unexpected(StorageError{"game " + append.game + " is not stored"});
+    }
+    return unexpected(StorageError{"game " + append.game + " is at ply " + std::to_string(**ply) +
+                                   ": a move at ply " + std::to_string(append.move.ply) +
+                                   " does not follow"});
+}
+
+Expected<void, StorageError> IntentWriter::update_row(sqlite::Statement& statement,
+                                                      const std::string& game) {
+    if (auto updated = statement.run(); !updated) {
+        return updated;
+    }
+    if (connection_->changes() == 0) {
+        return unexpected(StorageError{"game " + game + " is not stored"});
+    }
+    return {};
+}
+
+Expected<std::optional<std::uint32_t>, StorageError> IntentWriter::stored_ply(
+    const std::string& game) {
+    // A game's journal rows are its latest state (any other write files them first).
+    if (const MoveProgress* journaled = journal_.last_of(game)) {
+        return std::optional<std::uint32_t>(journaled->ply);
+    }
+    if (const auto known = plies_.find(game); known != plies_.end()) {
+        return std::optional<std::uint32_t>(known->second);
+    }
+    select_ply_.reset();
+    select_ply_.bind_unowned(1, game);
+    auto row = select_ply_.step();
+    if (!row) {
+        select_ply_.reset();
+        return unexpected(std::move(row).error());
+    }
+    std::optional<std::uint32_t> ply;
+    if (*row) {
+        ply = static_cast<std::uint32_t>(select_ply_.column_int64(0));
+    }
+    select_ply_.reset();
+    if (ply) {
+        remember_ply(game, *ply);
+    }
+    return ply;
+}
+
+void IntentWriter::remember_ply(const std::string& game, std::uint32_t ply) {
+    if (const auto known = plies_.find(game); known != plies_.end()) {
+        known->second = ply;
+        return;
+    }
+    if (plies_.size() >= max_remembered_plies) {
+        plies_.clear();
+    }
+    plies_.emplace(game, ply);
+}
+
+}  // namespace arbiter::server::storage::detail

@@ -1,0 +1,74 @@
+#pragma once
+/// \file
+/// A stored game as every storage engine reads it: its header (GameRow) and its moves (MoveRow).
+/// The lifecycle terms are typed here; their text exists only in an engine's rows (for SQLite,
+/// game_rows.cpp), so the server compares enums and never strings.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/protocol/messages.hpp"
+#include "common/rules/game.hpp"
+
+namespace arbiter::server::storage {
+
+/// Why storage failed (I/O error, corrupt database, constraint, a write that does not apply).
+struct StorageError {
+    std::string message;
+};
+
+/// One seat of a stored game.
+struct SeatRow {
+    std::string name;        ///< "" while the seat is open
+    std::string token_hash;  ///< hex SHA-256 of the seat token; "" while open
+    std::string engine;      ///< the engine playing this seat ("stockfish"); "" for a person
+    int engine_level = 0;    ///< 1..8 for an engine seat
+};
+
+/// The header of a game: everything but its moves.
+struct GameRow {
+    std::string id;
+    rules::Variant variant = rules::Variant::chess;
+    std::string initial_position;
+    bool is_private = false;
+    std::optional<std::int64_t> clock_initial_ms;  ///< both set, or neither (untimed)
+    std::optional<std::int64_t> clock_increment_ms;
+    protocol::GameStatus status = protocol::GameStatus::waiting;
+    rules::Outcome result = rules::Outcome::ongoing;  ///< ongoing until ended; aborted: ongoing
+    protocol::EndReason reason = protocol::EndReason::none;
+    std::array<SeatRow, 2> seats;            ///< [first, second]
+    std::array<std::int64_t, 2> clock_ms{};  ///< remaining per seat after the last event
+    std::uint64_t seq = 0;                   ///< last event number of the game
+    std::uint32_t ply = 0;                   ///< plies played
+    std::int64_t created_ms = 0;             ///< Unix ms
+    std::int64_t updated_ms = 0;
+    std::optional<std::string> rematch_of;    ///< the game this one is a rematch of
+    std::optional<std::string> rematch_next;  ///< the rematch of this game, once agreed
+    /// Offers made and not answered yet, in the order they were made.
+    std::vector<protocol::OpenOffer> offers;
+};
+
+/// One played move.
+struct MoveRow {
+    std::uint32_t ply = 0;                 ///< 1-based: the first move is ply 1
+    std::string move;                      ///< wire notation
+    std::string notation;                  ///< display notation
+    std::string position;                  ///< position after the move
+    std::optional<std::int64_t> clock_ms;  ///< mover's remaining time after the move (+increment)
+    std::optional<std::int64_t> think_ms;
+    std::uint64_t seq = 0;       ///< the game event that carried the move
+    std::int64_t played_ms = 0;  ///< Unix ms
+    /// The side to move after it is in check; unset in rows written before schema version 5.
+    std::optional<bool> check;
+};
+
+/// A game with all its moves, in ply order.
+struct StoredGame {
+    GameRow header;
+    std::vector<MoveRow> moves;
+};
+
+}  // namespace arbiter::server::storage
