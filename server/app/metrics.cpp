@@ -9,6 +9,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
 
 namespace arbiter::server::app {
@@ -146,10 +147,13 @@ std::string render_gauges(const ScrapeGauges& gauges) {
 
     // Every status and variant appears, at 0 when absent, so that series never vanish.
     auto games = gauges.games;
-    for (const char* status : {"waiting", "playing", "ended", "aborted"}) {
+    for (const auto status : {protocol::GameStatus::waiting, protocol::GameStatus::playing,
+                              protocol::GameStatus::ended, protocol::GameStatus::aborted}) {
         for (auto variant :
              {rules::Variant::chess, rules::Variant::xiangqi, rules::Variant::draughts}) {
-            games.try_emplace({status, std::string(rules::to_string(variant))}, 0);
+            games.try_emplace(
+                {std::string(protocol::to_string(status)), std::string(rules::to_string(variant))},
+                0);
         }
     }
     header(out, "arbiter_games_in_memory", "gauge", "Games held in memory, by status and variant.");
