@@ -15,7 +15,7 @@ namespace arbiter::server::storage::detail {
 namespace {
 
 // Pages copied per backup step: 4 MiB at the default 4 KiB page size.
-constexpr int backup_pages_per_step = 1024;
+constexpr int kBackupPagesPerStep = 1024;
 
 // Syncs the folder that holds `file`, which makes a rename into it durable: until then a power
 // cut may leave the name pointing at the file it had before, however well the new one was synced.
@@ -78,7 +78,7 @@ Expected<void, StorageError> backup_database(const std::string& database, const 
         if (auto pinned = source->query_int64("SELECT count(*) FROM sqlite_schema"); !pinned) {
             return unexpected(prefixed("backup", pinned.error()));
         }
-        auto copied = sqlite::copy_database(*source, *target, backup_pages_per_step);
+        auto copied = sqlite::copy_database(*source, *target, kBackupPagesPerStep);
         if (!copied) {
             std::filesystem::remove(partial, ignored);
             return unexpected(prefixed("backup to " + path, copied.error()));

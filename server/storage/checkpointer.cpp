@@ -44,7 +44,7 @@ int Checkpointer::on_wal_commit(void* self, sqlite3* connection, const char* dat
         checkpointer->wal_restarts_.fetch_add(1);
     }
     checkpointer->wal_pages_ = pages;
-    if (pages >= inline_wal_pages) {
+    if (pages >= kInlineWalPages) {
         // Under steady writes the checkpoint thread never finishes between two commits, and the
         // WAL restarts from its start only when a writer begins after a checkpoint copied every
         // frame. So past this size the writer copies the little that is left itself, right after
@@ -56,7 +56,7 @@ int Checkpointer::on_wal_commit(void* self, sqlite3* connection, const char* dat
             checkpointer->sync_failure_.note(code, "checkpointing the WAL");
             checkpointer->inline_checkpoints_.fetch_add(1);
         }
-    } else if (pages >= wal_pages) {
+    } else if (pages >= kWalPages) {
         {
             std::lock_guard lock(checkpointer->mutex_);
             checkpointer->requested_ = true;

@@ -32,8 +32,8 @@ class Checkpointer {
     /// WAL pages after a commit from which the thread is woken (SQLite's default automatic
     /// checkpoint threshold), and from which the writer finishes the checkpoint itself so that
     /// the WAL restarts (see on_wal_commit).
-    static constexpr int wal_pages = 1000;
-    static constexpr int inline_wal_pages = 4 * wal_pages;
+    static constexpr int kWalPages = 1000;
+    static constexpr int kInlineWalPages = 4 * kWalPages;
 
     Checkpointer(sqlite::Connection connection, SyncFailure& sync_failure);
     Checkpointer(const Checkpointer&) = delete;
@@ -46,7 +46,7 @@ class Checkpointer {
     void watch(sqlite::Connection& writer);
     void unwatch(sqlite::Connection& writer);
     /// Starts the checkpoint thread. Without it only the writer's own pass (past
-    /// inline_wal_pages) keeps the WAL bounded.
+    /// kInlineWalPages) keeps the WAL bounded.
     void start();
 
     CheckpointStats stats() const;

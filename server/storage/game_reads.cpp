@@ -24,12 +24,12 @@ Expected<std::vector<MoveRow>, StorageError> load_moves(sqlite::Statement& selec
 }
 
 Expected<sqlite::Statement, StorageError> prepare_select_moves(sqlite::Connection& connection) {
-    return connection.prepare("SELECT " + std::string(move_columns) +
+    return connection.prepare("SELECT " + std::string(kMoveColumns) +
                               " FROM moves WHERE game_id = ?1 ORDER BY ply");
 }
 
 Expected<sqlite::Statement, StorageError> prepare_select_journal(sqlite::Connection& connection) {
-    return connection.prepare("SELECT " + std::string(journal_columns) +
+    return connection.prepare("SELECT " + std::string(kJournalColumns) +
                               " FROM move_journal WHERE game_id = ?1 ORDER BY rowid");
 }
 
@@ -43,7 +43,7 @@ Expected<void, StorageError> merge_journal(sqlite::Statement& select_journal, St
         if (game.moves.empty() || move.ply > game.moves.back().ply) {
             game.moves.push_back(std::move(move));
         }
-        apply_progress(read_progress(select_journal, journal_progress_index), game.header);
+        apply_progress(read_progress(select_journal, kJournalProgressIndex), game.header);
     });
 }
 
@@ -70,7 +70,7 @@ Expected<std::vector<GameRow>, StorageError> collect_games(sqlite::Statement& se
 Expected<std::optional<StoredGame>, StorageError> load_game(sqlite::Connection& connection,
                                                             const std::string& id) {
     auto select =
-        connection.prepare("SELECT " + std::string(game_columns) + " FROM games WHERE id = ?1");
+        connection.prepare("SELECT " + std::string(kGameColumns) + " FROM games WHERE id = ?1");
     if (!select) {
         return unexpected(std::move(select).error());
     }
@@ -103,7 +103,7 @@ Expected<std::optional<StoredGame>, StorageError> load_game(sqlite::Connection& 
 
 Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
     sqlite::Connection& connection) {
-    auto select = connection.prepare("SELECT " + std::string(game_columns) +
+    auto select = connection.prepare("SELECT " + std::string(kGameColumns) +
                                      " FROM games WHERE status IN ('waiting', 'playing') "
                                      "ORDER BY created_ms, id");
     if (!select) {
@@ -138,7 +138,7 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
 
 Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,
                                                         const GameQuery& query) {
-    const std::size_t limit = std::min(query.limit, max_list_limit);
+    const std::size_t limit = std::min(query.limit, kMaxListLimit);
     if (limit == 0) {
         return std::vector<GameRow>();
     }
@@ -146,7 +146,7 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
     // parameter with a fixed number, so fragments may be left out freely. Leaving them out
     // (rather than `?1 IS NULL OR status = ?1`) lets SQLite use the (status, created_ms, id)
     // index.
-    std::string sql = "SELECT " + std::string(game_columns) + " FROM games WHERE 1";
+    std::string sql = "SELECT " + std::string(kGameColumns) + " FROM games WHERE 1";
     if (query.status) {
         sql += " AND status = ?1";
     }

@@ -26,7 +26,7 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
     sqlite::Connection& connection);
 
 /// The most games `list_games()` returns at once, whatever the query's limit.
-inline constexpr std::size_t max_list_limit = 200;
+inline constexpr std::size_t kMaxListLimit = 200;
 
 /// Headers matching `query`, newest first (created_ms, then id, descending).
 Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,

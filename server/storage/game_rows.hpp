@@ -20,22 +20,22 @@ namespace arbiter::server::storage::detail {
 
 /// Every column of a `games` row, in the order of the parameters ?1...?26 of bind_game() and of
 /// the columns read_game() reads.
-inline constexpr std::string_view game_columns =
+inline constexpr std::string_view kGameColumns =
     "id, variant, initial_position, is_private, clock_initial_ms, clock_increment_ms, status, "
     "result, reason, first_name, first_token_hash, second_name, second_token_hash, "
     "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
     "first_engine, first_engine_level, second_engine, second_engine_level, offers";
 
 /// The columns of a move, after its game id, in `moves` and in `move_journal` alike.
-inline constexpr std::string_view move_columns =
+inline constexpr std::string_view kMoveColumns =
     "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check";
 
 /// A journal row as readers select it: the move's columns (read_move), then the columns of the
-/// game's row that the move changed (read_progress), from journal_progress_index on.
-inline constexpr std::string_view journal_columns =
+/// game's row that the move changed (read_progress), from kJournalProgressIndex on.
+inline constexpr std::string_view kJournalColumns =
     "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check, first_clock_ms, "
     "second_clock_ms, game_seq, game_ply, updated_ms";
-inline constexpr int journal_progress_index = 9;
+inline constexpr int kJournalProgressIndex = 9;
 
 /// The columns of a game's row that a journaled move changes, as they are after it. Offers are
 /// not among them: a move lapses every open offer, so a game with journaled moves has none.
@@ -56,17 +56,17 @@ std::string offers_text(const std::vector<protocol::OpenOffer>& offers);
 /// no offer: nobody could accept it.
 std::vector<protocol::OpenOffer> parse_offers(std::string_view text);
 
-/// Binds a whole header to ?1...?26 in game_columns order (an INSERT of a new game).
+/// Binds a whole header to ?1...?26 in kGameColumns order (an INSERT of a new game).
 void bind_game(sqlite::Statement& statement, const GameRow& game);
-/// The parameters ?1...?10 of a move row: its game, then move_columns in order. The text is not
+/// The parameters ?1...?10 of a move row: its game, then kMoveColumns in order. The text is not
 /// copied: the caller runs the statement while `game_id` and `move` live.
 sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
                              const MoveRow& move);
 
-/// A header from a row of game_columns. Refused when the variant is unknown: a game that no
+/// A header from a row of kGameColumns. Refused when the variant is unknown: a game that no
 /// rules can replay. Any other text no server writes has a safe reading (see game_rows.cpp).
 Expected<GameRow, StorageError> read_game(const sqlite::Statement& row);
-/// A move from a row whose first columns are move_columns.
+/// A move from a row whose first columns are kMoveColumns.
 MoveRow read_move(const sqlite::Statement& row);
 /// The progress columns of a journal row, from column `first` on (first_clock_ms ...).
 MoveProgress read_progress(const sqlite::Statement& row, int first);

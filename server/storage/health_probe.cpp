@@ -37,7 +37,7 @@ bool HealthProbe::writable(const LastBatch& last_batch) {
     // At --max-db-bytes the lock is still free, and a write that needs no new page still
     // commits, but moves are refused: not writable, when fewer pages are left than a few
     // batches of moves take.
-    constexpr std::int64_t room_pages = 16;
+    constexpr std::int64_t kRoomPages = 16;
     const auto page_size = connection_.query_int64("PRAGMA page_size");
     const auto pages = connection_.query_int64("PRAGMA page_count");
     const auto free_pages = connection_.query_int64("PRAGMA freelist_count");
@@ -46,7 +46,7 @@ bool HealthProbe::writable(const LastBatch& last_batch) {
     }
     const auto max_pages = std::max<std::int64_t>(
         1, static_cast<std::int64_t>(max_size_bytes_ / static_cast<std::uint64_t>(*page_size)));
-    return *pages - *free_pages + room_pages <= max_pages;
+    return *pages - *free_pages + kRoomPages <= max_pages;
 }
 
 bool HealthProbe::probe_write(sqlite::Transaction& transaction) {

@@ -12,23 +12,23 @@ namespace {
 // Each intent updates only the columns it names. SQLite checks a CHECK constraint only when an
 // UPDATE sets one of its columns, and the IN lists of the status/result/variant CHECKs compile
 // into ephemeral tables opened and dropped on every run: so a move that does not end its game
-// (append_sql) sets none of those columns (56 VDBE opcodes against 170 for a whole row).
+// (kAppendSql) sets none of those columns (56 VDBE opcodes against 170 for a whole row).
 //
 // A move's row, ?1 game, ?2 the move's ply, ?3 ?4 the clocks, ?5 seq, ?6 updated_ms: only if
 // the game is at the ply before, so that no move lands after a gap or over a stored one.
-constexpr std::string_view append_sql =
+constexpr std::string_view kAppendSql =
     "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
     "updated_ms = ?6, offers = '' WHERE id = ?1 AND ply = ?2 - 1";
-constexpr std::string_view append_ending_sql =
+constexpr std::string_view kAppendEndingSql =
     "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
     "updated_ms = ?6, offers = '', status = ?7, result = ?8, reason = ?9 "
     "WHERE id = ?1 AND ply = ?2 - 1";
 // The same parameters, the ply being the one taken back to.
-constexpr std::string_view take_back_sql =
+constexpr std::string_view kTakeBackSql =
     "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
     "updated_ms = ?6, offers = '' WHERE id = ?1";
 
-constexpr std::string_view insert_game_sql =
+constexpr std::string_view kInsertGameSql =
     "INSERT INTO games (id, variant, initial_position, is_private, clock_initial_ms, "
     "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
     "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
@@ -46,7 +46,7 @@ std::string seat_sql(std::string_view seat) {
            "updated_ms = ?7 WHERE id = ?1";
 }
 
-// ?1 game, ?2 ply, ?3 ?4 clocks, ?5 seq, ?6 updated_ms (append_sql, take_back_sql).
+// ?1 game, ?2 ply, ?3 ?4 clocks, ?5 seq, ?6 updated_ms (kAppendSql, kTakeBackSql).
 void bind_progress(sqlite::Statement& statement, const std::string& game, std::uint32_t ply,
                    const std::array<std::int64_t, 2>& clock_ms, std::uint64_t seq,
                    std::int64_t updated_ms) {
@@ -72,17 +72,17 @@ Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& c
     writer.use_journal_ = use_journal;
     writer.journal_ = std::move(journal).value();
     std::pair<sqlite::Statement*, std::string> sources[] = {
-        {&writer.insert_game_, std::string(insert_game_sql)},
+        {&writer.insert_game_, std::string(kInsertGameSql)},
         {&writer.seat_first_, seat_sql("first")},
         {&writer.seat_second_, seat_sql("second")},
-        {&writer.append_, std::string(append_sql)},
-        {&writer.append_ending_, std::string(append_ending_sql)},
-        {&writer.insert_move_, "INSERT INTO moves (game_id, " + std::string(move_columns) +
+        {&writer.append_, std::string(kAppendSql)},
+        {&writer.append_ending_, std::string(kAppendEndingSql)},
+        {&writer.insert_move_, "INSERT INTO moves (game_id, " + std::string(kMoveColumns) +
                                    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON "
                                    "CONFLICT (game_id, ply) DO NOTHING"},
         {&writer.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
         {&writer.select_ply_, "SELECT ply FROM games WHERE id = ?1"},
-        {&writer.take_back_, std::string(take_back_sql)},
+        {&writer.take_back_, std::string(kTakeBackSql)},
         {&writer.delete_moves_after_, "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2"},
         {&writer.set_offers_,
          "UPDATE games SET offers = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5 "
@@ -400,7 +400,7 @@ void IntentWriter::remember_ply(const std::string& game, std::uint32_t ply) {
         known->second = ply;
         return;
     }
-    if (plies_.size() >= max_remembered_plies) {
+    if (plies_.size() >= kMaxRememberedPlies) {
         plies_.clear();
     }
     plies_.emplace(game, ply);

@@ -53,7 +53,7 @@ class IntentWriter {
   private:
     /// The most games whose ply is remembered; past it the memory starts afresh (only a look-up
     /// per game is lost).
-    static constexpr std::size_t max_remembered_plies = 100000;
+    static constexpr std::size_t kMaxRememberedPlies = 100000;
 
     Expected<void, StorageError> write(const CreateGame& create);
     Expected<void, StorageError> write(const SeatPlayer& seat);

@@ -11,7 +11,7 @@ namespace {
 // The rowid is given, one past the last one this connection knows of: deleting a game's rows
 // (file_game) can leave the journal's largest rowid smaller, and SQLite would then give the next
 // row a rowid that a filing begun before already counts as its own (file_part).
-constexpr std::string_view insert_sql =
+constexpr std::string_view kInsertSql =
     "INSERT INTO move_journal (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
     "played_ms, in_check, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, rowid) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
@@ -23,18 +23,18 @@ constexpr std::string_view insert_sql =
 // is the scan's own, so SQLite sorts nothing; `ORDER BY game_id, ply` sorted every filing in a
 // temporary B-tree, a fifth of the filing's instructions (callgrind, arbiter-storage-bench), and
 // wrote the same pages.
-constexpr std::string_view file_moves_select =
+constexpr std::string_view kFileMovesSelect =
     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
     "played_ms, in_check) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
     "played_ms, in_check "
     "FROM move_journal AS j WHERE EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
-constexpr std::string_view file_moves_order = " ORDER BY j.rowid ON CONFLICT DO NOTHING";
+constexpr std::string_view kFileMovesOrder = " ORDER BY j.rowid ON CONFLICT DO NOTHING";
 
 // A part of a filing (file_part), or all of it: the rows up to ?1 of the games from ?2 up to ?3
 // (NULL: no upper bound) in id order. Comparing ids costs a row a few hundred instructions; an IN
 // list of the part's ids was an index probe per row, which made a move ~5 % dearer (callgrind).
 // The range is tested before the look-up of the game's row.
-constexpr std::string_view file_moves_part_sql =
+constexpr std::string_view kFileMovesPartSql =
     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
     "played_ms, in_check) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
     "played_ms, in_check "
@@ -45,13 +45,13 @@ constexpr std::string_view file_moves_part_sql =
 // from memory, one UPDATE by key per game: reading them back from the journal groups it by game
 // in a temporary B-tree, about a sixth of what a move cost the writer (callgrind). None of these
 // columns has an IN-list CHECK, which SQLite would compile into an ephemeral table on every run.
-constexpr std::string_view file_header_sql =
+constexpr std::string_view kFileHeaderSql =
     "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, seq = ?4, ply = ?5, "
     "updated_ms = ?6, offers = '' WHERE id = ?1";
 
 // Each journaled game, its row count, and its last row's columns (SQLite's bare columns of a
 // max() aggregate come from the row that holds the maximum).
-constexpr std::string_view read_games_sql =
+constexpr std::string_view kReadGamesSql =
     "SELECT game_id, count(*), max(rowid), first_clock_ms, second_clock_ms, game_seq, game_ply, "
     "updated_ms FROM move_journal GROUP BY game_id";
 
@@ -61,17 +61,16 @@ Expected<MoveJournal, StorageError> MoveJournal::prepare(sqlite::Connection& con
     MoveJournal journal;
     journal.connection_ = &connection;
     std::pair<sqlite::Statement*, std::string> sources[] = {
-        {&journal.insert_, std::string(insert_sql)},
+        {&journal.insert_, std::string(kInsertSql)},
         {&journal.file_game_moves_,
-         std::string(file_moves_select) + " AND game_id = ?1" + std::string(file_moves_order)},
-        {&journal.file_header_, std::string(file_header_sql)},
+         std::string(kFileMovesSelect) + " AND game_id = ?1" + std::string(kFileMovesOrder)},
+        {&journal.file_header_, std::string(kFileHeaderSql)},
         {&journal.drop_game_, "DELETE FROM move_journal WHERE game_id = ?1"},
-        {&journal.file_moves_part_,
-         std::string(file_moves_part_sql) + std::string(file_moves_order)},
+        {&journal.file_moves_part_, std::string(kFileMovesPartSql) + std::string(kFileMovesOrder)},
         {&journal.file_moves_after_,
-         std::string(file_moves_select) + " AND j.rowid > ?1" + std::string(file_moves_order)},
+         std::string(kFileMovesSelect) + " AND j.rowid > ?1" + std::string(kFileMovesOrder)},
         {&journal.drop_all_, "DELETE FROM move_journal"},
-        {&journal.read_games_, std::string(read_games_sql)},
+        {&journal.read_games_, std::string(kReadGamesSql)},
     };
     for (auto& [target, sql] : sources) {
         auto prepared = connection.prepare(sql, true);

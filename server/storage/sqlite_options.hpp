@@ -40,7 +40,7 @@ struct SqliteOptions {
     /// as 1.
     std::size_t filing_part_games = 8;
     /// Whether WAL checkpoints run on their own thread. Without it only the writer's own pass
-    /// (past Checkpointer::inline_wal_pages) keeps the WAL bounded: for tests of that pass.
+    /// (past Checkpointer::kInlineWalPages) keeps the WAL bounded: for tests of that pass.
     bool checkpoint_thread = true;
     /// After a failed batch writable() is false until a batch commits, or, once no batch has
     /// been tried for this long, until a write of its own commits: a server that no player
