@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include <boost/asio/defer.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -51,7 +52,7 @@ class StrandTimer final : public Timer, public std::enable_shared_from_this<Stra
             return;
         }
         // The steady_timer belongs to the strand; release the task there too.
-        asio::post(timer_.get_executor(), [self = shared_from_this()] {
+        asio::defer(timer_.get_executor(), [self = shared_from_this()] {
             self->timer_.cancel();
             self->task_ = nullptr;
         });
@@ -70,8 +71,12 @@ class StrandExecutor final : public Executor {
         : strand_(asio::make_strand(ioc)), state_(std::move(state)) {}
 
     void post(std::function<void()> task) override {
-        asio::post(strand_,
-                   [task = std::move(task), state = state_] { run_guarded(task, *state); });
+        // defer, not post: from a network thread (a request routed to its room, a commit made
+        // on that thread) the room's work runs next on the same thread instead of waking the
+        // other network thread for it (two threads on one io_context: asio wakes an idle one
+        // for every post). From any other thread (the writer, engines) it is a post.
+        asio::defer(strand_,
+                    [task = std::move(task), state = state_] { run_guarded(task, *state); });
     }
 
     std::shared_ptr<Timer> post_after(std::chrono::milliseconds delay,

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include <boost/asio/defer.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -145,7 +146,9 @@ class WebsocketSession final : public Connection,
             inbox_watched_ = true;
         }
         if (post) {
-            asio::post(ws_.get_executor(), [self = shared_from_this()] { self->on_inbox(); });
+            // defer: a frame sent from a network thread (a room's broadcast) is written by that
+            // thread after the current handler, without waking the other one for it.
+            asio::defer(ws_.get_executor(), [self = shared_from_this()] { self->on_inbox(); });
         }
         return true;
     }
