@@ -8,7 +8,6 @@
 #include <future>
 #include <limits>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -394,74 +393,6 @@ std::multiset<std::string> thread_names() {
         }
     }
     return names;
-}
-
-// At synchronous = NORMAL a write that finds the writer idle commits on its caller's thread,
-// inside write(): at a low rate that spares the move two thread hand-offs.
-TEST(StorageWriter, AWriteToAnIdleWriterAtNormalCommitsOnItsCallersThread) {
-    TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), fast_options());
-    ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // idle past kIdleBeforeInline
-    const auto before = repository->stats().inline_commits;
-
-    std::optional<std::thread::id> ran_on;
-    repository->write(appended("g", make_move(1, "e2e4")), [&](const Result& result) {
-        EXPECT_TRUE(result);
-        ran_on = std::this_thread::get_id();
-    });
-    ASSERT_TRUE(ran_on.has_value());  // committed and called back before write() returned
-    EXPECT_EQ(*ran_on, std::this_thread::get_id());
-    EXPECT_EQ(repository->stats().inline_commits, before + 1);
-    auto loaded = repository->load("g");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    ASSERT_EQ((*loaded)->moves.size(), 1U);
-    EXPECT_EQ((*loaded)->moves[0].move, "e2e4");
-}
-
-// At FULL a commit waits for an fsync: a caller (a network thread) must not, so every write
-// goes through the writer's thread.
-TEST(StorageWriter, AtFullSyncEveryWriteGoesThroughTheWritersThread) {
-    TempDatabase database;
-    SqliteOptions options;
-    options.synchronous = Synchronous::full;
-    auto repository = testing::open_or_die(database.path(), options);
-    ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-
-    std::promise<std::thread::id> ran_on;
-    repository->write(appended("g", make_move(1, "e2e4")),
-                      [&](const Result&) { ran_on.set_value(std::this_thread::get_id()); });
-    EXPECT_NE(ran_on.get_future().get(), std::this_thread::get_id());
-    EXPECT_EQ(repository->stats().inline_commits, 0U);
-}
-
-// Moves committed on their callers' threads still reach `moves`: every journal_rows of them the
-// writer is woken to file the journal.
-TEST(StorageWriter, TheWriterFilesTheJournalOfMovesCommittedInline) {
-    TempDatabase database;
-    SqliteOptions options = fast_options();
-    options.journal_rows = 4;
-    auto repository = testing::open_or_die(database.path(), options);
-    ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
-    const char* moves[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"};
-    for (std::uint32_t ply = 1; ply <= 8; ++ply) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        ASSERT_TRUE(write_and_wait(*repository, appended("g", make_move(ply, moves[ply - 1]))));
-    }
-    EXPECT_GT(repository->stats().inline_commits, 0U);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (repository->stats().filings == 0 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    EXPECT_GE(repository->stats().filings, 1U);
-    auto loaded = repository->load("g");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    ASSERT_EQ((*loaded)->moves.size(), 8U);
-    EXPECT_EQ((*loaded)->moves[7].move, "g8f6");
 }
 
 TEST(StorageWriter, ItsThreadsCarryNamesForTopAndPerf) {
