@@ -47,55 +47,11 @@ void GroupCommitWriter::stop() {
 
 void GroupCommitWriter::submit(GameIntent intent, GameRepository::Done done) {
     {
-        std::unique_lock lock(mutex_);
-        ++submitted_;
-        if (commits_inline(std::chrono::steady_clock::now())) {
-            committing_ = true;
-            lock.unlock();
-            commit_inline(Pending{std::move(intent), std::move(done)});
-            return;
-        }
+        std::lock_guard lock(mutex_);
         queue_.push_back(Pending{std::move(intent), std::move(done)});
+        ++submitted_;
     }
     queue_ready_.notify_one();
-}
-
-bool GroupCommitWriter::commits_inline(std::chrono::steady_clock::time_point now) const {
-    return options_.synchronous == Synchronous::normal && running_ && !stopping_ && !committing_ &&
-           queue_.empty() && std::this_thread::get_id() != writer_id_ &&
-           now - last_commit_end_ >= kIdleBeforeInline;
-}
-
-void GroupCommitWriter::commit_inline(Pending pending) {
-    std::vector<Pending> batch;
-    batch.push_back(std::move(pending));
-    std::vector<Result> results = commit_batch(batch);
-    const bool failed = !results.front().has_value();
-    if (batch.front().done) {
-        batch.front().done(std::move(results.front()));
-    }
-    bool wake_writer = false;
-    {
-        std::lock_guard lock(mutex_);
-        committing_ = false;
-        last_commit_end_ = std::chrono::steady_clock::now();
-        completed_ += 1;
-        stats_.batches += 1;
-        stats_.inline_commits += 1;
-        stats_.committed += failed ? 0 : 1;
-        stats_.failed += failed ? 1 : 0;
-        if (options_.journal_rows > 0 && ++inline_since_filing_ >= options_.journal_rows) {
-            inline_since_filing_ = 0;
-            filing_wanted_ = true;
-        }
-        // Writes that came while this one committed are the writer's, as is the filing (and a
-        // stop waits for this commit to end).
-        wake_writer = !queue_.empty() || filing_wanted_ || stopping_;
-    }
-    progressed_.notify_all();
-    if (wake_writer) {
-        queue_ready_.notify_one();
-    }
 }
 
 void GroupCommitWriter::flush() {
@@ -130,31 +86,16 @@ bool GroupCommitWriter::writes_waiting() {
 
 void GroupCommitWriter::run() {
     pthread_setname_np(pthread_self(), "arbiter-writer");
-    {
-        std::lock_guard lock(mutex_);
-        writer_id_ = std::this_thread::get_id();
-        running_ = true;
-    }
     std::vector<Pending> batch;
     batch.reserve(options_.max_batch);
     for (;;) {
-        bool file_only = false;
         {
             std::unique_lock lock(mutex_);
-            queue_ready_.wait(lock, [this] {
-                return !committing_ && (stopping_ || !queue_.empty() || filing_wanted_);
-            });
-            committing_ = true;
-            filing_wanted_ = false;
-            if (queue_.empty() && stopping_) {
-                committing_ = false;
-                running_ = false;
+            queue_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) {
                 return;  // stopping, and everything submitted has been handled
             }
-            file_only = queue_.empty();
-            if (file_only) {
-                // Only the journal to file, after moves committed on their callers' threads.
-            } else if (queue_.size() <= options_.max_batch) {
+            if (queue_.size() <= options_.max_batch) {
                 batch.swap(queue_);  // the usual case: the whole queue, no write moved
             } else {
                 const auto count = static_cast<std::ptrdiff_t>(options_.max_batch);
@@ -163,13 +104,6 @@ void GroupCommitWriter::run() {
             }
         }
 
-        if (file_only) {
-            file_journal(options_.journal_rows, true);
-            std::lock_guard lock(mutex_);
-            committing_ = false;
-            last_commit_end_ = std::chrono::steady_clock::now();
-            continue;
-        }
         std::vector<Result> results = commit_batch(batch);
 
         // Callbacks run outside the lock (they may submit again) and in submission order.
@@ -192,11 +126,6 @@ void GroupCommitWriter::run() {
         // After the callbacks, so that no move of this batch waits for the filing.
         if (options_.journal_rows > 0) {
             file_journal(options_.journal_rows, true);
-        }
-        {
-            std::lock_guard lock(mutex_);
-            committing_ = false;
-            last_commit_end_ = std::chrono::steady_clock::now();
         }
     }
 }

@@ -35,10 +35,6 @@ namespace arbiter::server::storage::detail {
 /// movable: the thread and the statements hold `this` and its connection.
 class GroupCommitWriter {
   public:
-    /// How long the writer must have been idle before a write is committed on its caller's
-    /// thread: at 1,000 moves/s commits are ~1 ms apart, when saturated back to back.
-    static constexpr std::chrono::microseconds kIdleBeforeInline{200};
-
     GroupCommitWriter(sqlite::Connection connection, const SqliteOptions& options,
                       SyncFailure& sync_failure);
     GroupCommitWriter(const GroupCommitWriter&) = delete;
@@ -59,10 +55,8 @@ class GroupCommitWriter {
     /// journal, so that a stopped server leaves every move in `moves`.
     void stop();
 
-    /// Queues one write (any thread), or commits it at once on the caller's thread when the
-    /// writer has been idle (see commits_inline). `done` may be empty; it runs on the thread
-    /// that committed the write (the writer's, or the caller's inside this call), must not
-    /// throw, and must not call flush(); calling submit() from it is fine.
+    /// Queues one write (any thread). `done` may be empty; it runs on the writer's thread, must
+    /// not throw, and must not call flush(); calling submit() from it is fine.
     void submit(GameIntent intent, GameRepository::Done done);
     /// Returns once every write submitted before the call committed and its callback returned.
     void flush();
@@ -80,16 +74,6 @@ class GroupCommitWriter {
     using Result = Expected<void, StorageError>;
 
     void run();
-    /// Whether a write submitted now is committed by its caller: at synchronous = NORMAL (no
-    /// fsync in a commit, so the caller waits ~30 us, not a disk flush), with nothing queued or
-    /// committing, and the last commit over for kIdleBeforeInline. At a low rate a move then
-    /// costs one transaction on its network thread instead of two thread hand-offs and a cold
-    /// start of the writer (measured: ~50 us of the writer's CPU a move at 1,000 moves/s against
-    /// ~13 saturated). Under load commits follow each other closely, so writes queue for the
-    /// writer and share its transactions as before. Under mutex_.
-    bool commits_inline(std::chrono::steady_clock::time_point now) const;
-    /// Commits one write on the caller's thread; the caller set committing_.
-    void commit_inline(Pending pending);
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const GameIntent& intent);
@@ -123,18 +107,6 @@ class GroupCommitWriter {
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
     bool stopping_ = false;
-    /// A transaction is under way, on the writer's thread or a caller's (commit_inline).
-    bool committing_ = false;
-    /// The writer's thread runs (callers may commit inline only then: before, the statements
-    /// may not be prepared, and after, stop() files the journal on its own).
-    bool running_ = false;
-    std::thread::id writer_id_;
-    /// When the last batch or inline commit ended.
-    std::chrono::steady_clock::time_point last_commit_end_{};
-    /// Inline commits since the writer last looked at the journal; from journal_rows on, the
-    /// writer is woken to file it (filing_wanted_).
-    std::size_t inline_since_filing_ = 0;
-    bool filing_wanted_ = false;
     LastBatch last_batch_;
     WriterStats stats_;
 
