@@ -1,7 +1,7 @@
 # The two set-up commands: `make run` (build Release, start the server) and `make test` (build
 # the sanitizer Debug preset, run every test). Both install their Debian packages first.
 
-.PHONY: run test deps test-deps build release web perft load format clean fuzz-smoke tsan
+.PHONY: run test unit deps test-deps build release web perft load format clean fuzz-smoke tsan
 
 # The server on 127.0.0.1:8080 with ./arbiter.db, serving the browser client at /.
 run: deps release web
@@ -17,6 +17,13 @@ test: test-deps web
 	cmake --build --preset debug-asan
 	ctest --preset debug-asan
 	$(MAKE) fuzz-smoke
+
+# The unit label alone (tests/CMakeLists.txt): builds only the unit-test executables, runs in
+# seconds. The loop while coding; `make test` runs everything.
+unit: test-deps
+	cmake --preset debug-asan
+	cmake --build --preset unit
+	ctest --preset unit
 
 # Every libFuzzer target (tests/fuzz) for a few seconds over its seed corpus (clang build).
 fuzz-smoke: test-deps
