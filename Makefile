@@ -1,7 +1,8 @@
 # The two set-up commands: `make run` (build Release, start the server) and `make test` (build
 # the sanitizer Debug preset, run every test). Both install their Debian packages first.
 
-.PHONY: run test unit deps test-deps build release web perft load format clean fuzz-smoke tsan
+.PHONY: run test unit deps test-deps build release web perft load format format-check tidy \
+	net-memory clean fuzz-smoke tsan
 
 # The server on 127.0.0.1:8080 with ./arbiter.db, serving the browser client at /.
 run: deps release web
@@ -59,6 +60,22 @@ load: deps
 
 format:
 	git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
+
+# Fails on any tracked C++ file that `make format` would change (CI runs it).
+format-check: test-deps
+	git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror
+
+# clang-tidy (.clang-tidy) over the production code, common/ server/ client/ bench/ (not the
+# tests), any finding an error (CI runs it). Uses the `tidy` preset's compile database.
+tidy: test-deps
+	./scripts/run-tidy.sh
+
+# The idle-connection memory budget (tests/integration/net/net_memory_test.cpp) in the release
+# build: under ASan, where `make test` runs it, it is skipped (CI runs this).
+net-memory: deps
+	cmake --preset release
+	cmake --build --preset release --target net_tests
+	ctest --preset net-memory
 
 clean:
 	rm -rf build
