@@ -17,7 +17,8 @@ status=0
 run-clang-tidy -p build/tidy -j 2 -quiet "^$root/(common|server|client|bench)/" 2>&1 |
     sed -r 's/\x1b\[[0-9;]*m//g' >"$log" || status=$?
 files=$(grep -c '^clang-tidy' "$log" || true)
-findings=$(grep -E '^/.*: (warning|error):' "$log" | sort -u || true)
+# A finding is `FILE:LINE:COL: warning|error: ...`, or `error: ...` when clang has no place for it.
+findings=$(grep -E '^(/.*: )?(warning|error):' "$log" | sort -u || true)
 if [ "$status" -ne 0 ] || [ -n "$findings" ]; then
     echo "$findings"
     echo "tidy: FAILED ($(echo "$findings" | grep -c . || true) findings; full output in $log)"
