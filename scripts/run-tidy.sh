@@ -15,7 +15,7 @@ start=$SECONDS
 status=0
 # run-clang-tidy 14 always asks for colours: they are taken out of the log.
 run-clang-tidy -p build/tidy -j 2 -quiet "^$root/(common|server|client|bench)/" 2>&1 |
-    sed -r 's/\x1b\[[0-9;]*m//g' >"$log" || status=$?
+    sed -ru 's/\x1b\[[0-9;]*m//g' >"$log" || status=$?
 files=$(grep -c '^clang-tidy' "$log" || true)
 # A finding is `FILE:LINE:COL: warning|error: ...`, or `error: ...` when clang has no place for it.
 findings=$(grep -E '^(/.*: )?(warning|error):' "$log" | sort -u || true)
