@@ -67,8 +67,10 @@ format-check: test-deps
 
 # clang-tidy (.clang-tidy) over the production code, common/ server/ client/ bench/ (not the
 # tests), any finding an error (CI runs it). Uses the `tidy` preset's compile database.
+# `make tidy SINCE=main` checks only what changed since main, `make tidy FILES="a.cpp b.hpp"`
+# only those files (a header through the files that include it).
 tidy: test-deps
-	./scripts/run-tidy.sh
+	./scripts/run-tidy.sh $(if $(SINCE),--since $(SINCE),$(FILES))
 
 # The idle-connection memory budget (tests/integration/net/net_memory_test.cpp) in the release
 # build: under ASan, where `make test` runs it, it is skipped (CI runs this).
