@@ -120,7 +120,7 @@ Expected<std::string, std::string> render_draughts(const BoardRequest& request) 
                     cell = " " + piece_text(piece, style.unicode) + " ";
                     if (style.color) {
                         const bool white = piece == 'w' || piece == 'W';
-                        cell = std::string(white ? ansi::kFirstPiece : ansi::kSecondPiece) + cell;
+                        cell.insert(0, white ? ansi::kFirstPiece : ansi::kSecondPiece);
                     }
                 } else if (style.numbers) {
                     cell = (number < 10 ? " " : "") + std::to_string(number) + " ";

@@ -77,7 +77,8 @@ Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
                 if (last) {
                     paint += std::string(ansi::kHighlightSquare);
                 }
-                point = paint + point + std::string(ansi::kReset);
+                point.insert(0, paint);
+                point += ansi::kReset;
             }
             text += point + (column < 8 ? " " : "");
         }

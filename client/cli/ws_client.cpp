@@ -194,6 +194,9 @@ struct WsClient::Connection {
 
 WsClient::WsClient() = default;
 
+// close() posts to Asio, which throws only when it cannot allocate the handler: a destructor
+// can only end the process then.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 WsClient::~WsClient() {
     close();
 }

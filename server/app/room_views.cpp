@@ -87,7 +87,8 @@ void GameRoom::send_state(const std::shared_ptr<net::Peer>& peer, std::optional<
     send(peer, table_.state(seat_of(*peer), spectator_count(), context_.time.now()), std::move(id));
 }
 
-void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code, std::string message) {
+void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code,
+                           const std::string& message) {
     context_.metrics.refused(code);
     const bool move = request.move;
     if (move) {
