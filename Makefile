@@ -51,7 +51,7 @@ perft: release
 	./build/release/bin/arbiter-perft xiangqi startpos 5
 	./build/release/bin/arbiter-perft draughts startpos 10
 
-# The issue-9 load benchmark, short: echo baseline, moves at FULL and NORMAL, idle connections,
+# The load benchmark, short: echo baseline, moves at FULL and NORMAL, idle connections,
 # stalled spectators, printed against the targets (bench/load/README.md).
 load: deps
 	cmake --preset release

@@ -1,4 +1,4 @@
-// arbiter-load: the server benchmark of issue 9. See bench/load/README.md.
+// arbiter-load: the server's load benchmark. See bench/load/README.md.
 #include <sys/resource.h>
 
 #include <algorithm>

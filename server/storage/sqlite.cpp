@@ -154,8 +154,8 @@ bool Statement::column_is_null(int index) const noexcept {
 
 Expected<Connection, StorageError> Connection::open(const std::string& path, bool create) {
     // Before SQLite's first use in the process (later it refuses, harmlessly): without memory
-    // statistics sqlite3_malloc takes no global mutex. Issue 9 profile: the writer thread spent
-    // ~27 % of its time in malloc/free, a mutex around each.
+    // statistics sqlite3_malloc takes no global mutex. Profiled under load, the writer thread
+    // spent ~27 % of its time in malloc/free, a mutex around each.
     static const bool kConfigured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
     (void)kConfigured;
     sqlite3* handle = nullptr;
