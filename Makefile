@@ -1,7 +1,8 @@
 # The two set-up commands: `make run` (build Release, start the server) and `make test` (build
 # the sanitizer Debug preset, run every test). Both install their Debian packages first.
 
-.PHONY: run test deps test-deps build release web perft load format clean fuzz-smoke tsan
+.PHONY: run test unit deps test-deps build release web perft load format format-check tidy \
+	net-memory clean fuzz-smoke tsan
 
 # The server on 127.0.0.1:8080 with ./arbiter.db, serving the browser client at /.
 run: deps release web
@@ -17,6 +18,13 @@ test: test-deps web
 	cmake --build --preset debug-asan
 	ctest --preset debug-asan
 	$(MAKE) fuzz-smoke
+
+# The unit label alone (tests/CMakeLists.txt): builds only the unit-test executables, runs in
+# seconds. The loop while coding; `make test` runs everything.
+unit: test-deps
+	cmake --preset debug-asan
+	cmake --build --preset unit
+	ctest --preset unit
 
 # Every libFuzzer target (tests/fuzz) for a few seconds over its seed corpus (clang build).
 fuzz-smoke: test-deps
@@ -43,7 +51,7 @@ perft: release
 	./build/release/bin/arbiter-perft xiangqi startpos 5
 	./build/release/bin/arbiter-perft draughts startpos 10
 
-# The issue-9 load benchmark, short: echo baseline, moves at FULL and NORMAL, idle connections,
+# The load benchmark, short: echo baseline, moves at FULL and NORMAL, idle connections,
 # stalled spectators, printed against the targets (bench/load/README.md).
 load: deps
 	cmake --preset release
@@ -52,6 +60,24 @@ load: deps
 
 format:
 	git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
+
+# Fails on any tracked C++ file that `make format` would change (CI runs it).
+format-check: test-deps
+	git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror
+
+# clang-tidy (.clang-tidy) over the production code, common/ server/ client/ bench/ (not the
+# tests), any finding an error (CI runs it). Uses the `tidy` preset's compile database.
+# `make tidy SINCE=main` checks only what changed since main, `make tidy FILES="a.cpp b.hpp"`
+# only those files (a header through the files that include it).
+tidy: test-deps
+	./scripts/run-tidy.sh $(if $(SINCE),--since $(SINCE),$(FILES))
+
+# The idle-connection memory budget (tests/integration/net/net_memory_test.cpp) in the release
+# build: under ASan, where `make test` runs it, it is skipped (CI runs this).
+net-memory: deps
+	cmake --preset release
+	cmake --build --preset release --target net_tests
+	ctest --preset net-memory
 
 clean:
 	rm -rf build

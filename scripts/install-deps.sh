@@ -10,7 +10,7 @@ packages=(
     libgtest-dev googletest libbenchmark-dev
 )
 case "${1:-}" in
-    --test) packages+=(clang libclang-rt-14-dev python3 chromium fonts-noto-cjk fonts-dejavu-core stockfish fairy-stockfish openssl) ;;
+    --test) packages+=(clang clang-tidy clang-format libclang-rt-14-dev python3 chromium fonts-noto-cjk fonts-dejavu-core stockfish fairy-stockfish openssl) ;;
     "") ;;
     *) echo "usage: $0 [--test]" >&2; exit 2 ;;
 esac

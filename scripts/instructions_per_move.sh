@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The server's user-space instructions per accepted move, counted by callgrind: a figure that the
 # host's speed does not move, for ranking changes on a shared machine whose moves/s swing 2x
-# within the hour (bench/load/README.md, session 21). All the server's threads; kernel time is
+# within the hour (bench/load/README.md). All the server's threads; kernel time is
 # not counted (perf puts it at about half of the server's CPU).
 #
 #   scripts/instructions_per_move.sh [BIN_DIR] [--games G] [--sync full|normal] [--seconds S]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The standard arbiter-load set of issue 9, printed against its targets.
+"""The standard arbiter-load set, printed against its targets (bench/load/README.md).
 
 Starts Release servers on temporary databases (synchronous FULL and NORMAL) and runs:
   1. echo: the bare Beast echo server at the same connection count (the machine's baseline),
@@ -11,8 +11,8 @@ Starts Release servers on temporary databases (synchronous FULL and NORMAL) and 
   5. players at half rate with and without stalled spectators: the p99 ratio, and whether the
      stalled ones get closed;
   6. players at half rate with readers of ended games (replay and watch, at the server's default
-     per-connection rate): not a target of issue 9, but its "hostile input": what a flood of
-     reads of stored games costs live games;
+     per-connection rate): no target, but hostile input all the same: what a flood of reads
+     of stored games costs live games;
   7. the store alone (arbiter-storage-bench, no network) with the same games in the same closed
      loop, per sync mode: a ceiling for the durable ratio that the disk sets, whatever the
      network costs.
@@ -236,10 +236,10 @@ def main():
                     min(closed) == stalled))
     shutil.rmtree(workdir)
 
-    print("\n== targets (issue 9)")
+    print("\n== targets (bench/load/README.md)")
     for name, figure, ok in targets:
         print(f"  {verdict(ok):6}  {name}: {figure}")
-    print("\n== also measured (hostile input, no target in issue 9)")
+    print("\n== also measured (hostile input, no target)")
     read_changes = [reading / max(alone, 0.001) for alone, reading in zip(alone_p99, read_p99)]
     print(f"  {readers} readers of ended games change players' p99 {spread(read_changes, 2)}x: "
           f"{spread(alone_p99, 2)} -> {spread(read_p99, 2)} ms; reads answered "

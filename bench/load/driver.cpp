@@ -162,7 +162,7 @@ void Driver::open_player(Slot& slot, int player) {
             on_player_message(slot, player, text);
         }
     };
-    handler.on_close = [this, &slot, player](int code, std::string what) {
+    handler.on_close = [this, &slot, player](int code, const std::string& what) {
         connection_closed(slot.open[player]);
         slot.open[player] = false;
         on_closed(code, what);
@@ -187,7 +187,7 @@ void Driver::open_spectator(Spectator& spectator) {
         }
     };
     handler.on_message = [](std::string_view) {};
-    handler.on_close = [this, &spectator](int code, std::string what) {
+    handler.on_close = [this, &spectator](int code, const std::string& what) {
         connection_closed(spectator.open);
         if (spectator.open && spectator.stalled) {
             --stalled_open_;
@@ -210,7 +210,7 @@ void Driver::open_reader(Reader& reader) {
                    std::chrono::microseconds(random_() % std::max<std::uint64_t>(interval, 1)));
     };
     handler.on_message = [this](std::string_view text) { on_reader_message(text); };
-    handler.on_close = [this, &reader](int code, std::string what) {
+    handler.on_close = [this, &reader](int code, const std::string& what) {
         connection_closed(reader.open);
         reader.open = false;
         on_closed(code, "reader " + what);
@@ -409,7 +409,7 @@ void Driver::choose_move(Slot& slot, int player, std::span<const std::string> le
     if (legal.empty()) {
         return;
     }
-    const std::string move = legal[random_() % legal.size()];
+    const std::string& move = legal[random_() % legal.size()];
     if (move_interval_.count() == 0) {
         send_move(slot, player, move, ply);
         return;

@@ -365,7 +365,7 @@ std::string render_screen(const GameView& view, const RenderStyle& style, bool f
     }
     text += "   Game " + view.game + "   spectators: " + std::to_string(view.spectators) + "\n";
     for (const auto& [kind, by] : view.offers) {
-        text += "Open offer: " + kind + " by " + by + "\n";
+        text.append("Open offer: ").append(kind).append(" by ").append(by).append("\n");
     }
     if (view.status == "waiting") {
         text += "Waiting for an opponent: arbiter-cli join " + view.game + "\n";

@@ -18,7 +18,7 @@ namespace arbiter::client {
 
 /// The longest typed line kept, in bytes: far above any move (at most 64 characters, so 256
 /// bytes of UTF-8, protocol.md) or command.
-inline constexpr std::size_t kMaxLineBytes = 4 * 1024;
+inline constexpr std::size_t kMaxLineBytes = 4UL * 1024;
 
 /// A typed line, or the note saying why it was refused (it was too long).
 using TypedLine = Expected<std::string, std::string>;

@@ -106,7 +106,7 @@ int step_through(const GameRecord& record, Terminal& terminal, const CliOptions&
     }
 }
 
-std::string name_or_unknown(std::string name) {
+std::string name_or_unknown(const std::string& name) {
     return name.empty() ? "?" : name;
 }
 

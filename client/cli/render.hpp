@@ -57,16 +57,16 @@ std::string format_clock(std::int64_t milliseconds);
 std::vector<std::string> move_squares(std::string_view wire_move);
 
 namespace ansi {
-inline constexpr std::string_view reset = "\x1b[0m";
-inline constexpr std::string_view bold = "\x1b[1m";
-inline constexpr std::string_view light_square = "\x1b[48;5;180m";
-inline constexpr std::string_view dark_square = "\x1b[48;5;137m";
-inline constexpr std::string_view highlight_square = "\x1b[48;5;143m";
-inline constexpr std::string_view first_piece = "\x1b[1;97m";   ///< white / red pieces
-inline constexpr std::string_view second_piece = "\x1b[1;30m";  ///< black pieces
-inline constexpr std::string_view red_piece = "\x1b[1;31m";
-inline constexpr std::string_view blue_piece = "\x1b[1;34m";
-inline constexpr std::string_view dim = "\x1b[2m";
+inline constexpr std::string_view kReset = "\x1b[0m";
+inline constexpr std::string_view kBold = "\x1b[1m";
+inline constexpr std::string_view kLightSquare = "\x1b[48;5;180m";
+inline constexpr std::string_view kDarkSquare = "\x1b[48;5;137m";
+inline constexpr std::string_view kHighlightSquare = "\x1b[48;5;143m";
+inline constexpr std::string_view kFirstPiece = "\x1b[1;97m";   ///< white / red pieces
+inline constexpr std::string_view kSecondPiece = "\x1b[1;30m";  ///< black pieces
+inline constexpr std::string_view kRedPiece = "\x1b[1;31m";
+inline constexpr std::string_view kBluePiece = "\x1b[1;34m";
+inline constexpr std::string_view kDim = "\x1b[2m";
 }  // namespace ansi
 
 }  // namespace arbiter::client

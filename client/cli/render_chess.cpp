@@ -61,15 +61,15 @@ Expected<std::string, std::string> render_chess(const BoardRequest& request) {
             }
             if (style.color) {
                 const bool last = std::find(marked.begin(), marked.end(), square) != marked.end();
-                text += std::string(last    ? ansi::highlight_square
-                                    : light ? ansi::light_square
-                                            : ansi::dark_square);
+                text += std::string(last    ? ansi::kHighlightSquare
+                                    : light ? ansi::kLightSquare
+                                            : ansi::kDarkSquare);
                 if (piece != '.') {
                     text += std::string(std::isupper(static_cast<unsigned char>(piece))
-                                            ? ansi::first_piece
-                                            : ansi::second_piece);
+                                            ? ansi::kFirstPiece
+                                            : ansi::kSecondPiece);
                 }
-                text += " " + glyph + " " + std::string(ansi::reset);
+                text += " " + glyph + " " + std::string(ansi::kReset);
             } else {
                 text += " " + glyph + " ";
             }

@@ -109,18 +109,18 @@ Expected<std::string, std::string> render_draughts(const BoardRequest& request) 
             // Dark squares: files b d f h on rows 0 2 4 6, a c e g on the others (a1 is dark).
             const bool dark = (row % 2 == 0) == (file % 2 == 1);
             std::string cell = "   ";
-            std::string_view paint = ansi::light_square;
+            std::string_view paint = ansi::kLightSquare;
             if (dark) {
                 const int number = 4 * row + file / 2 + 1;
                 const char piece = (*squares)[static_cast<std::size_t>(number)];
                 const bool last =
                     std::find(marked.begin(), marked.end(), std::to_string(number)) != marked.end();
-                paint = last ? ansi::highlight_square : ansi::dark_square;
+                paint = last ? ansi::kHighlightSquare : ansi::kDarkSquare;
                 if (piece != '.') {
                     cell = " " + piece_text(piece, style.unicode) + " ";
                     if (style.color) {
                         const bool white = piece == 'w' || piece == 'W';
-                        cell = std::string(white ? ansi::first_piece : ansi::second_piece) + cell;
+                        cell.insert(0, white ? ansi::kFirstPiece : ansi::kSecondPiece);
                     }
                 } else if (style.numbers) {
                     cell = (number < 10 ? " " : "") + std::to_string(number) + " ";
@@ -128,7 +128,7 @@ Expected<std::string, std::string> render_draughts(const BoardRequest& request) 
                     cell = " . ";
                 }
             }
-            text += style.color ? std::string(paint) + cell + std::string(ansi::reset) : cell;
+            text += style.color ? std::string(paint) + cell + std::string(ansi::kReset) : cell;
         }
         text += " " + rank + "\n";
     }

@@ -70,14 +70,15 @@ Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
                 const std::string square =
                     std::string(1, static_cast<char>('a' + file)) + std::to_string(rank);
                 const bool last = std::find(marked.begin(), marked.end(), square) != marked.end();
-                std::string paint = piece == '.' ? std::string(ansi::dim)
+                std::string paint = piece == '.' ? std::string(ansi::kDim)
                                     : std::isupper(static_cast<unsigned char>(piece))
-                                        ? std::string(ansi::red_piece)
-                                        : std::string(ansi::blue_piece);
+                                        ? std::string(ansi::kRedPiece)
+                                        : std::string(ansi::kBluePiece);
                 if (last) {
-                    paint += std::string(ansi::highlight_square);
+                    paint += std::string(ansi::kHighlightSquare);
                 }
-                point = paint + point + std::string(ansi::reset);
+                point.insert(0, paint);
+                point += ansi::kReset;
             }
             text += point + (column < 8 ? " " : "");
         }

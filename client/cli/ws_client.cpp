@@ -20,13 +20,13 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 Expected<WsUrl, std::string> parse_ws_url(std::string_view url) {
-    constexpr std::string_view scheme = "ws://";
-    if (url.substr(0, scheme.size()) != scheme) {
+    constexpr std::string_view kScheme = "ws://";
+    if (url.substr(0, kScheme.size()) != kScheme) {
         return unexpected(
             std::string("the server URL must start with ws://, as in "
                         "ws://127.0.0.1:8080/ws"));
     }
-    std::string_view rest = url.substr(scheme.size());
+    std::string_view rest = url.substr(kScheme.size());
     const auto slash = rest.find('/');
     const std::string_view authority = rest.substr(0, slash);
     WsUrl parsed;
@@ -194,6 +194,9 @@ struct WsClient::Connection {
 
 WsClient::WsClient() = default;
 
+// close() posts to Asio, which throws only when it cannot allocate the handler: a destructor
+// can only end the process then.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 WsClient::~WsClient() {
     close();
 }

@@ -44,7 +44,7 @@ struct Received {
 class WsClient {
   public:
     WsClient();
-    ~WsClient();
+    ~WsClient();  // NOLINT(bugprone-exception-escape): see ws_client.cpp
     WsClient(const WsClient&) = delete;
     WsClient& operator=(const WsClient&) = delete;
 

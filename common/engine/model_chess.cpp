@@ -48,8 +48,8 @@ class ChessModel final : public PositionModel {
         const bool endgame = non_pawn <= kEndgameMaterial;
         const int white_view =
             side_score(chess::white, endgame) - side_score(chess::black, endgame);
-        constexpr int tempo = 10;
-        return (pos.side_to_move() == chess::white ? white_view : -white_view) + tempo;
+        constexpr int kTempo = 10;
+        return (pos.side_to_move() == chess::white ? white_view : -white_view) + kTempo;
     }
 
     int capture_value(std::string_view wire) const override {

@@ -115,8 +115,8 @@ class XiangqiModel final : public PositionModel {
             }
         }
         red_view += kMobilityWeight * red_mobility;
-        constexpr int tempo = 10;
-        return (pos.side_to_move() == xq::Color::red ? red_view : -red_view) + tempo;
+        constexpr int kTempo = 10;
+        return (pos.side_to_move() == xq::Color::red ? red_view : -red_view) + kTempo;
     }
 
     int capture_value(std::string_view wire) const override {

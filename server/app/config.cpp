@@ -137,7 +137,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (config.net.tls_cert_file.empty() != config.net.tls_key_file.empty()) {
         return refuse("--tls-cert and --tls-key go together");
     }
-    if (config.net.limits.socket_send_buffer_bytes > 64 * 1024 * 1024) {
+    if (config.net.limits.socket_send_buffer_bytes > 64UL * 1024 * 1024) {
         return refuse("--socket-send-buffer must be at most 67108864 (0: the kernel's autotuning)");
     }
     // Unsigned flags take "-1" as the largest value (boost::lexical_cast wraps it), so every

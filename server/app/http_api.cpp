@@ -346,7 +346,7 @@ void HttpApi::health(Respond respond) {
     };
     const auto now = std::chrono::steady_clock::now().time_since_epoch();
     const auto last = std::chrono::steady_clock::duration(last_probe_.load());
-    if (now - last >= health_probe_interval && !probing_.exchange(true)) {
+    if (now - last >= kHealthProbeInterval && !probing_.exchange(true)) {
         auto waiting = std::make_shared<Respond>(std::move(respond));
         const bool queued = reads_.try_post([this, waiting, answer] {
             writable_.store(repository_.writable());

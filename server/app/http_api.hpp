@@ -51,7 +51,7 @@ class HttpApi final : public net::HttpHandler {
     GaugeSource gauges_;
     ReadWorker& reads_;
     /// /healthz: the last probe of the database (see health()).
-    static constexpr std::chrono::seconds health_probe_interval{1};
+    static constexpr std::chrono::seconds kHealthProbeInterval{1};
     std::atomic<bool> writable_;
     std::atomic<std::chrono::steady_clock::rep> last_probe_;
     std::atomic<bool> probing_{false};

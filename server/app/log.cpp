@@ -330,7 +330,7 @@ void log_event(LogLevel level, std::string_view event, std::initializer_list<Log
 bool OncePerSecond::allow(std::chrono::steady_clock::time_point now) noexcept {
     const auto at = now.time_since_epoch();
     auto last = last_.load();
-    if (last != never.count() &&
+    if (last != kNever.count() &&
         at - std::chrono::steady_clock::duration(last) < std::chrono::seconds(1)) {
         return false;
     }

@@ -59,8 +59,8 @@ class OncePerSecond {
     bool allow(std::chrono::steady_clock::time_point now) noexcept;
 
   private:
-    static constexpr auto never = std::chrono::steady_clock::duration::min();
-    std::atomic<std::chrono::steady_clock::rep> last_{never.count()};
+    static constexpr auto kNever = std::chrono::steady_clock::duration::min();
+    std::atomic<std::chrono::steady_clock::rep> last_{kNever.count()};
 };
 
 }  // namespace arbiter::server::app

@@ -24,7 +24,7 @@ using namespace arbiter::server;
 namespace {
 
 // Every connection is a descriptor and --max-connections defaults to 20,000: take what the hard
-// limit allows rather than the usual soft 1,024 (issue 9: 10,000 concurrent connections).
+// limit allows rather than the usual soft 1,024, so that 10,000 connections and more fit.
 void raise_descriptor_limit() {
     rlimit limit{};
     if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {

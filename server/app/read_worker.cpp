@@ -12,7 +12,7 @@
 namespace arbiter::server::app {
 
 namespace {
-constexpr int read_niceness = 10;
+constexpr int kReadNiceness = 10;
 }  // namespace
 
 ReadWorker::ReadWorker(std::size_t capacity) : capacity_(capacity), thread_([this] { run(); }) {}
@@ -56,7 +56,7 @@ void ReadWorker::run() {
     pthread_setname_np(pthread_self(), "arbiter-reader");  // for top -H, perf and gdb
     // Reads yield the cores to live games: under a flood of them, moves still go first. (Linux
     // gives each thread its own nice value; raising it needs no privilege.)
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), read_niceness);
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kReadNiceness);
     for (;;) {
         std::function<void()> read;
         {

@@ -65,16 +65,18 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
     // Tasks kept in the room's own queue capture `this`, never a shared_ptr to the room: the
     // queue belongs to the room, and a self-reference would keep a room alive forever.
     GameRoom* self = room.get();
-    room->creation_ = [self, seats = std::move(seats), reply_id]() mutable {
-        self->executor_->post(
-            [room = self->shared_from_this(), self, seats = std::move(seats), reply_id]() mutable {
-                self->enqueue([self, seats = std::move(seats), reply_id]() mutable {
-                    self->run(command::Create{}, std::nullopt,
-                              [self, seats = std::move(seats), reply_id]() mutable {
-                                  self->on_created(std::move(seats), std::move(reply_id));
-                              });
+    room->creation_ = [self, seats = std::move(seats), reply_id = std::move(reply_id)]() mutable {
+        self->executor_->post([room = self->shared_from_this(), self, seats = std::move(seats),
+                               reply_id = std::move(reply_id)]() mutable {
+            self->enqueue(
+                [self, seats = std::move(seats), reply_id = std::move(reply_id)]() mutable {
+                    self->run(
+                        command::Create{}, std::nullopt,
+                        [self, seats = std::move(seats), reply_id = std::move(reply_id)]() mutable {
+                            self->on_created(std::move(seats), reply_id);
+                        });
                 });
-            });
+        });
     };
     return room;
 }
@@ -160,7 +162,7 @@ void GameRoom::store_clocks_at_stop() {
         return;
     }
     context_.repository.write(std::move(*clocks),
-                              [id = id_](Expected<void, storage::StorageError> done) {
+                              [id = id_](const Expected<void, storage::StorageError>& done) {
                                   if (!done) {
                                       log_event(LogLevel::warn, "clocks_not_stored",
                                                 {{"game", id}, {"error", done.error().message}});

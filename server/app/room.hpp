@@ -221,7 +221,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// Answers a move re-sent at a past ply with the `moved` event of the move that made `ply`
     /// plies, as first sent.
     void answer_resend(const RequestOrigin& origin, std::uint32_t ply);
-    void on_created(std::array<std::optional<SeatSpec>, 2> seats, std::optional<std::string> id);
+    void on_created(std::array<std::optional<SeatSpec>, 2> seats,
+                    const std::optional<std::string>& id);
     /// After the creation: a seat whose connections closed before the game was stored is away
     /// (presence, and the abandon or claim window from now); a room nobody is in is released.
     void settle_absent_seats();
@@ -274,7 +275,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
               std::optional<std::string> id = std::nullopt);
     void send_state(const std::shared_ptr<net::Peer>& peer, std::optional<std::string> id);
-    void reply_error(const RequestOrigin& request, protocol::ErrorCode code, std::string message);
+    void reply_error(const RequestOrigin& request, protocol::ErrorCode code,
+                     const std::string& message);
     /// Encodes a game event once, keeps it in the history, and sends it to every member; the
     /// requester's copy carries its request id.
     void emit(const protocol::ServerBody& event, const RequestOrigin* requester);

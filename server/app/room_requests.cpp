@@ -114,7 +114,7 @@ void GameRoom::answer_resend(const RequestOrigin& origin, std::uint32_t ply) {
 }
 
 void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
-                          std::optional<std::string> reply_id) {
+                          const std::optional<std::string>& reply_id) {
     const bool rematch = table_.rematch_of().has_value();
     for (Side side : {Side::first, Side::second}) {
         auto& seat = seats[seat_index(side)];

@@ -87,7 +87,8 @@ void GameRoom::send_state(const std::shared_ptr<net::Peer>& peer, std::optional<
     send(peer, table_.state(seat_of(*peer), spectator_count(), context_.time.now()), std::move(id));
 }
 
-void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code, std::string message) {
+void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code,
+                           const std::string& message) {
     context_.metrics.refused(code);
     const bool move = request.move;
     if (move) {
@@ -107,9 +108,9 @@ void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code, std::st
 }
 
 void GameRoom::emit(const protocol::ServerBody& event, const RequestOrigin* origin) {
-    static const std::optional<std::string> no_id;
+    static const std::optional<std::string> kNoId;
     const std::shared_ptr<net::Peer> requester = origin ? origin->peer : nullptr;
-    const std::optional<std::string>& id = origin ? origin->id : no_id;
+    const std::optional<std::string>& id = origin ? origin->id : kNoId;
     const protocol::SharedMessage message(event);
     const std::shared_ptr<const std::string>& text = message.text();
     Event entry{0, 0, message};

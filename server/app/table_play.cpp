@@ -263,7 +263,7 @@ protocol::Moved Table::moved_event_after(const rules::Game& after, std::string p
                            after.turn(),
                            playing ? after.legal_moves() : std::vector<std::string>{},
                            after.in_check(),
-                           std::move(clock)};
+                           clock};
 }
 
 std::optional<protocol::Moved> Table::moved_event(std::uint32_t ply) const {

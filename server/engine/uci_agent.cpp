@@ -107,12 +107,12 @@ void UciAgent::close() {
 void UciAgent::start_process() {
     std::weak_ptr<UciAgent> weak = weak_from_this();
     net::ChildCallbacks callbacks;
-    callbacks.on_line = [weak](std::string line) {
+    callbacks.on_line = [weak](const std::string& line) {
         if (auto self = weak.lock()) {
             self->on_line(line);
         }
     };
-    callbacks.on_exit = [weak](std::string why) {
+    callbacks.on_exit = [weak](const std::string& why) {
         if (auto self = weak.lock()) {
             self->on_exit(why);
         }

@@ -302,6 +302,9 @@ ProcessHost::ProcessHost(ProcessLimits limits) : impl_(std::make_shared<Impl>(li
     });
 }
 
+// stop() posts to Asio, which throws only when it cannot allocate the handler: a destructor
+// can only end the process then.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 ProcessHost::~ProcessHost() {
     stop();
 }

@@ -41,7 +41,7 @@ struct ProcessLimits {
     /// Children running at once (started and not yet reaped); spawn() beyond is refused as busy.
     std::size_t max_children = 32;
     /// A longer line from a child counts as a failure (the child is killed).
-    std::size_t max_line_bytes = 64 * 1024;
+    std::size_t max_line_bytes = 64UL * 1024;
 };
 
 /// Why spawn() started nothing.
@@ -61,7 +61,7 @@ struct SpawnError {
 class ProcessHost {
   public:
     explicit ProcessHost(ProcessLimits limits = {});
-    ~ProcessHost();
+    ~ProcessHost();  // NOLINT(bugprone-exception-escape): see child_process.cpp
     ProcessHost(const ProcessHost&) = delete;
     ProcessHost& operator=(const ProcessHost&) = delete;
 

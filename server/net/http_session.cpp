@@ -29,8 +29,8 @@ namespace http = beast::http;
 
 // Requests carry small JSON bodies and short targets; 8 KiB of headers is what nginx allows.
 constexpr std::uint32_t kHeaderLimit = 8 * 1024;
-// An idle keep-alive buffer above this is released (issue 9: small memory per connection).
-constexpr std::size_t kKeepBufferBytes = 4 * 1024;
+// An idle keep-alive buffer above this is released: an idle connection must cost little memory.
+constexpr std::size_t kKeepBufferBytes = 4UL * 1024;
 
 bool is_websocket_path(std::string_view target) {
     return target == "/ws" || target.starts_with("/ws?");

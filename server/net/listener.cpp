@@ -106,8 +106,8 @@ void Listener::on_accept(error_code ec, Socket socket) {
         return accept();
     }
     // Small frames go out at once: with Nagle a player's `moved` waited for the ACK of the
-    // previous frame, which the client delays by up to 40 ms (issue 9: p50 to the opponent was
-    // 8 ms with one game on loopback, p99 50 ms).
+    // previous frame, which the client delays by up to 40 ms (p50 to the opponent was 8 ms with
+    // one game on loopback, p99 50 ms).
     error_code ignored;
     socket.set_option(tcp::no_delay(true), ignored);
     admit(std::move(socket));

@@ -34,7 +34,8 @@ namespace {
 using namespace detail;
 using Clock = std::chrono::steady_clock;
 
-// Issue 5 / the brief: queued frames get at most this long to flush on shutdown.
+// Queued frames get at most this long to flush on shutdown, so that a stop never waits for a
+// reader that stopped reading.
 constexpr std::chrono::milliseconds kGracePeriod{2000};
 // After the forced close, pending handlers (and on_close calls) get this long to run.
 constexpr std::chrono::milliseconds kForcedCloseWait{500};

@@ -18,13 +18,13 @@ namespace arbiter::server::net {
 
 /// Every bound the network layer enforces; all are command-line flags.
 struct NetLimits {
-    std::size_t max_frame_bytes = 64 * 1024;        ///< incoming WebSocket message
-    std::size_t max_queue_messages = 1024;          ///< outgoing frames queued per connection
-    std::size_t max_queue_bytes = 4 * 1024 * 1024;  ///< outgoing bytes queued per connection
+    std::size_t max_frame_bytes = 64UL * 1024;        ///< incoming WebSocket message
+    std::size_t max_queue_messages = 1024;            ///< outgoing frames queued per connection
+    std::size_t max_queue_bytes = 4UL * 1024 * 1024;  ///< outgoing bytes queued per connection
     /// SO_SNDBUF of a WebSocket connection (the kernel doubles it); 0 leaves the kernel's
     /// autotuning, which grows a buffer up to net.ipv4.tcp_wmem's maximum (4 MB here) for a
     /// reader that stopped reading, so that it is found slow only after ~16,000 frames.
-    std::size_t socket_send_buffer_bytes = 64 * 1024;
+    std::size_t socket_send_buffer_bytes = 64UL * 1024;
     std::size_t max_connections = 20000;  ///< in total
     std::size_t max_connections_per_address = 256;
     std::chrono::seconds idle_timeout{60};  ///< no traffic and no pong for this long
@@ -33,7 +33,7 @@ struct NetLimits {
     /// cannot take the close frame, and a socket closed gently with a full send buffer and a zero
     /// window would stay in FIN-WAIT-1, holding its buffer, without the peer ever hearing of it.
     std::chrono::milliseconds close_timeout{5000};
-    std::size_t max_http_body_bytes = 16 * 1024;
+    std::size_t max_http_body_bytes = 16UL * 1024;
 };
 
 struct NetConfig {

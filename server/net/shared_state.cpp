@@ -64,7 +64,7 @@ std::optional<ConnectionTicket> SharedState::refuse() {
     // A refused connection used to be answered whatever their number, each holding its socket
     // until its request came or the handshake timeout passed: a client over its cap could still
     // hold thousands. Now only a few are answered at a time; the rest are closed at accept.
-    if (refusing_ >= max_refusals_answering) {
+    if (refusing_ >= kMaxRefusalsAnswering) {
         return std::nullopt;
     }
     ++refusing_;

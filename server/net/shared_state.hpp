@@ -82,10 +82,10 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
 
     /// Connections over a cap that are answered `503` at once; beyond, they are closed at accept,
     /// so that a client over its cap holds no sockets and costs no TLS handshakes.
-    static constexpr std::size_t max_refusals_answering = 16;
+    static constexpr std::size_t kMaxRefusalsAnswering = 16;
 
     /// A slot for a new connection from `address`. When a cap is reached (counted): a refused
-    /// ticket while fewer than max_refusals_answering are being answered, else nothing.
+    /// ticket while fewer than kMaxRefusalsAnswering are being answered, else nothing.
     std::optional<ConnectionTicket> admit(const std::string& address);
     /// Unique per process, never reused (Peer::id).
     std::uint64_t next_id() noexcept { return next_id_.fetch_add(1) + 1; }

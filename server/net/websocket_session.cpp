@@ -29,7 +29,7 @@ namespace http = beast::http;
 namespace websocket = beast::websocket;
 
 // A read buffer above this is released after each message, so an idle connection holds none
-// (issue 9: 10,000 connections at 16 KB each).
+// (the budget is 16 KB of server memory per idle connection, NetMemory).
 constexpr std::size_t kKeepBufferBytes = 1024;
 
 class WebsocketSession;
@@ -206,7 +206,7 @@ class WebsocketSession final : public Connection,
             return finish();
         }
         if (!ws_.got_text()) {
-            // The protocol is UTF-8 JSON text (issue 5): binary data is refused with 1003.
+            // The protocol is UTF-8 JSON text (protocol.md): binary data is refused with 1003.
             state_->counters.binary_closes.fetch_add(1);
             closing_.store(true);
             drop_queue();
@@ -341,8 +341,9 @@ class WebsocketSession final : public Connection,
     // The close handshake did not finish: close with a reset (SO_LINGER 0), as nginx's
     // reset_timedout_connection does. A gentle close of a socket whose peer stopped reading
     // leaves the kernel holding the unsent frames (~94 KB each) in FIN-WAIT-1 until its
-    // zero-window probes give up, minutes later, and the peer is never told: issue 9 saw 1-15 of
-    // 1,000 stalled spectators still established on their side after the server let go.
+    // zero-window probes give up, minutes later, and the peer is never told: 1-15 of 1,000
+    // stalled spectators under load were still established on their side after the server let
+    // go (bench/load/README.md).
     void reset_socket() {
         error_code ignored;
         beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::linger(true, 0),

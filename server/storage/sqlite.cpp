@@ -14,10 +14,10 @@ namespace {
 
 // `doing` is often SQL text (a statement, a whole migration): keep messages to one readable line.
 StorageError make_error(std::string_view doing, sqlite3* connection, int code) {
-    constexpr std::size_t max_doing = 120;
+    constexpr std::size_t kMaxDoing = 120;
     std::string message(doing.substr(0, std::min(doing.size(), doing.find('\n'))));
-    if (message.size() > max_doing) {
-        message.resize(max_doing - 3);
+    if (message.size() > kMaxDoing) {
+        message.resize(kMaxDoing - 3);
         message += "...";
     }
     message += ": ";
@@ -154,10 +154,10 @@ bool Statement::column_is_null(int index) const noexcept {
 
 Expected<Connection, StorageError> Connection::open(const std::string& path, bool create) {
     // Before SQLite's first use in the process (later it refuses, harmlessly): without memory
-    // statistics sqlite3_malloc takes no global mutex. Issue 9 profile: the writer thread spent
-    // ~27 % of its time in malloc/free, a mutex around each.
-    static const bool configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
-    (void)configured;
+    // statistics sqlite3_malloc takes no global mutex. Profiled under load, the writer thread
+    // spent ~27 % of its time in malloc/free, a mutex around each.
+    static const bool kConfigured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+    (void)kConfigured;
     sqlite3* handle = nullptr;
     // NOMUTEX: each connection is confined to one thread at a time by its owner, so SQLite's own
     // per-connection mutex would only cost time.
@@ -267,8 +267,8 @@ StorageError Connection::last_error(std::string_view doing) const {
 Expected<void, StorageError> Connection::run_kept(Kept which) {
     auto& statement = kept_[static_cast<std::size_t>(which)];
     if (!statement.prepared()) {
-        constexpr std::array<std::string_view, 3> text{"BEGIN", "BEGIN IMMEDIATE", "COMMIT"};
-        auto prepared = prepare(text[static_cast<std::size_t>(which)], true);
+        constexpr std::array<std::string_view, 3> kText{"BEGIN", "BEGIN IMMEDIATE", "COMMIT"};
+        auto prepared = prepare(kText[static_cast<std::size_t>(which)], true);
         if (!prepared) {
             return unexpected(std::move(prepared).error());
         }
@@ -319,7 +319,7 @@ Expected<void, StorageError> copy_database(Connection& source, Connection& targe
         return unexpected(target.last_error("starting the backup"));
     }
     // Another connection may hold a lock we need for a moment: retry for up to ~10 s.
-    constexpr int max_busy_retries = 2000;
+    constexpr int kMaxBusyRetries = 2000;
     int busy_retries = 0;
     int code = SQLITE_OK;
     for (;;) {
@@ -327,7 +327,7 @@ Expected<void, StorageError> copy_database(Connection& source, Connection& targe
         if (code == SQLITE_OK) {
             continue;
         }
-        if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && ++busy_retries < max_busy_retries) {
+        if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && ++busy_retries < kMaxBusyRetries) {
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
             continue;
         }

@@ -63,8 +63,8 @@ TEST(CliRenderChess, ColourHighlightsTheLastMoveSquares) {
     ASSERT_TRUE(plain && marked);
     auto count = [](const std::string& text) {
         std::size_t found = 0;
-        for (auto at = text.find(ansi::highlight_square); at != std::string::npos;
-             at = text.find(ansi::highlight_square, at + 1)) {
+        for (auto at = text.find(ansi::kHighlightSquare); at != std::string::npos;
+             at = text.find(ansi::kHighlightSquare, at + 1)) {
             ++found;
         }
         return found;

@@ -77,7 +77,7 @@ export function renderControls(element: HTMLElement, context: GameContext): void
       takeback.disabled = offerFrom(seat, 'takeback');
       row.push(takeback);
     }
-    // Until both sides have moved either may abort (issue #5, clocks).
+    // Until both sides have moved either may abort (protocol.md, abort); the server decides.
     if (model.ply < 2) row.push(button('abort', 'Abort', () => act({ type: 'abort' })));
     parts.push(h('div', { class: 'row' }, ...row));
 

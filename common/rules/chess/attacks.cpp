@@ -8,7 +8,7 @@ namespace arbiter::rules::chess::detail {
 
 namespace {
 
-constexpr std::array<Bitboard, 64> rook_magics = {
+constexpr std::array<Bitboard, 64> kRookMagics = {
     0x1080004008801020ULL, 0x0840092002C03000ULL, 0x1900200010400900ULL, 0x0880100008000480ULL,
     0x4200100420080200ULL, 0x8100020100080400ULL, 0x0200040110886200ULL, 0x0200008040220411ULL,
     0x0404800084400220ULL, 0x0000401000402000ULL, 0x0086001081220440ULL, 0x0408800800100280ULL,
@@ -27,7 +27,7 @@ constexpr std::array<Bitboard, 64> rook_magics = {
     0x8002002004100802ULL, 0x30010002084C0007ULL, 0x0888221800813004ULL, 0x4000002840840112ULL,
 };
 
-constexpr std::array<Bitboard, 64> bishop_magics = {
+constexpr std::array<Bitboard, 64> kBishopMagics = {
     0x10102002004A1420ULL, 0x8020040400584008ULL, 0x10510800811201C8ULL, 0x5204042080000088ULL,
     0x2204106880000002ULL, 0x1401042004000000ULL, 0x0400880410042004ULL, 0x0028208200A02020ULL,
     0x1500241990010E00ULL, 0x8001200182020A40ULL, 0x40004101030B0000ULL, 0x8002041042000100ULL,
@@ -79,8 +79,8 @@ void build_one(std::array<Magic, 64>& magics, const std::array<Bitboard, 64>& nu
 }  // namespace
 
 void build_slider_tables(SliderTables& tables) {
-    build_one(tables.rook, rook_magics, tables.rook_attacks.data(), rook_directions);
-    build_one(tables.bishop, bishop_magics, tables.bishop_attacks.data(), bishop_directions);
+    build_one(tables.rook, kRookMagics, tables.rook_attacks.data(), kRookDirections);
+    build_one(tables.bishop, kBishopMagics, tables.bishop_attacks.data(), kBishopDirections);
 }
 
 }  // namespace arbiter::rules::chess::detail

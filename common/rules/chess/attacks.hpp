@@ -24,14 +24,14 @@ constexpr Bitboard step_attacks(Square square, const int (*steps)[2], int count)
     return result;
 }
 
-constexpr int knight_steps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+constexpr int kKnightSteps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                     {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-constexpr int king_steps[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+constexpr int kKingSteps[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
                                   {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
-constexpr int white_pawn_steps[2][2] = {{-1, 1}, {1, 1}};
-constexpr int black_pawn_steps[2][2] = {{-1, -1}, {1, -1}};
-constexpr int rook_directions[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-constexpr int bishop_directions[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+constexpr int kWhitePawnSteps[2][2] = {{-1, 1}, {1, 1}};
+constexpr int kBlackPawnSteps[2][2] = {{-1, -1}, {1, -1}};
+constexpr int kRookDirections[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+constexpr int kBishopDirections[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
 
 /// Slider attacks by walking rays; the reference the magic tables are built from.
 constexpr Bitboard ray_attacks(Square square, Bitboard occupied, const int (*directions)[2]) {
@@ -71,13 +71,13 @@ struct LineTables {
 
 constexpr LineTables make_line_tables() {
     LineTables tables{};
-    constexpr int directions[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
-                                      {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+    constexpr int kDirections[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+                                       {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
     for (Square a = 0; a < 64; ++a) {
         for (Square b = 0; b < 64; ++b) {
             tables.between[a][b] = square_bb(b);
         }
-        for (const auto& direction : directions) {
+        for (const auto& direction : kDirections) {
             Bitboard path = 0;
             Bitboard full = square_bb(a);
             for (int f = file_of(a) + direction[0], r = rank_of(a) + direction[1];
@@ -100,11 +100,11 @@ constexpr LineTables make_line_tables() {
     return tables;
 }
 
-inline constexpr std::array<Bitboard, 64> knight_table = leaper_table(knight_steps);
-inline constexpr std::array<Bitboard, 64> king_table = leaper_table(king_steps);
-inline constexpr std::array<std::array<Bitboard, 64>, 2> pawn_table = {
-    leaper_table(white_pawn_steps), leaper_table(black_pawn_steps)};
-inline constexpr LineTables line_tables = make_line_tables();
+inline constexpr std::array<Bitboard, 64> kKnightTable = leaper_table(kKnightSteps);
+inline constexpr std::array<Bitboard, 64> kKingTable = leaper_table(kKingSteps);
+inline constexpr std::array<std::array<Bitboard, 64>, 2> kPawnTable = {
+    leaper_table(kWhitePawnSteps), leaper_table(kBlackPawnSteps)};
+inline constexpr LineTables kLineTables = make_line_tables();
 
 /// One square's entry of a fancy-magic table: attacks[((occupied & mask) * magic) >> shift].
 struct Magic {
@@ -130,33 +130,33 @@ struct SliderTables {
 void build_slider_tables(SliderTables& tables);
 
 inline const SliderTables& slider_tables() {
-    static const SliderTables* const tables = [] {
+    static const SliderTables* const kTables = [] {
         static SliderTables storage;
         build_slider_tables(storage);
         return &storage;
     }();
-    return *tables;
+    return *kTables;
 }
 
 }  // namespace detail
 
 constexpr Bitboard knight_attacks(Square square) noexcept {
-    return detail::knight_table[square];
+    return detail::kKnightTable[square];
 }
 constexpr Bitboard king_attacks(Square square) noexcept {
-    return detail::king_table[square];
+    return detail::kKingTable[square];
 }
 /// Squares a pawn of `color` on `square` attacks.
 constexpr Bitboard pawn_attacks(Color color, Square square) noexcept {
-    return detail::pawn_table[color][square];
+    return detail::kPawnTable[color][square];
 }
 /// Squares strictly between a and b, plus b; just b when they share no line.
 constexpr Bitboard between(Square a, Square b) noexcept {
-    return detail::line_tables.between[a][b];
+    return detail::kLineTables.between[a][b];
 }
 /// The full line through a and b, or 0 when they share none.
 constexpr Bitboard line_through(Square a, Square b) noexcept {
-    return detail::line_tables.line[a][b];
+    return detail::kLineTables.line[a][b];
 }
 
 inline Bitboard rook_attacks(Square square, Bitboard occupied) noexcept {

@@ -16,7 +16,7 @@ namespace {
 /// The largest fullmove number a FEN may carry.
 constexpr int kMaxFullmove = 9999;
 
-constexpr std::string_view piece_letters = " PNBRQK  pnbrqk";
+constexpr std::string_view kPieceLetters = " PNBRQK  pnbrqk";
 
 Unexpected<RulesError> fail(std::string message) {
     return unexpected(RulesError{"bad FEN: " + std::move(message)});
@@ -87,7 +87,7 @@ Expected<void, RulesError> FenParser::placement(std::string_view text, Position&
             file += c - '0';
             last_was_digit = true;
         } else {
-            const std::size_t index = piece_letters.find(c);
+            const std::size_t index = kPieceLetters.find(c);
             if (c == ' ' || index == std::string_view::npos) {
                 return fail(std::string("unknown piece letter '") + c + "'");
             }
@@ -126,8 +126,8 @@ Expected<void, RulesError> FenParser::material(const Position& pos) {
         const Bitboard bishops = pos.pieces(color, bishop);
         const int promoted = std::max(0, popcount(pos.pieces(color, queen)) - 1) +
                              std::max(0, popcount(pos.pieces(color, rook)) - 2) +
-                             std::max(0, popcount(bishops & dark_squares_bb) - 1) +
-                             std::max(0, popcount(bishops & ~dark_squares_bb) - 1) +
+                             std::max(0, popcount(bishops & kDarkSquaresBB) - 1) +
+                             std::max(0, popcount(bishops & ~kDarkSquaresBB) - 1) +
                              std::max(0, popcount(pos.pieces(color, knight)) - 2);
         if (promoted > 8 - pawns) {
             return fail(name + " has more promoted pieces than missing pawns");
@@ -146,10 +146,10 @@ Expected<void, RulesError> FenParser::castling(std::string_view text, Position& 
     if (text.empty()) {
         return fail("castling field must be '-' or a subset of KQkq in that order");
     }
-    constexpr std::string_view order = "KQkq";
+    constexpr std::string_view kOrder = "KQkq";
     std::size_t next = 0;
     for (const char c : text) {
-        const std::size_t index = order.find(c);
+        const std::size_t index = kOrder.find(c);
         if (index == std::string_view::npos || index < next) {
             return fail("castling field must be '-' or a subset of KQkq in that order");
         }
@@ -240,7 +240,7 @@ Expected<Position, RulesError> FenParser::parse(std::string_view fen) {
             return fail("fullmove number must be a whole number from 1 to 9999");
         }
     }
-    if (pos.en_passant_ != no_square && halfmove != 0) {
+    if (pos.en_passant_ != kNoSquare && halfmove != 0) {
         return fail("an en-passant square needs a halfmove clock of 0 (a pawn just moved)");
     }
     pos.halfmove_clock_ = static_cast<std::uint16_t>(halfmove);
@@ -259,7 +259,7 @@ Expected<Position, RulesError> FenParser::parse(std::string_view fen) {
         !(pos.checkers() & (pos.pieces(bishop) | pos.pieces(rook) | pos.pieces(queen)))) {
         return fail("the side to move is in double check that no move could have given");
     }
-    if (pos.en_passant_ != no_square && pos.in_check()) {
+    if (pos.en_passant_ != kNoSquare && pos.in_check()) {
         // The last move was the double step: it gave check with the pawn itself or uncovered a
         // line through the pawn's start square, never both; any other check stood before it,
         // against the side that was not to move (FIDE 3.9).
@@ -297,7 +297,7 @@ std::string Position::fen() const {
                 *out++ = static_cast<char>('0' + empty);
                 empty = 0;
             }
-            *out++ = piece_letters[piece];
+            *out++ = kPieceLetters[piece];
         }
         if (empty) {
             *out++ = static_cast<char>('0' + empty);
@@ -318,7 +318,7 @@ std::string Position::fen() const {
         }
     }
     *out++ = ' ';
-    if (en_passant_ == no_square) {
+    if (en_passant_ == kNoSquare) {
         *out++ = '-';
     } else {
         *out++ = static_cast<char>('a' + file_of(en_passant_));

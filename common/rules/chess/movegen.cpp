@@ -20,17 +20,17 @@ struct KingSafety {
 
 template <Color Us>
 KingSafety king_safety(const Position& pos) noexcept {
-    constexpr Color them = ~Us;
+    constexpr Color kThem = ~Us;
     KingSafety safety{};
     safety.king = pos.king_square(Us);
     const Bitboard occupied = pos.occupied();
-    safety.checkers = pos.attackers_to(safety.king, occupied) & pos.pieces(them);
+    safety.checkers = pos.attackers_to(safety.king, occupied) & pos.pieces(kThem);
     safety.check_mask = safety.checkers ? between(safety.king, lsb(safety.checkers)) : ~Bitboard{0};
     // A piece is pinned when it alone stands between our king and an enemy slider that would
     // otherwise attack the king (FIDE 3.9: a move may not expose one's own king).
     Bitboard snipers =
-        (rook_attacks(safety.king, pos.pieces(them)) & pos.pieces(them, rook, queen)) |
-        (bishop_attacks(safety.king, pos.pieces(them)) & pos.pieces(them, bishop, queen));
+        (rook_attacks(safety.king, pos.pieces(kThem)) & pos.pieces(kThem, rook, queen)) |
+        (bishop_attacks(safety.king, pos.pieces(kThem)) & pos.pieces(kThem, bishop, queen));
     while (snipers) {
         const Square sniper = pop_lsb(snipers);
         const Bitboard blockers = between(safety.king, sniper) & occupied & ~square_bb(sniper);
@@ -51,52 +51,52 @@ void add_promotions(MoveList& list, Square from, Square to) noexcept {
 /// Pawn moves of the pawns in `pawns` whose destinations lie in `allowed`.
 template <Color Us>
 void pawn_moves(const Position& pos, Bitboard pawns, Bitboard allowed, MoveList& list) noexcept {
-    constexpr int up = Us == white ? 8 : -8;
-    constexpr Bitboard last_rank = rank_bb(Us == white ? 7 : 0);
-    constexpr Bitboard double_rank = rank_bb(Us == white ? 3 : 4);
+    constexpr int kUp = Us == white ? 8 : -8;
+    constexpr Bitboard kLastRank = rank_bb(Us == white ? 7 : 0);
+    constexpr Bitboard kDoubleRank = rank_bb(Us == white ? 3 : 4);
     const Bitboard empty = ~pos.occupied();
     const Bitboard enemies = pos.pieces(~Us) & allowed;
 
     const Bitboard single = push<Us>(pawns) & empty;
-    Bitboard double_step = push<Us>(single) & empty & double_rank & allowed;
+    Bitboard double_step = push<Us>(single) & empty & kDoubleRank & allowed;
     Bitboard single_ok = single & allowed;
-    Bitboard left = push<Us>(pawns & ~file_a_bb) >> 1 & enemies;
-    Bitboard right = push<Us>(pawns & ~file_h_bb) << 1 & enemies;
+    Bitboard left = push<Us>(pawns & ~kFileABB) >> 1 & enemies;
+    Bitboard right = push<Us>(pawns & ~kFileHBB) << 1 & enemies;
 
-    for (Bitboard b = single_ok & last_rank; b;) {
+    for (Bitboard b = single_ok & kLastRank; b;) {
         const Square to = pop_lsb(b);
-        add_promotions(list, to - up, to);
+        add_promotions(list, to - kUp, to);
     }
-    for (Bitboard b = left & last_rank; b;) {
+    for (Bitboard b = left & kLastRank; b;) {
         const Square to = pop_lsb(b);
-        add_promotions(list, to - up + 1, to);
+        add_promotions(list, to - kUp + 1, to);
     }
-    for (Bitboard b = right & last_rank; b;) {
+    for (Bitboard b = right & kLastRank; b;) {
         const Square to = pop_lsb(b);
-        add_promotions(list, to - up - 1, to);
+        add_promotions(list, to - kUp - 1, to);
     }
-    for (single_ok &= ~last_rank; single_ok;) {
+    for (single_ok &= ~kLastRank; single_ok;) {
         const Square to = pop_lsb(single_ok);
-        list.push(Move(to - up, to));
+        list.push(Move(to - kUp, to));
     }
     while (double_step) {
         const Square to = pop_lsb(double_step);
-        list.push(Move(to - 2 * up, to));
+        list.push(Move(to - 2 * kUp, to));
     }
-    for (left &= ~last_rank; left;) {
+    for (left &= ~kLastRank; left;) {
         const Square to = pop_lsb(left);
-        list.push(Move(to - up + 1, to));
+        list.push(Move(to - kUp + 1, to));
     }
-    for (right &= ~last_rank; right;) {
+    for (right &= ~kLastRank; right;) {
         const Square to = pop_lsb(right);
-        list.push(Move(to - up - 1, to));
+        list.push(Move(to - kUp - 1, to));
     }
 }
 
 template <Color Us>
 void en_passant_moves(const Position& pos, const KingSafety& safety, MoveList& list) noexcept {
     const Square target = pos.en_passant_square();
-    if (target == no_square) {
+    if (target == kNoSquare) {
         return;
     }
     const Square captured = target + (Us == white ? -8 : 8);
@@ -117,26 +117,26 @@ void en_passant_moves(const Position& pos, const KingSafety& safety, MoveList& l
 
 template <Color Us>
 void castling_moves(const Position& pos, MoveList& list) noexcept {
-    constexpr int rank = Us == white ? 0 : 7;
-    constexpr int king_side_right = Us == white ? white_king_side : black_king_side;
-    constexpr int queen_side_right = Us == white ? white_queen_side : black_queen_side;
-    const Square king = make_square(4, rank);
+    constexpr int kRank = Us == white ? 0 : 7;
+    constexpr int kKingSideRight = Us == white ? white_king_side : black_king_side;
+    constexpr int kQueenSideRight = Us == white ? white_queen_side : black_queen_side;
+    const Square king = make_square(4, kRank);
     const Bitboard occupied = pos.occupied();
     auto attacked = [&](int file) {
-        return (pos.attackers_to(make_square(file, rank), occupied) & pos.pieces(~Us)) != 0;
+        return (pos.attackers_to(make_square(file, kRank), occupied) & pos.pieces(~Us)) != 0;
     };
     // FIDE 3.8.2: squares between king and rook empty; the king not in check (checked by the
     // caller), not crossing or landing on an attacked square.
-    if ((pos.castling_rights() & king_side_right) &&
-        !(occupied & (square_bb(make_square(5, rank)) | square_bb(make_square(6, rank)))) &&
+    if ((pos.castling_rights() & kKingSideRight) &&
+        !(occupied & (square_bb(make_square(5, kRank)) | square_bb(make_square(6, kRank)))) &&
         !attacked(5) && !attacked(6)) {
-        list.push(Move(king, make_square(6, rank), MoveKind::castling));
+        list.push(Move(king, make_square(6, kRank), MoveKind::castling));
     }
-    if ((pos.castling_rights() & queen_side_right) &&
-        !(occupied & (square_bb(make_square(1, rank)) | square_bb(make_square(2, rank)) |
-                      square_bb(make_square(3, rank)))) &&
+    if ((pos.castling_rights() & kQueenSideRight) &&
+        !(occupied & (square_bb(make_square(1, kRank)) | square_bb(make_square(2, kRank)) |
+                      square_bb(make_square(3, kRank)))) &&
         !attacked(3) && !attacked(2)) {
-        list.push(Move(king, make_square(2, rank), MoveKind::castling));
+        list.push(Move(king, make_square(2, kRank), MoveKind::castling));
     }
 }
 

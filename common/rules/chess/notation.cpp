@@ -4,7 +4,7 @@ namespace arbiter::rules::chess {
 
 namespace {
 
-constexpr std::string_view san_pieces = "  NBRQK";
+constexpr std::string_view kSanPieces = "  NBRQK";
 
 Unexpected<RulesError> fail(std::string_view text, std::string_view why) {
     return unexpected(RulesError{std::string(text) + ": " + std::string(why)});
@@ -117,7 +117,7 @@ std::string to_san(const Position& position, Move move) {
                 san += static_cast<char>('a' + file_of(from));
             }
         } else {
-            san += san_pieces[type];
+            san += kSanPieces[type];
             // Disambiguate by file, else by rank, else by both (PGN standard 8.2.3.4).
             MoveList legal;
             legal_moves(position, legal);
@@ -149,7 +149,7 @@ std::string to_san(const Position& position, Move move) {
         san += square_text(to);
         if (move.kind() == MoveKind::promotion) {
             san += '=';
-            san += san_pieces[move.promotion()];
+            san += kSanPieces[move.promotion()];
         }
     }
     const Position next = position.after(move);
@@ -182,15 +182,15 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
         return fail(text, "castling is not legal here");
     }
     PieceType type = pawn;
-    if (!core.empty() && san_pieces.find(core.front()) != std::string_view::npos &&
+    if (!core.empty() && kSanPieces.find(core.front()) != std::string_view::npos &&
         core.front() != ' ') {
-        type = PieceType(san_pieces.find(core.front()));
+        type = PieceType(kSanPieces.find(core.front()));
         core.remove_prefix(1);
     }
     PieceType promotion = no_piece_type;
     if (type == pawn && core.size() >= 2) {
         const char last = core.back();
-        const std::size_t index = san_pieces.find(last);
+        const std::size_t index = kSanPieces.find(last);
         if (last != ' ' && last != 'K' && index != std::string_view::npos) {
             promotion = PieceType(index);
             core.remove_suffix(core[core.size() - 2] == '=' ? 2 : 1);

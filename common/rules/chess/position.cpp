@@ -20,7 +20,7 @@ constexpr std::array<std::uint8_t, 64> make_castling_masks() {
     return masks;
 }
 
-constexpr std::array<std::uint8_t, 64> castling_masks = make_castling_masks();
+constexpr std::array<std::uint8_t, 64> kCastlingMasks = make_castling_masks();
 
 }  // namespace
 
@@ -59,9 +59,9 @@ Position Position::after(Move move) const noexcept {
     const PieceType moving = type_of(board_[from]);
     const bool capture = board_[to] != no_piece || move.kind() == MoveKind::en_passant;
 
-    next.en_passant_ = no_square;
+    next.en_passant_ = kNoSquare;
     next.halfmove_clock_ = (capture || moving == pawn) ? 0 : halfmove_clock_ + 1;
-    next.castling_ = castling_ & castling_masks[from] & castling_masks[to];
+    next.castling_ = castling_ & kCastlingMasks[from] & kCastlingMasks[to];
     if (board_[to] != no_piece) {
         next.remove(to);
     }

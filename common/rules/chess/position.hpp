@@ -45,7 +45,7 @@ class Position {
     Color side_to_move() const noexcept { return side_; }
     /// CastlingRight bits still held.
     int castling_rights() const noexcept { return castling_; }
-    /// The square behind a pawn that just advanced two squares, or no_square.
+    /// The square behind a pawn that just advanced two squares, or kNoSquare.
     Square en_passant_square() const noexcept { return en_passant_; }
     /// Plies since the last capture or pawn move (FIDE 9.3).
     int halfmove_clock() const noexcept { return halfmove_clock_; }
@@ -88,7 +88,7 @@ class Position {
     std::array<Piece, 64> board_{};
     Color side_ = white;
     std::uint8_t castling_ = 0;
-    std::uint8_t en_passant_ = no_square;
+    std::uint8_t en_passant_ = kNoSquare;
     std::uint16_t halfmove_clock_ = 0;
     std::uint16_t fullmove_number_ = 1;
 };

@@ -9,7 +9,7 @@ namespace {
 /// Bishops only (besides kings), all on light squares or all on dark squares; true for none.
 bool only_same_coloured_bishops(Bitboard non_king_pieces, Bitboard bishops) noexcept {
     return non_king_pieces == bishops &&
-           ((bishops & dark_squares_bb) == 0 || (bishops & ~dark_squares_bb) == 0);
+           ((bishops & kDarkSquaresBB) == 0 || (bishops & ~kDarkSquaresBB) == 0);
 }
 
 }  // namespace
@@ -44,9 +44,9 @@ bool can_mate(const Position& position, Color color) noexcept {
 
 Square legal_en_passant_square(const Position& position) noexcept {
     const Square target = position.en_passant_square();
-    if (target == no_square || !(pawn_attacks(~position.side_to_move(), target) &
+    if (target == kNoSquare || !(pawn_attacks(~position.side_to_move(), target) &
                                  position.pieces(position.side_to_move(), pawn))) {
-        return no_square;
+        return kNoSquare;
     }
     MoveList legal;
     legal_moves(position, legal);
@@ -55,7 +55,7 @@ Square legal_en_passant_square(const Position& position) noexcept {
             return target;
         }
     }
-    return no_square;
+    return kNoSquare;
 }
 
 }  // namespace arbiter::rules::chess

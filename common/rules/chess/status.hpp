@@ -19,7 +19,7 @@ bool insufficient_material(const Position& position) noexcept;
 /// Blocked pawn structures and other exotic fortresses are treated as "can win".
 bool can_mate(const Position& position, Color color) noexcept;
 
-/// The en-passant square if an en-passant capture is actually legal, else no_square: FIDE 9.2.2
+/// The en-passant square if an en-passant capture is actually legal, else kNoSquare: FIDE 9.2.2
 /// counts positions as different only when the capture could really be made.
 Square legal_en_passant_square(const Position& position) noexcept;
 

@@ -13,9 +13,9 @@ namespace arbiter::rules::chess {
 /// A set of squares, bit i = square i (a1 = 0, b1 = 1, ..., h8 = 63).
 using Bitboard = std::uint64_t;
 
-/// A square index 0..63 (a1 = 0, h8 = 63); no_square (64) stands for "none".
+/// A square index 0..63 (a1 = 0, h8 = 63); kNoSquare (64) stands for "none".
 using Square = int;
-inline constexpr Square no_square = 64;
+inline constexpr Square kNoSquare = 64;
 
 /// The two colours; white moves first.
 enum Color : std::uint8_t { white, black };
@@ -58,16 +58,16 @@ constexpr Bitboard square_bb(Square square) noexcept {
     return Bitboard{1} << square;
 }
 
-inline constexpr Bitboard file_a_bb = 0x0101010101010101ULL;
-inline constexpr Bitboard file_h_bb = file_a_bb << 7;
-inline constexpr Bitboard rank_1_bb = 0xFFULL;
+inline constexpr Bitboard kFileABB = 0x0101010101010101ULL;
+inline constexpr Bitboard kFileHBB = kFileABB << 7;
+inline constexpr Bitboard kRank1BB = 0xFFULL;
 constexpr Bitboard rank_bb(int rank) noexcept {
-    return rank_1_bb << (8 * rank);
+    return kRank1BB << (8 * rank);
 }
 constexpr Bitboard file_bb(int file) noexcept {
-    return file_a_bb << file;
+    return kFileABB << file;
 }
-inline constexpr Bitboard dark_squares_bb = 0xAA55AA55AA55AA55ULL;
+inline constexpr Bitboard kDarkSquaresBB = 0xAA55AA55AA55AA55ULL;
 
 constexpr int popcount(Bitboard b) noexcept {
     return std::popcount(b);

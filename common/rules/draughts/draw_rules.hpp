@@ -4,7 +4,7 @@
 ///
 /// Sources: the CBD "Regras Oficiais do Jogo de Damas" (64-square board), art. 97 b (20 moves
 /// of kings only), art. 99 (small endings, 5 moves) and art. 100 (three pieces against a lone
-/// king on the long diagonal, 5 moves), as bound by the project's ruling on issue 4:
+/// king on the long diagonal, 5 moves), as Arbiter applies them:
 /// - art. 97 b: 20 moves each (40 plies) in which only kings moved and nothing was captured;
 /// - art. 99: 2K v 2K, 2K v 1K, 2K v 1K+1M, 1K v 1K, 1K v 1K+1M: 5 moves each (10 plies) from
 ///   when that material arose;

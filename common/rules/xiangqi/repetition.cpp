@@ -26,9 +26,9 @@ bool protected_after(const Position& position, Move capture) {
 }
 
 // Whether the capture `move` of the side to move in `view` counts as chasing (AXF/WXF core):
-// - attacks by the general, or by a soldier that has not crossed the river, never count (issue 3:
-//   "the general and soldiers that have not crossed the river may chase freely"); a soldier
-//   across the river chases like any other piece;
+// - attacks by the general, or by a soldier that has not crossed the river, never count (they
+//   may chase freely, README.md here); a soldier across the river chases like any other
+//   piece;
 // - an attack on the general is check, not chase; an attack on a soldier that has not crossed
 //   the river is allowed;
 // - two pieces of the same kind attacking each other offer an exchange, which is no chase, if the

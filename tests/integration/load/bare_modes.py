@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""arbiter-load's bare servers (issue 9's baselines), each started in the tool's own process.
+"""arbiter-load's bare servers (the baselines moves/s is judged by), each started in the tool's
+own process.
 
 --echo: every frame comes back to its sender. --relay: every frame comes back to its sender and
 to the other player of its pair, a move's messages with nothing else. Each mode must hold all its

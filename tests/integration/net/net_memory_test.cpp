@@ -1,4 +1,4 @@
-// Issue 9's budget: 10,000 idle connections at <= 16 KB of server RSS each. Measured in-process
+// The budget: 10,000 idle connections at <= 16 KB of server RSS each. Measured in-process
 // (the raw clients hold a socket and a few bytes each, counted against the server: conservative).
 
 #include <gtest/gtest.h>

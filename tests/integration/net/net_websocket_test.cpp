@@ -126,7 +126,7 @@ TEST_F(NetWebsocket, BurstsFromSeveralThreadsArriveWholeAndInOrder) {
 
 // A reader that stopped reading is found slow after what the socket's send buffer holds plus the
 // queue bound. The kernel's autotuning let that buffer take ~166 KB of a stalled spectator's
-// frames (ss -tm, issue 9); capped, it takes a few dozen frames here.
+// frames (ss -tm, under load); capped, it takes a few dozen frames here.
 TEST_F(NetWebsocket, CappedSendBufferFindsAStalledReaderSoon) {
     config_.limits.socket_send_buffer_bytes = 16 * 1024;
     config_.limits.max_queue_messages = 64;
@@ -262,7 +262,7 @@ TEST_F(NetWebsocket, SlowConsumerIsClosedAndMemoryStaysBounded) {
 // A reader that never reads again: its close handshake cannot finish, and when the close timeout
 // passes the server resets the connection. Closed gently instead, the server's socket keeps the
 // unsent frames in FIN-WAIT-1 behind the reader's zero window and the reader stays established,
-// never told (issue 9: 1-15 of 1,000 stalled spectators, seen with ss).
+// never told (1-15 of 1,000 stalled spectators under load, seen with ss).
 TEST_F(NetWebsocket, StalledReaderIsResetWhenTheCloseTimesOut) {
     config_.limits.max_queue_messages = 16;
     config_.limits.socket_send_buffer_bytes = 16 * 1024;

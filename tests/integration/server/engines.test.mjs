@@ -1,4 +1,4 @@
-// Engine opponents (issue 10): full games against Stockfish, Fairy-Stockfish and the builtin
+// Engine opponents: full games against Stockfish, Fairy-Stockfish and the builtin
 // engine; an engine killed mid-game; fake UCI engines that answer illegal moves, hang or crash;
 // what an engine process inherits and leaves behind, and --max-engine-processes.
 // The human side plays random moves from the server's `legal` lists.

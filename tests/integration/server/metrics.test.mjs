@@ -96,7 +96,7 @@ test('a game that ends leaves the playing gauge and counts as ended', async () =
 });
 
 test('a finished game leaves memory once its players have gone on to other games', async () => {
-  // Issue 9: a connection used to stay in every game it played until it closed, so a player
+  // A connection used to stay in every game it played until it closed, so a player
   // who played game after game on one connection kept each finished room in memory.
   const a = await Client.connect(server.url, 'Ana');
   const b = await Client.connect(server.url, 'Bo');

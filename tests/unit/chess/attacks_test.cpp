@@ -19,9 +19,9 @@ TEST(ChessAttacks, MagicLookupsAgreeWithRayWalking) {
         for (int trial = 0; trial < 200; ++trial) {
             const Bitboard occupied = next() & next();
             EXPECT_EQ(rook_attacks(square, occupied),
-                      detail::ray_attacks(square, occupied, detail::rook_directions));
+                      detail::ray_attacks(square, occupied, detail::kRookDirections));
             EXPECT_EQ(bishop_attacks(square, occupied),
-                      detail::ray_attacks(square, occupied, detail::bishop_directions));
+                      detail::ray_attacks(square, occupied, detail::kBishopDirections));
         }
     }
 }

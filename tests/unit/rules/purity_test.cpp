@@ -1,4 +1,4 @@
-// The rules module is pure (STYLE.md, issue 2): nothing under common/rules may include Boost,
+// The rules module is pure (STYLE.md): nothing under common/rules may include Boost,
 // JSON, SQLite, iostreams, threads or clocks. This test reads the sources and fails on any such
 // include, naming the file and the line.
 #include <gtest/gtest.h>

@@ -359,7 +359,7 @@ TEST(XiangqiRepetition, VerdictEqualsRecordingEveryPly) {
 
 // Repetition cases from Fairy-Stockfish's test of its AXF chasing rules (test.py,
 // test_is_optional_game_end), with its verdicts. Left out: its soldier chase (a soldier across
-// the river chases here, issue 3; AXF rule 29 lets soldiers chase) and its two diagram-39 cases
+// the river chases here; AXF rule 29 lets soldiers chase) and its two diagram-39 cases
 // (AXF rule 19: a chariot held by a horse may not be chased at all; here a chase must be made
 // with every move, see README), and its flying-general case, which it leaves without a verdict.
 TEST(XiangqiRepetition, AgreesWithFairyStockfishAxfCases) {
