@@ -2,48 +2,14 @@
 
 #include <algorithm>
 
+#include "common/protocol/text_rules.hpp"
+
 namespace arbiter::protocol::detail {
 
 namespace {
 
 bool is_digit(char c) noexcept {
     return c >= '0' && c <= '9';
-}
-
-// The length of the UTF-8 sequence whose lead byte is at `at`, or 0 when it is not well formed
-// (RFC 3629, section 4: the second byte's range depends on the lead byte, which rules out
-// overlong forms, surrogates and code points past U+10FFFF).
-std::size_t utf8_length(std::string_view text, std::size_t at) noexcept {
-    const auto lead = static_cast<unsigned char>(text[at]);
-    std::size_t length = 0;
-    unsigned char low = 0x80U;
-    unsigned char high = 0xBFU;
-    if (lead >= 0xC2U && lead <= 0xDFU) {
-        length = 2;
-    } else if (lead >= 0xE0U && lead <= 0xEFU) {
-        length = 3;
-        low = lead == 0xE0U ? 0xA0U : 0x80U;
-        high = lead == 0xEDU ? 0x9FU : 0xBFU;
-    } else if (lead >= 0xF0U && lead <= 0xF4U) {
-        length = 4;
-        low = lead == 0xF0U ? 0x90U : 0x80U;
-        high = lead == 0xF4U ? 0x8FU : 0xBFU;
-    } else {
-        return 0;
-    }
-    if (text.size() - at < length) {
-        return 0;
-    }
-    const auto second = static_cast<unsigned char>(text[at + 1]);
-    if (second < low || second > high) {
-        return 0;
-    }
-    for (std::size_t k = 2; k < length; ++k) {
-        if ((static_cast<unsigned char>(text[at + k]) & 0xC0U) != 0x80U) {
-            return 0;
-        }
-    }
-    return length;
 }
 
 void append_utf8(std::string& out, std::uint32_t code_point) {
@@ -150,7 +116,7 @@ bool JsonCursor::string(std::string& out) {
             return false;  // RFC 8259, section 7: control characters must be escaped
         }
         if (c >= 0x80U) {
-            const std::size_t length = utf8_length(text_, at_);
+            const std::size_t length = text::utf8_sequence_length(text_, at_);
             if (length == 0) {
                 return false;
             }

@@ -38,43 +38,52 @@ bool is_token_char(char c) noexcept {
 
 }  // namespace
 
+// The length of the UTF-8 sequence whose lead byte is at `at`, or 0 when it is not well formed
+// (RFC 3629, section 4: the second byte's range depends on the lead byte, which rules out
+// overlong forms, surrogates and code points past U+10FFFF).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at) noexcept {
+    const auto lead = static_cast<unsigned char>(text[at]);
+    std::size_t length = 0;
+    unsigned char low = 0x80U;
+    unsigned char high = 0xBFU;
+    if (lead >= 0xC2U && lead <= 0xDFU) {
+        length = 2;
+    } else if (lead >= 0xE0U && lead <= 0xEFU) {
+        length = 3;
+        low = lead == 0xE0U ? 0xA0U : 0x80U;
+        high = lead == 0xEDU ? 0x9FU : 0xBFU;
+    } else if (lead >= 0xF0U && lead <= 0xF4U) {
+        length = 4;
+        low = lead == 0xF0U ? 0x90U : 0x80U;
+        high = lead == 0xF4U ? 0x8FU : 0xBFU;
+    } else {
+        return 0;
+    }
+    if (text.size() - at < length) {
+        return 0;
+    }
+    const auto second = static_cast<unsigned char>(text[at + 1]);
+    if (second < low || second > high) {
+        return 0;
+    }
+    for (std::size_t k = 2; k < length; ++k) {
+        if ((static_cast<unsigned char>(text[at + k]) & 0xC0U) != 0x80U) {
+            return 0;
+        }
+    }
+    return length;
+}
+
 bool is_utf8(std::string_view text) noexcept {
     std::size_t i = 0;
     while (i < text.size()) {
-        const auto lead = static_cast<unsigned char>(text[i]);
-        if (lead < 0x80U) {
+        if (static_cast<unsigned char>(text[i]) < 0x80U) {
             ++i;
             continue;
         }
-        // RFC 3629, section 4: the second byte's range depends on the lead byte, which rules out
-        // overlong forms (E0, F0), surrogates (ED) and code points past U+10FFFF (F4).
-        std::size_t length = 0;
-        unsigned char low = 0x80U;
-        unsigned char high = 0xBFU;
-        if (lead >= 0xC2U && lead <= 0xDFU) {
-            length = 2;
-        } else if (lead >= 0xE0U && lead <= 0xEFU) {
-            length = 3;
-            low = lead == 0xE0U ? 0xA0U : 0x80U;
-            high = lead == 0xEDU ? 0x9FU : 0xBFU;
-        } else if (lead >= 0xF0U && lead <= 0xF4U) {
-            length = 4;
-            low = lead == 0xF0U ? 0x90U : 0x80U;
-            high = lead == 0xF4U ? 0x8FU : 0xBFU;
-        } else {
+        const std::size_t length = utf8_sequence_length(text, i);
+        if (length == 0) {
             return false;
-        }
-        if (text.size() - i < length) {
-            return false;
-        }
-        const auto second = static_cast<unsigned char>(text[i + 1]);
-        if (second < low || second > high) {
-            return false;
-        }
-        for (std::size_t k = 2; k < length; ++k) {
-            if (!is_continuation(static_cast<unsigned char>(text[i + k]))) {
-                return false;
-            }
         }
         i += length;
     }

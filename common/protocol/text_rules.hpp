@@ -39,6 +39,9 @@ inline constexpr TextRule kEngineRule{1, 32, Charset::game_id};
 /// True for well-formed UTF-8 (RFC 3629): no stray or missing continuation bytes, no overlong
 /// forms, no surrogates, nothing past U+10FFFF.
 bool is_utf8(std::string_view text) noexcept;
+/// The length of the UTF-8 sequence whose lead byte is at `at` (a byte of 0x80 or more), or 0
+/// when it is not well formed (RFC 3629, section 4).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at) noexcept;
 /// Number of code points in valid UTF-8 text.
 std::size_t code_points(std::string_view utf8) noexcept;
 /// Whether valid UTF-8 `text` obeys `rule` (length and charset).
