@@ -1,5 +1,6 @@
 #include "common/rules/xiangqi/position.hpp"
 
+#include "common/core/assert.hpp"
 #include "common/rules/xiangqi/tables.hpp"
 
 namespace arbiter::rules::xiangqi {
@@ -342,8 +343,8 @@ void Position::take_back(Move move, const Undo& undo) noexcept {
     ids_[from] = static_cast<std::uint8_t>(id);
     squares_[static_cast<std::size_t>(id)] = from;
     board_[to] = undo.captured;
+    ids_[to] = undo.captured_id;  // what play() found there, a capture's id or a stale byte
     if (undo.captured != kEmpty) {
-        ids_[to] = undo.captured_id;
         squares_[undo.captured_id] = to;
     }
     if (kind_of(piece) == Kind::general) {
@@ -388,7 +389,10 @@ std::uint64_t perft_in_place(Position& position, int depth) noexcept {
 
 std::uint64_t perft(const Position& position, int depth) noexcept {
     Position walked = position;
-    return perft_in_place(walked, depth);
+    const std::uint64_t nodes = perft_in_place(walked, depth);
+    // Every take_back undid its play exactly (hash, counters and identities too).
+    ARBITER_ASSERT(walked == position);
+    return nodes;
 }
 
 }  // namespace arbiter::rules::xiangqi

@@ -135,6 +135,8 @@ class Position {
 
     /// The position after `move`, which must be legal here.
     Position after(Move move) const noexcept;
+    /// Same board, identities, side, counters and hash.
+    friend bool operator==(const Position&, const Position&) = default;
     /// The same position with the other side to move (for threat analysis; never for play).
     Position with_side_to_move(Color color) const noexcept;
 
