@@ -166,9 +166,14 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
                 registry_.unwatch(RoomRequest{peer, id, std::move(unwatch), {}, received});
                 return false;
             },
-            [&]<GameRequest Request>(Request& request) {
-                return registry_.route(RoomRequest{peer, id, std::move(request),
+            // Only a join takes the connection's name (a seat shows it); a move need not pay for
+            // the lookup's lock and copy.
+            [&](protocol::Join& join) {
+                return registry_.route(RoomRequest{peer, id, std::move(join),
                                                    connections_.name_of(peer->id()), received});
+            },
+            [&]<GameRequest Request>(Request& request) {
+                return registry_.route(RoomRequest{peer, id, std::move(request), {}, received});
             },
         },
         message.body);
