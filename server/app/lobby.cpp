@@ -12,9 +12,7 @@ void Lobby::subscribe(const std::shared_ptr<net::Peer>& peer,
     // the lock, like the updates: a later list never arrives before it.
     std::lock_guard lock(mutex_);
     subscribers_[peer->id()] = peer;
-    peer->send(id ? std::make_shared<const std::string>(
-                        protocol::encode(protocol::ServerMessage{list(), id}))
-                  : snapshot());
+    peer->send(snapshot().for_request(id));
 }
 
 void Lobby::unsubscribe(std::uint64_t peer_id) {
@@ -41,7 +39,7 @@ void Lobby::changed(const protocol::GameSummary& summary, bool is_private) {
     if (subscribers_.empty()) {
         return;  // built when someone asks
     }
-    const auto text = snapshot();
+    const auto& text = snapshot().text();
     for (auto it = subscribers_.begin(); it != subscribers_.end();) {
         if (auto peer = it->second.lock()) {
             peer->send(text);
@@ -68,12 +66,11 @@ void Lobby::clear() {
     snapshot_.reset();
 }
 
-std::shared_ptr<const std::string> Lobby::snapshot() {
+const protocol::SharedMessage& Lobby::snapshot() {
     if (!snapshot_) {
-        snapshot_ = std::make_shared<const std::string>(
-            protocol::encode(protocol::ServerMessage{list(), std::nullopt}));
+        snapshot_.emplace(list());
     }
-    return snapshot_;
+    return *snapshot_;
 }
 
 protocol::LobbyList Lobby::list() const {

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "common/protocol/codec.hpp"
 #include "common/protocol/messages.hpp"
 #include "server/net/peer.hpp"
 
@@ -38,8 +39,9 @@ class Lobby {
     void clear();
 
   private:
-    /// The list as followers get it, encoded once per change (under mutex_).
-    std::shared_ptr<const std::string> snapshot();
+    /// The list as followers get it, encoded once per change; a subscriber's first copy carries
+    /// its request id without a second encoding (under mutex_).
+    const protocol::SharedMessage& snapshot();
     /// The newest `size_` open games, newest first (under mutex_).
     protocol::LobbyList list() const;
 
@@ -49,7 +51,7 @@ class Lobby {
     /// is what keeps a follower from getting two lists in the reverse order of their changes.
     mutable std::mutex mutex_;
     std::map<std::string, protocol::GameSummary> open_games_;  ///< by game id
-    std::shared_ptr<const std::string> snapshot_;  ///< null: not built since the last change
+    std::optional<protocol::SharedMessage> snapshot_;  ///< empty: not built since the last change
     std::map<std::uint64_t, std::weak_ptr<net::Peer>> subscribers_;
 };
 
