@@ -41,7 +41,7 @@ std::optional<ClockView> clock_view(rules::Variant variant,
     return view;
 }
 
-// `moved` and `takeback`: where the game stands after them.
+// `state`, `moved` and `takeback`: where the game stands.
 template <typename Event>
 void read_position(GameView& view, const Event& event) {
     view.position = event.position;
@@ -65,14 +65,9 @@ void read_state(GameView& view, const protocol::State& state) {
     view.players.clear();
     view.players[seat_text(state.variant, Side::first)] = seat_view(state.first);
     view.players[seat_text(state.variant, Side::second)] = seat_view(state.second);
-    view.position = state.position;
-    view.turn = seat_text(state.variant, state.turn);
-    view.legal = state.legal;
-    view.check = state.check;
-    view.clock = clock_view(state.variant, state.clock);
+    read_position(view, state);
     view.moves = state.moves;
     view.notation = state.notation;
-    view.ply = state.ply;
     view.result = std::string(protocol::result_text(state.result));
     view.reason = std::string(protocol::to_string(state.reason));
     view.offers.clear();

@@ -240,6 +240,16 @@ ServerBody read_state(Context& message) {
     return state;
 }
 
+// `moved` and `takeback`: the position the event leaves, read in the order the encoder writes it.
+template <typename Event>
+void read_position_after(ObjectReader& in, Event& event) {
+    event.position = in.text("position");
+    event.turn = read_side(in, "turn", event.variant);
+    event.legal = in.texts("legal", kWireMoveRule);
+    event.check = in.boolean("check");
+    event.clock = read_clock(in, event.variant);
+}
+
 ServerBody read_moved(Context& message) {
     ObjectReader& in = message.in;
     Moved moved;
@@ -248,11 +258,7 @@ ServerBody read_moved(Context& message) {
     moved.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxU32));
     moved.move = in.text("move", kWireMoveRule);
     moved.notation = in.text("notation");
-    moved.position = in.text("position");
-    moved.turn = read_side(in, "turn", moved.variant);
-    moved.legal = in.texts("legal", kWireMoveRule);
-    moved.check = in.boolean("check");
-    moved.clock = read_clock(in, moved.variant);
+    read_position_after(in, moved);
     return moved;
 }
 
@@ -288,11 +294,7 @@ ServerBody read_takeback(Context& message) {
     std::tie(takeback.game, takeback.variant) = read_game_and_variant(message);
     takeback.seq = in.integer("seq", 0, kMaxU64);
     takeback.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxU32));
-    takeback.position = in.text("position");
-    takeback.turn = read_side(in, "turn", takeback.variant);
-    takeback.legal = in.texts("legal", kWireMoveRule);
-    takeback.check = in.boolean("check");
-    takeback.clock = read_clock(in, takeback.variant);
+    read_position_after(in, takeback);
     return takeback;
 }
 
