@@ -23,12 +23,6 @@ void FieldReader::fail(std::string message) {
     }
 }
 
-void FieldReader::adopt(const FieldReader& nested) {
-    if (nested.error_) {
-        fail(*nested.error_);
-    }
-}
-
 std::string FieldReader::quoted(std::string_view name) const {
     return "field \"" + prefix_ + clip(name) + "\"";
 }

@@ -64,8 +64,6 @@ class FieldReader {
 
     /// Records a failure unless one was recorded already (the first error wins).
     void fail(std::string message);
-    /// The error of a nested reader becomes this reader's error.
-    void adopt(const FieldReader& nested);
 
     /// Refuses unknown fields, then reports the first recorded error; nullopt when all is well.
     std::optional<std::string> finish();

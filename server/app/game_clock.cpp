@@ -48,13 +48,6 @@ Clocks GameClock::at(TimePoint now) const {
     return clocks;
 }
 
-std::optional<std::chrono::milliseconds> GameClock::until_flag(TimePoint now) const {
-    if (!running_) {
-        return std::nullopt;
-    }
-    return std::chrono::milliseconds(at(now)[index(turn_)]);
-}
-
 std::optional<GameClock::TimePoint> GameClock::flag_falls_at() const {
     if (!running_) {
         return std::nullopt;

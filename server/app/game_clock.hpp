@@ -41,8 +41,6 @@ class GameClock {
     Clocks at(TimePoint now) const;
     /// Remaining times as of the last committed move (what the server stores).
     const Clocks& stored() const noexcept { return remaining_; }
-    /// How long until the side to move runs out; nullopt when the clock is not running.
-    std::optional<std::chrono::milliseconds> until_flag(TimePoint now) const;
     /// The moment the side to move's time runs out (charge() says flagged from then on); nullopt
     /// when the clock is not running.
     std::optional<TimePoint> flag_falls_at() const;

@@ -186,8 +186,6 @@ class Table {
                                              TimePoint now) const;
 
     // table.cpp
-    /// The clocks as they stand, for an event's write: the running turn counted up to `now`.
-    Clocks stamped(TimePoint now) const { return clocks_at(now); }
     /// The clocks at the start of ply `ply` (0: the start).
     Clocks clocks_before(std::uint32_t ply) const;
     /// `clocks` as an event carries them; nullopt when untimed.

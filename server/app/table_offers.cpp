@@ -105,7 +105,7 @@ Table::Verdict Table::on_offer(const command::Offer& offer, Instant now) {
     decision.events.emplace_back(
         protocol::OfferEvent{id_, decision.seq_, variant_, offer.kind, offer.action, *seat});
     decision.answers_request = true;
-    decision.intent = storage::SetOffers{id_, offers, stamped(now.steady), decision.seq_};
+    decision.intent = storage::SetOffers{id_, offers, clocks_at(now.steady), decision.seq_};
     decision.change_ = Decision::OffersChanged{std::move(offers)};
     if (offer.action == OfferAction::offer) {
         if (auto reply = engine_reply(offer.kind, *seat, now.steady)) {

@@ -71,7 +71,7 @@ Table::Verdict Table::on_presence(const command::Presence& presence, Instant now
         return decision;
     }
     decision.seq_ = seq_ + 1;
-    decision.intent = storage::RecordEvent{id_, stamped(now.steady), decision.seq_};
+    decision.intent = storage::RecordEvent{id_, clocks_at(now.steady), decision.seq_};
     protocol::Presence event{id_,           decision.seq_,      variant_,
                              presence.side, presence.connected, std::nullopt};
     if (!presence.connected && status_ == GameStatus::playing) {

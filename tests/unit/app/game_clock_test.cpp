@@ -18,7 +18,7 @@ TEST(GameClock, FirstMovesAreNotCharged) {
     EXPECT_EQ(charge.think_ms, 5'000);
     EXPECT_EQ(charge.remaining_ms, 60'000);
     EXPECT_FALSE(charge.flagged);
-    EXPECT_EQ(clock.until_flag(kStart + 5s), std::nullopt);
+    EXPECT_EQ(clock.flag_falls_at(), std::nullopt);
 }
 
 TEST(GameClock, ChargesThinkTimeAndAddsIncrement) {
@@ -38,7 +38,7 @@ TEST(GameClock, FlagsWhenTimeRunsOutBeforeTheMove) {
     const auto late = clock.charge(kStart + 1'000ms);
     EXPECT_TRUE(late.flagged);
     EXPECT_EQ(late.remaining_ms, 0) << "no increment for a move that arrived too late";
-    EXPECT_EQ(clock.until_flag(kStart + 400ms), 600ms);
+    EXPECT_EQ(clock.flag_falls_at(), kStart + 1'000ms);  // 600 ms after kStart + 400 ms
     EXPECT_EQ(clock.at(kStart + 3s)[0], 0) << "never below zero";
 }
 
