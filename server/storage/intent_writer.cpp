@@ -23,10 +23,10 @@ constexpr std::string_view kAppendEndingSql =
     "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
     "updated_ms = ?6, offers = '', status = ?7, result = ?8, reason = ?9 "
     "WHERE id = ?1 AND ply = ?2 - 1";
-// The same parameters, the ply being the one taken back to.
+// The same parameters, the ply being the one taken back to: never past the game's ply.
 constexpr std::string_view kTakeBackSql =
     "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
-    "updated_ms = ?6, offers = '' WHERE id = ?1";
+    "updated_ms = ?6, offers = '' WHERE id = ?1 AND ply >= ?2";
 
 constexpr std::string_view kInsertGameSql =
     "INSERT INTO games (id, variant, initial_position, is_private, clock_initial_ms, "
@@ -225,8 +225,20 @@ Expected<void, StorageError> IntentWriter::write(const TakeBack& take_back) {
     take_back_.reset();
     bind_progress(take_back_, take_back.game, take_back.to_ply, take_back.clock_ms, take_back.seq,
                   take_back.updated_ms);
-    if (auto updated = update_row(take_back_, take_back.game); !updated) {
+    if (auto updated = take_back_.run(); !updated) {
         return updated;
+    }
+    if (connection_->changes() == 0) {
+        auto ply = stored_ply(take_back.game);
+        if (!ply) {
+            return unexpected(std::move(ply).error());
+        }
+        if (!*ply) {
+            return unexpected(StorageError{"game " + take_back.game + " is not stored"});
+        }
+        return unexpected(StorageError{"game " + take_back.game + " is at ply " +
+                                       std::to_string(**ply) + ": no takeback to ply " +
+                                       std::to_string(take_back.to_ply)});
     }
     delete_moves_after_.reset();
     delete_moves_after_.bind_unowned(1, take_back.game).bind(2, std::int64_t{take_back.to_ply});

@@ -91,6 +91,7 @@ void expect_same_move(const MoveRow& actual, const MoveRow& expected) {
     EXPECT_EQ(actual.think_ms, expected.think_ms);
     EXPECT_EQ(actual.seq, expected.seq);
     EXPECT_EQ(actual.played_ms, expected.played_ms);
+    EXPECT_EQ(actual.check, expected.check);
 }
 
 TEST_F(StorageRepository, EveryFieldRoundTrips) {
@@ -102,6 +103,7 @@ TEST_F(StorageRepository, EveryFieldRoundTrips) {
     first.notation = "C2=5";
     first.clock_ms = 299000;
     first.think_ms = 3000;
+    first.check = true;  // the second's stays unset (NULL): each must come back as written
     MoveRow second = make_move(2, "h9g7");
     second.notation = "H8+7";  // untimed fields left empty: NULL must come back as nullopt
     AppendMove append_first = appended(game.id, first);
@@ -220,6 +222,19 @@ TEST_F(StorageRepository, AMoveThatDoesNotFollowTheLastPlyIsRefused) {
     const StoredGame loaded = load_or_fail("g");
     EXPECT_EQ(loaded.header.ply, 1U);
     EXPECT_EQ(loaded.moves.size(), 1U);
+}
+
+TEST_F(StorageRepository, ATakeBackPastTheGamesPlyIsRefused) {
+    ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
+    ASSERT_TRUE(write_and_wait(*repository_, appended("g", make_move(1, "e2e4"))));
+    auto ahead = write_and_wait(*repository_, TakeBack{"g", 3, {10, 20}, 4, 2000});
+    ASSERT_FALSE(ahead);
+    EXPECT_NE(ahead.error().message.find("at ply 1"), std::string::npos) << ahead.error().message;
+    const StoredGame loaded = load_or_fail("g");
+    EXPECT_EQ(loaded.header.ply, 1U);
+    EXPECT_EQ(loaded.header.seq, make_move(1, "e2e4").seq);
+    ASSERT_EQ(loaded.moves.size(), 1U);
+    EXPECT_FALSE(write_and_wait(*repository_, TakeBack{"missing", 0, {10, 20}, 4, 2000}));
 }
 
 TEST_F(StorageRepository, TakeBackRemovesTheMovesAfterItsPly) {
