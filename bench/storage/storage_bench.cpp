@@ -144,7 +144,7 @@ Outcome measure(const Settings& settings, Synchronous synchronous, std::size_t m
         outcome.writes_per_second =
             static_cast<double>(stats.committed - before.committed) / elapsed.count();
         outcome.batches = stats.batches - before.batches;
-        outcome.failed = stats.failed;
+        outcome.failed = stats.failed - before.failed;
     }
     for (const char* suffix : {"", "-wal", "-shm", "-lock"}) {
         std::filesystem::remove(path + suffix);

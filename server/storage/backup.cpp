@@ -94,7 +94,7 @@ Expected<void, StorageError> backup_database(const std::string& database, const 
             StorageError{"backup: renaming " + partial + " to " + path + ": " + renamed.message()});
     }
     if (auto synced = sync_folder_of(path); !synced) {
-        return unexpected(StorageError{"backup: " + synced.error().message});
+        return unexpected(detail::prefixed("backup", synced.error()));
     }
     return {};
 }
