@@ -27,8 +27,11 @@ TEST(TableLifecycle, ANewGameStoresItsWholeRowAndStartsItsTurn) {
     EXPECT_EQ(row.clock_ms, (Clocks{30'000, 30'000}));
     EXPECT_EQ(row.clock_initial_ms, 30'000);
     EXPECT_TRUE(created->events.empty()) << "the room sends states, not events";
-    table.apply(*created, at(0));
+    table.apply(*created, at(1'000));
     EXPECT_EQ(table.seq(), 1u);
+    // The first turn starts when the creation is applied: a first move 3 s later thought 3 s.
+    auto first = commit(table, move_by(kWhite, "e2e4", 0, 4'000), at(4'010));
+    EXPECT_EQ(intent_as<storage::AppendMove>(first).move.think_ms, 3'000);
 }
 
 TEST(TableLifecycle, AJoinTakesTheOpenSeatAndStartsTheGame) {
