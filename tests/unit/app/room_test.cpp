@@ -346,6 +346,27 @@ TEST_F(RoomTest, RequestsWaitBehindACommitInTheirOrder) {
     EXPECT_EQ(black->of_type("ended").at(0)["result"], "0-1");
 }
 
+// A room holds at most max_pending requests behind a commit: one more is refused at once, by its
+// id, and never runs.
+TEST_F(RoomTest, ARequestBeyondTheQueueIsRefusedBusyAndNeverRuns) {
+    context.config.max_pending = 1;
+    open_game();
+    move(white, "e2e4", 0, "m1");                 // committing
+    move(black, "e7e5", 1, "m2");                 // waits behind it
+    submit(white, protocol::Resign{"g1"}, "r1");  // one too many
+    const auto refused = white->of_type("error");
+    ASSERT_EQ(refused.size(), 1u);
+    EXPECT_EQ(refused[0]["code"], "unavailable");
+    EXPECT_EQ(refused[0]["id"], "r1");
+    repository.complete();
+    executor->drain();
+    repository.complete();
+    executor->drain();
+    EXPECT_TRUE(repository.waiting.empty()) << "the refused resignation was never run";
+    EXPECT_EQ(black->of_type("moved").size(), 2u);
+    EXPECT_TRUE(black->of_type("ended").empty());
+}
+
 TEST_F(RoomTest, ARefusalIsAnsweredAtOnceWithoutAWrite) {
     open_game();
     move(black, "e7e5", 0, "m1");
