@@ -111,6 +111,19 @@ TEST_F(HubTest, AGameCreatedIsListedAndTheCreatorsThirdOpenGameRefused) {
     EXPECT_FALSE(create(other, "c1").empty());
 }
 
+// A create refused for its engine opens no game: it gives back the place it held among its
+// creator's open games (limit 2 here).
+TEST_F(HubTest, ACreateRefusedForItsEngineDoesNotCountAmongTheOpenGames) {
+    auto creator = connect();
+    EXPECT_FALSE(create(creator, "c1").empty());
+    send(creator,
+         R"({"type":"create","variant":"chess","id":"e1","opponent":{"engine":"none","level":1}})");
+    EXPECT_EQ(creator->reply_to("e1")["code"], "engine_unavailable");
+    EXPECT_FALSE(create(creator, "c2").empty());
+    send(creator, R"({"type":"create","variant":"chess","id":"c3"})");
+    EXPECT_EQ(creator->reply_to("c3")["code"], "not_allowed");
+}
+
 TEST_F(HubTest, AJoinedGameNoLongerCountsAmongItsCreatorsOpenGames) {
     auto creator = connect();
     const auto first = create(creator, "c1");
