@@ -4,6 +4,7 @@
 /// PeerHandler receives its messages, an HttpHandler answers plain HTTP requests. Only the files
 /// in server/net/ include Asio or Beast; everything else talks through these plain interfaces.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -33,6 +34,11 @@ class Peer {
     virtual std::uint64_t id() const noexcept = 0;
     /// The remote IP address as text.
     virtual const std::string& address() const noexcept = 0;
+    /// The connection's round trip as the server's own pings last measured it; nullopt before
+    /// the first answer (and for connections that measure none).
+    virtual std::optional<std::chrono::milliseconds> round_trip() const noexcept {
+        return std::nullopt;
+    }
     /// Queues one text frame. When the outgoing queue is over its bounds (count or bytes) the
     /// connection is closed with CloseCode::try_again_later and false is returned; the message
     /// is never silently dropped while the connection stays open.
