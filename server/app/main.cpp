@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
         reads);
     try {
         net::NetConfig net_config = config.net;
+        net_config.threads = config.threads;
         net_config.log = [](std::string_view message) {
             log_event(LogLevel::warn, "network", {{"msg", message}});
         };
@@ -163,7 +164,7 @@ int main(int argc, char** argv) {
     std::printf("arbiter-server listening on %s:%u\n", config.net.bind_address.c_str(),
                 static_cast<unsigned>(network->port()));
     std::fflush(stdout);
-    network->run(config.threads, [&network] {
+    network->run([&network] {
         log_event(LogLevel::info, "server_stopping", {{"reason", "signal"}});
         network->stop();
     });

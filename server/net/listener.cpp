@@ -35,9 +35,10 @@ RemoteInfo describe(const Socket& socket) {
 
 }  // namespace
 
-Listener::Listener(asio::io_context& ioc, const std::string& address, std::uint16_t port,
-                   asio::ssl::context* tls, std::shared_ptr<SharedState> state)
-    : ioc_(ioc),
+Listener::Listener(asio::io_context& ioc, std::function<asio::io_context&()> next_context,
+                   const std::string& address, std::uint16_t port, asio::ssl::context* tls,
+                   std::shared_ptr<SharedState> state)
+    : next_context_(std::move(next_context)),
       strand_(asio::make_strand(ioc)),
       acceptor_(strand_),
       backoff_(strand_),
@@ -85,7 +86,7 @@ void Listener::accept() {
     if (stopped_) {
         return;
     }
-    acceptor_.async_accept(asio::make_strand(ioc_),
+    acceptor_.async_accept(asio::make_strand(next_context_()),
                            [self = shared_from_this()](error_code ec, Socket socket) {
                                self->on_accept(ec, std::move(socket));
                            });

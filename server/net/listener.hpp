@@ -1,7 +1,9 @@
 #pragma once
 // Internal to server/net: accepts TCP connections and hands each to an HTTP session on its own
-// strand (STYLE, Beast advanced server: async_accept(make_strand(ioc), ...)).
+// strand (STYLE, Beast advanced server: async_accept(make_strand(ioc), ...)), on the network
+// threads' io_contexts in turn.
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,8 +21,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
     /// Binds and listens; throws std::runtime_error when the address cannot be bound. With
     /// `tls` (owned by the caller, outliving the listener and its sessions) every connection
     /// speaks TLS.
-    Listener(asio::io_context& ioc, const std::string& address, std::uint16_t port,
-             asio::ssl::context* tls, std::shared_ptr<SharedState> state);
+    /// `ioc` runs the accept loop; `next_context` names the io_context of each new connection.
+    Listener(asio::io_context& ioc, std::function<asio::io_context&()> next_context,
+             const std::string& address, std::uint16_t port, asio::ssl::context* tls,
+             std::shared_ptr<SharedState> state);
 
     std::uint16_t port() const noexcept { return port_; }
     void start();
@@ -32,7 +36,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     void on_accept(error_code ec, Socket socket);
     void admit(Socket socket);
 
-    asio::io_context& ioc_;
+    std::function<asio::io_context&()> next_context_;
     Strand strand_;
     tcp::acceptor acceptor_;
     asio::steady_timer backoff_;

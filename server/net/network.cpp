@@ -1,6 +1,9 @@
-// Network: the io_context, its threads, the listener, signals, and the drain on stop() (Seastar's
-// gate idea: stop taking work, let what is in flight finish for a bounded time, then end).
+// Network: the io_contexts (one per thread), the listener, signals, and the drain on stop()
+// (Seastar's gate idea: stop taking work, let what is in flight finish for a bounded time, then
+// end).
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <exception>
@@ -76,19 +79,42 @@ std::unique_ptr<asio::ssl::context> make_tls_context(const NetConfig& config) {
 struct Network::Impl {
     Impl(NetConfig config_in, std::shared_ptr<PeerHandler> peers, std::shared_ptr<HttpHandler> http)
         : config(std::move(config_in)),
+          contexts(make_contexts(config.threads)),
           state(std::make_shared<SharedState>(config.limits, std::move(peers), std::move(http),
                                               config.log)),
-          control(asio::make_strand(ioc)),
+          control(asio::make_strand(*contexts.front())),
           drain_timer(control),
           tls(make_tls_context(config)) {
-        listener =
-            std::make_shared<Listener>(ioc, config.bind_address, config.port, tls.get(), state);
+        listener = std::make_shared<Listener>(
+            *contexts.front(), [this]() -> asio::io_context& { return next_context(); },
+            config.bind_address, config.port, tls.get(), state);
         listener->start();
         // From now on, not from run(): SIGTERM sent as soon as the server says it listens (or
         // while it restores its games) is queued for run() to handle as a clean shutdown, where
         // the default action killed the process. SIGHUP too: the terminal that ran the server
         // closed (`make run` in an SSH session that dropped) stops it as cleanly.
         signals.emplace(control, SIGINT, SIGTERM, SIGHUP);
+    }
+
+    // Concurrency hint 1: each io_context has one thread, so work it queues for itself goes on
+    // that thread's private queue and never wakes another.
+    static std::vector<std::unique_ptr<asio::io_context>> make_contexts(unsigned threads) {
+        std::vector<std::unique_ptr<asio::io_context>> made;
+        for (unsigned i = 0; i < std::max(threads, 1U); ++i) {
+            made.push_back(std::make_unique<asio::io_context>(1));
+        }
+        return made;
+    }
+
+    // The io_contexts in turn, for each new connection and strand (any thread).
+    asio::io_context& next_context() {
+        return *contexts[turn.fetch_add(1, std::memory_order_relaxed) % contexts.size()];
+    }
+
+    void stop_contexts() {
+        for (auto& context : contexts) {
+            context->stop();
+        }
     }
 
     // On `control`. Graceful first: sessions close with going_away after their queued frames.
@@ -105,8 +131,8 @@ struct Network::Impl {
 
     void poll_drain() {
         if (state->open_count() == 0 || (forced && Clock::now() >= drain_deadline)) {
-            guard.reset();
-            ioc.stop();
+            guards.clear();
+            stop_contexts();
             return;
         }
         if (!forced && Clock::now() >= drain_deadline) {
@@ -145,7 +171,7 @@ struct Network::Impl {
         asio::post(control, [this] { begin_drain(); });
     }
 
-    void run_loop() {
+    void run_loop(asio::io_context& ioc) {
         for (;;) {
             try {
                 ioc.run();
@@ -158,7 +184,9 @@ struct Network::Impl {
     }
 
     NetConfig config;
-    asio::io_context ioc;  // declared before its users: destroyed after them
+    // Declared before their users: destroyed after them.
+    std::vector<std::unique_ptr<asio::io_context>> contexts;
+    std::atomic<std::size_t> turn{0};
     std::shared_ptr<SharedState> state;
     asio::strand<asio::io_context::executor_type> control;
     asio::steady_timer drain_timer;
@@ -166,7 +194,7 @@ struct Network::Impl {
     std::unique_ptr<asio::ssl::context> tls;
     std::shared_ptr<Listener> listener;
     std::optional<asio::signal_set> signals;
-    std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
     std::function<void()> signal_callback;
     std::atomic<bool> stop_requested{false};
     Clock::time_point drain_deadline;
@@ -181,7 +209,7 @@ Network::~Network() {
     // run() has returned (its caller joined it); what is still open is closed as the io_context
     // destroys its handlers, and WebSocket sessions still owe their on_close.
     impl_->stop_requested.store(true);
-    impl_->ioc.stop();
+    impl_->stop_contexts();
     impl_->signals.reset();
 }
 
@@ -190,25 +218,27 @@ std::uint16_t Network::port() const noexcept {
 }
 
 std::shared_ptr<Executor> Network::make_strand() {
-    return make_strand_executor(impl_->ioc, impl_->state);
+    return make_strand_executor(impl_->next_context(), impl_->state);
 }
 
-void Network::run(unsigned threads, std::function<void()> on_signal) {
+void Network::run(std::function<void()> on_signal) {
     auto& impl = *impl_;
     impl.signal_callback = std::move(on_signal);
-    impl.guard.emplace(impl.ioc.get_executor());
+    for (auto& context : impl.contexts) {
+        impl.guards.emplace_back(context->get_executor());
+    }
     impl.signals->async_wait(
         [&impl](error_code ec, int signal_number) { impl.on_signal(ec, signal_number); });
     std::vector<std::thread> pool;
-    pool.reserve(threads > 1 ? threads - 1 : 0);
-    for (unsigned i = 1; i < threads; ++i) {
-        pool.emplace_back([&impl] {
+    pool.reserve(impl.contexts.size() - 1);
+    for (std::size_t i = 1; i < impl.contexts.size(); ++i) {
+        pool.emplace_back([&impl, &context = *impl.contexts[i]] {
             // The calling thread runs a loop too but keeps the process's name (ps, pidof).
             pthread_setname_np(pthread_self(), "arbiter-net");
-            impl.run_loop();
+            impl.run_loop(context);
         });
     }
-    impl.run_loop();
+    impl.run_loop(*impl.contexts.front());
     for (auto& thread : pool) {
         thread.join();
     }

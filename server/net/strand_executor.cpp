@@ -71,10 +71,10 @@ class StrandExecutor final : public Executor {
         : strand_(asio::make_strand(ioc)), state_(std::move(state)) {}
 
     void post(std::function<void()> task) override {
-        // defer, not post: from a network thread (a request routed to its room, a commit made
-        // on that thread) the room's work runs next on the same thread instead of waking the
-        // other network thread for it (two threads on one io_context: asio wakes an idle one
-        // for every post). From any other thread (the writer, engines) it is a post.
+        // defer, not post: from the thread of this strand's io_context (a request routed to its
+        // room, a commit made on that thread) the room's work runs next on that thread's private
+        // queue. From any other thread (another io_context's, the writer, engines) it is a post
+        // that wakes this strand's thread.
         asio::defer(strand_,
                     [task = std::move(task), state = state_] { run_guarded(task, *state); });
     }

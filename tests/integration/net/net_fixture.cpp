@@ -155,9 +155,9 @@ void NetTest::start(unsigned threads, std::function<void()> on_signal) {
         std::lock_guard lock(logged_mutex_);
         logged_.emplace_back(line);
     };
+    config_.threads = threads;
     network_ = std::make_unique<Network>(config_, peers_, http_);
-    runner_ = std::thread(
-        [this, threads, on_signal = std::move(on_signal)] { network_->run(threads, on_signal); });
+    runner_ = std::thread([this, on_signal = std::move(on_signal)] { network_->run(on_signal); });
 }
 
 bool NetTest::stop_and_join() {

@@ -7,6 +7,10 @@
 
 #include <atomic>
 #include <future>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "net_fixture.hpp"
 #include "raw_client.hpp"
@@ -43,6 +47,44 @@ TEST_F(NetRuntime, PostedTasksRunInOrderOneAtATime) {
     for (int i = 0; i < kTasks; ++i) {
         ASSERT_EQ(order[static_cast<std::size_t>(i)], i);
     }
+}
+
+// Each network thread runs an io_context of its own: the strands are spread over the threads in
+// turn, and each strand's tasks always run on its one thread (no hand-off between threads that
+// share a queue).
+TEST_F(NetRuntime, StrandsAreSpreadOverTheThreadsAndEachKeepsItsThread) {
+    start(2);
+    constexpr int kStrands = 4;
+    constexpr int kTasks = 50;
+    std::mutex mutex;
+    std::vector<std::set<std::thread::id>> ran_on(kStrands);
+    std::atomic<int> left{kStrands * kTasks};
+    std::promise<void> done;
+    std::vector<std::shared_ptr<server::Executor>> strands;
+    for (int s = 0; s < kStrands; ++s) {
+        strands.push_back(network_->make_strand());
+    }
+    for (int i = 0; i < kTasks; ++i) {
+        for (int s = 0; s < kStrands; ++s) {
+            strands[static_cast<std::size_t>(s)]->post([&, s] {
+                {
+                    const std::lock_guard lock(mutex);
+                    ran_on[static_cast<std::size_t>(s)].insert(std::this_thread::get_id());
+                }
+                if (left.fetch_sub(1) == 1) {
+                    done.set_value();
+                }
+            });
+        }
+    }
+    ASSERT_EQ(done.get_future().wait_for(10s), std::future_status::ready);
+    const std::lock_guard lock(mutex);
+    std::set<std::thread::id> threads;
+    for (const auto& used : ran_on) {
+        ASSERT_EQ(used.size(), 1U);  // a strand never moves between threads
+        threads.insert(*used.begin());
+    }
+    EXPECT_EQ(threads.size(), 2U);  // and the strands use both
 }
 
 TEST_F(NetRuntime, PostAfterRunsTheTaskAfterTheDelay) {
