@@ -268,9 +268,7 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
     busy_ = true;
     const auto started = context_.time.now();
     auto self = shared_from_this();
-    // The callback only posts to this room's strand, so the commit may run here when the
-    // store is idle (no hand-off to the writer's thread and back at a moderate rate).
-    context_.repository.write_here_if_idle(
+    context_.repository.write(
         std::move(*decision->intent),
         [self, decision, started, engine_move, origin = std::move(origin),
          then = std::move(then)](Expected<void, storage::StorageError> done) mutable {

@@ -29,10 +29,6 @@ Expected<void, StorageError> GroupCommitWriter::prepare() {
 }
 
 void GroupCommitWriter::start() {
-    {
-        std::lock_guard lock(mutex_);
-        started_ = true;
-    }
     thread_ = std::thread([this] { run(); });
 }
 
@@ -58,51 +54,12 @@ void GroupCommitWriter::submit(GameIntent intent, GameRepository::Done done) {
     queue_ready_.notify_one();
 }
 
-void GroupCommitWriter::submit_or_commit_here(GameIntent intent, GameRepository::Done done) {
-    {
-        std::unique_lock lock(mutex_);
-        const bool here = started_ && !stopping_ && !busy_ && queue_.empty() &&
-                          options_.synchronous == Synchronous::normal && !full_sync_pending_;
-        if (!here) {
-            queue_.push_back(Pending{std::move(intent), std::move(done)});
-            ++submitted_;
-            lock.unlock();
-            queue_ready_.notify_one();
-            return;
-        }
-        busy_ = true;
-        ++submitted_;
-        ++stats_.committed_here;
-    }
-    std::vector<Pending> batch;
-    batch.push_back(Pending{std::move(intent), std::move(done)});
-    commit_and_answer(batch);
-    // The filing is the thread's: it is long, and a caller here is a network thread.
-    bool file = false;
-    if (options_.journal_rows > 0) {
-        const auto journaled = intents_.count_journaled();
-        file = intents_.filing() || !journaled || *journaled >= options_.journal_rows;
-    }
-    bool wake = false;
-    {
-        std::lock_guard lock(mutex_);
-        busy_ = false;
-        filing_wanted_ = filing_wanted_ || file;
-        wake = filing_wanted_ || !queue_.empty();
-    }
-    progressed_.notify_all();
-    if (wake) {
-        queue_ready_.notify_one();
-    }
-}
-
 void GroupCommitWriter::flush() {
     // From a callback this would wait for the very thread that runs it.
     ARBITER_ASSERT(std::this_thread::get_id() != thread_.get_id());
     std::unique_lock lock(mutex_);
     const std::uint64_t target = submitted_;
-    // And the connection idle: after a flush the next write may commit on its caller's thread.
-    progressed_.wait(lock, [&] { return completed_ >= target && !busy_ && !filing_wanted_; });
+    progressed_.wait(lock, [&] { return completed_ >= target; });
 }
 
 LastBatch GroupCommitWriter::last_batch() {
@@ -132,18 +89,12 @@ void GroupCommitWriter::run() {
     std::vector<Pending> batch;
     batch.reserve(options_.max_batch);
     for (;;) {
-        bool file_only = false;
         {
             std::unique_lock lock(mutex_);
-            queue_ready_.wait(lock, [this] {
-                return !busy_ && (stopping_ || filing_wanted_ || !queue_.empty());
-            });
-            if (queue_.empty() && !filing_wanted_) {
+            queue_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) {
                 return;  // stopping, and everything submitted has been handled
             }
-            busy_ = true;
-            filing_wanted_ = false;
-            file_only = queue_.empty();
             if (queue_.size() <= options_.max_batch) {
                 batch.swap(queue_);  // the usual case: the whole queue, no write moved
             } else {
@@ -152,41 +103,31 @@ void GroupCommitWriter::run() {
                 queue_.erase(queue_.begin(), queue_.begin() + count);
             }
         }
-        if (!file_only) {
-            commit_and_answer(batch);
-            batch.clear();
+
+        std::vector<Result> results = commit_batch(batch);
+
+        // Callbacks run outside the lock (they may submit again) and in submission order.
+        std::uint64_t failed = 0;
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            failed += results[i].has_value() ? 0 : 1;
+            if (batch[i].done) {
+                batch[i].done(std::move(results[i]));
+            }
         }
+        {
+            std::lock_guard lock(mutex_);
+            completed_ += batch.size();
+            stats_.batches += 1;
+            stats_.committed += batch.size() - failed;
+            stats_.failed += failed;
+        }
+        progressed_.notify_all();
+        batch.clear();
         // After the callbacks, so that no move of this batch waits for the filing.
         if (options_.journal_rows > 0) {
             file_journal(options_.journal_rows, true);
         }
-        {
-            std::lock_guard lock(mutex_);
-            busy_ = false;
-        }
-        progressed_.notify_all();
     }
-}
-
-void GroupCommitWriter::commit_and_answer(std::vector<Pending>& batch) {
-    std::vector<Result> results = commit_batch(batch);
-
-    // Callbacks run outside the lock (they may submit again) and in submission order.
-    std::uint64_t failed = 0;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        failed += results[i].has_value() ? 0 : 1;
-        if (batch[i].done) {
-            batch[i].done(std::move(results[i]));
-        }
-    }
-    {
-        std::lock_guard lock(mutex_);
-        completed_ += batch.size();
-        stats_.batches += 1;
-        stats_.committed += batch.size() - failed;
-        stats_.failed += failed;
-    }
-    progressed_.notify_all();
 }
 
 void GroupCommitWriter::file_journal(std::size_t at_least, bool yield_to_writes) {

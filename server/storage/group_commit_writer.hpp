@@ -58,13 +58,7 @@ class GroupCommitWriter {
     /// Queues one write (any thread). `done` may be empty; it runs on the writer's thread, must
     /// not throw, and must not call flush(); calling submit() from it is fine.
     void submit(GameIntent intent, GameRepository::Done done);
-    /// As submit(), but when the connection is idle, nothing is queued and a commit waits for no
-    /// fsync (synchronous = NORMAL), commits on the calling thread and runs `done` there, inside
-    /// this call. Writes still commit in the order submitted: an idle writer with an empty queue
-    /// has finished everything submitted before.
-    void submit_or_commit_here(GameIntent intent, GameRepository::Done done);
-    /// Returns once every write submitted before the call committed and its callback returned,
-    /// and the connection is idle (no batch or filing under way).
+    /// Returns once every write submitted before the call committed and its callback returned.
     void flush();
 
     /// How the last batch went (for the health probe).
@@ -80,9 +74,6 @@ class GroupCommitWriter {
     using Result = Expected<void, StorageError>;
 
     void run();
-    /// Commits `batch`, runs its callbacks in order, and counts it (the writer's thread, or a
-    /// caller's while it holds busy_).
-    void commit_and_answer(std::vector<Pending>& batch);
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const GameIntent& intent);
@@ -102,7 +93,7 @@ class GroupCommitWriter {
     const SqliteOptions options_;
     SyncFailure& sync_failure_;
 
-    // Used by whoever holds busy_ (and before start() and after stop()). The statements are
+    // Used by the writer thread only (and before start() and after stop()). The statements are
     // declared after their connection so that they are finalized before it closes.
     sqlite::Connection connection_;
     IntentWriter intents_;
@@ -116,12 +107,6 @@ class GroupCommitWriter {
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
     bool stopping_ = false;
-    bool started_ = false;
-    /// The connection is in use: by the writer's thread for a batch or a filing, or by a caller
-    /// committing its own write (submit_or_commit_here). Whoever sets it owns connection_.
-    bool busy_ = false;
-    /// A write committed by its caller left the journal due for filing: the thread files it.
-    bool filing_wanted_ = false;
     LastBatch last_batch_;
     WriterStats stats_;
 

@@ -42,13 +42,6 @@ class GameRepository {
     /// that does not follow the game's last ply or whose ply holds another move. The same move
     /// again at a stored ply is not an error, and changes nothing (a resend).
     virtual void write(GameIntent intent, Done done) = 0;
-    /// As write(), for a caller whose `done` only posts to its own executor: when the store is
-    /// idle and its commit waits for no fsync, the write may commit on the calling thread and
-    /// `done` run inside this call. At a moderate rate that saves the wake-up of the writer's
-    /// thread and the hand-off back; under load writes still queue and commit in groups.
-    virtual void write_here_if_idle(GameIntent intent, Done done) {
-        write(std::move(intent), std::move(done));
-    }
     /// Blocks until every write submitted so far has committed (used at shutdown and in tests).
     virtual void flush() = 0;
 

@@ -52,7 +52,6 @@ struct SqliteOptions {
 /// What the writer has done so far (for metrics and tests).
 struct WriterStats {
     std::uint64_t batches = 0;             ///< batches taken from the queue
-    std::uint64_t committed_here = 0;      ///< writes committed on their caller's thread
     std::uint64_t committed = 0;           ///< writes whose callback got ok
     std::uint64_t failed = 0;              ///< writes whose callback got an error
     std::uint64_t replayed = 0;            ///< passes rolled back to drop a faulty write

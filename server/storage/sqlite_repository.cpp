@@ -104,10 +104,6 @@ void SqliteRepository::write(GameIntent intent, Done done) {
     writer_.submit(std::move(intent), std::move(done));
 }
 
-void SqliteRepository::write_here_if_idle(GameIntent intent, Done done) {
-    writer_.submit_or_commit_here(std::move(intent), std::move(done));
-}
-
 void SqliteRepository::flush() {
     writer_.flush();
 }

@@ -49,9 +49,6 @@ class SqliteRepository final : public GameRepository {
     /// `done` may be empty (fire and forget). It must not throw, and must not call flush() (it
     /// runs on the writer thread, which flush() waits for); calling write() from it is fine.
     void write(GameIntent intent, Done done) override;
-    /// Commits on the calling thread when the writer is idle, nothing is queued and the commit
-    /// waits for no fsync (synchronous = NORMAL); queues as write() otherwise.
-    void write_here_if_idle(GameIntent intent, Done done) override;
     /// Returns once every write submitted before the call committed and its callback returned.
     void flush() override;
 

@@ -8,7 +8,6 @@
 #include <future>
 #include <limits>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -413,115 +412,6 @@ TEST(StorageWriter, ItsThreadsCarryNamesForTopAndPerf) {
     EXPECT_EQ(names.count("arbiter-ckpt"), 1U);
     repository.reset();
     EXPECT_EQ(thread_names().count("arbiter-writer"), 0U);
-}
-
-// At NORMAL an idle writer lets the caller commit its own write: the callback runs inside the
-// call, on the caller's thread, after the commit (the write is readable then).
-TEST(StorageWriter, AnIdleWriterAtNormalCommitsTheCallersWriteOnItsOwnThread) {
-    TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), fast_options());
-    ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
-    repository->flush();  // the writer idle
-
-    std::thread::id ran_on;
-    bool answered = false;
-    repository->write_here_if_idle(appended("g", make_move(1, "e2e4")), [&](const Result& r) {
-        EXPECT_TRUE(r);
-        ran_on = std::this_thread::get_id();
-        answered = true;
-    });
-    EXPECT_TRUE(answered);  // inside the call
-    EXPECT_EQ(ran_on, std::this_thread::get_id());
-    EXPECT_EQ(repository->stats().committed_here, 1U);
-    auto loaded = repository->load("g");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    ASSERT_EQ((*loaded)->moves.size(), 1U);
-    EXPECT_EQ((*loaded)->moves[0].move, "e2e4");
-
-    // A faulty write committed here fails alone and changes nothing, as on the thread.
-    std::optional<Result> refused;
-    repository->write_here_if_idle(appended("g", make_move(1, "d2d4")),
-                                   [&](const Result& r) { refused = r; });
-    ASSERT_TRUE(refused.has_value());
-    EXPECT_FALSE(*refused);
-    EXPECT_EQ((*repository->load("g"))->moves.size(), 1U);
-}
-
-// At FULL a commit waits for an fsync: it stays on the writer's thread, never a caller's.
-TEST(StorageWriter, AtFullTheWriteStaysOnTheWritersThread) {
-    TempDatabase database;
-    SqliteOptions options;
-    options.synchronous = Synchronous::full;
-    auto repository = testing::open_or_die(database.path(), options);
-    ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
-
-    std::promise<std::thread::id> ran_on;
-    repository->write_here_if_idle(appended("g", make_move(1, "e2e4")), [&](const Result& r) {
-        EXPECT_TRUE(r);
-        ran_on.set_value(std::this_thread::get_id());
-    });
-    EXPECT_NE(ran_on.get_future().get(), std::this_thread::get_id());
-    EXPECT_EQ(repository->stats().committed_here, 0U);
-}
-
-// Behind a queued write, a write queues too: writes commit in the order submitted, whichever
-// thread commits them.
-TEST(StorageWriter, AWriteBehindAQueuedOneQueuesAndCommitsInOrder) {
-    TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), fast_options());
-    ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
-
-    std::mutex mutex;
-    std::vector<std::string> order;
-    std::promise<void> inner_done;
-    // From inside a callback the writer is busy: both writes queue, and keep their order.
-    repository->write(created(make_game("trigger", 2)), [&](const Result&) {
-        repository->write(appended("g", make_move(1, "e2e4")), [&](const Result& r) {
-            EXPECT_TRUE(r);
-            const std::lock_guard lock(mutex);
-            order.emplace_back("queued");
-        });
-        repository->write_here_if_idle(appended("g", make_move(2, "e7e5")), [&](const Result& r) {
-            EXPECT_TRUE(r);  // would fail had it gone before ply 1
-            {
-                const std::lock_guard lock(mutex);
-                order.emplace_back("here");
-            }
-            inner_done.set_value();
-        });
-    });
-    inner_done.get_future().get();
-    repository->flush();
-    EXPECT_EQ(order, (std::vector<std::string>{"queued", "here"}));
-    EXPECT_EQ(repository->stats().committed_here, 0U);
-}
-
-// Writes committed by their callers still leave the journal filed by the writer's thread.
-TEST(StorageWriter, WritesCommittedByTheirCallersAreFiledFromTheJournal) {
-    TempDatabase database;
-    SqliteOptions options = fast_options();
-    options.journal_rows = 4;
-    auto repository = testing::open_or_die(database.path(), options);
-    ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
-    repository->flush();
-    const char* moves[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"};
-    std::uint32_t ply = 1;
-    for (const char* move : moves) {
-        repository->write_here_if_idle(appended("g", make_move(ply++, move)),
-                                       [](const Result& r) { EXPECT_TRUE(r); });
-        repository->flush();  // idle again: the next one commits here too
-    }
-    const WriterStats stats = repository->stats();
-    EXPECT_EQ(stats.committed_here, 6U);
-    EXPECT_GE(stats.filings, 1U);  // flush() waited for the filing the fourth move asked for
-    auto loaded = repository->load("g");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    ASSERT_EQ((*loaded)->moves.size(), 6U);
-    EXPECT_EQ((*loaded)->moves[5].move, "a7a6");
 }
 
 }  // namespace
