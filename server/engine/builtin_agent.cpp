@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "common/engine/builtin.hpp"
+#include "server/engine/think_budget.hpp"
 
 namespace arbiter::server::engines {
 
@@ -102,19 +103,6 @@ void BuiltinPool::work() {
     }
 }
 
-std::chrono::milliseconds builtin_budget(std::chrono::milliseconds level_limit,
-                                         const app::MoveQuestion& question) {
-    if (!question.remaining_ms) {
-        return level_limit;
-    }
-    const std::int64_t own = (*question.remaining_ms)[question.side == rules::Side::first ? 0 : 1];
-    // The increment comes after the move: never plan on more than half of what is left now (a
-    // 2 s + 10 s clock would otherwise be given 5 s for its first timed move, and flag).
-    const std::int64_t from_clock = std::min(own / 30 + question.increment_ms / 2, own / 2);
-    return std::chrono::milliseconds(std::clamp<std::int64_t>(
-        from_clock, std::min<std::int64_t>(20, level_limit.count()), level_limit.count()));
-}
-
 BuiltinAgent::BuiltinAgent(int level, BuiltinPool& pool, std::shared_ptr<Executor> executor)
     : level_(level), pool_(pool), executor_(std::move(executor)), seed_(std::random_device{}()) {}
 
@@ -128,7 +116,7 @@ void BuiltinAgent::ask(app::MoveQuestion question, std::function<void(app::MoveA
     auto stop = std::make_shared<std::atomic<bool>>(false);
     stop_ = stop;
     engine::SearchLimits limits = engine::limits_for_level(level_);
-    const auto deadline = BuiltinPool::Clock::now() + builtin_budget(limits.max_time, question);
+    const auto deadline = BuiltinPool::Clock::now() + think_budget(limits.max_time, question);
     // The question's game is the room's own copy for this question (never changed after
     // asking), so the worker may read it.
     std::shared_ptr<const rules::Game> game = question.game;

@@ -99,10 +99,4 @@ class BuiltinAgent final : public app::SeatAgent,
     bool closed_ = false;
 };
 
-/// The builtin search's time budget for one move: the level's limit, capped from the clock
-/// (about 1/30 of the remaining time plus half the increment, never more than half the remaining
-/// time, at least 20 ms).
-std::chrono::milliseconds builtin_budget(std::chrono::milliseconds level_limit,
-                                         const app::MoveQuestion& question);
-
 }  // namespace arbiter::server::engines

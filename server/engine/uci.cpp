@@ -143,7 +143,7 @@ std::string go_command(const std::optional<std::array<std::int64_t, 2>>& remaini
     };
     return "go wtime " + at_least_1((*remaining_ms)[0]) + " btime " +
            at_least_1((*remaining_ms)[1]) + " winc " + std::to_string(increment_ms) + " binc " +
-           std::to_string(increment_ms);
+           std::to_string(increment_ms) + " movetime " + at_least_1(movetime.count());
 }
 
 std::string setoption_command(std::string_view name, std::string_view value) {

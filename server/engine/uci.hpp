@@ -42,17 +42,20 @@ struct UciOptions {
 
 /// How strong a UCI engine plays at a level.
 struct UciStrength {
-    int skill_level = 20;                   ///< "Skill Level" 0..20 (Stockfish, Fairy-Stockfish)
-    std::optional<int> elo;                 ///< UCI_LimitStrength + UCI_Elo; nullopt: not limited
-    std::chrono::milliseconds movetime{0};  ///< think time per move in an untimed game
+    int skill_level = 20;    ///< "Skill Level" 0..20 (Stockfish, Fairy-Stockfish)
+    std::optional<int> elo;  ///< UCI_LimitStrength + UCI_Elo; nullopt: not limited
+    /// Think time per move: in an untimed game, and the cap in a timed one (think_budget).
+    std::chrono::milliseconds movetime{0};
 };
 /// The strength of a level 1..8 (clamped into that range).
 UciStrength uci_strength(int level);
 
 /// `position fen <fen>[ moves m1 m2 ...]`.
 std::string position_command(std::string_view fen, const std::vector<std::string>& moves);
-/// Timed: `go wtime W btime B winc I binc I` (the first seat is UCI's white, also xiangqi's
-/// red); untimed: `go movetime N`.
+/// Timed: `go wtime W btime B winc I binc I movetime N` (the first seat is UCI's white, also
+/// xiangqi's red): the engine knows the clock and stops at N at the latest, which its own time
+/// management, by the clock alone, did not (Stockfish at Skill Level 3 took 26-30 s a move at
+/// 5+3). Untimed: `go movetime N`.
 std::string go_command(const std::optional<std::array<std::int64_t, 2>>& remaining_ms,
                        std::int64_t increment_ms, std::chrono::milliseconds movetime);
 /// `setoption name <name> value <value>`.

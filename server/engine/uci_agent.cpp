@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "server/engine/think_budget.hpp"
 #include "server/engine/uci.hpp"
 
 namespace arbiter::server::engines {
@@ -233,17 +234,12 @@ void UciAgent::on_uciok() {
 void UciAgent::search() {
     const app::MoveQuestion& question = *question_;
     const UciStrength strength = uci_strength(settings_.level);
+    // The level's think time, capped from the clock in a timed game: a bestmove later than that
+    // plus the margin counts as a hang.
+    const std::chrono::milliseconds think = think_budget(strength.movetime, question);
     child_->write_line(position_command(question.initial_position, question.moves));
-    child_->write_line(go_command(question.remaining_ms, question.increment_ms, strength.movetime));
+    child_->write_line(go_command(question.remaining_ms, question.increment_ms, think));
     phase_ = Phase::searching;
-    // Timed: the engine manages its own clock, and a bestmove later than its remaining time
-    // (plus the margin) counts as a hang (the room's flag timer usually ends the game first).
-    // Untimed: movetime plus the margin.
-    const std::chrono::milliseconds think =
-        question.remaining_ms
-            ? std::chrono::milliseconds(
-                  (*question.remaining_ms)[question.side == rules::Side::first ? 0 : 1])
-            : strength.movetime;
     arm(think + settings_.answer_margin, "bestmove");
 }
 

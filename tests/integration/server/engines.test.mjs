@@ -558,3 +558,56 @@ test('the builtin engine does not lose on time counting on an increment it has n
   await client.request({ type: 'resign', game });
   await client.close();
 });
+
+/**
+ * Plays `moves` of the first seat against an engine in a timed game (random legal moves, at
+ * once) and returns how long the engine took for each answer, in ms: from our move's
+ * acknowledgement to the engine's `moved`.
+ */
+async function engineThinkTimes(create, moves) {
+  const client = await Client.connect(server.url, 'Timer');
+  const created = await client.ok({ type: 'create', side: 'first', ...create });
+  const game = created.game;
+  let { legal, ply } = await client.nextOf('state', (s) => s.game === game);
+  const times = [];
+  for (let i = 0; i < moves && legal.length > 0; i++) {
+    const mine = await client.ok({ type: 'move', game, move: pick(legal), ply });
+    const asked = Date.now();
+    const reply = await client.next((m) => m.game === game && (m.type === 'ended' || (m.type === 'moved' && m.ply === mine.ply + 1)), 60000);
+    if (reply.type === 'ended') break;
+    times.push(Date.now() - asked);
+    ({ legal, ply } = reply);
+  }
+  await client.request({ type: 'resign', game });
+  await client.close();
+  return times;
+}
+
+// Levels 1-3 answer within a second or two at any time control: the level's think time caps
+// the engine's own time management, which by the clock alone took 26-30 s a move (Stockfish at
+// level 3, 5+3) and 42 s (Fairy-Stockfish). Level 8 keeps to its 2 s.
+const controls = [
+  ['1+0', { initial_ms: 60000, increment_ms: 0 }],
+  ['3+2', { initial_ms: 180000, increment_ms: 2000 }],
+  ['15+10', { initial_ms: 900000, increment_ms: 10000 }],
+];
+for (const [engine, variant] of [['stockfish', 'chess'], ['fairy-stockfish', 'xiangqi'], ['builtin', 'draughts']]) {
+  test(`${engine} at levels 1 and 3 answers within its think time at 1+0, 3+2 and 15+10`, { skip: engine !== 'builtin' && !haveEngines }, async () => {
+    for (const [name, clock] of controls) {
+      for (const level of [1, 3]) {
+        const times = await engineThinkTimes({ variant, clock, opponent: { engine, level } }, 4);
+        console.log(`${engine} level ${level} at ${name}: think ms ${times.join(' ')}`);
+        assert.ok(times.length > 0);
+        for (const ms of times) assert.ok(ms < 1500, `${engine} level ${level} at ${name} took ${ms} ms: ${times}`);
+      }
+    }
+  });
+}
+
+test('stockfish at level 8 keeps to its 2 s at 15+10', { skip: !haveEngines }, async () => {
+  const times = await engineThinkTimes(
+    { variant: 'chess', clock: controls[2][1], opponent: { engine: 'stockfish', level: 8 } }, 3);
+  console.log(`stockfish level 8 at 15+10: think ms ${times.join(' ')}`);
+  assert.ok(times.length > 0);
+  for (const ms of times) assert.ok(ms < 3000, `level 8 took ${ms} ms: ${times}`);
+});

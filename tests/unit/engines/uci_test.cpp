@@ -5,6 +5,7 @@
 #include "common/rules/game.hpp"
 #include "server/engine/builtin_agent.hpp"
 #include "server/engine/engine_registry.hpp"
+#include "server/engine/think_budget.hpp"
 #include "server/engine/uci.hpp"
 
 namespace arbiter::server::engines {
@@ -94,10 +95,10 @@ TEST(UciCommands, PositionCarriesTheFenAndTheMoves) {
 TEST(UciCommands, TimedGoUsesTheGameClock) {
     EXPECT_EQ(
         go_command(std::array<std::int64_t, 2>{60000, 45000}, 2000, std::chrono::milliseconds(300)),
-        "go wtime 60000 btime 45000 winc 2000 binc 2000");
+        "go wtime 60000 btime 45000 winc 2000 binc 2000 movetime 300");
     // A clock at zero or below still gives the engine a legal, positive time.
     EXPECT_EQ(go_command(std::array<std::int64_t, 2>{0, -5}, 0, std::chrono::milliseconds(300)),
-              "go wtime 1 btime 1 winc 0 binc 0");
+              "go wtime 1 btime 1 winc 0 binc 0 movetime 300");
 }
 
 TEST(UciCommands, UntimedGoUsesTheLevelsMovetime) {
@@ -232,29 +233,29 @@ TEST(EngineRegistryOffer, AGameIsRefusedWhileEveryProcessRuns) {
     EXPECT_TRUE(registry.seat_name("builtin", rules::Variant::chess, 1).has_value());
 }
 
-TEST(BuiltinBudget, UntimedUsesTheLevelsLimit) {
+TEST(ThinkBudget, UntimedUsesTheLevelsLimit) {
     app::MoveQuestion question;
-    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(700), question),
+    EXPECT_EQ(think_budget(std::chrono::milliseconds(700), question),
               std::chrono::milliseconds(700));
 }
 
-TEST(BuiltinBudget, TimedIsCappedFromTheMoversClock) {
+TEST(ThinkBudget, TimedIsCappedFromTheMoversClock) {
     app::MoveQuestion question;
     question.side = rules::Side::second;
     question.remaining_ms = std::array<std::int64_t, 2>{600000, 3000};
     question.increment_ms = 0;
     // 3000 / 30 = 100 ms: the second seat's clock, not the first's.
-    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(5000), question),
+    EXPECT_EQ(think_budget(std::chrono::milliseconds(5000), question),
               std::chrono::milliseconds(100));
     question.remaining_ms = std::array<std::int64_t, 2>{600000, 0};
-    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(5000), question),
+    EXPECT_EQ(think_budget(std::chrono::milliseconds(5000), question),
               std::chrono::milliseconds(20));
     question.remaining_ms = std::array<std::int64_t, 2>{600000, 600000};
-    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(500), question),
+    EXPECT_EQ(think_budget(std::chrono::milliseconds(500), question),
               std::chrono::milliseconds(500));
 }
 
-TEST(BuiltinBudget, NeverPlansOnTheIncrementNotYetReceived) {
+TEST(ThinkBudget, NeverPlansOnTheIncrementNotYetReceived) {
     // 2 s left and 10 s of increment: the increment is added after the move, so the search may
     // not take the 5 s that own / 30 + increment / 2 gives (it lost on time at its first timed
     // move).
@@ -262,16 +263,46 @@ TEST(BuiltinBudget, NeverPlansOnTheIncrementNotYetReceived) {
     question.side = rules::Side::first;
     question.remaining_ms = std::array<std::int64_t, 2>{2000, 600000};
     question.increment_ms = 10000;
-    EXPECT_LE(builtin_budget(std::chrono::milliseconds(5000), question),
+    EXPECT_LE(think_budget(std::chrono::milliseconds(5000), question),
               std::chrono::milliseconds(1000));
     question.remaining_ms = std::array<std::int64_t, 2>{1000, 1000};
     question.increment_ms = 3000;
-    EXPECT_LE(builtin_budget(std::chrono::milliseconds(1000), question),
+    EXPECT_LE(think_budget(std::chrono::milliseconds(1000), question),
               std::chrono::milliseconds(500));
     // Where the clock is ample, the increment still counts.
     question.remaining_ms = std::array<std::int64_t, 2>{60000, 60000};
-    EXPECT_EQ(builtin_budget(std::chrono::milliseconds(5000), question),
+    EXPECT_EQ(think_budget(std::chrono::milliseconds(5000), question),
               std::chrono::milliseconds(2000 + 1500));
+}
+
+// A UCI engine in a timed game thinks the level's time at most, whatever the clock: levels 1-3
+// answer within 0.2 s at 1+0, 3+2 and 15+10 alike, and no level plans on more than its share of
+// the clock.
+TEST(ThinkBudget, UciLevelsKeepTheirThinkTimeInTimedGames) {
+    struct Control {
+        std::int64_t initial_ms;
+        std::int64_t increment_ms;
+    };
+    for (const Control control :
+         {Control{60000, 0}, Control{180000, 2000}, Control{900000, 10000}}) {
+        app::MoveQuestion question;
+        question.side = rules::Side::first;
+        question.remaining_ms = std::array<std::int64_t, 2>{control.initial_ms, control.initial_ms};
+        question.increment_ms = control.increment_ms;
+        for (int level = 1; level <= 8; ++level) {
+            const auto think = think_budget(uci_strength(level).movetime, question);
+            EXPECT_LE(think, uci_strength(level).movetime) << level;
+            EXPECT_LE(think.count(), control.initial_ms / 30 + control.increment_ms / 2) << level;
+            if (level <= 3) {
+                EXPECT_LE(think, std::chrono::milliseconds(200)) << level;
+            }
+        }
+    }
+    // With 3 s left at 1+0 even level 8 thinks 100 ms.
+    app::MoveQuestion question;
+    question.side = rules::Side::second;
+    question.remaining_ms = std::array<std::int64_t, 2>{60000, 3000};
+    EXPECT_EQ(think_budget(uci_strength(8).movetime, question), std::chrono::milliseconds(100));
 }
 
 }  // namespace
