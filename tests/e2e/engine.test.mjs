@@ -39,3 +39,26 @@ test('draughts against the builtin engine at level 1: the engine answers a move'
   assert.deepEqual(page.errors, []);
   await closePages(page);
 });
+
+test('while the engine thinks the status says so, then the turn comes back', async () => {
+  // Level 8 of the builtin engine thinks its full 5 s at 5+3 (a search to depth 64 never ends
+  // sooner): long enough to see the sign.
+  const page = await newPlayer(browser, server, 'patient-player');
+  await page.selectOption('#create-variant', 'draughts');
+  await page.selectOption('#create-opponent', 'computer');
+  await page.selectOption('#create-engine', 'builtin');
+  await page.selectOption('#create-level', '8');
+  await page.selectOption('#create-side', 'first');
+  await page.selectOption('#create-clock', '300000+3000');
+  await page.click('#create-submit');
+  await page.waitForSelector('.game-page[data-status="playing"]');
+  await waitMyTurn(page);
+  await drag(page, '22', '18');
+  await page.waitForFunction(() => /is thinking…$/.test(document.querySelector('#status')?.textContent ?? ''));
+  assert.equal(await statusText(page), 'Arbiter builtin (level 8) is thinking…');
+  await waitForPly(page, 2);
+  await waitMyTurn(page);
+  assert.equal(await statusText(page), 'Your move');
+  assert.deepEqual(page.errors, []);
+  await closePages(page);
+});

@@ -217,6 +217,9 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (m.status === 'ended' || m.status === 'aborted') return describeResult(variant!, m.result, m.reason, m.status);
     const mover = seatTitle(m.turn);
     const check = m.check && m.variant !== 'draughts' ? ' — check!' : '';
+    // An engine's turn runs for up to its think time: say so, rather than a silent board.
+    const engine = m.players[m.turn];
+    if (engine?.engine) return `${engine.name} is thinking…${check}`;
     if (!playing()) return `${mover} to move${check}`;
     return (m.turn === seat ? 'Your move' : `${mover} to move`) + check;
   }

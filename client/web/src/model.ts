@@ -20,7 +20,8 @@ export interface GameModel {
   variant: string;
   status: 'waiting' | 'playing' | 'ended' | 'aborted';
   you: string;
-  players: Record<string, { name: string; connected: boolean } | null>;
+  /** Each seat's player; `engine` is true when an engine plays it. */
+  players: Record<string, { name: string; connected: boolean; engine?: boolean } | null>;
   initial_position: string;
   position: string;
   moves: string[];
