@@ -241,6 +241,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// is gone by then.
     void arm_timer(std::shared_ptr<Timer>& timer, std::chrono::milliseconds delay,
                    std::function<void(GameRoom&)> handler);
+    /// A timed game whose clock runs is never unloaded: its flag timer must be able to fire.
+    bool clock_keeps_it_loaded() const;
     /// Nobody is in an unfinished game: unless someone comes within the disconnect timeout, it
     /// leaves memory (an untimed game could otherwise stay for good; a timed one ends by flag).
     void arm_unload_timer();

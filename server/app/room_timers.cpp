@@ -72,10 +72,15 @@ void GameRoom::cancel_timers() {
     abandon_armed_.reset();
 }
 
+// A timed game whose clock runs stays in memory: its flag falls if nobody comes back, and an
+// ended game leaves memory. Before both sides have moved its clock does not run, so it is
+// unloaded like an untimed one.
+bool GameRoom::clock_keeps_it_loaded() const {
+    return table_.time_control() && table_.ply() >= 2;
+}
+
 void GameRoom::arm_unload_timer() {
-    if (table_.time_control() && table_.ply() >= 2) {
-        // Its flag falls if nobody comes back, and an ended game leaves memory. Before both
-        // sides have moved its clock does not run, so it is unloaded like an untimed one.
+    if (clock_keeps_it_loaded()) {
         return;
     }
     arm_timer(unload_timer_, context_.config.disconnect_timeout + std::chrono::milliseconds(1),
@@ -89,6 +94,9 @@ void GameRoom::on_unload_timer() {
     if (table_.engine_turn()) {
         arm_unload_timer();  // the engine owes a move: look again once it has played
         return;
+    }
+    if (clock_keeps_it_loaded()) {
+        return;  // the engine moved meanwhile and the clock runs: its flag timer ends it
     }
     if (!pending_.empty()) {
         arm_unload_timer();  // someone's request is queued: it is served here, not reloaded

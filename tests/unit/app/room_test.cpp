@@ -192,6 +192,37 @@ class RecordingHost final : public RoomHost {
     int unloaded = 0;
 };
 
+/// An engine that remembers each question; the test answers it.
+class HeldAgent final : public SeatAgent {
+  public:
+    void ask(MoveQuestion question, std::function<void(MoveAnswer)> done) override {
+        questions.push_back(std::move(question));
+        answer = std::move(done);
+    }
+    void cancel() override { answer = nullptr; }
+    void restart() override {}
+    void close() override { answer = nullptr; }
+
+    std::vector<MoveQuestion> questions;
+    std::function<void(MoveAnswer)> answer;
+};
+
+/// Offers one engine, "held", whose agent the test holds.
+class HeldEngines final : public EngineDirectory {
+  public:
+    std::vector<protocol::EngineInfo> offered() const override { return {}; }
+    Expected<std::string, std::string> seat_name(const std::string&, rules::Variant,
+                                                 int) const override {
+        return std::string("Held (level 1)");
+    }
+    std::shared_ptr<SeatAgent> make_agent(const std::string&, rules::Variant, int,
+                                          std::shared_ptr<Executor>) override {
+        return agent;
+    }
+
+    std::shared_ptr<HeldAgent> agent = std::make_shared<HeldAgent>();
+};
+
 struct RoomTest : ::testing::Test {
     ManualTime time;
     std::shared_ptr<ManualExecutor> executor = std::make_shared<ManualExecutor>(time);
@@ -435,6 +466,55 @@ TEST_F(RoomTest, ALeavingPlayerIsAnnouncedAndTheOpponentMayClaimLater) {
     executor->drain();
     EXPECT_EQ(white->of_type("ended").at(0)["reason"], "abandoned");
     EXPECT_EQ(white->of_type("ended").at(0)["id"], "c2");
+}
+
+// The player leaves a timed game while the engine thinks about its first move; the engine then
+// moves and the clock runs. When the unload timer (armed before both sides had moved) fires,
+// the game stays in memory so that the player's flag falls; unloaded, its clock froze for good.
+TEST_F(RoomTest, ATimedGameLeftDuringTheEnginesFirstThinkStillFlags) {
+    HeldEngines engines;
+    context.engines = &engines;
+    storage::GameRow header;
+    header.id = "g1";
+    header.variant = rules::Variant::chess;
+    auto game = rules::make_game(rules::Variant::chess, "").value();
+    header.initial_position = game->initial_position();
+    header.clock_initial_ms = 300'000;
+    header.clock_increment_ms = 0;
+    header.status = protocol::GameStatus::playing;
+    std::array<std::optional<SeatSpec>, 2> seats;
+    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
+    seats[1] = SeatSpec{"Held (level 1)", "token-e", {}, "held", 1};
+    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
+    room->begin_creation();
+    executor->drain();
+    repository.complete();
+    executor->drain();
+
+    move(white, "e2e4", 0);
+    repository.complete();
+    executor->drain();
+    ASSERT_EQ(engines.agent->questions.size(), 1u);
+    ASSERT_TRUE(engines.agent->answer);
+
+    room->leave(white);
+    executor->drain();
+    while (!repository.waiting.empty()) {
+        repository.complete();  // the player's presence
+        executor->drain();
+    }
+    executor->post([answer = engines.agent->answer] { answer(std::string("e7e5")); });
+    executor->drain();
+    ASSERT_EQ(repository.waiting.size(), 1u);
+    EXPECT_EQ(repository.last<storage::AppendMove>().move.move, "e7e5");
+    repository.complete();
+    executor->drain();
+
+    executor->advance(context.config.disconnect_timeout + 1ms);
+    EXPECT_EQ(host.unloaded, 0) << "its clock runs: the flag timer must stay";
+    executor->advance(300'000ms);
+    ASSERT_FALSE(repository.waiting.empty());
+    EXPECT_EQ(repository.last<storage::EndGame>().ending.reason, protocol::EndReason::timeout);
 }
 
 }  // namespace
