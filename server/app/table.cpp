@@ -190,6 +190,7 @@ void Table::discard(Decision& decision) {
 // ---- clocks -------------------------------------------------------------------------------
 
 void Table::start_turn(TimePoint now) {
+    turn_since_ = now;
     if (clock_ && status_ == GameStatus::playing) {
         // Clocks start after each side's first move: the first two plies are not charged.
         clock_->start_turn(turn(), now, ply() >= 2);

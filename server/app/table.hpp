@@ -119,7 +119,9 @@ class Table {
     Clocks clocks_at(TimePoint now) const;
     /// When the side to move's time runs out, while its clock runs.
     std::optional<TimePoint> flag_falls_at() const;
-    /// When a waiting game whose creator is away is aborted unless they come back.
+    /// When a game nobody plays is aborted (AbandonCheck): a waiting game whose creator is away,
+    /// unless they come back; a game between two people whose side to move has not made its
+    /// first move (ply 0 or 1) within first_move_time() of its turn's start.
     std::optional<TimePoint> abandon_at() const;
     /// For a player who is away: how long until the opponent may claim (zero once it may);
     /// nullopt while the player is connected, or never left.
@@ -179,6 +181,8 @@ class Table {
     Verdict on_join(const command::Join& join, Instant now);
     Verdict on_presence(const command::Presence& presence, Instant now);
     Verdict on_abandon_check(Instant now);
+    /// When a game between two people is aborted for want of a first move (abandon_at).
+    std::optional<TimePoint> first_move_due_at() const;
     Verdict on_engine_move(const command::EngineMove& move, Instant now);
     Verdict on_engine_failure(const command::EngineFailure& failure, Instant now);
     /// The engine's answer to an offer just made to it (none for a person's seat).
@@ -213,6 +217,8 @@ class Table {
     std::unique_ptr<rules::Game> game_;
     std::vector<PlyRecord> plies_;
     std::optional<GameClock> clock_;
+    /// When the turn under way started (start_turn), timed or not.
+    std::optional<TimePoint> turn_since_;
     std::vector<protocol::OpenOffer> offers_;
     std::uint32_t engine_failures_ = 0;  ///< failures at engine_failure_ply_
     std::uint32_t engine_failure_ply_ = 0;

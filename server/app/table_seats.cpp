@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "server/app/seats.hpp"
+#include "server/app/speed.hpp"
 #include "server/app/table.hpp"
 
 namespace arbiter::server::app {
@@ -83,8 +84,14 @@ Table::Verdict Table::on_presence(const command::Presence& presence, Instant now
 }
 
 Table::Verdict Table::on_abandon_check(Instant now) {
+    if (const auto due = first_move_due_at(); due && now.steady >= *due) {
+        // Nobody played: the game never began, as Lichess aborts a game whose first moves do
+        // not come (a lobby would otherwise list it as being played for good).
+        return end_game(rules::Outcome::ongoing, protocol::EndReason::abandoned, now.steady, now,
+                        GameStatus::aborted);
+    }
     if (status_ != GameStatus::waiting) {
-        return Decision{};  // joined (or aborted) meanwhile
+        return Decision{};  // joined (or aborted) meanwhile, or moved in time
     }
     for (const Side side : {Side::first, Side::second}) {
         const auto& seat = seats_[seat_index(side)];
@@ -167,7 +174,18 @@ std::optional<EngineTurn> Table::engine_turn() const {
     return EngineTurn{turn(), ply()};
 }
 
+std::optional<Table::TimePoint> Table::first_move_due_at() const {
+    if (status_ != GameStatus::playing || ply() >= 2 || !turn_since_ || engine_plays(Side::first) ||
+        engine_plays(Side::second)) {
+        return std::nullopt;  // an engine's opponent may take its time, as a person alone
+    }
+    return *turn_since_ + first_move_time(control_);
+}
+
 std::optional<Table::TimePoint> Table::abandon_at() const {
+    if (status_ == GameStatus::playing) {
+        return first_move_due_at();
+    }
     if (status_ != GameStatus::waiting) {
         return std::nullopt;
     }

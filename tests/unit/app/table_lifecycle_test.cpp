@@ -1,7 +1,8 @@
 // The table's lifecycle: creation, join, resign, the abort window, presence and claims, the
-// abandon of a waiting game, and what a state shows.
+// abandon of a waiting game or of one whose first moves do not come, and what a state shows.
 #include <gtest/gtest.h>
 
+#include "server/app/speed.hpp"
 #include "table_test_support.hpp"
 
 namespace arbiter::server::app {
@@ -249,6 +250,56 @@ TEST(TableLifecycle, ACreatorWhoComesBackIsNotAbandoned) {
     EXPECT_EQ(table.abandon_at(), std::nullopt);
     EXPECT_FALSE(commit(table, command::AbandonCheck{}, at(kTimeout + 1)).intent);
     EXPECT_EQ(table.status(), GameStatus::waiting);
+}
+
+// A game between two people whose first moves do not come is aborted, as Lichess does: the side
+// to move at ply 0 or 1 has first_move_time() from its turn's start (25 s at 5+3, blitz).
+TEST(TableLifecycle, AJoinedGameWithoutAFirstMoveInTimeIsAborted) {
+    Table table = new_table(timed_game(300'000, 3'000));
+    EXPECT_EQ(table.abandon_at(), steady(25'000));
+    EXPECT_FALSE(commit(table, command::AbandonCheck{}, at(24'999)).intent);
+    auto decision = commit(table, command::AbandonCheck{}, at(25'000));
+    EXPECT_EQ(intent_as<storage::EndGame>(decision).ending,
+              (storage::GameEnding{GameStatus::aborted, rules::Outcome::ongoing,
+                                   protocol::EndReason::abandoned}));
+    EXPECT_EQ(event_as<protocol::Ended>(decision).status, GameStatus::aborted);
+    EXPECT_EQ(table.abandon_at(), std::nullopt);
+}
+
+TEST(TableLifecycle, EachSidesFirstMoveHasItsOwnWindowThenNone) {
+    Table table = new_table(timed_game(300'000, 3'000));
+    commit(table, move_by(kWhite, "e2e4", 0, 20'000), at(20'000));
+    EXPECT_EQ(table.abandon_at(), steady(45'000)) << "Black's window starts with its turn";
+    EXPECT_FALSE(commit(table, command::AbandonCheck{}, at(44'000)).intent);
+    commit(table, move_by(kBlack, "e7e5", 1, 44'000), at(44'000));
+    EXPECT_EQ(table.abandon_at(), std::nullopt) << "both sides moved: the clocks decide now";
+    EXPECT_FALSE(commit(table, command::AbandonCheck{}, at(100'000)).intent);
+    EXPECT_EQ(table.status(), GameStatus::playing);
+}
+
+TEST(TableLifecycle, TheFirstMoveWindowFollowsTheSpeedAndSparesEngineGames) {
+    EXPECT_EQ(new_table(timed_game(15'000, 0)).abandon_at(), steady(15'000));     // ultra-bullet
+    EXPECT_EQ(new_table(timed_game(60'000, 0)).abandon_at(), steady(20'000));     // bullet
+    EXPECT_EQ(new_table(timed_game(600'000, 0)).abandon_at(), steady(30'000));    // rapid
+    EXPECT_EQ(new_table(timed_game(1'800'000, 0)).abandon_at(), steady(35'000));  // classical
+    EXPECT_EQ(new_table().abandon_at(), steady(35'000)) << "untimed counts as classical";
+    Table engine = new_table(engine_game());
+    EXPECT_EQ(engine.abandon_at(), std::nullopt) << "an engine's opponent may take its time";
+    EXPECT_FALSE(commit(engine, command::AbandonCheck{}, at(3'600'000)).intent);
+}
+
+TEST(Speed, EstimatedDurationAgainstLichessBounds) {
+    using protocol::ClockSpec;
+    EXPECT_EQ(speed_of(ClockSpec{29'000, 0}), Speed::ultra_bullet);
+    EXPECT_EQ(speed_of(ClockSpec{30'000, 0}), Speed::bullet);
+    EXPECT_EQ(speed_of(ClockSpec{0, 1'000}), Speed::bullet);  // 40 s
+    EXPECT_EQ(speed_of(ClockSpec{179'000, 0}), Speed::bullet);
+    EXPECT_EQ(speed_of(ClockSpec{120'000, 1'000}), Speed::bullet);  // 2+1: 160 s
+    EXPECT_EQ(speed_of(ClockSpec{180'000, 2'000}), Speed::blitz);   // 3+2: 260 s
+    EXPECT_EQ(speed_of(ClockSpec{479'000, 0}), Speed::blitz);
+    EXPECT_EQ(speed_of(ClockSpec{480'000, 0}), Speed::rapid);
+    EXPECT_EQ(speed_of(ClockSpec{900'000, 10'000}), Speed::rapid);        // 15+10: 1,300 s
+    EXPECT_EQ(speed_of(ClockSpec{1'200'000, 10'000}), Speed::classical);  // 20+10: 1,600 s
 }
 
 TEST(TableLifecycle, TheStateShowsTheGameAsItStands) {
