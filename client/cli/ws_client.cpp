@@ -113,8 +113,11 @@ struct WsClient::Connection {
         beast::get_lowest_layer(socket).expires_never();
         websocket::stream_base::timeout limits{};
         limits.handshake_timeout = timeout;
-        limits.idle_timeout = websocket::stream_base::none();
-        limits.keep_alive_pings = false;  // the server pings; Beast answers with pongs itself
+        // A server (or a link) gone silent without a close is noticed within kSilentServer: after
+        // half of it without a frame Beast pings, and without an answer by the end the read fails
+        // and the session reconnects (a half-open TCP connection would otherwise wait for good).
+        limits.idle_timeout = WsClient::kSilentServer;
+        limits.keep_alive_pings = true;
         socket.set_option(limits);
         const bool ipv6 = url.host.find(':') != std::string::npos;
         const std::string host_header = (ipv6 ? "[" + url.host + "]" : url.host) + ":" + url.port;

@@ -43,6 +43,9 @@ struct Received {
 /// own). Messages that arrived before a close are still handed out, in order, before `closed`.
 class WsClient {
   public:
+    /// With nothing heard for this long (its pings unanswered), the connection counts as lost.
+    static constexpr std::chrono::seconds kSilentServer{5};
+
     WsClient();
     ~WsClient();  // NOLINT(bugprone-exception-escape): see ws_client.cpp
     WsClient(const WsClient&) = delete;

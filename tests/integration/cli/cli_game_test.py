@@ -189,6 +189,8 @@ def main():
     parser.add_argument("--cli", required=True)
     parser.add_argument("--variant", required=True, choices=sorted(GAMES))
     parser.add_argument("--restart", action="store_true")
+    parser.add_argument("--freeze", action="store_true",
+                        help="the server stops answering (SIGSTOP) without closing anything")
     args = parser.parse_args()
     position, first_moves, second_moves, result, reason = GAMES[args.variant]
 
@@ -200,15 +202,30 @@ def main():
             stop_server(servers[-1])
             servers.append(start_server(args.server, workdir, port)[0])
 
+        def freeze(stopped):
+            servers[-1].send_signal(signal.SIGSTOP if stopped else signal.SIGCONT)
+
         try:
             run_game(args, port, workdir, position, first_moves, second_moves, result, reason,
-                     restart)
+                     restart, freeze)
         finally:
+            freeze(False)
             stop_server(servers[-1])
     print(f"ok: {args.variant}")
 
 
-def run_game(args, port, workdir, position, first_moves, second_moves, result, reason, restart):
+def wait_for_note(process, text, within):
+    """Seconds until `text` shows on the process's standard error (its notes under --json)."""
+    started = time.monotonic()
+    while text not in process.stderr_text():
+        if time.monotonic() - started > within:
+            fail(f"{process.name}: no {text!r} within {within} s", process)
+        time.sleep(0.1)
+    return time.monotonic() - started
+
+
+def run_game(args, port, workdir, position, first_moves, second_moves, result, reason, restart,
+             freeze):
     url = f"ws://127.0.0.1:{port}/ws"
     # Each player is a different user with a token store of their own.
     env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(workdir, "config"), NO_COLOR="1")
@@ -218,7 +235,8 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
     if position:
         create += ["--position", position]
     # Chess: the first player makes one move, stops, and comes back with `resume`.
-    interrupted = args.variant == "chess"  # with --restart: held back until the restart
+    # With --restart or --freeze: held back until the server is back.
+    interrupted = args.variant == "chess"
     first = Process("first", create, env, first_moves[:1] if interrupted else first_moves)
     created = first.wait_for(is_type("created"), "created")
     game = created["game"]
@@ -233,6 +251,19 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
         # Two moves, then the server goes down and comes back; the third move follows.
         spectator.wait_for(is_type("moved", ply=2), "the second move")
         restart()
+        first.write(first_moves[1])
+    elif args.freeze:
+        # The server goes silent with every connection open (a dead link without a FIN): each
+        # client notices within its 5 s of silence, reconnects once the server answers again,
+        # and the game goes on.
+        spectator.wait_for(is_type("moved", ply=2), "the second move")
+        freeze(True)
+        lost = [wait_for_note(p, "connection closed", 15) for p in (first, second)]
+        print(f"silence noticed after {lost[0]:.1f} s and {lost[1]:.1f} s")
+        check(max(lost) < 8, f"the silent server was noticed after {lost} s")
+        freeze(False)
+        back = wait_for_note(first, "reconnected", 60)
+        print(f"reconnected {back:.1f} s after the server answered again")
         first.write(first_moves[1])
     elif interrupted:
         first.wait_for(is_type("moved", ply=1), "its first move")
