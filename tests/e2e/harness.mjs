@@ -54,6 +54,7 @@ export async function startServer(extraArgs = []) {
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: proc.pid,
     stderr: () => stderr,
     /** The start of stderr and any sanitizer summary: enough to say why an exit was not clean. */
     stderrDigest: () =>

@@ -280,3 +280,27 @@ test('a resignation stops the running clock where it stood, not where it was at 
   }
   await closePages(first, second);
 });
+
+test('a server gone silent is noticed within seconds; the page reconnects and the game goes on', async () => {
+  const { first, second } = await twoPlayers('chess', '');
+  await drag(first, 'e2', 'e4');
+  await waitForPly(second, 1);
+  // The server stops answering with every socket left open: no close, no FIN (a dead link).
+  process.kill(server.pid, 'SIGSTOP');
+  const stopped = Date.now();
+  try {
+    await second.waitForFunction(() => /Connection lost|Connecting/.test(document.querySelector('#connection').textContent), null, {
+      timeout: 15000,
+    });
+  } finally {
+    process.kill(server.pid, 'SIGCONT');
+  }
+  const noticed = Date.now() - stopped;
+  console.log(`a silent server noticed after ${noticed} ms`);
+  assert.ok(noticed < 8000, `noticed after ${noticed} ms`);
+  await second.waitForFunction(() => /Reconnected/.test(document.querySelector('#connection').textContent), null, { timeout: 30000 });
+  await drag(second, 'e7', 'e5');
+  await waitForPly(first, 2);
+  assert.equal(await moveListText(first), '1. e4 e5');
+  await closePages(first, second);
+});

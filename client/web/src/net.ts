@@ -22,6 +22,11 @@ export interface EngineInfo {
 
 const MIN_DELAY_MS = 500;
 const MAX_DELAY_MS = 10000;
+/** After this long without a message the page sends a `ping` (the server answers `pong`)... */
+const PING_AFTER_MS = 2000;
+/** ...and after this long it counts the connection as lost: a server or link gone silent
+ * without closing anything (a cut cable, a sleeping laptop's Wi-Fi) is noticed in seconds. */
+const SILENT_AFTER_MS = 5000;
 
 export class Connection {
   private ws: WebSocket | null = null;
@@ -33,6 +38,7 @@ export class Connection {
   private delay = MIN_DELAY_MS;
   private everOpened = false;
   private queue: string[] = [];
+  private lastHeard = 0;
   status: ConnectionStatus = { state: 'connecting' };
   /** The engines of the last `welcome` ("play the computer"); empty until it arrives. */
   engines: EngineInfo[] = [];
@@ -51,6 +57,20 @@ export class Connection {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.onopen = () => {
+      this.lastHeard = Date.now();
+      const beat = setInterval(() => {
+        if (this.ws !== ws) {
+          clearInterval(beat);
+          return;
+        }
+        const quiet = Date.now() - this.lastHeard;
+        if (quiet >= SILENT_AFTER_MS) {
+          clearInterval(beat);
+          this.drop();
+        } else if (quiet >= PING_AFTER_MS && ws.readyState === WebSocket.OPEN) {
+          ws.send(JSON.stringify({ type: 'ping' }));
+        }
+      }, 1000);
       const reconnected = this.everOpened;
       this.everOpened = true;
       this.delay = MIN_DELAY_MS;
@@ -63,6 +83,7 @@ export class Connection {
     };
     ws.onmessage = (event) => {
       if (this.ws !== ws) return; // a dropped socket's late messages
+      this.lastHeard = Date.now();
       let message: Message;
       try {
         message = JSON.parse(String(event.data));
