@@ -54,7 +54,9 @@ bool found_in_path(const std::string& name) {
 std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* const* argv) {
     ServerConfig config;
     unsigned port = config.net.port;
-    unsigned idle_seconds = static_cast<unsigned>(config.net.limits.idle_timeout.count());
+    unsigned idle_seconds = static_cast<unsigned>(
+        std::chrono::duration_cast<std::chrono::seconds>(config.net.limits.idle_timeout).count());
+    unsigned ping_interval_ms = static_cast<unsigned>(config.net.limits.ping_interval.count());
     unsigned close_timeout_ms = static_cast<unsigned>(config.net.limits.close_timeout.count());
     unsigned disconnect_seconds = 60;
     std::string sync = "full";
@@ -82,11 +84,12 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("max-queue-bytes", po::value(&config.net.limits.max_queue_bytes)->default_value(config.net.limits.max_queue_bytes), "outgoing bytes queued per connection before it is closed")
         ("max-connections", po::value(&config.net.limits.max_connections)->default_value(config.net.limits.max_connections), "connections in total")
         ("max-connections-per-address", po::value(&config.net.limits.max_connections_per_address)->default_value(config.net.limits.max_connections_per_address), "connections from one IP address")
-        ("idle-timeout", po::value(&idle_seconds)->default_value(idle_seconds), "seconds without traffic or pong before a connection is closed")
+        ("idle-timeout", po::value(&idle_seconds)->default_value(idle_seconds), "seconds without a frame or a pong before a WebSocket connection counts as gone and is closed (its player's presence goes out)")
+        ("ping-interval-ms", po::value(&ping_interval_ms)->default_value(ping_interval_ms), "the server pings every WebSocket connection this often (at least twice per --idle-timeout) and measures its round trip")
         ("close-timeout-ms", po::value(&close_timeout_ms)->default_value(close_timeout_ms), "a WebSocket close handshake not finished by then ends with a TCP reset (a peer that stopped reading)")
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
-        ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim; also before a game waiting for an opponent whose creator left is aborted, and before an untimed game nobody is in leaves memory")
+        ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim, at most (faster time controls get less: protocol.md, \"Disconnects and claims\"); also before a game waiting for an opponent whose creator left is aborted, and before an untimed game nobody is in leaves memory")
         ("max-open-games", po::value(&config.hub.max_open_games_per_connection)->default_value(config.hub.max_open_games_per_connection), "games one connection may have created and not finished: waiting for an opponent, or against an engine")
         ("max-queued-reads", po::value(&config.max_queued_reads)->default_value(config.max_queued_reads), "reads of stored games (a game not in memory, a replay, a games list, the REST API) waiting for the reader thread; a request beyond is refused (unavailable, or HTTP 503)")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
@@ -156,6 +159,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--max-connections", limits.max_connections, 1, 1'000'000},
         {"--max-connections-per-address", limits.max_connections_per_address, 1, 1'000'000},
         {"--idle-timeout", idle_seconds, 1, 86'400},
+        {"--ping-interval-ms", ping_interval_ms, 50, 3'600'000},
         {"--close-timeout-ms", close_timeout_ms, 1, 600'000},
         {"--disconnect-timeout", disconnect_seconds, 0, 86'400},
         {"--max-engine-processes", config.engines.max_processes, 0, 4096},
@@ -210,6 +214,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     config.engines.answer_margin = std::chrono::milliseconds(engine_margin_ms);
     config.net.port = static_cast<std::uint16_t>(port);
     config.net.limits.idle_timeout = std::chrono::seconds(idle_seconds);
+    config.net.limits.ping_interval = std::chrono::milliseconds(ping_interval_ms);
     config.net.limits.close_timeout = std::chrono::milliseconds(close_timeout_ms);
     config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);
     config.synchronous_full = sync == "full";

@@ -176,10 +176,10 @@ std::string render_gauges(const ScrapeGauges& gauges) {
     single(out, "arbiter_binary_closes_total", "counter",
            "Connections closed (1003) for sending a binary frame.",
            static_cast<double>(net.binary_closes));
-    single(
-        out, "arbiter_idle_closes_total", "counter",
-        "Connections dropped after --idle-timeout without a frame, a keep-alive ping unanswered.",
-        static_cast<double>(net.idle_closes));
+    single(out, "arbiter_idle_closes_total", "counter",
+           "Connections dropped as gone: --idle-timeout without a frame or a pong to the server's "
+           "pings.",
+           static_cast<double>(net.idle_closes));
     header(out, "arbiter_connections_rejected_total", "counter",
            "Connections refused at accept because a cap was reached.");
     sample(out, "arbiter_connections_rejected_total", "cap=\"per_address\"",

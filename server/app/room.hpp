@@ -33,8 +33,9 @@ class Metrics;
 
 /// Settings shared by every room.
 struct RoomConfig {
-    /// After a player leaves: before the opponent may claim, before a waiting game whose creator
-    /// left is aborted, and before an untimed game nobody is in leaves memory.
+    /// After a player leaves: the longest wait before the opponent may claim (claim_window.hpp),
+    /// the wait before a waiting game whose creator left is aborted, and before an untimed game
+    /// nobody is in leaves memory.
     std::chrono::milliseconds disconnect_timeout{60'000};
     std::size_t event_history = 256;  ///< events kept for `since` replays
     std::size_t max_pending = 256;    ///< requests queued behind a commit before refusing

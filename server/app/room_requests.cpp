@@ -173,6 +173,18 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
         return true;
     });
     publish_presence();
+    // A connection that no longer answered the server's pings was half-open: the link died
+    // without a FIN and the player was gone, though nobody had been told yet (the silence had
+    // not reached the idle timeout). The others hear that they left and are back, rather than
+    // nothing. A connection that still answers is another device of a player who never left:
+    // its takeover stays silent.
+    const bool replaced_half_open =
+        was_connected && !table_.seat_connected(*side) &&
+        std::any_of(displaced.begin(), displaced.end(),
+                    [](const std::shared_ptr<net::Peer>& peer) { return !peer->responsive(); });
+    if (replaced_half_open) {
+        presence(*side, false);
+    }
     for (const auto& peer : displaced) {
         const auto still_seated = seat_of(*peer);
         const bool still_watching =
@@ -192,7 +204,7 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
     if (!add_member(request.peer, side)) {
         // Closed while its resume waited (a game read back from storage): it takes no seat, and
         // a connection it displaced has left the seat empty.
-        if (was_connected && !table_.seat_connected(*side)) {
+        if (was_connected && !replaced_half_open && !table_.seat_connected(*side)) {
             presence(*side, false);
         }
         release_if_empty();
@@ -201,7 +213,7 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
     if (!replay_since(request.peer, resume.since, request.id)) {
         send_state(request.peer, request.id);
     }
-    if (!was_connected) {
+    if (!was_connected || replaced_half_open) {
         presence(*side, true);
     }
 }

@@ -34,8 +34,9 @@ namespace arbiter::server::app {
 
 /// Settings of every table.
 struct TableConfig {
-    /// After a player leaves: before the opponent may claim, and before a waiting game whose
-    /// creator left is aborted.
+    /// After a player leaves: the longest wait before the opponent may claim (a faster time
+    /// control waits less: claim_window.hpp), and the wait before a waiting game whose creator
+    /// left is aborted.
     std::chrono::milliseconds disconnect_timeout{60'000};
     /// Engine seats are played (the server has engines); without, an engine seat is nobody's.
     bool engines = true;

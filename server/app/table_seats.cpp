@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "server/app/claim_window.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/speed.hpp"
 #include "server/app/table.hpp"
@@ -76,7 +77,7 @@ Table::Verdict Table::on_presence(const command::Presence& presence, Instant now
     protocol::Presence event{id_,           decision.seq_,      variant_,
                              presence.side, presence.connected, std::nullopt};
     if (!presence.connected && status_ == GameStatus::playing) {
-        event.claim_after_ms = config_.disconnect_timeout.count();
+        event.claim_after_ms = claim_window(control_, config_.disconnect_timeout).count();
     }
     decision.events.emplace_back(std::move(event));
     decision.change_ = Decision::EventOnly{};
@@ -205,8 +206,9 @@ std::optional<std::chrono::milliseconds> Table::claim_opens_in(Side side, TimePo
     }
     // Rounded up: a part of a millisecond left is not yet open.
     const auto waited = now - *away;
+    const auto window = claim_window(control_, config_.disconnect_timeout);
     return std::chrono::ceil<std::chrono::milliseconds>(
-        std::max(config_.disconnect_timeout - waited, decltype(waited)::zero()));
+        std::max(window - waited, decltype(waited)::zero()));
 }
 
 }  // namespace arbiter::server::app

@@ -39,6 +39,10 @@ class Peer {
     virtual std::optional<std::chrono::milliseconds> round_trip() const noexcept {
         return std::nullopt;
     }
+    /// Whether the connection still answers: something (a frame, a pong to the server's pings)
+    /// came from it within about one and a half ping periods. False for a half-open connection,
+    /// whose link died without a FIN, before its silence is long enough to drop it.
+    virtual bool responsive() const noexcept { return true; }
     /// Queues one text frame. When the outgoing queue is over its bounds (count or bytes) the
     /// connection is closed with CloseCode::try_again_later and false is returned; the message
     /// is never silently dropped while the connection stays open.

@@ -27,7 +27,12 @@ struct NetLimits {
     std::size_t socket_send_buffer_bytes = 64UL * 1024;
     std::size_t max_connections = 20000;  ///< in total
     std::size_t max_connections_per_address = 256;
-    std::chrono::seconds idle_timeout{60};  ///< no traffic and no pong for this long
+    /// Nothing received (no frame, no pong) for this long: the connection is dropped, and its
+    /// player counts as gone (protocol.md, "Liveness").
+    std::chrono::milliseconds idle_timeout{8000};
+    /// The server pings every WebSocket connection this often (at least twice per idle timeout)
+    /// and measures its round trip from the pongs (Peer::round_trip).
+    std::chrono::milliseconds ping_interval{2000};
     std::chrono::seconds handshake_timeout{10};
     /// A close handshake not finished by then ends with a reset: a peer that stopped reading
     /// cannot take the close frame, and a socket closed gently with a full send buffer and a zero
@@ -60,8 +65,7 @@ struct NetStats {
     std::uint64_t dropped_frames = 0;    ///< outgoing frames not sent: over the bound or closing
     std::uint64_t too_large_closes = 0;  ///< closed with too_big (frame over max_frame_bytes)
     std::uint64_t binary_closes = 0;     ///< closed because a binary frame arrived
-    std::uint64_t idle_closes =
-        0;  ///< dropped: silent for idle_timeout, keep-alive ping unanswered
+    std::uint64_t idle_closes = 0;       ///< dropped: silent for idle_timeout, pings unanswered
     std::uint64_t rejected_per_address = 0;  ///< refused: max_connections_per_address reached
     std::uint64_t rejected_total = 0;        ///< refused: max_connections reached
     std::uint64_t handler_errors = 0;        ///< exceptions caught from handlers

@@ -1,12 +1,14 @@
 // One WebSocket connection: the only TU that instantiates websocket::stream. Text frames only,
 // one write in flight, an outgoing queue bounded by count and bytes (STYLE: chat-multi's unbounded
-// queue is what we leave), and PeerHandler calls on the connection's strand in order.
+// queue is what we leave), and PeerHandler calls on the connection's strand in order. The server's
+// own pings (liveness.hpp) measure the round trip and drop a connection that falls silent.
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,6 +21,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
+#include "server/net/liveness.hpp"
 #include "server/net/sessions.hpp"
 
 namespace arbiter::server::net::detail {
@@ -27,6 +30,7 @@ namespace {
 
 namespace http = beast::http;
 namespace websocket = beast::websocket;
+using Clock = std::chrono::steady_clock;
 
 // A read buffer above this is released after each message, so an idle connection holds none
 // (the budget is 16 KB of server memory per idle connection, NetMemory).
@@ -36,19 +40,48 @@ class WebsocketSession;
 
 // The Peer the game logic holds. It only points at the session, so the socket and its buffers
 // go away when the connection ends even if the game logic keeps the Peer a little longer.
+// What the session learns of the link is kept here in atomics: the game logic reads it from
+// its rooms' strands while the session's strand writes it.
 class PeerHandle final : public Peer {
   public:
-    PeerHandle(std::uint64_t id, std::string address, std::weak_ptr<WebsocketSession> session)
-        : id_(id), address_(std::move(address)), session_(std::move(session)) {}
+    PeerHandle(std::uint64_t id, std::string address, std::weak_ptr<WebsocketSession> session,
+               std::chrono::milliseconds unresponsive_after)
+        : id_(id),
+          address_(std::move(address)),
+          session_(std::move(session)),
+          unresponsive_after_(unresponsive_after),
+          last_heard_(Clock::now().time_since_epoch().count()) {}
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
+    std::optional<std::chrono::milliseconds> round_trip() const noexcept override {
+        const auto micros = round_trip_us_.load(std::memory_order_relaxed);
+        if (micros < 0) {
+            return std::nullopt;
+        }
+        return std::chrono::round<std::chrono::milliseconds>(std::chrono::microseconds(micros));
+    }
+    bool responsive() const noexcept override {
+        const Clock::time_point heard{Clock::duration(last_heard_.load(std::memory_order_relaxed))};
+        return Clock::now() - heard <= unresponsive_after_;
+    }
     bool send(std::shared_ptr<const std::string> text) override;
     void close(CloseCode code, std::string_view reason) override;
+
+    // On the session's strand.
+    void note_heard(Clock::time_point at) noexcept {
+        last_heard_.store(at.time_since_epoch().count(), std::memory_order_relaxed);
+    }
+    void note_round_trip(std::optional<std::chrono::microseconds> round_trip) noexcept {
+        round_trip_us_.store(round_trip ? round_trip->count() : -1, std::memory_order_relaxed);
+    }
 
   private:
     const std::uint64_t id_;
     const std::string address_;
     const std::weak_ptr<WebsocketSession> session_;
+    const std::chrono::milliseconds unresponsive_after_;
+    std::atomic<Clock::rep> last_heard_;           ///< steady_clock ticks
+    std::atomic<std::int64_t> round_trip_us_{-1};  ///< -1: none measured yet
 };
 
 class WebsocketSession final : public Connection,
@@ -59,7 +92,8 @@ class WebsocketSession final : public Connection,
         : ws_(std::move(stream)),
           state_(std::move(state)),
           remote_(std::move(remote)),
-          ticket_(std::move(ticket)) {}
+          ticket_(std::move(ticket)),
+          liveness_timer_(ws_.get_executor()) {}
 
     ~WebsocketSession() override {
         // The io_context was stopped before this connection finished (stop()'s grace period
@@ -71,12 +105,19 @@ class WebsocketSession final : public Connection,
 
     void run(http::request<http::string_body> request) {
         state_->track(ticket_->id(), weak_from_this());
-        peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, weak_from_this());
+        peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, weak_from_this(),
+                                             Liveness::unresponsive_after(liveness_times()));
         auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
         timeouts.handshake_timeout = state_->limits().handshake_timeout;
-        timeouts.idle_timeout = state_->limits().idle_timeout;
-        timeouts.keep_alive_pings = true;
+        // The session's own pings replace beast's keep-alive: beast's have an empty payload, so
+        // their pongs measure nothing, and it pings only after half the idle timeout of silence.
+        timeouts.idle_timeout = websocket::stream_base::none();
+        timeouts.keep_alive_pings = false;
         ws_.set_option(timeouts);
+        // Called only within a read, which holds the session: `this` outlives every call.
+        ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
+            on_control(kind, std::string_view(payload.data(), payload.size()));
+        });
         ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
             response.set(http::field::server, "arbiter");
         }));
@@ -180,8 +221,71 @@ class WebsocketSession final : public Connection,
             return;  // a failed handshake: no on_open, so no on_close
         }
         opened_ = true;
+        const auto now = Clock::now();
+        liveness_.emplace(liveness_times(), now);
+        peer_->note_heard(now);
         guarded("on_open", [&] { state_->peers().on_open(peer_); });
         read();
+        arm_liveness(liveness_->tick(now, false).wake);
+    }
+
+    LivenessTimes liveness_times() const {
+        return {state_->limits().ping_interval, state_->limits().idle_timeout};
+    }
+
+    void heard(Clock::time_point now) {
+        if (liveness_) {
+            liveness_->heard(now);
+            peer_->note_heard(now);
+        }
+    }
+
+    // A ping, a pong or a close frame from the peer, on the strand, during a read.
+    void on_control(websocket::frame_type kind, std::string_view payload) {
+        const auto now = Clock::now();
+        if (kind == websocket::frame_type::pong && liveness_) {
+            liveness_->pong(payload, now);
+            peer_->note_round_trip(liveness_->round_trip());
+        }
+        heard(now);
+    }
+
+    void arm_liveness(Clock::time_point at) {
+        liveness_timer_.expires_at(at);
+        liveness_timer_.async_wait([self = shared_from_this()](error_code ec) {
+            if (!ec) {
+                self->on_liveness_timer();
+            }
+        });
+    }
+
+    // Pings when one is due; drops the connection once it has been silent for the idle timeout.
+    void on_liveness_timer() {
+        if (finished_ || close_requested_) {
+            return;  // closing: the close deadline bounds it now
+        }
+        auto tick = liveness_->tick(Clock::now(), !ping_in_flight_);
+        if (tick.gone) {
+            // A peer that answers nothing is gone (its link dropped without a FIN, or it stopped
+            // reading): no close handshake to wait for, and a reset so that the kernel does not
+            // keep retransmitting the frames queued for it. The read ends, and on_close tells
+            // the game logic now rather than when TCP gives up, minutes later.
+            state_->counters.idle_closes.fetch_add(1);
+            closing_.store(true);
+            drop_queue();
+            return reset_socket();
+        }
+        if (tick.ping) {
+            // Beast lets a ping go while a write is in flight (it waits for that frame); one
+            // ping of ours at a time, so a ping due while the last is still being written is
+            // skipped.
+            ping_in_flight_ = true;
+            ws_.async_ping(websocket::ping_data(tick.ping->c_str()),
+                           [self = shared_from_this()](error_code) {
+                               self->ping_in_flight_ = false;  // a failure: the read sees it
+                           });
+        }
+        arm_liveness(tick.wake);
     }
 
     void read() {
@@ -192,12 +296,6 @@ class WebsocketSession final : public Connection,
 
     void on_read(error_code ec) {
         if (ec) {
-            if (ec == beast::error::timeout && !close_requested_) {
-                // Beast's keep-alive: silent for the idle timeout, its ping unanswered. (While
-                // closing, beast's timer bounds the close handshake instead; that is no idle
-                // connection.)
-                state_->counters.idle_closes.fetch_add(1);
-            }
             if (ec == websocket::error::message_too_big && !close_notified_) {
                 // beast has already sent close 1009 and closed the socket.
                 state_->counters.too_large_closes.fetch_add(1);
@@ -205,6 +303,7 @@ class WebsocketSession final : public Connection,
             }
             return finish();
         }
+        heard(Clock::now());
         if (!ws_.got_text()) {
             // The protocol is UTF-8 JSON text (protocol.md): binary data is refused with 1003.
             state_->counters.binary_closes.fetch_add(1);
@@ -379,6 +478,7 @@ class WebsocketSession final : public Connection,
         if (close_deadline_) {
             close_deadline_->cancel();
         }
+        liveness_timer_.cancel();
         ticket_.reset();  // the slot is free from on_close on, even while a stuck write drains
         notify_close();
     }
@@ -429,12 +529,15 @@ class WebsocketSession final : public Connection,
     bool inbox_watched_ = false;  // under inbox_mutex_: an on_inbox or a write will take it
     std::size_t queue_head_ = 0;
     std::unique_ptr<asio::steady_timer> close_deadline_;  // only while closing: idle costs none
+    asio::steady_timer liveness_timer_;                   // pings, and the silence deadline
+    std::optional<Liveness> liveness_;                    // from the handshake on
     websocket::close_reason pending_close_;
     std::atomic<std::size_t> queued_messages_{0};
     std::atomic<std::size_t> queued_bytes_{0};
     std::atomic<bool> closing_{false};  // no more frames accepted
     bool opened_ = false;
     bool writing_ = false;
+    bool ping_in_flight_ = false;
     bool close_requested_ = false;
     bool close_started_ = false;
     bool finished_ = false;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -146,6 +148,46 @@ TEST_F(NetWebsocket, CappedSendBufferFindsAStalledReaderSoon) {
     // 64 queued + 2 x 16 KiB of send buffer + the reader's small receive buffer, with slack.
     EXPECT_LT(accepted, 64 + 120);
     ASSERT_TRUE(peers_->wait([&] { return network_->stats().slow_consumer_closes == 1; }));
+}
+
+// The server's own pings (liveness.hpp): a client that answers them has a measured round trip
+// and stays; one that answers nothing is dropped once silent for the idle timeout, and the game
+// logic hears the close then.
+TEST_F(NetWebsocket, AnsweredPingsMeasureTheRoundTrip) {
+    config_.limits.ping_interval = std::chrono::milliseconds(50);
+    start();
+    WsClient client(port());
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 1; }));
+    const auto peer = peers_->peer(0);
+    EXPECT_EQ(peer->round_trip(), std::nullopt) << "no ping answered yet";
+    // read_frame answers each ping as it reads; nothing else comes.
+    EXPECT_FALSE(client.read_frame(std::chrono::milliseconds(400)).has_value());
+    const auto round_trip = peer->round_trip();
+    ASSERT_TRUE(round_trip.has_value());
+    EXPECT_LT(*round_trip, std::chrono::milliseconds(100)) << "loopback";
+    EXPECT_TRUE(peer->responsive());
+}
+
+TEST_F(NetWebsocket, AConnectionSilentForTheIdleTimeoutIsDropped) {
+    config_.limits.ping_interval = std::chrono::milliseconds(100);
+    config_.limits.idle_timeout = std::chrono::milliseconds(600);
+    start();
+    WsClient answering(port());
+    WsClient mute(port());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 2; }));
+    const auto opened = std::chrono::steady_clock::now();
+    // The mute client reads nothing, so it answers no ping; the other answers for 1.5 s.
+    EXPECT_FALSE(answering.read_frame(std::chrono::milliseconds(1500)).has_value());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_GE(std::chrono::steady_clock::now() - opened, std::chrono::milliseconds(600));
+    EXPECT_EQ(network_->stats().idle_closes, 1u);
+    EXPECT_EQ(peers_->events(1), (Events{"open", "close"})) << "the mute one";
+    EXPECT_EQ(peers_->events(0), (Events{"open"})) << "the one that answers stays";
+    EXPECT_FALSE(peers_->peer(1)->responsive());
+    EXPECT_TRUE(peers_->peer(0)->responsive());
+    ASSERT_TRUE(answering.send_text("still here"));
+    EXPECT_EQ(answering.read_text(), "still here");
 }
 
 TEST_F(NetWebsocket, FrameAtTheLimitIsAccepted) {

@@ -197,9 +197,9 @@ test('a flood of reads of stored games waits in a bounded queue: the rest are re
   }
 });
 
-// WebSocket keep-alive (RFC 6455 5.5.2), with --idle-timeout 1: a connection silent for half a
-// second is pinged, and one silent for the whole second after that is dropped (beast's
-// keep_alive_pings).
+// WebSocket keep-alive (RFC 6455 5.5.2), with --idle-timeout 1: the server pings at least twice
+// per idle timeout (every half second here), and a connection from which nothing came for the
+// whole second is dropped (protocol.md, "Liveness").
 test('a silent connection is pinged and kept while it answers, dropped when it does not', async () => {
   await withServer(['--idle-timeout', '1'], async (keeper) => {
     const answering = await Client.connect(keeper.url);

@@ -52,7 +52,8 @@ TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config.net.limits.max_frame_bytes, 64U * 1024);
     EXPECT_EQ(config.net.limits.max_queue_messages, 1024U);
     EXPECT_EQ(config.net.limits.socket_send_buffer_bytes, 64U * 1024);
-    EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(60));
+    EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(8));
+    EXPECT_EQ(config.net.limits.ping_interval, std::chrono::milliseconds(2000));
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(60));
     EXPECT_EQ(config.hub.messages_per_second, 20);
     EXPECT_EQ(config.hub.max_open_games_per_connection, 8U);
@@ -75,6 +76,8 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
                                           "1000000",
                                           "--idle-timeout",
                                           "86400",
+                                          "--ping-interval-ms",
+                                          "50",
                                           "--close-timeout-ms",
                                           "250",
                                           "--journal-rows",
@@ -97,6 +100,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.net.limits.max_queue_messages, 1U);
     EXPECT_EQ(config.net.limits.max_connections, 1'000'000U);
     EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(86'400));
+    EXPECT_EQ(config.net.limits.ping_interval, std::chrono::milliseconds(50));
     EXPECT_EQ(config.net.limits.close_timeout, std::chrono::milliseconds(250));
     EXPECT_EQ(config.journal_rows, 0U);
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
@@ -122,6 +126,8 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--max-connections", "0"}, "--max-connections"},
         {{"--max-connections-per-address", "0"}, "--max-connections-per-address"},
         {{"--idle-timeout", "0"}, "--idle-timeout"},
+        {{"--ping-interval-ms", "49"}, "--ping-interval-ms"},
+        {{"--ping-interval-ms", "3600001"}, "--ping-interval-ms"},
         {{"--close-timeout-ms", "0"}, "--close-timeout-ms"},
         {{"--disconnect-timeout", "86401"}, "--disconnect-timeout"},
         {{"--max-engine-processes", "4097"}, "--max-engine-processes"},
@@ -165,7 +171,7 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
          {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-frame-bytes",
           "--idle-timeout", "--disconnect-timeout", "--max-connections-per-address",
           "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows", "--max-open-games",
-          "--max-queued-reads"}) {
+          "--max-queued-reads", "--ping-interval-ms"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;

@@ -139,6 +139,7 @@ class RecordingPeer final : public net::Peer {
     explicit RecordingPeer(std::uint64_t id) : id_(id) {}
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
+    bool responsive() const noexcept override { return answering; }
     bool send(std::shared_ptr<const std::string> text) override {
         received.push_back(json::parse(*text));
         return true;
@@ -157,6 +158,7 @@ class RecordingPeer final : public net::Peer {
     }
 
     std::vector<json> received;
+    bool answering = true;  ///< what responsive() says: false for a half-open connection
 
   private:
     std::uint64_t id_;
@@ -515,6 +517,44 @@ TEST_F(RoomTest, ATimedGameLeftDuringTheEnginesFirstThinkStillFlags) {
     executor->advance(300'000ms);
     ASSERT_FALSE(repository.waiting.empty());
     EXPECT_EQ(repository.last<storage::EndGame>().ending.reason, protocol::EndReason::timeout);
+}
+
+// The link of Black's connection died without a FIN; before its silence is long enough to drop
+// it, Black comes back on a new connection. White is told Black was gone and is back.
+TEST_F(RoomTest, AResumeThatReplacesAHalfOpenConnectionTellsTheOthersGoneThenBack) {
+    open_game();
+    black->answering = false;
+    auto again = std::make_shared<RecordingPeer>(3);
+    submit(again, protocol::Resume{"g1", "token-b", std::nullopt}, "r1");
+    EXPECT_EQ(again->of_type("state").at(0)["id"], "r1");
+    EXPECT_EQ(black->of_type("seat_lost").size(), 1u);
+    for (int write = 0; write < 2; ++write) {
+        ASSERT_EQ(repository.waiting.size(), 1u) << "presence " << write;
+        repository.complete();
+        executor->drain();
+    }
+    const auto presence = white->of_type("presence");
+    ASSERT_EQ(presence.size(), 2u);
+    EXPECT_EQ(presence[0]["seat"], "black");
+    EXPECT_EQ(presence[0]["connected"], false);
+    EXPECT_EQ(presence[1]["connected"], true);
+    EXPECT_EQ(presence[1]["seq"], presence[0]["seq"].get<int>() + 1);
+    EXPECT_EQ(again->of_type("presence").size(), 2u) << "the resumed seat hears them in order too";
+    EXPECT_TRUE(black->of_type("presence").empty()) << "the replaced connection is out of it";
+    // Back for good: no claim against Black.
+    submit(white, protocol::Claim{"g1", protocol::ClaimKind::win}, "c1");
+    EXPECT_EQ(white->of_type("error").at(0)["code"], "not_allowed");
+}
+
+// The same takeover from a connection that still answers (another device of a player who never
+// left) is no presence at all.
+TEST_F(RoomTest, AResumeThatReplacesAnAnsweringConnectionIsSilent) {
+    open_game();
+    auto again = std::make_shared<RecordingPeer>(3);
+    submit(again, protocol::Resume{"g1", "token-b", std::nullopt}, "r1");
+    EXPECT_EQ(black->of_type("seat_lost").size(), 1u);
+    EXPECT_TRUE(repository.waiting.empty());
+    EXPECT_TRUE(white->of_type("presence").empty());
 }
 
 }  // namespace

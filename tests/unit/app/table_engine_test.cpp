@@ -126,9 +126,9 @@ TEST(TableRestore, AStoredGameIsReplayedWithItsClocksAndNotations) {
     EXPECT_EQ(table.offers()[0].kind, protocol::OfferKind::takeback);
     EXPECT_EQ(table.offers()[0].by, kBlack);
     EXPECT_EQ(table.clocks_at(steady(100'000)), (Clocks{57'000, 58'000}));
-    // Nobody is back yet: both away from the restart.
-    EXPECT_EQ(table.claim_opens_in(kWhite, steady(100'000)), 60'000ms);
-    EXPECT_EQ(table.claim_opens_in(kBlack, steady(130'000)), 30'000ms);
+    // Nobody is back yet: both away from the restart (1+2: a 14 s claim window, claim_window.hpp).
+    EXPECT_EQ(table.claim_opens_in(kWhite, steady(100'000)), 14'000ms);
+    EXPECT_EQ(table.claim_opens_in(kBlack, steady(107'000)), 7'000ms);
     // The time the server was down is charged to no one: the turn starts at Start.
     commit(table, command::Start{}, at(100'500));
     EXPECT_EQ(table.flag_falls_at(), steady(100'500 + 58'000));

@@ -197,6 +197,34 @@ TEST(TableLifecycle, AClaimOpensOnceTheOpponentWasAwayForTheTimeout) {
     EXPECT_EQ(event_as<protocol::Ended>(decision).reason, protocol::EndReason::abandoned);
 }
 
+// Claims after a disconnect wait a tenth of the game's estimated length (claim_window.hpp): in
+// a 1+0 game the 60 s of the flag would be the whole game.
+TEST(TableLifecycle, ABulletGameOpensTheClaimWindowSooner) {
+    Table table = new_table(timed_game(60'000, 0));
+    play_moves(table, {{"e2e4", 0}});
+    table.set_seat_connected(kBlack, false);
+    auto gone = commit(table, command::Presence{kBlack, false}, at(1'000));
+    EXPECT_EQ(event_as<protocol::Presence>(gone).claim_after_ms, 10'000);
+    EXPECT_EQ(table.claim_opens_in(kBlack, steady(6'000)), 5'000ms);
+    const auto win_at = [](std::int64_t ms) {
+        return command::Claim{HeldSeats::only(kWhite), protocol::ClaimKind::win, steady(ms)};
+    };
+    EXPECT_EQ(refusal(table, win_at(10'999), at(10'999)),
+              (Refusal{ErrorCode::not_allowed, "a claim opens 1 ms from now"}));
+    auto decision = commit(table, win_at(11'000), at(11'000));
+    EXPECT_EQ(event_as<protocol::Ended>(decision).reason, protocol::EndReason::abandoned);
+}
+
+TEST(TableLifecycle, TheServerFlagStaysTheLongestClaimWindow) {
+    auto setup = timed_game(600'000, 5'000);
+    setup.config.disconnect_timeout = 20'000ms;
+    Table table = new_table(setup);
+    table.set_seat_connected(kBlack, false);
+    auto gone = commit(table, command::Presence{kBlack, false}, at(0));
+    EXPECT_EQ(event_as<protocol::Presence>(gone).claim_after_ms, 20'000)
+        << "10+5 would wait 80 s; the flag says 20 s at most";
+}
+
 TEST(TableLifecycle, AClaimOfADrawEndsTheGameDrawn) {
     Table table = new_table();
     table.set_seat_connected(kWhite, false);
