@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "server/app/speed.hpp"
+
 namespace arbiter::server::app {
 
 std::chrono::milliseconds claim_window(const std::optional<protocol::ClockSpec>& control,
@@ -9,10 +11,7 @@ std::chrono::milliseconds claim_window(const std::optional<protocol::ClockSpec>&
     if (!control) {
         return upper_bound;
     }
-    constexpr std::int64_t kMovesEstimated = 40;
-    const std::chrono::milliseconds estimated{control->initial_ms +
-                                              kMovesEstimated * control->increment_ms};
-    return std::min(upper_bound, std::max(kShortestClaimWindow, estimated / 10));
+    return std::min(upper_bound, std::max(kShortestClaimWindow, estimated_duration(*control) / 10));
 }
 
 }  // namespace arbiter::server::app

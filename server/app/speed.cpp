@@ -2,8 +2,13 @@
 
 namespace arbiter::server::app {
 
+std::chrono::milliseconds estimated_duration(const protocol::ClockSpec& clock) noexcept {
+    constexpr std::int64_t kMovesEstimated = 40;
+    return std::chrono::milliseconds(clock.initial_ms + kMovesEstimated * clock.increment_ms);
+}
+
 Speed speed_of(const protocol::ClockSpec& clock) noexcept {
-    const std::int64_t estimated_ms = clock.initial_ms + 40 * clock.increment_ms;
+    const std::int64_t estimated_ms = estimated_duration(clock).count();
     if (estimated_ms < 30'000) {
         return Speed::ultra_bullet;
     }

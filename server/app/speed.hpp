@@ -19,7 +19,10 @@ enum class Speed : std::uint8_t {
     classical,     ///< 25 min or more
 };
 
-/// The speed of a Fischer clock: initial + 40 x increment against Lichess's bounds.
+/// A game's estimated length per player: initial time plus 40 increments (Lichess's estimate).
+std::chrono::milliseconds estimated_duration(const protocol::ClockSpec& clock) noexcept;
+
+/// The speed of a Fischer clock: its estimated duration against Lichess's bounds.
 Speed speed_of(const protocol::ClockSpec& clock) noexcept;
 
 /// How long the side to move has for its first move (ply 0 or 1) of a game between two people
