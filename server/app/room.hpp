@@ -187,15 +187,19 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// What runs once a decision is applied and its events are sent (a join's seat, a new game's
     /// first states).
     using Then = std::function<void()>;
+    /// What runs instead of Then when the decision's commit failed; it gets the storage error.
+    using Failed = std::function<void(const std::string& error)>;
 
     // The table's commands (room.cpp): decide, commit the intent, then apply and send.
     /// Decides `command`; a refusal is answered to `origin`; a decision is committed (the queue
-    /// waits) and then applied, or applied at once when it stores nothing.
-    void run(TableCommand command, std::optional<RequestOrigin> origin, Then then = {});
-    /// Stores the decision's intent; on commit applies and settles it, on failure discards it
-    /// and answers `unavailable`. The queue waits meanwhile.
+    /// waits) and then applied, or applied at once when it stores nothing. `if_failed` runs when
+    /// the commit fails, once the queue is free again.
+    void run(TableCommand command, std::optional<RequestOrigin> origin, Then then = {},
+             Failed if_failed = {});
+    /// Stores the decision's intent; on commit applies and settles it, on failure discards it,
+    /// answers `unavailable` and runs `if_failed`. The queue waits meanwhile.
     void commit(std::shared_ptr<Decision> decision, std::optional<RequestOrigin> origin, Then then,
-                std::optional<std::uint32_t> engine_move);
+                Failed if_failed, std::optional<std::uint32_t> engine_move);
     /// After apply(): the events go out, follow-up commands are queued, timers and the engine
     /// catch up with the table.
     void settle(Decision& decision, const std::optional<RequestOrigin>& origin, const Then& then);
@@ -223,6 +227,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void answer_resend(const RequestOrigin& origin, std::uint32_t ply);
     void on_created(std::array<std::optional<SeatSpec>, 2> seats,
                     const std::optional<std::string>& id);
+    /// The creation could not be stored: there is no such game. Its seats' connections are
+    /// answered `unavailable` (the creator by its request's id), and the room leaves memory, so
+    /// that nothing of it is found, listed or counted among its creator's open games.
+    void on_creation_failed(const std::array<std::optional<SeatSpec>, 2>& seats,
+                            const std::optional<std::string>& id, const std::string& error);
+    /// The abort of a waiting game whose creator left could not be stored: the room leaves the
+    /// lobby and memory rather than stay listed with nobody in it (storage still has the game
+    /// waiting: the next request for it, or the next start, brings it back and aborts it then).
+    void on_abort_failed();
     /// After the creation: a seat whose connections closed before the game was stored is away
     /// (presence, and the abandon or claim window from now); a room nobody is in is released.
     void settle_absent_seats();
@@ -328,6 +341,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// Out of the host's memory: requests that still reach it are routed again, other work is
     /// dropped (storage has the game; the room that serves it next is a new one).
     bool unloaded_ = false;
+    /// Its creation failed to commit: storage has no such game. Requests that still reach the room
+    /// are refused `unknown_game`, its own work is dropped, and it leaves memory
+    /// (on_creation_failed).
+    bool never_stored_ = false;
+    /// After a failed abort (on_abort_failed), before the abandon check runs again.
+    static constexpr std::chrono::milliseconds kAbortRetryDelay{1000};
     /// The agents of engine seats (nullptr for a person's seat).
     std::array<std::shared_ptr<SeatAgent>, 2> agents_;
     std::optional<EngineTurn> engine_asked_;  ///< the turn the engine was last asked for

@@ -124,6 +124,50 @@ TEST_F(HubTest, ACreateRefusedForItsEngineDoesNotCountAmongTheOpenGames) {
     EXPECT_EQ(creator->reply_to("c3")["code"], "not_allowed");
 }
 
+// A create whose write fails (a full disk) is answered `unavailable` and leaves nothing behind:
+// no room in memory, nothing listed, nothing counted among its creator's open games (limit 2).
+TEST_F(HubTest, ACreateWhoseWriteFailsIsAnsweredAndLeavesNoPhantom) {
+    auto follower = connect();
+    send(follower, R"({"type":"lobby","id":"l"})");
+    auto creator = connect();
+    repository.fail_writes = true;
+    send(creator, R"({"type":"create","variant":"chess","id":"c1"})");
+    EXPECT_EQ(creator->reply_to("c1")["type"], "error");
+    EXPECT_EQ(creator->reply_to("c1")["code"], "unavailable");
+    EXPECT_EQ(hub->room_count(), 0u);
+    EXPECT_EQ(follower->messages().size(), 1u) << "the lobby never changed";
+    repository.fail_writes = false;
+    EXPECT_FALSE(create(creator, "c2").empty());
+    EXPECT_FALSE(create(creator, "c3").empty()) << "the failed create holds no open game";
+}
+
+// The creator of a waiting game left, and its abort could not be stored: the game leaves the
+// lobby and memory rather than stay listed for good with nobody in it.
+TEST_F(HubTest, AWaitingGameWhoseAbortFailsIsNoLongerListed) {
+    auto follower = connect();
+    send(follower, R"({"type":"lobby","id":"l"})");
+    auto creator = connect();
+    const auto game = create(creator, "c");
+    ASSERT_EQ(follower->messages().back()["games"].size(), 1u);
+    hub->on_close(creator);
+    settle();
+    repository.fail_writes = true;
+    time.advance(config.room.disconnect_timeout + 1s);
+    settle();
+    EXPECT_EQ(hub->room_count(), 0u);
+    EXPECT_TRUE(follower->messages().back()["games"].empty());
+    // Storage still has it waiting: a request brings it back, and it is aborted in due time.
+    repository.fail_writes = false;
+    auto watcher = connect();
+    send(watcher, R"({"type":"watch","game":")" + game + R"(","id":"w"})");
+    EXPECT_EQ(watcher->reply_to("w")["status"], "waiting");
+    send(watcher, R"({"type":"unwatch","game":")" + game + R"("})");
+    time.advance(config.room.disconnect_timeout + 1s);
+    settle();
+    EXPECT_EQ(repository.stored(game)->header.status, protocol::GameStatus::aborted);
+    EXPECT_TRUE(follower->messages().back()["games"].empty());
+}
+
 TEST_F(HubTest, AJoinedGameNoLongerCountsAmongItsCreatorsOpenGames) {
     auto creator = connect();
     const auto first = create(creator, "c1");
