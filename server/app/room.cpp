@@ -40,6 +40,7 @@ GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor, Tab
       executor_(std::move(executor)),
       id_(table.id()),
       table_(std::move(table)),
+      spectator_notices_(context.config.spectator_interval),
       variant_(table_.variant()),
       rematch_of_(table_.rematch_of().value_or("")) {
     listed_status_.store(static_cast<std::uint8_t>(table_.status()), std::memory_order_relaxed);
@@ -158,6 +159,9 @@ void GameRoom::detach() {
     members_.clear();
     history_.clear();
     cancel_timers();
+    if (spectator_timer_) {
+        spectator_timer_->cancel();
+    }
 }
 
 void GameRoom::store_clocks_at_stop() {

@@ -22,6 +22,7 @@
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/seat_agent.hpp"
+#include "server/app/spectator_notices.hpp"
 #include "server/app/table.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
@@ -38,6 +39,8 @@ struct RoomConfig {
     std::chrono::milliseconds disconnect_timeout{60'000};
     std::size_t event_history = 256;  ///< events kept for `since` replays
     std::size_t max_pending = 256;    ///< requests queued behind a commit before refusing
+    /// The least time between two `spectators` counts to a game's members (SpectatorNotices).
+    std::chrono::milliseconds spectator_interval{250};
 };
 
 /// A request from a connection, as the hub hands it to a room.
@@ -297,7 +300,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// there is at least one; false otherwise (the caller sends a state).
     bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since,
                       const std::optional<std::string>& id);
-    /// Tells every member the new number of watchers, once per burst of watches and leaves.
+    /// The number of watchers changed: every member is told the latest count, after the
+    /// requests already queued and at most once per RoomConfig::spectator_interval.
     void broadcast_spectators();
     void send_spectator_count();
     /// Makes the peer a member (in `seat`, or a spectator) unless it is one already; false when
@@ -328,8 +332,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::deque<Queued> pending_;
     std::atomic<std::size_t> requests_in_flight_{0};  ///< see requests_in_flight()
     bool busy_ = false;                               ///< a commit is in flight
-    bool spectator_count_posted_ = false;             ///< a send_spectator_count() is on the strand
-    std::uint32_t spectator_count_sent_ = 0;          ///< the count last broadcast
+    SpectatorNotices spectator_notices_;              ///< when the next count goes out
+    std::shared_ptr<Timer> spectator_timer_;          ///< a count due later (broadcast_spectators)
     std::shared_ptr<Timer> flag_timer_;
     std::shared_ptr<Timer> abandon_timer_;
     std::optional<Table::TimePoint> flag_armed_;     ///< the deadline flag_timer_ is armed for

@@ -419,6 +419,47 @@ TEST_F(RoomTest, ACreationWhoseWriteFailsIsAnsweredAndLeavesMemory) {
     EXPECT_EQ(host.unloaded, 1);
 }
 
+TEST(SpectatorNotices, AtMostOneCountPerIntervalTheLatest) {
+    using TimePoint = SpectatorNotices::TimePoint;
+    SpectatorNotices notices(250ms);
+    const TimePoint start{};
+    EXPECT_EQ(notices.changed(start), 0ms) << "the first change goes out at once";
+    EXPECT_EQ(notices.changed(start), std::nullopt) << "already due: it carries this one too";
+    EXPECT_TRUE(notices.send(start, 2));
+    EXPECT_EQ(notices.changed(start + 100ms), 150ms) << "not before the interval is over";
+    EXPECT_EQ(notices.changed(start + 200ms), std::nullopt);
+    EXPECT_TRUE(notices.send(start + 250ms, 5));
+    // Changes that cancel out send nothing.
+    EXPECT_EQ(notices.changed(start + 600ms), 0ms);
+    EXPECT_FALSE(notices.send(start + 600ms, 5));
+    EXPECT_EQ(notices.changed(start + 700ms), 0ms) << "nothing was sent since 250 ms";
+}
+
+// Watch/unwatch churn: the players hear the count at most once per interval (250 ms), and then
+// the latest, not once per change.
+TEST_F(RoomTest, SpectatorChurnSendsAtMostOneCountPerInterval) {
+    open_game();
+    auto first = std::make_shared<RecordingPeer>(3);
+    auto churner = std::make_shared<RecordingPeer>(4);
+    submit(first, protocol::Watch{"g1", std::nullopt}, "w");
+    ASSERT_EQ(white->of_type("spectators").size(), 1u);
+    EXPECT_EQ(white->of_type("spectators")[0]["count"], 1);
+    for (int i = 0; i < 50; ++i) {
+        submit(churner, protocol::Watch{"g1", std::nullopt}, "w" + std::to_string(i));
+        room->unwatch(churner);
+        executor->advance(4ms);
+    }
+    submit(churner, protocol::Watch{"g1", std::nullopt}, "last");
+    EXPECT_EQ(white->of_type("spectators").size(), 1u) << "nothing more within the interval";
+    executor->advance(50ms);
+    const auto counts = white->of_type("spectators");
+    ASSERT_EQ(counts.size(), 2u);
+    EXPECT_EQ(counts[1]["count"], 2) << "the latest count";
+    EXPECT_EQ(black->of_type("spectators").size(), 2u);
+    executor->advance(1'000ms);
+    EXPECT_EQ(white->of_type("spectators").size(), 2u) << "a quiet moment sends nothing";
+}
+
 TEST_F(RoomTest, RequestsWaitBehindACommitInTheirOrder) {
     open_game();
     move(white, "e2e4", 0, "m1");
