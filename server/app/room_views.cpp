@@ -6,6 +6,7 @@
 #include "common/protocol/codec.hpp"
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
+#include "server/app/replies.hpp"
 #include "server/app/room.hpp"
 #include "server/app/seats.hpp"
 
@@ -98,11 +99,7 @@ void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code,
         // An engine's request: counted as a person's, and logged where its failure is.
         return;
     }
-    log_event(LogLevel::info, "request_refused",
-              {{"peer", request.peer->id()},
-               {"game", id_},
-               {"request", move ? "move" : "game"},
-               {"code", protocol::to_string(code)}});
+    log_refusal(context_.time.now(), code, request.peer->id(), id_, move ? "move" : "game");
     request.peer->send(
         std::make_shared<const std::string>(protocol::encode_error(code, message, request.id)));
 }

@@ -92,6 +92,26 @@ TEST_F(HubTest, AFloodIsRefusedByIdThenClosed) {
     EXPECT_TRUE(peer->reply_to("over3").is_null()) << "closed, not answered";
 }
 
+// A client that sends refused requests in a stream does not write a log line for each: one a
+// second per error code goes through. The metrics count every one, and every one is answered.
+TEST_F(HubTest, RefusedRequestsAreLoggedSampledAndAllCounted) {
+    ASSERT_TRUE(configure_logging(LogFormat::json, "info"));
+    auto peer = connect();
+    ::testing::internal::CaptureStderr();
+    for (int i = 0; i < 5; ++i) {
+        send(peer, R"({"type":"teleport","id":"t)" + std::to_string(i) + R"("})");
+    }
+    const std::string logged = ::testing::internal::GetCapturedStderr();
+    std::size_t lines = 0;
+    for (auto at = logged.find("request_refused"); at != std::string::npos;
+         at = logged.find("request_refused", at + 1)) {
+        ++lines;
+    }
+    EXPECT_LE(lines, 1u) << logged;
+    EXPECT_EQ(metrics.refused_count(protocol::ErrorCode::unknown_type), 5u);
+    EXPECT_EQ(peer->reply_to("t4")["code"], "unknown_type");
+}
+
 TEST_F(HubTest, AGameCreatedIsListedAndTheCreatorsThirdOpenGameRefused) {
     auto follower = connect();
     send(follower, R"({"type":"lobby","id":"l"})");
