@@ -8,6 +8,7 @@
 #include "common/protocol/codec.hpp"
 #include "common/protocol/field_reader.hpp"
 #include "common/protocol/plain_move.hpp"
+#include "common/protocol/player_name.hpp"
 
 namespace arbiter::protocol {
 
@@ -81,7 +82,17 @@ OfferAction read_action(FieldReader& in) {
 }
 
 ClientBody read_hello(FieldReader& in) {
-    return Hello{in.text("name", kNameRule)};
+    std::string name = in.text("name", kNameRule);
+    if (in.failed()) {
+        return Hello{};
+    }
+    // The one place a name enters: every seat, list and log shows it in one spelling.
+    auto normal = normalize_player_name(name);
+    if (!normal) {
+        in.fail("field \"name\": " + normal.error());
+        return Hello{};
+    }
+    return Hello{std::move(normal).value()};
 }
 
 ClientBody read_create(FieldReader& in) {

@@ -228,7 +228,12 @@ void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::stri
 }
 
 bool Hub::unload_room(const std::string& game, const GameRoom* room) {
-    return registry_.unload(game, room);
+    if (!registry_.unload(game, room)) {
+        return false;
+    }
+    // Only a game in memory is listed: one that left it has nobody in it to play.
+    lobby_.removed(game);
+    return true;
 }
 
 void Hub::reroute(RoomRequest request) {

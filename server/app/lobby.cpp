@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/core/assert.hpp"
 #include "common/protocol/codec.hpp"
 
 namespace arbiter::server::app {
@@ -31,10 +32,33 @@ void Lobby::changed(const protocol::GameSummary& summary, bool is_private) {
         return;
     }
     if (open) {
+        unlist(summary.game);
+        newest_first_.emplace(summary.created_ms, summary.game);
         open_games_[summary.game] = summary;
     } else {
-        open_games_.erase(summary.game);
+        unlist(summary.game);
     }
+    publish();
+}
+
+void Lobby::removed(const std::string& game) {
+    std::lock_guard lock(mutex_);
+    if (unlist(game)) {
+        publish();
+    }
+}
+
+bool Lobby::unlist(const std::string& game) {
+    const auto listed = open_games_.find(game);
+    if (listed == open_games_.end()) {
+        return false;
+    }
+    newest_first_.erase({listed->second.created_ms, game});
+    open_games_.erase(listed);
+    return true;
+}
+
+void Lobby::publish() {
     snapshot_.reset();
     if (subscribers_.empty()) {
         return;  // built when someone asks
@@ -63,6 +87,7 @@ void Lobby::clear() {
     std::lock_guard lock(mutex_);
     subscribers_.clear();
     open_games_.clear();
+    newest_first_.clear();
     snapshot_.reset();
 }
 
@@ -75,14 +100,14 @@ const protocol::SharedMessage& Lobby::snapshot() {
 
 protocol::LobbyList Lobby::list() const {
     protocol::LobbyList list;
-    list.games.reserve(open_games_.size());
-    for (const auto& [id, summary] : open_games_) {
-        list.games.push_back(summary);
-    }
-    std::stable_sort(list.games.begin(), list.games.end(),
-                     [](const auto& a, const auto& b) { return a.created_ms > b.created_ms; });
-    if (list.games.size() > size_) {
-        list.games.resize(size_);
+    list.games.reserve(std::min(size_, newest_first_.size()));
+    for (const auto& [created_ms, game] : newest_first_) {
+        if (list.games.size() == size_) {
+            break;
+        }
+        const auto summary = open_games_.find(game);
+        ARBITER_ASSERT(summary != open_games_.end());  // the two are changed together
+        list.games.push_back(summary->second);
     }
     return list;
 }

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "common/protocol/codec.hpp"
 #include "common/protocol/messages.hpp"
@@ -33,6 +34,9 @@ class Lobby {
     /// A game's listing changed (created, seat taken, started, ended): it is listed while it is
     /// public and waiting. Followers hear of it when the list changed.
     void changed(const protocol::GameSummary& summary, bool is_private);
+    /// The game left memory: it is no longer listed (a waiting game whose abort could not be
+    /// stored has nobody in it to play). Followers hear of it when it was listed.
+    void removed(const std::string& game);
     /// The connections that follow the lobby (for /metrics).
     std::set<std::uint64_t> subscribers() const;
     /// Forgets every game and follower (at shutdown).
@@ -42,6 +46,10 @@ class Lobby {
     /// The list as followers get it, encoded once per change; a subscriber's first copy carries
     /// its request id without a second encoding (under mutex_).
     const protocol::SharedMessage& snapshot();
+    /// Sends the list, rebuilt, to every follower (under mutex_).
+    void publish();
+    /// Takes `game` off the list; false when it was not on it (under mutex_).
+    bool unlist(const std::string& game);
     /// The newest `size_` open games, newest first (under mutex_).
     protocol::LobbyList list() const;
 
@@ -51,6 +59,16 @@ class Lobby {
     /// is what keeps a follower from getting two lists in the reverse order of their changes.
     mutable std::mutex mutex_;
     std::map<std::string, protocol::GameSummary> open_games_;  ///< by game id
+    /// The open games in list order, newest first (then by id): kept as games come and go, so
+    /// that a list reads its first `size_` games and no change sorts them all (8,600 waiting
+    /// games made every create and join pay for a copy and a sort of all of them).
+    struct Newest {
+        bool operator()(const std::pair<std::int64_t, std::string>& a,
+                        const std::pair<std::int64_t, std::string>& b) const noexcept {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        }
+    };
+    std::set<std::pair<std::int64_t, std::string>, Newest> newest_first_;
     std::optional<protocol::SharedMessage> snapshot_;  ///< empty: not built since the last change
     std::map<std::uint64_t, std::weak_ptr<net::Peer>> subscribers_;
 };

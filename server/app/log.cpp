@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <memory>
+#include <utility>
 
 namespace arbiter::server::app {
 
@@ -335,6 +336,21 @@ bool OncePerSecond::allow(std::chrono::steady_clock::time_point now) noexcept {
         return false;
     }
     return last_.compare_exchange_strong(last, at.count());
+}
+
+std::optional<std::uint64_t> SampledLog::allow(std::size_t kind,
+                                               std::chrono::steady_clock::time_point now) {
+    std::lock_guard lock(mutex_);
+    if (kind >= kinds_.size()) {
+        return 0;  // not a kind this log samples: every line of it goes through
+    }
+    Kind& sampled = kinds_[kind];
+    if (sampled.last && now - *sampled.last < std::chrono::seconds(1)) {
+        sampled.left_out += 1;
+        return std::nullopt;
+    }
+    sampled.last = now;
+    return std::exchange(sampled.left_out, 0);
 }
 
 }  // namespace arbiter::server::app

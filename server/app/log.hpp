@@ -7,10 +7,14 @@
 #include <atomic>
 #include <chrono>
 #include <concepts>
+#include <cstddef>
+#include <cstdint>
 #include <initializer_list>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace arbiter::server::app {
 
@@ -61,6 +65,28 @@ class OncePerSecond {
   private:
     static constexpr auto kNever = std::chrono::steady_clock::duration::min();
     std::atomic<std::chrono::steady_clock::rep> last_{kNever.count()};
+};
+
+/// Lets a sample of an event's lines through, for events that one client can cause by the
+/// thousand (refused requests: 2,000 lines a second from 100 connections): at most one line a
+/// second of each kind (an error code), and that line says how many of its kind were left out
+/// since the one before. The metrics count them all. Time is a value. Thread-safe.
+class SampledLog {
+  public:
+    /// `kinds`: the kinds of line, 0 .. kinds - 1, each sampled on its own.
+    explicit SampledLog(std::size_t kinds) : kinds_(kinds) {}
+
+    /// Whether a line of `kind` may be written at `now`: nullopt when not (it is counted as left
+    /// out), else how many of its kind were left out before it.
+    std::optional<std::uint64_t> allow(std::size_t kind, std::chrono::steady_clock::time_point now);
+
+  private:
+    struct Kind {
+        std::optional<std::chrono::steady_clock::time_point> last;  ///< the last line written
+        std::uint64_t left_out = 0;                                 ///< since then
+    };
+    std::mutex mutex_;
+    std::vector<Kind> kinds_;
 };
 
 }  // namespace arbiter::server::app

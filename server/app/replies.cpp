@@ -12,6 +12,26 @@ constexpr std::string_view kBusyReading =
 
 }  // namespace
 
+void log_refusal(std::chrono::steady_clock::time_point now, protocol::ErrorCode code,
+                 std::uint64_t peer, std::string_view game, std::string_view request) {
+    static SampledLog sampled(static_cast<std::size_t>(protocol::ErrorCode::internal) + 1);
+    const auto left_out = sampled.allow(static_cast<std::size_t>(code), now);
+    if (!left_out) {
+        return;
+    }
+    if (game.empty()) {
+        log_event(LogLevel::info, "request_refused",
+                  {{"peer", peer}, {"code", protocol::to_string(code)}, {"left_out", *left_out}});
+        return;
+    }
+    log_event(LogLevel::info, "request_refused",
+              {{"peer", peer},
+               {"game", game},
+               {"request", request},
+               {"code", protocol::to_string(code)},
+               {"left_out", *left_out}});
+}
+
 void Replies::reply(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody body,
                     const std::optional<std::string>& id) {
     peer->send(std::make_shared<const std::string>(
@@ -21,9 +41,8 @@ void Replies::reply(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody
 void Replies::refuse(const std::shared_ptr<net::Peer>& peer, protocol::ErrorCode code,
                      std::string_view message, const std::optional<std::string>& id) {
     metrics_.refused(code);
-    if (code != protocol::ErrorCode::rate_limited) {
-        log_event(LogLevel::info, "request_refused",
-                  {{"peer", peer->id()}, {"code", protocol::to_string(code)}});
+    if (code != protocol::ErrorCode::rate_limited) {  // the hub logs those (rate_limited)
+        log_refusal(time_.now(), code, peer->id());
     }
     peer->send(std::make_shared<const std::string>(protocol::encode_error(code, message, id)));
 }

@@ -3,9 +3,12 @@
 /// How the hub's parts answer a connection outside a room: a reply, or a refusal that the
 /// metrics count and the log notes.
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/protocol/messages.hpp"
 #include "server/app/log.hpp"
@@ -14,6 +17,13 @@
 #include "server/net/runtime.hpp"
 
 namespace arbiter::server::app {
+
+/// Logs the refusal of a request, sampled (SampledLog, one line a second per error code, which
+/// counts the lines left out before it): a client that sends refused requests by the thousand
+/// must not write the log by the thousand. arbiter_requests_refused_total counts every refusal.
+/// `game` and `request` are "" for a request the hub refused. Thread-safe.
+void log_refusal(std::chrono::steady_clock::time_point now, protocol::ErrorCode code,
+                 std::uint64_t peer, std::string_view game = {}, std::string_view request = {});
 
 /// Sends replies and refusals. Thread-safe.
 class Replies {

@@ -40,6 +40,7 @@ GameRoom::GameRoom(RoomContext& context, std::shared_ptr<Executor> executor, Tab
       executor_(std::move(executor)),
       id_(table.id()),
       table_(std::move(table)),
+      spectator_notices_(context.config.spectator_interval),
       variant_(table_.variant()),
       rematch_of_(table_.rematch_of().value_or("")) {
     listed_status_.store(static_cast<std::uint8_t>(table_.status()), std::memory_order_relaxed);
@@ -65,17 +66,24 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
     // Tasks kept in the room's own queue capture `this`, never a shared_ptr to the room: the
     // queue belongs to the room, and a self-reference would keep a room alive forever.
     GameRoom* self = room.get();
-    room->creation_ = [self, seats = std::move(seats), reply_id = std::move(reply_id)]() mutable {
-        self->executor_->post([room = self->shared_from_this(), self, seats = std::move(seats),
-                               reply_id = std::move(reply_id)]() mutable {
-            self->enqueue(
-                [self, seats = std::move(seats), reply_id = std::move(reply_id)]() mutable {
-                    self->run(
-                        command::Create{}, std::nullopt,
-                        [self, seats = std::move(seats), reply_id = std::move(reply_id)]() mutable {
-                            self->on_created(std::move(seats), reply_id);
-                        });
-                });
+    // Exactly one of the commit's two ends takes the seats: shared by both.
+    struct Creation {
+        std::array<std::optional<SeatSpec>, 2> seats;
+        std::optional<std::string> reply_id;
+    };
+    auto creation = std::make_shared<Creation>(Creation{std::move(seats), std::move(reply_id)});
+    room->creation_ = [self, creation] {
+        self->executor_->post([room = self->shared_from_this(), self, creation] {
+            self->enqueue([self, creation] {
+                self->run(
+                    command::Create{}, std::nullopt,
+                    [self, creation] {
+                        self->on_created(std::move(creation->seats), creation->reply_id);
+                    },
+                    [self, creation](const std::string& error) {
+                        self->on_creation_failed(creation->seats, creation->reply_id, error);
+                    });
+            });
         });
     };
     return room;
@@ -151,6 +159,9 @@ void GameRoom::detach() {
     members_.clear();
     history_.clear();
     cancel_timers();
+    if (spectator_timer_) {
+        spectator_timer_->cancel();
+    }
 }
 
 void GameRoom::store_clocks_at_stop() {
@@ -185,7 +196,7 @@ void GameRoom::run_next() {
             } else {
                 handle(*request);
             }
-        } else if (!unloaded_) {
+        } else if (!unloaded_ && !never_stored_) {
             std::get<Task>(next)();
         }  // else a leave, a timer or an engine answer for a room that is gone
     }
@@ -219,7 +230,8 @@ Instant GameRoom::instant() const {
     return Instant{context_.time.now(), context_.time.unix_ms()};
 }
 
-void GameRoom::run(TableCommand command, std::optional<RequestOrigin> origin, Then then) {
+void GameRoom::run(TableCommand command, std::optional<RequestOrigin> origin, Then then,
+                   Failed if_failed) {
     std::optional<std::uint32_t> engine_move;
     if (const auto* move = std::get_if<command::EngineMove>(&command)) {
         engine_move = move->ply;
@@ -260,22 +272,23 @@ void GameRoom::run(TableCommand command, std::optional<RequestOrigin> origin, Th
         settle(*decision, origin, then);
         return;
     }
-    commit(std::move(decision), std::move(origin), std::move(then), engine_move);
+    commit(std::move(decision), std::move(origin), std::move(then), std::move(if_failed),
+           engine_move);
 }
 
 void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestOrigin> origin,
-                      Then then, std::optional<std::uint32_t> engine_move) {
+                      Then then, Failed if_failed, std::optional<std::uint32_t> engine_move) {
     busy_ = true;
     const auto started = context_.time.now();
     auto self = shared_from_this();
     context_.repository.write(
         std::move(*decision->intent),
-        [self, decision, started, engine_move, origin = std::move(origin),
-         then = std::move(then)](Expected<void, storage::StorageError> done) mutable {
+        [self, decision, started, engine_move, origin = std::move(origin), then = std::move(then),
+         if_failed = std::move(if_failed)](Expected<void, storage::StorageError> done) mutable {
             // The repository calls this once: its captures move on rather than being copied.
             self->executor_->post([self, decision = std::move(decision), started, engine_move,
                                    origin = std::move(origin), then = std::move(then),
-                                   done = std::move(done)] {
+                                   if_failed = std::move(if_failed), done = std::move(done)] {
                 if (done) {
                     self->context_.metrics.commit_latency(
                         std::chrono::duration_cast<std::chrono::microseconds>(
@@ -299,6 +312,10 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
                     self->answered(*origin);
                 }
                 self->busy_ = false;
+                // After the queue is free: what it does may take the room out of memory.
+                if (!done && if_failed) {
+                    if_failed(done.error().message);
+                }
                 self->run_next();
             });
         });

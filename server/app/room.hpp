@@ -22,6 +22,7 @@
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/seat_agent.hpp"
+#include "server/app/spectator_notices.hpp"
 #include "server/app/table.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
@@ -39,6 +40,8 @@ struct RoomConfig {
     std::chrono::milliseconds disconnect_timeout{60'000};
     std::size_t event_history = 256;  ///< events kept for `since` replays
     std::size_t max_pending = 256;    ///< requests queued behind a commit before refusing
+    /// The least time between two `spectators` counts to a game's members (SpectatorNotices).
+    std::chrono::milliseconds spectator_interval{250};
 };
 
 /// A request from a connection, as the hub hands it to a room.
@@ -188,15 +191,19 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// What runs once a decision is applied and its events are sent (a join's seat, a new game's
     /// first states).
     using Then = std::function<void()>;
+    /// What runs instead of Then when the decision's commit failed; it gets the storage error.
+    using Failed = std::function<void(const std::string& error)>;
 
     // The table's commands (room.cpp): decide, commit the intent, then apply and send.
     /// Decides `command`; a refusal is answered to `origin`; a decision is committed (the queue
-    /// waits) and then applied, or applied at once when it stores nothing.
-    void run(TableCommand command, std::optional<RequestOrigin> origin, Then then = {});
-    /// Stores the decision's intent; on commit applies and settles it, on failure discards it
-    /// and answers `unavailable`. The queue waits meanwhile.
+    /// waits) and then applied, or applied at once when it stores nothing. `if_failed` runs when
+    /// the commit fails, once the queue is free again.
+    void run(TableCommand command, std::optional<RequestOrigin> origin, Then then = {},
+             Failed if_failed = {});
+    /// Stores the decision's intent; on commit applies and settles it, on failure discards it,
+    /// answers `unavailable` and runs `if_failed`. The queue waits meanwhile.
     void commit(std::shared_ptr<Decision> decision, std::optional<RequestOrigin> origin, Then then,
-                std::optional<std::uint32_t> engine_move);
+                Failed if_failed, std::optional<std::uint32_t> engine_move);
     /// After apply(): the events go out, follow-up commands are queued, timers and the engine
     /// catch up with the table.
     void settle(Decision& decision, const std::optional<RequestOrigin>& origin, const Then& then);
@@ -224,6 +231,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void answer_resend(const RequestOrigin& origin, std::uint32_t ply);
     void on_created(std::array<std::optional<SeatSpec>, 2> seats,
                     const std::optional<std::string>& id);
+    /// The creation could not be stored: there is no such game. Its seats' connections are
+    /// answered `unavailable` (the creator by its request's id), and the room leaves memory, so
+    /// that nothing of it is found, listed or counted among its creator's open games.
+    void on_creation_failed(const std::array<std::optional<SeatSpec>, 2>& seats,
+                            const std::optional<std::string>& id, const std::string& error);
+    /// The abort of a waiting game whose creator left could not be stored: the room leaves the
+    /// lobby and memory rather than stay listed with nobody in it (storage still has the game
+    /// waiting: the next request for it, or the next start, brings it back and aborts it then).
+    void on_abort_failed();
     /// After the creation: a seat whose connections closed before the game was stored is away
     /// (presence, and the abandon or claim window from now); a room nobody is in is released.
     void settle_absent_seats();
@@ -287,7 +303,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// there is at least one; false otherwise (the caller sends a state).
     bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since,
                       const std::optional<std::string>& id);
-    /// Tells every member the new number of watchers, once per burst of watches and leaves.
+    /// The number of watchers changed: every member is told the latest count, after the
+    /// requests already queued and at most once per RoomConfig::spectator_interval.
     void broadcast_spectators();
     void send_spectator_count();
     /// Makes the peer a member (in `seat`, or a spectator) unless it is one already; false when
@@ -318,8 +335,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::deque<Queued> pending_;
     std::atomic<std::size_t> requests_in_flight_{0};  ///< see requests_in_flight()
     bool busy_ = false;                               ///< a commit is in flight
-    bool spectator_count_posted_ = false;             ///< a send_spectator_count() is on the strand
-    std::uint32_t spectator_count_sent_ = 0;          ///< the count last broadcast
+    SpectatorNotices spectator_notices_;              ///< when the next count goes out
+    std::shared_ptr<Timer> spectator_timer_;          ///< a count due later (broadcast_spectators)
     std::shared_ptr<Timer> flag_timer_;
     std::shared_ptr<Timer> abandon_timer_;
     std::optional<Table::TimePoint> flag_armed_;     ///< the deadline flag_timer_ is armed for
@@ -331,6 +348,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// Out of the host's memory: requests that still reach it are routed again, other work is
     /// dropped (storage has the game; the room that serves it next is a new one).
     bool unloaded_ = false;
+    /// Its creation failed to commit: storage has no such game. Requests that still reach the room
+    /// are refused `unknown_game`, its own work is dropped, and it leaves memory
+    /// (on_creation_failed).
+    bool never_stored_ = false;
+    /// After a failed abort (on_abort_failed), before the abandon check runs again.
+    static constexpr std::chrono::milliseconds kAbortRetryDelay{1000};
     /// The agents of engine seats (nullptr for a person's seat).
     std::array<std::shared_ptr<SeatAgent>, 2> agents_;
     std::optional<EngineTurn> engine_asked_;  ///< the turn the engine was last asked for

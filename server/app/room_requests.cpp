@@ -16,6 +16,14 @@ using protocol::GameStatus;
 using rules::Side;
 
 void GameRoom::handle(RoomRequest& request) {
+    if (never_stored_) {
+        // Its creation was never stored (on_creation_failed): there is no such game. Answered as
+        // storage would answer it, and the room tries again to leave memory.
+        reply_error(request, ErrorCode::unknown_game, "no game with that id");
+        answered(request);
+        leave_memory();
+        return;
+    }
     const auto not_a_game_request = [&] {
         reply_error(request, ErrorCode::bad_request, "not a game request");
     };
@@ -138,6 +146,45 @@ void GameRoom::on_created(std::array<std::optional<SeatSpec>, 2> seats,
     for_each_connection(
         [this](const std::shared_ptr<net::Peer>& peer) { send_state(peer, std::nullopt); });
     enqueue([this] { settle_absent_seats(); });
+}
+
+void GameRoom::on_creation_failed(const std::array<std::optional<SeatSpec>, 2>& seats,
+                                  const std::optional<std::string>& id, const std::string& error) {
+    // A rematch's players asked for nothing here (their acceptance was answered by the old
+    // game's `rematch` event): they are told without an id.
+    const bool rematch = table_.rematch_of().has_value();
+    std::vector<const net::Peer*> told;
+    for (const auto& seat : seats) {
+        if (!seat) {
+            continue;
+        }
+        for (const auto& peer : seat->peers) {
+            if (std::find(told.begin(), told.end(), peer.get()) != told.end()) {
+                continue;  // a connection holding both seats of a rematch hears it once
+            }
+            told.push_back(peer.get());
+            RequestOrigin origin(context_.time.now(), false);
+            origin.peer = peer;
+            origin.id = rematch ? std::nullopt : id;
+            reply_error(origin, ErrorCode::unavailable,
+                        "storage failed, the game was not created: " + error);
+        }
+    }
+    never_stored_ = true;
+    leave_memory();  // else after the requests on their way here (handle)
+}
+
+void GameRoom::on_abort_failed() {
+    if (table_.status() != GameStatus::waiting || !members_.empty()) {
+        return;  // its creator came back meanwhile: the game waits on
+    }
+    if (!leave_memory()) {
+        // A request for it is queued or on its way: served first, then the abort is tried again.
+        arm_timer(abandon_timer_, kAbortRetryDelay, [](GameRoom& room) {
+            room.run(command::AbandonCheck{}, std::nullopt, {},
+                     [self = &room](const std::string&) { self->on_abort_failed(); });
+        });
+    }
 }
 
 void GameRoom::settle_absent_seats() {

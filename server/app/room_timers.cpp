@@ -37,7 +37,8 @@ void GameRoom::arm_deadlines() {
         if (abandon) {
             arm_timer(abandon_timer_, delay_after(*abandon, now), [](GameRoom& room) {
                 room.abandon_armed_.reset();
-                room.run(command::AbandonCheck{}, std::nullopt);
+                room.run(command::AbandonCheck{}, std::nullopt, {},
+                         [self = &room](const std::string&) { self->on_abort_failed(); });
             });
         } else if (abandon_timer_) {
             abandon_timer_->cancel();

@@ -6,6 +6,7 @@
 #include "common/protocol/codec.hpp"
 #include "server/app/log.hpp"
 #include "server/app/metrics.hpp"
+#include "server/app/replies.hpp"
 #include "server/app/room.hpp"
 #include "server/app/seats.hpp"
 
@@ -98,11 +99,7 @@ void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code,
         // An engine's request: counted as a person's, and logged where its failure is.
         return;
     }
-    log_event(LogLevel::info, "request_refused",
-              {{"peer", request.peer->id()},
-               {"game", id_},
-               {"request", move ? "move" : "game"},
-               {"code", protocol::to_string(code)}});
+    log_refusal(context_.time.now(), code, request.peer->id(), id_, move ? "move" : "game");
     request.peer->send(
         std::make_shared<const std::string>(protocol::encode_error(code, message, request.id)));
 }
@@ -179,27 +176,31 @@ bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
 
 void GameRoom::broadcast_spectators() {
     // Watchers come and go in bursts (a popular game, a game that ends and its watchers follow the
-    // next one): a count to every member for each of them was quadratic, 40,000 messages when 200
-    // watchers moved to a new game. The count goes out once, after the requests already on the
-    // strand, and only if it changed.
-    if (spectator_count_posted_) {
+    // next one) and in churn (a client watching and unwatching in a loop): a count to every member
+    // for each change was quadratic, 40,000 messages when 200 watchers moved to a new game. The
+    // count goes out after the requests already on the strand, at most once per interval, and
+    // only if it changed.
+    const auto delay = spectator_notices_.changed(context_.time.now());
+    if (!delay) {
         return;
     }
-    spectator_count_posted_ = true;
-    executor_->post([weak = weak_from_this()] {
+    auto send = [weak = weak_from_this()] {
         if (auto self = weak.lock()) {
             self->send_spectator_count();
         }
-    });
+    };
+    if (delay->count() == 0) {
+        executor_->post(std::move(send));
+    } else {
+        spectator_timer_ = executor_->post_after(*delay, std::move(send));
+    }
 }
 
 void GameRoom::send_spectator_count() {
-    spectator_count_posted_ = false;
     const std::uint32_t count = spectator_count();
-    if (count == spectator_count_sent_) {
+    if (!spectator_notices_.send(context_.time.now(), count)) {
         return;
     }
-    spectator_count_sent_ = count;
     auto text = std::make_shared<const std::string>(protocol::encode(
         protocol::ServerMessage{protocol::SpectatorCount{id_, count}, std::nullopt}));
     for_each_connection([&](const std::shared_ptr<net::Peer>& peer) { peer->send(text); });

@@ -136,16 +136,12 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
     return games;
 }
 
-Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,
-                                                        const GameQuery& query) {
-    const std::size_t limit = std::min(query.limit, kMaxListLimit);
-    if (limit == 0) {
-        return std::vector<GameRow>();
-    }
+std::string list_games_sql(const GameQuery& query) {
     // The WHERE clause is assembled from constant fragments only; every value is a bound
     // parameter with a fixed number, so fragments may be left out freely. Leaving them out
-    // (rather than `?1 IS NULL OR status = ?1`) lets SQLite use the (status, created_ms, id)
-    // index.
+    // (rather than `?1 IS NULL OR status = ?1`) lets SQLite search the index for the filters
+    // given: (status, created_ms, id), (variant, created_ms, id) or (status, variant, created_ms,
+    // id), each read newest first with no sort.
     std::string sql = "SELECT " + std::string(kGameColumns) + " FROM games WHERE 1";
     if (query.status) {
         sql += " AND status = ?1";
@@ -163,7 +159,16 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
         sql += " AND (created_ms, id) < (SELECT created_ms, id FROM games WHERE id = ?3)";
     }
     sql += " ORDER BY created_ms DESC, id DESC LIMIT ?4";
+    return sql;
+}
 
+Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,
+                                                        const GameQuery& query) {
+    const std::size_t limit = std::min(query.limit, kMaxListLimit);
+    if (limit == 0) {
+        return std::vector<GameRow>();
+    }
+    const std::string sql = list_games_sql(query);
     auto select = connection.prepare(sql);
     if (!select) {
         return unexpected(std::move(select).error());

@@ -28,6 +28,11 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
 /// The most games `list_games()` returns at once, whatever the query's limit.
 inline constexpr std::size_t kMaxListLimit = 200;
 
+/// The statement list_games() runs for `query`: its filters as the numbered parameters ?1
+/// (status), ?2 (variant), ?3 (before) and ?4 (limit), each present only when the query has it
+/// (the storage tests read its EXPLAIN QUERY PLAN).
+std::string list_games_sql(const GameQuery& query);
+
 /// Headers matching `query`, newest first (created_ms, then id, descending).
 Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,
                                                         const GameQuery& query);

@@ -102,3 +102,48 @@ test('a move that cannot be stored is refused and changes nothing', async () => 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// A create that cannot be stored is answered `unavailable` and leaves nothing behind: no game in
+// memory, and the connection goes on being served. Before, it was never answered, and a phantom
+// game stayed in memory, counted among its creator's open games.
+test('a create that cannot be stored is answered unavailable and leaves nothing behind', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-full-'));
+  const db = path.join(dir, 'arbiter.db');
+  try {
+    const empty = await startServer({ db });
+    await empty.stop();
+    const bound = statSync(db).size + 4 * 4096;
+    const server = await startServer({
+      db,
+      args: ['--max-db-bytes', String(bound), '--rate', '1000', '--burst', '1000', '--max-open-games', '100000'],
+    });
+    try {
+      const creator = await Client.connect(server.url, 'Ana');
+      let created = 0;
+      let refusal;
+      for (let i = 0; i < 5000 && !refusal; i += 1) {
+        const reply = await creator.request({ type: 'create', variant: 'chess', private: true }, 5000);
+        if (reply.type === 'error') {
+          refusal = reply;
+        } else {
+          created += 1;
+        }
+      }
+      assert.ok(refusal, 'the bound was reached');
+      assert.equal(refusal.code, 'unavailable', JSON.stringify(refusal));
+      assert.match(refusal.message, /not created/);
+      // Every game in memory is one that was created.
+      const metrics = await (await fetch(`${server.http}/metrics`)).text();
+      const inMemory = metrics
+        .split('\n')
+        .filter((line) => line.startsWith('arbiter_games_in_memory{'))
+        .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+      assert.equal(inMemory, created, metrics);
+      assert.equal((await creator.request({ type: 'ping' })).type, 'pong');
+    } finally {
+      assert.equal((await server.stop()).code, 0);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -92,6 +92,26 @@ TEST_F(HubTest, AFloodIsRefusedByIdThenClosed) {
     EXPECT_TRUE(peer->reply_to("over3").is_null()) << "closed, not answered";
 }
 
+// A client that sends refused requests in a stream does not write a log line for each: one a
+// second per error code goes through. The metrics count every one, and every one is answered.
+TEST_F(HubTest, RefusedRequestsAreLoggedSampledAndAllCounted) {
+    ASSERT_TRUE(configure_logging(LogFormat::json, "info"));
+    auto peer = connect();
+    ::testing::internal::CaptureStderr();
+    for (int i = 0; i < 5; ++i) {
+        send(peer, R"({"type":"teleport","id":"t)" + std::to_string(i) + R"("})");
+    }
+    const std::string logged = ::testing::internal::GetCapturedStderr();
+    std::size_t lines = 0;
+    for (auto at = logged.find("request_refused"); at != std::string::npos;
+         at = logged.find("request_refused", at + 1)) {
+        ++lines;
+    }
+    EXPECT_LE(lines, 1u) << logged;
+    EXPECT_EQ(metrics.refused_count(protocol::ErrorCode::unknown_type), 5u);
+    EXPECT_EQ(peer->reply_to("t4")["code"], "unknown_type");
+}
+
 TEST_F(HubTest, AGameCreatedIsListedAndTheCreatorsThirdOpenGameRefused) {
     auto follower = connect();
     send(follower, R"({"type":"lobby","id":"l"})");
@@ -122,6 +142,50 @@ TEST_F(HubTest, ACreateRefusedForItsEngineDoesNotCountAmongTheOpenGames) {
     EXPECT_FALSE(create(creator, "c2").empty());
     send(creator, R"({"type":"create","variant":"chess","id":"c3"})");
     EXPECT_EQ(creator->reply_to("c3")["code"], "not_allowed");
+}
+
+// A create whose write fails (a full disk) is answered `unavailable` and leaves nothing behind:
+// no room in memory, nothing listed, nothing counted among its creator's open games (limit 2).
+TEST_F(HubTest, ACreateWhoseWriteFailsIsAnsweredAndLeavesNoPhantom) {
+    auto follower = connect();
+    send(follower, R"({"type":"lobby","id":"l"})");
+    auto creator = connect();
+    repository.fail_writes = true;
+    send(creator, R"({"type":"create","variant":"chess","id":"c1"})");
+    EXPECT_EQ(creator->reply_to("c1")["type"], "error");
+    EXPECT_EQ(creator->reply_to("c1")["code"], "unavailable");
+    EXPECT_EQ(hub->room_count(), 0u);
+    EXPECT_EQ(follower->messages().size(), 1u) << "the lobby never changed";
+    repository.fail_writes = false;
+    EXPECT_FALSE(create(creator, "c2").empty());
+    EXPECT_FALSE(create(creator, "c3").empty()) << "the failed create holds no open game";
+}
+
+// The creator of a waiting game left, and its abort could not be stored: the game leaves the
+// lobby and memory rather than stay listed for good with nobody in it.
+TEST_F(HubTest, AWaitingGameWhoseAbortFailsIsNoLongerListed) {
+    auto follower = connect();
+    send(follower, R"({"type":"lobby","id":"l"})");
+    auto creator = connect();
+    const auto game = create(creator, "c");
+    ASSERT_EQ(follower->messages().back()["games"].size(), 1u);
+    hub->on_close(creator);
+    settle();
+    repository.fail_writes = true;
+    time.advance(config.room.disconnect_timeout + 1s);
+    settle();
+    EXPECT_EQ(hub->room_count(), 0u);
+    EXPECT_TRUE(follower->messages().back()["games"].empty());
+    // Storage still has it waiting: a request brings it back, and it is aborted in due time.
+    repository.fail_writes = false;
+    auto watcher = connect();
+    send(watcher, R"({"type":"watch","game":")" + game + R"(","id":"w"})");
+    EXPECT_EQ(watcher->reply_to("w")["status"], "waiting");
+    send(watcher, R"({"type":"unwatch","game":")" + game + R"("})");
+    time.advance(config.room.disconnect_timeout + 1s);
+    settle();
+    EXPECT_EQ(repository.stored(game)->header.status, protocol::GameStatus::aborted);
+    EXPECT_TRUE(follower->messages().back()["games"].empty());
 }
 
 TEST_F(HubTest, AJoinedGameNoLongerCountsAmongItsCreatorsOpenGames) {

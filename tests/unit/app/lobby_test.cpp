@@ -124,5 +124,26 @@ TEST(Lobby, ClearForgetsGamesAndFollowers) {
     EXPECT_TRUE(games_of(later->messages()[0]).empty());
 }
 
+// The order is kept as games come and go: ties by id, a game listed again once, and a game that
+// left memory taken off (followers told); one that was not listed changes nothing.
+TEST(Lobby, KeepsItsOrderAsGamesComeAndGo) {
+    Lobby lobby(3);
+    auto peer = std::make_shared<FakePeer>(1);
+    lobby.subscribe(peer, std::nullopt);
+    lobby.changed(waiting("b", 10), false);
+    lobby.changed(waiting("a", 10), false);
+    lobby.changed(waiting("c", 20), false);
+    auto renamed = waiting("a", 10);
+    renamed.first = protocol::PlayerInfo{"Ana", true, false, std::nullopt};
+    lobby.changed(renamed, false);
+    EXPECT_EQ(games_of(peer->messages().back()), (std::vector<std::string>{"c", "a", "b"}));
+    EXPECT_EQ(peer->messages().back()["games"][1]["players"]["white"]["name"], "Ana");
+    lobby.removed("c");
+    EXPECT_EQ(games_of(peer->messages().back()), (std::vector<std::string>{"a", "b"}));
+    const auto sent = peer->messages().size();
+    lobby.removed("never-listed");
+    EXPECT_EQ(peer->messages().size(), sent);
+}
+
 }  // namespace
 }  // namespace arbiter::server::app

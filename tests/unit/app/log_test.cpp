@@ -95,5 +95,20 @@ TEST(LogOncePerSecond, LetsTheFirstLineThroughThenOneASecond) {
     EXPECT_TRUE(gate.allow(start + std::chrono::seconds(5)));
 }
 
+TEST(SampledLog, OneLineASecondPerKindSayingHowManyWereLeftOut) {
+    using namespace std::chrono_literals;
+    SampledLog sampled(2);
+    const std::chrono::steady_clock::time_point start{std::chrono::hours(1)};
+    EXPECT_EQ(sampled.allow(0, start), 0u);
+    EXPECT_EQ(sampled.allow(0, start + 1ms), std::nullopt);
+    EXPECT_EQ(sampled.allow(0, start + 999ms), std::nullopt);
+    EXPECT_EQ(sampled.allow(1, start + 999ms), 0u) << "each kind on its own";
+    EXPECT_EQ(sampled.allow(0, start + 1'000ms), 2u) << "the two left out";
+    EXPECT_EQ(sampled.allow(0, start + 1'500ms), std::nullopt);
+    EXPECT_EQ(sampled.allow(0, start + 5'000ms), 1u);
+    EXPECT_EQ(sampled.allow(0, start + 6'000ms), 0u);
+    EXPECT_EQ(sampled.allow(7, start), 0u) << "a kind it does not sample goes through";
+}
+
 }  // namespace
 }  // namespace arbiter::server::app

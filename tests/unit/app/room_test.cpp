@@ -157,6 +157,16 @@ class RecordingPeer final : public net::Peer {
         return found;
     }
 
+    /// The message answering `id`, or null.
+    json reply_to(std::string_view id) const {
+        for (const auto& message : received) {
+            if (message.value("id", "") == id) {
+                return message;
+            }
+        }
+        return nullptr;
+    }
+
     std::vector<json> received;
     bool answering = true;  ///< what responsive() says: false for a half-open connection
 
@@ -350,6 +360,137 @@ TEST_F(RoomTest, AFailedCommitIsAnsweredUnavailableAndLeavesNothingBehind) {
     repository.complete();
     executor->drain();
     EXPECT_EQ(white->of_type("moved").at(0)["id"], "m2");
+}
+
+// Every request whose decision writes is answered `unavailable`, by its id, when the write fails:
+// a move, each offer, an abort, a resignation, a claim and a rematch offer.
+TEST_F(RoomTest, EveryRequestWhoseWriteFailsIsAnsweredUnavailable) {
+    using protocol::OfferAction;
+    using protocol::OfferKind;
+    open_game();
+    move(white, "e2e4", 0, "m0");
+    repository.complete();
+    executor->drain();
+    const auto refused_after_failed_write = [&](const std::shared_ptr<RecordingPeer>& peer,
+                                                protocol::ClientBody body, const std::string& id) {
+        const auto writes = repository.writes.size();
+        submit(peer, std::move(body), id);
+        ASSERT_EQ(repository.writes.size(), writes + 1) << id << " writes";
+        repository.complete(/*ok=*/false);
+        executor->drain();
+        const auto reply = peer->reply_to(id);
+        ASSERT_FALSE(reply.is_null()) << id << " is answered";
+        EXPECT_EQ(reply["type"], "error") << id;
+        EXPECT_EQ(reply["code"], "unavailable") << id;
+    };
+    refused_after_failed_write(black, protocol::MoveRequest{"g1", "e7e5", 1}, "move");
+    refused_after_failed_write(
+        white, protocol::OfferRequest{"g1", OfferKind::draw, OfferAction::offer}, "draw");
+    refused_after_failed_write(
+        white, protocol::OfferRequest{"g1", OfferKind::takeback, OfferAction::offer}, "takeback");
+    refused_after_failed_write(black, protocol::Abort{"g1"}, "abort");
+    refused_after_failed_write(white, protocol::Resign{"g1"}, "resign");
+    room->leave(black);
+    executor->drain();
+    repository.complete();  // black's presence
+    executor->drain();
+    time.advance(60'000ms);
+    refused_after_failed_write(white, protocol::Claim{"g1", protocol::ClaimKind::win}, "claim");
+    submit(white, protocol::Resign{"g1"}, "resigned");
+    repository.complete();
+    executor->drain();
+    refused_after_failed_write(
+        white, protocol::OfferRequest{"g1", OfferKind::rematch, OfferAction::offer}, "rematch");
+}
+
+// A join whose write fails is answered `unavailable` and seats nobody: the game still waits.
+TEST_F(RoomTest, AJoinWhoseWriteFailsSeatsNobody) {
+    storage::GameRow header;
+    header.id = "g1";
+    auto game = rules::make_game(rules::Variant::chess, "").value();
+    header.initial_position = game->initial_position();
+    header.status = protocol::GameStatus::waiting;
+    std::array<std::optional<SeatSpec>, 2> seats;
+    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
+    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
+    room->begin_creation();
+    executor->drain();
+    repository.complete();
+    executor->drain();
+    submit(black, protocol::Join{"g1"}, "j1");
+    repository.complete(/*ok=*/false);
+    executor->drain();
+    EXPECT_EQ(black->reply_to("j1")["code"], "unavailable");
+    EXPECT_TRUE(black->of_type("joined").empty());
+    EXPECT_EQ(host.listed.back(), "waiting");
+    submit(black, protocol::Join{"g1"}, "j2");
+    repository.complete();
+    executor->drain();
+    EXPECT_EQ(black->reply_to("j2")["type"], "joined");
+}
+
+// A creation whose write fails is answered `unavailable` by the creator's request id, and the
+// room leaves memory without ever being listed.
+TEST_F(RoomTest, ACreationWhoseWriteFailsIsAnsweredAndLeavesMemory) {
+    storage::GameRow header;
+    header.id = "g1";
+    auto game = rules::make_game(rules::Variant::chess, "").value();
+    header.initial_position = game->initial_position();
+    header.status = protocol::GameStatus::waiting;
+    std::array<std::optional<SeatSpec>, 2> seats;
+    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
+    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
+    room->begin_creation();
+    executor->drain();
+    repository.complete(/*ok=*/false);
+    executor->drain();
+    ASSERT_EQ(white->received.size(), 1u);
+    EXPECT_EQ(white->received[0]["type"], "error");
+    EXPECT_EQ(white->received[0]["code"], "unavailable");
+    EXPECT_EQ(white->received[0]["id"], "c1");
+    EXPECT_TRUE(host.listed.empty()) << "never listed";
+    EXPECT_EQ(host.unloaded, 1);
+}
+
+TEST(SpectatorNotices, AtMostOneCountPerIntervalTheLatest) {
+    using TimePoint = SpectatorNotices::TimePoint;
+    SpectatorNotices notices(250ms);
+    const TimePoint start{};
+    EXPECT_EQ(notices.changed(start), 0ms) << "the first change goes out at once";
+    EXPECT_EQ(notices.changed(start), std::nullopt) << "already due: it carries this one too";
+    EXPECT_TRUE(notices.send(start, 2));
+    EXPECT_EQ(notices.changed(start + 100ms), 150ms) << "not before the interval is over";
+    EXPECT_EQ(notices.changed(start + 200ms), std::nullopt);
+    EXPECT_TRUE(notices.send(start + 250ms, 5));
+    // Changes that cancel out send nothing.
+    EXPECT_EQ(notices.changed(start + 600ms), 0ms);
+    EXPECT_FALSE(notices.send(start + 600ms, 5));
+    EXPECT_EQ(notices.changed(start + 700ms), 0ms) << "nothing was sent since 250 ms";
+}
+
+// Watch/unwatch churn: the players hear the count at most once per interval (250 ms), and then
+// the latest, not once per change.
+TEST_F(RoomTest, SpectatorChurnSendsAtMostOneCountPerInterval) {
+    open_game();
+    auto first = std::make_shared<RecordingPeer>(3);
+    auto churner = std::make_shared<RecordingPeer>(4);
+    submit(first, protocol::Watch{"g1", std::nullopt}, "w");
+    ASSERT_EQ(white->of_type("spectators").size(), 1u);
+    EXPECT_EQ(white->of_type("spectators")[0]["count"], 1);
+    for (int i = 0; i < 50; ++i) {
+        submit(churner, protocol::Watch{"g1", std::nullopt}, "w" + std::to_string(i));
+        room->unwatch(churner);
+        executor->advance(4ms);
+    }
+    submit(churner, protocol::Watch{"g1", std::nullopt}, "last");
+    EXPECT_EQ(white->of_type("spectators").size(), 1u) << "nothing more within the interval";
+    executor->advance(50ms);
+    const auto counts = white->of_type("spectators");
+    ASSERT_EQ(counts.size(), 2u);
+    EXPECT_EQ(counts[1]["count"], 2) << "the latest count";
+    EXPECT_EQ(black->of_type("spectators").size(), 2u);
+    executor->advance(1'000ms);
+    EXPECT_EQ(white->of_type("spectators").size(), 2u) << "a quiet moment sends nothing";
 }
 
 TEST_F(RoomTest, RequestsWaitBehindACommitInTheirOrder) {

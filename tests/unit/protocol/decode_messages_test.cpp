@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "decode_helpers.hpp"
 
@@ -30,6 +32,39 @@ TEST(ProtocolDecodeHello, NameEmptyTooLongOrWithControlsIsRefused) {
          {std::string(""), std::string(33, 'n'), std::string("a\\nb"), std::string("a\\u0000"),
           std::string("tab\\t"), std::string("del\\u007f"), std::string("c1\\u0085")}) {
         expect_bad_request(frame("hello", "\"name\":" + json_string(name)), "\"name\"");
+    }
+}
+
+// One spelling for what looks the same: NFC, trimmed, inner white space one space.
+TEST(ProtocolDecodeHello, NameIsNormalised) {
+    // "Ana" with a combining acute accent (U+0301) is the precomposed a-acute (U+00E1).
+    EXPECT_EQ(accepted_body<Hello>(R"({"type":"hello","name":"Ana\u0301"})").name, "An\xC3\xA1");
+    EXPECT_EQ(accepted_body<Hello>(R"({"type":"hello","name":"  Ana  "})").name, "Ana");
+    EXPECT_EQ(accepted_body<Hello>(R"({"type":"hello","name":"Ana \u3000\u00a0 Bo"})").name,
+              "Ana Bo");
+    EXPECT_EQ(accepted_body<Hello>(R"({"type":"hello","name":"\u738b\u5c0f\u660e"})").name,
+              "\xE7\x8E\x8B\xE5\xB0\x8F\xE6\x98\x8E");
+}
+
+// Names that are empty once trimmed, or that hide characters that show nothing or reorder the
+// text around them (impersonation in the lobby), are refused with a reason.
+TEST(ProtocolDecodeHello, NameBlankOrWithInvisibleCharactersIsRefused) {
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"   ", "visible"},
+        {"\u3000", "visible"},
+        {"\u200b", "invisible"},            // zero-width space
+        {"An\u200ba", "invisible"},         // zero-width space inside
+        {"Ana\u200d", "invisible"},         // zero-width joiner
+        {"\u202eanA", "invisible"},         // right-to-left override
+        {"Ana\u2066x\u2069", "invisible"},  // left-to-right isolate
+        {"Ana\u200f", "invisible"},         // right-to-left mark
+        {"\ufeffAna", "invisible"},         // byte-order mark
+        {"\u3164", "invisible"},            // Hangul filler
+        {"Ana\u00ad", "invisible"},         // soft hyphen
+        {"\ue000", "invisible"},            // private use
+    };
+    for (const auto& [name, why] : refused) {
+        expect_bad_request(frame("hello", "\"name\":" + json_string(name)), why);
     }
 }
 

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include "server/storage/game_reads.hpp"
 #include "server/storage/migrations.hpp"
 #include "storage_test_support.hpp"
 
@@ -176,6 +180,43 @@ TEST(StorageMigrations, MissingFolderIsAnErrorNotAnException) {
     auto opened = SqliteRepository::open("/nonexistent-arbiter-folder/arbiter.db");
     ASSERT_FALSE(opened);
     EXPECT_NE(opened.error().message.find("/nonexistent-arbiter-folder"), std::string::npos);
+}
+
+// Every filtered list of stored games (`games`, GET /api/games) searches an index that gives
+// its order: no walk over every game, and no sort.
+TEST(StorageQueryPlans, FilteredListsSearchAnIndexInListOrder) {
+    TempDatabase database;
+    {
+        auto repository = testing::open_or_die(database.path());
+        ASSERT_NE(repository, nullptr);
+    }
+    auto connection = sqlite::Connection::open(database.path(), false);
+    ASSERT_TRUE(connection);
+    std::vector<GameQuery> queries(6);
+    queries[0].status = protocol::GameStatus::ended;
+    queries[1].variant = rules::Variant::xiangqi;
+    queries[2].status = protocol::GameStatus::waiting;
+    queries[2].variant = rules::Variant::draughts;
+    queries[3] = queries[1];
+    queries[3].before = "g1";
+    queries[4] = queries[2];
+    queries[4].include_private = true;
+    queries[5] = queries[0];
+    queries[5].before = "g1";
+    for (const auto& query : queries) {
+        const std::string sql = detail::list_games_sql(query);
+        auto plan = connection->prepare("EXPLAIN QUERY PLAN " + sql);
+        ASSERT_TRUE(plan) << sql;
+        std::string details;
+        while (plan->step().value_or(false)) {
+            details += plan->column_text(3) + "\n";
+        }
+        EXPECT_EQ(details.find("SCAN"), std::string::npos) << sql << "\n" << details;
+        EXPECT_NE(details.find("SEARCH games USING INDEX games_by_"), std::string::npos)
+            << sql << "\n"
+            << details;
+        EXPECT_EQ(details.find("TEMP B-TREE"), std::string::npos) << sql << "\n" << details;
+    }
 }
 
 }  // namespace
