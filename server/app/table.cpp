@@ -66,7 +66,7 @@ Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableCon
             clocks[seat_index(mover)] = *row.clock_ms;
         }
         // The stored notation, not the one just played: the record keeps what was sent.
-        table.plies_.push_back({std::move(row.notation), clocks, row.seq, table.game_->position()});
+        table.plies_.push_back({std::move(row.notation), clocks, row.seq});
     }
     if (table.clock_) {
         table.clock_->set(stored.header.clock_ms);

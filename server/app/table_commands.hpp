@@ -142,9 +142,6 @@ struct PlyRecord {
     std::string notation;   ///< display notation
     Clocks clocks{};        ///< remaining per seat after it, the mover's increment included
     std::uint64_t seq = 0;  ///< the seq of its `moved` event
-    /// The position after it, in the variant's FEN: a re-sent move is answered from it
-    /// (Table::moved_event), not by replaying the game up to it.
-    std::string position;
 };
 
 /// An engine seat failed to move; the room restarts the engine, then asks it again, or (when the

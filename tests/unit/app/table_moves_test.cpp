@@ -2,8 +2,6 @@
 // answered from the move played, the game's end by a move, and a failed commit.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include "table_test_support.hpp"
 
 namespace arbiter::server::app {
@@ -167,42 +165,6 @@ TEST(TableMoves, TheMovedEventIsRebuiltAsFirstSent) {
     }
     EXPECT_FALSE(table.moved_event(0));
     EXPECT_FALSE(table.moved_event(4));
-}
-
-// A re-send is answered from the position each ply's record keeps, not by replaying the game:
-// every field is as first sent (the legal moves perhaps in another order), in each variant's
-// notation.
-TEST(TableMoves, EveryMovedEventIsRebuiltFromItsRecordInEveryVariant) {
-    for (const auto variant :
-         {rules::Variant::chess, rules::Variant::xiangqi, rules::Variant::draughts}) {
-        Table table = new_table(variant_game(variant));
-        std::vector<protocol::Moved> sent;
-        while (sent.size() < 60 && table.status() == protocol::GameStatus::playing) {
-            const auto legal = table.game().legal_moves();
-            ASSERT_FALSE(legal.empty());
-            const auto& text = legal[(sent.size() * 7) % legal.size()];
-            auto decision = commit(table, move_by(table.turn(), text, table.ply(), 0), at(0));
-            sent.push_back(event_as<protocol::Moved>(decision));
-        }
-        for (std::uint32_t ply = 1; ply <= table.ply(); ++ply) {
-            const auto rebuilt = table.moved_event(ply);
-            ASSERT_TRUE(rebuilt) << rules::to_string(variant) << " " << ply;
-            const auto& first = sent[ply - 1];
-            EXPECT_EQ(rebuilt->move, first.move) << rules::to_string(variant) << " " << ply;
-            EXPECT_EQ(rebuilt->notation, first.notation);
-            EXPECT_EQ(rebuilt->position, first.position);
-            EXPECT_EQ(rebuilt->turn, first.turn);
-            // The same moves; xiangqi lists them in the order of its piece list, which follows
-            // the game's history, not its position alone.
-            auto rebuilt_legal = rebuilt->legal;
-            auto first_legal = first.legal;
-            std::sort(rebuilt_legal.begin(), rebuilt_legal.end());
-            std::sort(first_legal.begin(), first_legal.end());
-            EXPECT_EQ(rebuilt_legal, first_legal) << rules::to_string(variant) << " " << ply;
-            EXPECT_EQ(rebuilt->check, first.check);
-            EXPECT_EQ(rebuilt->seq, first.seq);
-        }
-    }
 }
 
 TEST(TableMoves, AMateIsStoredWithTheMoveAndEndsTheGame) {
