@@ -20,6 +20,7 @@
 #include <boost/beast/websocket/stream.hpp>
 
 #include "server/net/sessions.hpp"
+#include "server/net/token_bucket.hpp"
 
 namespace arbiter::server::net::detail {
 
@@ -38,16 +39,22 @@ class WebsocketSession;
 // go away when the connection ends even if the game logic keeps the Peer a little longer.
 class PeerHandle final : public Peer {
   public:
-    PeerHandle(std::uint64_t id, std::string address, std::weak_ptr<WebsocketSession> session)
-        : id_(id), address_(std::move(address)), session_(std::move(session)) {}
+    PeerHandle(std::uint64_t id, std::string address, ClientAddress client,
+               std::weak_ptr<WebsocketSession> session)
+        : id_(id),
+          address_(std::move(address)),
+          client_(std::move(client)),
+          session_(std::move(session)) {}
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
+    const ClientAddress& client() const noexcept override { return client_; }
     bool send(std::shared_ptr<const std::string> text) override;
     void close(CloseCode code, std::string_view reason) override;
 
   private:
     const std::uint64_t id_;
     const std::string address_;
+    const ClientAddress client_;
     const std::weak_ptr<WebsocketSession> session_;
 };
 
@@ -59,7 +66,10 @@ class WebsocketSession final : public Connection,
         : ws_(std::move(stream)),
           state_(std::move(state)),
           remote_(std::move(remote)),
-          ticket_(std::move(ticket)) {}
+          ticket_(std::move(ticket)),
+          pings_(state_->limits().max_pings_per_second,
+                 state_->limits().max_pings_per_second * NetLimits::kPingBurstSeconds,
+                 std::chrono::steady_clock::now()) {}
 
     ~WebsocketSession() override {
         // The io_context was stopped before this connection finished (stop()'s grace period
@@ -71,7 +81,8 @@ class WebsocketSession final : public Connection,
 
     void run(http::request<http::string_body> request) {
         state_->track(ticket_->id(), weak_from_this());
-        peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, weak_from_this());
+        peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, remote_.client,
+                                             weak_from_this());
         auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
         timeouts.handshake_timeout = state_->limits().handshake_timeout;
         timeouts.idle_timeout = state_->limits().idle_timeout;
@@ -89,6 +100,12 @@ class WebsocketSession final : public Connection,
         }
         ws_.auto_fragment(false);
         ws_.text(true);
+        // Beast answers every ping with a pong on its own: a client's pings are held to a rate.
+        ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
+            if (kind == websocket::frame_type::ping) {
+                on_ping();
+            }
+        });
         // The handler owns the upgrade request: beast reads it while it builds the 101 response.
         auto shared_request =
             std::make_shared<http::request<http::string_body>>(std::move(request));
@@ -222,6 +239,21 @@ class WebsocketSession final : public Connection,
             buffer_.shrink_to_fit();
         }
         read();
+    }
+
+    // On the strand, inside beast's read operation: the close is posted, not started from
+    // within it.
+    void on_ping() {
+        if (ping_flooded_ || close_requested_ || pings_.take(std::chrono::steady_clock::now())) {
+            return;
+        }
+        ping_flooded_ = true;
+        state_->counters.ping_flood_closes.fetch_add(1);
+        closing_.store(true);
+        asio::post(ws_.get_executor(), [self = shared_from_this()] {
+            self->drop_queue();
+            self->start_close({websocket::close_code::policy_error, "ping flood"});
+        });
     }
 
     void on_inbox() {
@@ -430,6 +462,7 @@ class WebsocketSession final : public Connection,
     std::size_t queue_head_ = 0;
     std::unique_ptr<asio::steady_timer> close_deadline_;  // only while closing: idle costs none
     websocket::close_reason pending_close_;
+    TokenBucket pings_;  ///< the client's ping frames (NetLimits::max_pings_per_second)
     std::atomic<std::size_t> queued_messages_{0};
     std::atomic<std::size_t> queued_bytes_{0};
     std::atomic<bool> closing_{false};  // no more frames accepted
@@ -439,6 +472,7 @@ class WebsocketSession final : public Connection,
     bool close_started_ = false;
     bool finished_ = false;
     bool close_notified_ = false;  ///< on_close was called
+    bool ping_flooded_ = false;    ///< pings over the rate: a close is on its way
 };
 
 bool PeerHandle::send(std::shared_ptr<const std::string> text) {

@@ -183,6 +183,41 @@ TEST_F(NetHttp, FramingThatCannotBeTrustedIsRefusedWith400AndClosed) {
     EXPECT_EQ(old->status, 200);
 }
 
+/// One request written as is on a fresh connection, and its answer.
+std::optional<HttpReply> raw_request(std::uint16_t port, std::string_view text) {
+    Socket socket(port);
+    if (!socket.write_all(text)) {
+        return std::nullopt;
+    }
+    std::string buffer;
+    return read_http_reply(socket, buffer, false);
+}
+
+// The default --trusted-proxy is this machine: what a proxy here forwards names the client.
+TEST_F(NetHttp, ForwardedForFromATrustedProxyNamesTheClient) {
+    start();
+    const auto local = http_request(port(), "GET", "/client");
+    ASSERT_TRUE(local);
+    EXPECT_EQ(local->body, "127.0.0.1 local");
+    const auto forwarded = raw_request(
+        port(),
+        "GET /client HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1, 2001:db8:5:6::7\r\n"
+        "Connection: close\r\n\r\n");
+    ASSERT_TRUE(forwarded);
+    EXPECT_EQ(forwarded->body, "2001:db8:5:6::/64 remote");
+}
+
+TEST_F(NetHttp, ForwardedForFromAnyoneElseIsIgnored) {
+    config_.trusted_proxies.clear();  // --trusted-proxy none
+    start();
+    const auto reply =
+        raw_request(port(),
+                    "GET /client HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1\r\n"
+                    "Connection: close\r\n\r\n");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->body, "127.0.0.1 local");
+}
+
 TEST_F(NetHttp, AbsoluteFormTargetIsServedAsItsPath) {
     start();
     const auto reply = raw_request(

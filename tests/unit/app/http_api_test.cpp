@@ -152,6 +152,38 @@ TEST_F(HttpApiTest, NoWebRootServesNoFileOfTheWorkingDirectory) {
     EXPECT_EQ(get(api, "/").status, 404U);
 }
 
+/// A GET of `target` from `client`, answered.
+net::HttpResponse get_from(HttpApi& api, const std::string& target, net::ClientAddress client) {
+    std::promise<net::HttpResponse> answer;
+    auto future = answer.get_future();
+    net::HttpRequest request{"GET", target, "10.0.0.1", false, ""};
+    request.client = std::move(client);
+    api.handle(request,
+               [&answer](net::HttpResponse response) { answer.set_value(std::move(response)); });
+    return future.get();
+}
+
+TEST_F(HttpApiTest, AClientOverItsApiRateGets429WithRetryAfter) {
+    HttpApi limited{repository, metrics, "", nullptr, reads, ApiLimits{0.5, 2}};
+    const net::ClientAddress client{"203.0.113.7", false};
+    EXPECT_EQ(get_from(limited, "/api/games/g1", client).status, 404u);
+    EXPECT_EQ(get_from(limited, "/api/games", client).status, 200u);
+    const auto refused = get_from(limited, "/api/games/g1", client);
+    EXPECT_EQ(refused.status, 429u);
+    const std::string* retry = header_of(refused, "Retry-After");
+    ASSERT_NE(retry, nullptr);
+    EXPECT_EQ(*retry, "2") << "a token every 2 s, rounded up to whole seconds";
+    EXPECT_EQ(get_from(limited, "/api/nothing", client).status, 429u) << "any /api/ path counts";
+    // Another address has its own bucket; this machine has none; files and health are not API.
+    EXPECT_EQ(get_from(limited, "/api/games/g1", {"2001:db8::/64", false}).status, 404u);
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(get_from(limited, "/api/games/g1", {"127.0.0.1", true}).status, 404u);
+    }
+    EXPECT_EQ(get_from(limited, "/healthz", client).status, 200u);
+    EXPECT_EQ(get_from(limited, "/", client).status, 404u) << "no web root: not a 429";
+    EXPECT_NE(metrics.render().find("arbiter_api_rate_limited_total 2"), std::string::npos);
+}
+
 TEST(UrlDecode, DecodesPercentAndPlus) {
     EXPECT_EQ(url_decode("a%20b+c", true), "a b c");
     EXPECT_EQ(url_decode("a+b", false), "a+b");
