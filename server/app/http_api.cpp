@@ -433,6 +433,15 @@ net::HttpResponse HttpApi::static_file(std::string_view raw_path, const net::Htt
     if (!std::filesystem::is_regular_file(file, ec)) {
         return text_response(404, "not found");
     }
+    // A symbolic link in the web root may point anywhere (at /etc, at the database): what is
+    // served must be under the root once every link is followed. A link within the root is fine.
+    std::error_code root_error;
+    const auto root = std::filesystem::canonical(web_root_, root_error);
+    file = std::filesystem::canonical(file, ec);
+    if (ec || root_error ||
+        std::mismatch(root.begin(), root.end(), file.begin(), file.end()).first != root.end()) {
+        return text_response(404, "not found");
+    }
     std::error_code size_error;
     std::error_code time_error;
     const auto size = std::filesystem::file_size(file, size_error);

@@ -148,8 +148,13 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
     // RFC 9112: an HTTP/1.1 request without Host (3.2), or with a Transfer-Encoding whose last
     // coding is not chunked (6.3: its length cannot be known), is answered 400 and the connection
     // closed; read on, the rest of it would be taken for the next request.
+    //
+    // Two Host fields are refused too (RFC 9112 3.2: "a server MUST respond with a 400 (Bad
+    // Request) ... to any request message that ... contains more than one Host header field"):
+    // a proxy and this server could each read another one.
     static bool well_framed(const http::request<http::string_body>& request) {
-        if (request.version() >= 11 && request.find(http::field::host) == request.end()) {
+        const auto hosts = request.count(http::field::host);
+        if ((request.version() >= 11 && hosts == 0) || hosts > 1) {
             return false;
         }
         return request.find(http::field::transfer_encoding) == request.end() || request.chunked();

@@ -193,6 +193,25 @@ std::optional<HttpReply> raw_request(std::uint16_t port, std::string_view text) 
     return read_http_reply(socket, buffer, false);
 }
 
+// RFC 9112 3.2: more than one Host is a 400; a proxy and the server could read different ones.
+TEST_F(NetHttp, TwoHostFieldsAreRefusedWith400) {
+    start();
+    const auto reply =
+        raw_request(port(), "GET /hello HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 400);
+    const auto upgrade = raw_request(port(),
+                                     "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n"
+                                     "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                     "Sec-WebSocket-Version: 13\r\n\r\n");
+    ASSERT_TRUE(upgrade);
+    EXPECT_EQ(upgrade->status, 400);
+    const auto one = raw_request(port(), "GET /hello HTTP/1.1\r\nHost: a.example\r\n\r\n");
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->status, 200);
+}
+
 // The default --trusted-proxy is this machine: what a proxy here forwards names the client.
 TEST_F(NetHttp, ForwardedForFromATrustedProxyNamesTheClient) {
     start();

@@ -6,6 +6,8 @@
 #include <future>
 #include <thread>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "server/app/secrets.hpp"
@@ -182,6 +184,31 @@ TEST_F(HttpApiTest, AClientOverItsApiRateGets429WithRetryAfter) {
     EXPECT_EQ(get_from(limited, "/healthz", client).status, 200u);
     EXPECT_EQ(get_from(limited, "/", client).status, 404u) << "no web root: not a 429";
     EXPECT_NE(metrics.render().find("arbiter_api_rate_limited_total 2"), std::string::npos);
+}
+
+// A symbolic link in the web root led anywhere: /etc/passwd, the database.
+TEST_F(HttpApiTest, AFileIsServedOnlyWhenItsRealPathIsUnderTheWebRoot) {
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("arbiter-web-root-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "root" / "sub");
+    {
+        std::ofstream(dir / "root" / "index.html") << "page";
+        std::ofstream(dir / "secret.db") << "seat tokens";
+    }
+    fs::create_symlink(dir / "secret.db", dir / "root" / "leak.txt");
+    fs::create_directory_symlink(dir, dir / "root" / "sub" / "up");
+    fs::create_symlink("index.html", dir / "root" / "alias.html");  // within the root: served
+    HttpApi site{repository, metrics, dir / "root", nullptr, reads};
+    const auto leak = get(site, "/leak.txt");
+    EXPECT_EQ(leak.status, 404u);
+    EXPECT_EQ(leak.body.find("seat tokens"), std::string::npos);
+    EXPECT_EQ(get(site, "/sub/up/secret.db").status, 404u);
+    EXPECT_EQ(get(site, "/sub/up/root/index.html").status, 200u) << "back inside the root";
+    EXPECT_EQ(get(site, "/alias.html").body, "page");
+    EXPECT_EQ(get(site, "/").body, "page");
+    fs::remove_all(dir);
 }
 
 TEST(UrlDecode, DecodesPercentAndPlus) {
