@@ -40,8 +40,8 @@ class Peer {
     /// X-Forwarded-For when the connection came through a trusted proxy (client_address()).
     /// The default: a client on this machine, limited per connection.
     virtual const ClientAddress& client() const noexcept {
-        static const ClientAddress local{"", true};
-        return local;
+        static const ClientAddress kLocal{"", true};
+        return kLocal;
     }
     /// The connection's round trip as the server's own pings last measured it; nullopt before
     /// the first answer (and for connections that measure none).

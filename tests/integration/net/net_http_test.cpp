@@ -183,16 +183,6 @@ TEST_F(NetHttp, FramingThatCannotBeTrustedIsRefusedWith400AndClosed) {
     EXPECT_EQ(old->status, 200);
 }
 
-/// One request written as is on a fresh connection, and its answer.
-std::optional<HttpReply> raw_request(std::uint16_t port, std::string_view text) {
-    Socket socket(port);
-    if (!socket.write_all(text)) {
-        return std::nullopt;
-    }
-    std::string buffer;
-    return read_http_reply(socket, buffer, false);
-}
-
 // RFC 9112 3.2: more than one Host is a 400; a proxy and the server could read different ones.
 TEST_F(NetHttp, TwoHostFieldsAreRefusedWith400) {
     start();

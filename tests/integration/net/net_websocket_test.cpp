@@ -191,6 +191,8 @@ TEST_F(NetWebsocket, InvalidUtf8IsClosedWith1007) {
     ASSERT_EQ(client.status(), 101);
     ASSERT_TRUE(client.send_text("{\"type\":\"hello\",\"name\":\"\xC3\x28\"}"));
     EXPECT_EQ(client.read_close(), 1007);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
     ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
     EXPECT_EQ(peers_->events(0), (Events{"open", "close"}));
 }
