@@ -7,35 +7,109 @@ namespace arbiter::server::app {
 
 void ClientLimits::connected(const ClientKey& client, TimePoint now) {
     std::lock_guard lock(mutex_);
-    auto [it, inserted] = clients_.try_emplace(client);
-    if (inserted) {
-        it->second.tokens = config_.message_burst;
-        it->second.refilled = now;
+    auto it = clients_.find(client);
+    if (it == clients_.end()) {
+        it = clients_
+                 .emplace(client, Client{0,
+                                         net::TokenBucket(config_.messages_per_second,
+                                                          config_.message_burst, now),
+                                         net::TokenBucket(config_.max_creates_per_minute / 60.0,
+                                                          config_.max_creates_per_minute, now),
+                                         0,
+                                         {}})
+                 .first;
     }
     it->second.connections += 1;
 }
 
-void ClientLimits::disconnected(const ClientKey& client) {
+void ClientLimits::disconnected(const ClientKey& client, TimePoint now) {
     std::lock_guard lock(mutex_);
     auto it = clients_.find(client);
-    if (it != clients_.end() && --it->second.connections == 0) {
+    if (it == clients_.end() || --it->second.connections > 0) {
+        return;
+    }
+    // A client keyed by address stays while its counts differ from a newcomer's: forgotten
+    // at once, its next connection would start with full buckets and no open games (connect,
+    // create 8, close, repeat made 14,000 games in 100 s).
+    const auto& state = it->second;
+    if (client.per_connection() || (state.open_games.empty() && quiet_at(state, now))) {
         clients_.erase(it);
     }
+}
+
+bool ClientLimits::quiet_at(const Client& client, TimePoint now) noexcept {
+    return client.messages.full_at(now) && client.creates.full_at(now);
+}
+
+void ClientLimits::forget_idle(TimePoint now, const StillOpen& still_open) {
+    std::vector<std::pair<ClientKey, std::vector<std::pair<std::string, bool>>>> asked;
+    {
+        std::lock_guard lock(mutex_);
+        if (forgot_at_ && now - *forgot_at_ < kForgetInterval) {
+            return;
+        }
+        forgot_at_ = now;
+        for (auto it = clients_.begin(); it != clients_.end();) {
+            const auto& state = it->second;
+            if (state.connections > 0 || !quiet_at(state, now)) {
+                ++it;
+                continue;
+            }
+            if (state.open_games.empty()) {
+                it = clients_.erase(it);
+                continue;
+            }
+            std::vector<std::pair<std::string, bool>> games;
+            bool reserved = false;  // a create under way: asked about once it is counted
+            for (const auto& [game, open] : state.open_games) {
+                reserved = reserved || open.reserved;
+                games.emplace_back(game, open.against_engine);
+            }
+            if (!reserved) {
+                asked.emplace_back(it->first, std::move(games));
+            }
+            ++it;
+        }
+    }
+    // Asked with the lock let go, as in check_open_games().
+    std::vector<std::pair<ClientKey, std::vector<std::string>>> closed;
+    for (auto& [client, games] : asked) {
+        std::vector<std::string> gone;
+        for (const auto& [game, against_engine] : games) {
+            if (!still_open(game, against_engine)) {
+                gone.push_back(game);
+            }
+        }
+        closed.emplace_back(client, std::move(gone));
+    }
+    std::lock_guard lock(mutex_);
+    for (const auto& [client, gone] : closed) {
+        auto it = clients_.find(client);
+        if (it == clients_.end() || it->second.connections > 0) {
+            continue;  // it came back meanwhile: its own checks forget its closed games
+        }
+        for (const auto& game : gone) {
+            it->second.open_games.erase(game);
+        }
+        if (it->second.open_games.empty() && quiet_at(it->second, now)) {
+            clients_.erase(it);
+        }
+    }
+}
+
+std::size_t ClientLimits::client_count() const {
+    std::lock_guard lock(mutex_);
+    return clients_.size();
 }
 
 Admission ClientLimits::admit(const ClientKey& client, TimePoint now) {
     std::lock_guard lock(mutex_);
     auto it = clients_.find(client);
-    if (it == clients_.end()) {
+    if (it == clients_.end() || it->second.connections == 0) {
         return Admission::unknown;
     }
     auto& state = it->second;
-    const double seconds = std::chrono::duration<double>(now - state.refilled).count();
-    state.tokens =
-        std::min(config_.message_burst, state.tokens + seconds * config_.messages_per_second);
-    state.refilled = now;
-    if (state.tokens >= 1) {
-        state.tokens -= 1;
+    if (state.messages.take(now)) {
         state.refused_in_row = 0;
         return Admission::admitted;
     }
@@ -44,6 +118,21 @@ Admission ClientLimits::admit(const ClientKey& client, TimePoint now) {
         return Admission::close;
     }
     return state.refused_in_row == 1 ? Admission::first_refused : Admission::refused;
+}
+
+std::optional<std::string> ClientLimits::take_create(const ClientKey& client, TimePoint now) {
+    std::lock_guard lock(mutex_);
+    auto it = clients_.find(client);
+    if (it == clients_.end()) {
+        return refusal(client);  // its connection closed meanwhile
+    }
+    if (it->second.creates.take(now)) {
+        return std::nullopt;
+    }
+    const auto wait = std::chrono::ceil<std::chrono::seconds>(it->second.creates.wait_at(now));
+    return std::string(client.per_connection() ? "this connection" : "your address") + " created " +
+           std::to_string(config_.max_creates_per_minute) +
+           " games in the last minute: try again in " + std::to_string(wait.count()) + " s";
 }
 
 std::optional<std::string> ClientLimits::open_game_refusal(const ClientKey& client,
@@ -81,7 +170,7 @@ std::optional<std::string> ClientLimits::check_open_games(
         std::lock_guard lock(mutex_);
         auto it = clients_.find(client);
         if (it == clients_.end()) {
-            return refusal();  // its connection closed meanwhile
+            return refusal(client);  // its connection closed meanwhile
         }
         for (const auto& [game, open] : it->second.open_games) {
             if (!open.reserved) {
@@ -99,14 +188,14 @@ std::optional<std::string> ClientLimits::check_open_games(
     std::lock_guard lock(mutex_);
     auto it = clients_.find(client);
     if (it == clients_.end()) {
-        return refusal();
+        return refusal(client);
     }
     auto& open_games = it->second.open_games;
     for (const auto& game : closed) {
         open_games.erase(game);
     }
     if (open_games.size() >= config_.max_open_games) {
-        return refusal();
+        return refusal(client);
     }
     if (reserve) {
         open_games[reserve->first] = OpenGame{reserve->second, true};
@@ -114,8 +203,9 @@ std::optional<std::string> ClientLimits::check_open_games(
     return std::nullopt;
 }
 
-std::string ClientLimits::refusal() const {
-    return "this connection already has " + std::to_string(config_.max_open_games) +
+std::string ClientLimits::refusal(const ClientKey& client) const {
+    return std::string(client.per_connection() ? "this connection" : "your address") +
+           " already has " + std::to_string(config_.max_open_games) +
            " open games (waiting for an opponent, or against an engine): finish or abort one "
            "first";
 }

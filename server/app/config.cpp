@@ -11,6 +11,8 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <tuple>
+
 #include "server/app/log.hpp"
 
 namespace arbiter::server::app {
@@ -61,6 +63,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     unsigned disconnect_seconds = 60;
     std::string sync = "full";
     std::vector<std::string> engine_flags;
+    std::vector<std::string> trusted_proxies;
     unsigned engine_timeout_ms = static_cast<unsigned>(config.engines.handshake_timeout.count());
     unsigned engine_margin_ms = static_cast<unsigned>(config.engines.answer_margin.count());
     po::options_description options("arbiter-server options");
@@ -84,13 +87,19 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("max-queue-bytes", po::value(&config.net.limits.max_queue_bytes)->default_value(config.net.limits.max_queue_bytes), "outgoing bytes queued per connection before it is closed")
         ("max-connections", po::value(&config.net.limits.max_connections)->default_value(config.net.limits.max_connections), "connections in total")
         ("max-connections-per-address", po::value(&config.net.limits.max_connections_per_address)->default_value(config.net.limits.max_connections_per_address), "connections from one IP address")
+        ("trusted-proxy", po::value(&trusted_proxies)->composing(), "ADDRESS or CIDR range (repeatable) of a reverse proxy whose X-Forwarded-For names the client; default: this machine (127.0.0.0/8 and ::1); 'none' trusts no one")
+        ("allowed-origin", po::value(&config.net.allowed_origins)->composing(), "ORIGIN (scheme://host[:port], repeatable; '*' for any) whose web pages may open a WebSocket here, besides this server's own; a handshake without Origin (no browser) is always allowed")
+        ("max-pings-per-second", po::value(&config.net.limits.max_pings_per_second)->default_value(config.net.limits.max_pings_per_second), "WebSocket ping frames a client may send a second (a burst of 4 s worth); past it the connection is closed (1008)")
+        ("api-rate", po::value(&config.api_requests_per_second)->default_value(config.api_requests_per_second), "REST API (/api/) requests per second per client address (sustained); past it the answer is 429 with Retry-After")
+        ("api-burst", po::value(&config.api_burst)->default_value(config.api_burst), "REST API requests per client address in a burst")
         ("idle-timeout", po::value(&idle_seconds)->default_value(idle_seconds), "seconds without a frame or a pong before a WebSocket connection counts as gone and is closed (its player's presence goes out)")
         ("ping-interval-ms", po::value(&ping_interval_ms)->default_value(ping_interval_ms), "the server pings every WebSocket connection this often (at least twice per --idle-timeout) and measures its round trip")
         ("close-timeout-ms", po::value(&close_timeout_ms)->default_value(close_timeout_ms), "a WebSocket close handshake not finished by then ends with a TCP reset (a peer that stopped reading)")
-        ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "messages per second per connection (sustained)")
-        ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "messages per connection in a burst")
+        ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "WebSocket messages per second per client address, all its connections together (sustained)")
+        ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "WebSocket messages per client address in a burst")
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim, at most (faster time controls get less: protocol.md, \"Disconnects and claims\"); also before a game waiting for an opponent whose creator left is aborted, and before an untimed game nobody is in leaves memory")
-        ("max-open-games", po::value(&config.hub.max_open_games_per_connection)->default_value(config.hub.max_open_games_per_connection), "games one connection may have created and not finished: waiting for an opponent, or against an engine")
+        ("max-open-games", po::value(&config.hub.max_open_games)->default_value(config.hub.max_open_games), "games one client address may have created and not finished: waiting for an opponent, or against an engine")
+        ("max-creates-per-minute", po::value(&config.hub.max_creates_per_minute)->default_value(config.hub.max_creates_per_minute), "games one client address may create a minute; a create beyond is refused (rate_limited)")
         ("max-queued-reads", po::value(&config.max_queued_reads)->default_value(config.max_queued_reads), "reads of stored games (a game not in memory, a replay, a games list, the REST API) waiting for the reader thread; a request beyond is refused (unavailable, or HTTP 503)")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
@@ -172,7 +181,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--journal-rows", config.journal_rows, 0, 1'000'000},
         // SQLite's largest database: 4294967294 pages of 64 KiB, about 2^48 bytes.
         {"--max-db-bytes", config.max_db_bytes, 0, 1ULL << 48},
-        {"--max-open-games", config.hub.max_open_games_per_connection, 1, 1'000'000},
+        {"--max-open-games", config.hub.max_open_games, 1, 1'000'000},
+        {"--max-creates-per-minute", config.hub.max_creates_per_minute, 1, 1'000'000},
         {"--max-queued-reads", config.max_queued_reads, 1, 1'000'000},
     };
     for (const Range& range : ranges) {
@@ -185,6 +195,37 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (!(config.hub.messages_per_second > 0) || !std::isfinite(config.hub.messages_per_second) ||
         !(config.hub.message_burst >= 1) || !std::isfinite(config.hub.message_burst)) {
         return refuse("--rate must be a positive number and --burst a number at least 1");
+    }
+    for (const auto& [flag, rate, burst] :
+         {std::tuple{"--api-rate and --api-burst", config.api_requests_per_second,
+                     config.api_burst},
+          std::tuple{"--max-pings-per-second", config.net.limits.max_pings_per_second,
+                     config.net.limits.max_pings_per_second * net::NetLimits::kPingBurstSeconds}}) {
+        if (!(rate > 0) || !std::isfinite(rate) || !(burst >= 1) || !std::isfinite(burst)) {
+            return refuse(std::string(flag) +
+                          ": a positive rate, and a burst of at least 1, both finite");
+        }
+    }
+    if (!trusted_proxies.empty()) {
+        config.net.trusted_proxies.clear();
+        for (const auto& text : trusted_proxies) {
+            if (text == "none" && trusted_proxies.size() == 1) {
+                break;
+            }
+            auto range = net::AddressRange::parse(text);
+            if (!range) {
+                return refuse("--trusted-proxy " + text +
+                              ": not an address or a CIDR range (such as 10.0.0.0/8), nor 'none'"
+                              " alone");
+            }
+            config.net.trusted_proxies.push_back(*range);
+        }
+    }
+    for (const auto& origin : config.net.allowed_origins) {
+        if (origin != "*" && !origin.starts_with("http://") && !origin.starts_with("https://")) {
+            return refuse("--allowed-origin " + origin +
+                          ": an origin is scheme://host[:port], as a browser sends it (or '*')");
+        }
     }
     if (config.engines.builtin_threads < 1 || config.engines.builtin_threads > 64) {
         return refuse("--engine-threads must be 1..64");

@@ -23,6 +23,9 @@ struct ServerConfig {
     /// replay, a games list, the REST API); a request beyond is refused, so that a flood of them
     /// waits neither in memory nor on the network threads.
     std::size_t max_queued_reads = 64;
+    /// The REST API's rate per client (HttpApi::ApiLimits).
+    double api_requests_per_second = 10;
+    double api_burst = 40;
     std::string web_root;
     unsigned threads = 2;
     std::string log_format = "text";  ///< json | logfmt | text

@@ -1,5 +1,6 @@
 #include "server/app/http_api.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <ctime>
@@ -117,12 +118,14 @@ std::optional<std::string> url_decode(std::string_view text, bool query) {
 }
 
 HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
-                 std::filesystem::path web_root, GaugeSource gauges, ReadWorker& reads)
+                 std::filesystem::path web_root, GaugeSource gauges, ReadWorker& reads,
+                 ApiLimits limits)
     : repository_(repository),
       metrics_(metrics),
       web_root_(std::move(web_root)),
       gauges_(std::move(gauges)),
       reads_(reads),
+      api_rates_(limits.requests_per_second, limits.burst),
       writable_(repository.writable()),
       last_probe_(std::chrono::steady_clock::now().time_since_epoch().count()) {}
 
@@ -143,6 +146,11 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
     }
     if (path == "/metrics") {
         return respond(metrics());
+    }
+    if (path.starts_with("/api/")) {
+        if (auto refusal = over_api_rate(request)) {
+            return respond(std::move(*refusal));
+        }
     }
     if (path == "/api/games") {
         return read_stored(request, std::move(respond), [this, query] { return games(query); });
@@ -174,6 +182,27 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
         return respond(std::move(response));
     }
     respond(static_file(path, request));
+}
+
+std::optional<net::HttpResponse> HttpApi::over_api_rate(const net::HttpRequest& request) {
+    if (request.client.local) {
+        return std::nullopt;
+    }
+    // Counted before any read is queued: a refused request costs no read, and the reader stays
+    // free for the players' games (100 connections pipelining one long game's record kept it
+    // busy, and `resume` of a stored game then failed 19 times out of 20). A 304 is counted as
+    // a 200: its ETag is the SHA-256 of the read it still makes.
+    const auto wait = api_rates_.take(request.client.key, std::chrono::steady_clock::now());
+    if (!wait) {
+        return std::nullopt;
+    }
+    metrics_.api_rate_limited();
+    auto refusal = text_response(429, "too many requests; slow down");
+    // Whole seconds (RFC 9110 10.2.3), rounded up: a client that waits that long gets in.
+    const auto seconds =
+        std::max<std::int64_t>(1, std::chrono::ceil<std::chrono::seconds>(*wait).count());
+    refusal.headers.emplace_back("Retry-After", std::to_string(seconds));
+    return refusal;
 }
 
 void HttpApi::read_stored(const net::HttpRequest& request, Respond respond,
@@ -402,6 +431,15 @@ net::HttpResponse HttpApi::static_file(std::string_view raw_path, const net::Htt
         file /= "index.html";
     }
     if (!std::filesystem::is_regular_file(file, ec)) {
+        return text_response(404, "not found");
+    }
+    // A symbolic link in the web root may point anywhere (at /etc, at the database): what is
+    // served must be under the root once every link is followed. A link within the root is fine.
+    std::error_code root_error;
+    const auto root = std::filesystem::canonical(web_root_, root_error);
+    file = std::filesystem::canonical(file, ec);
+    if (ec || root_error ||
+        std::mismatch(root.begin(), root.end(), file.begin(), file.end()).first != root.end()) {
         return text_response(404, "not found");
     }
     std::error_code size_error;

@@ -11,10 +11,17 @@
 
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
+#include "server/app/request_rates.hpp"
 #include "server/net/peer.hpp"
 #include "server/storage/repository.hpp"
 
 namespace arbiter::server::app {
+
+/// The REST API's rate per client (--api-rate, --api-burst).
+struct ApiLimits {
+    double requests_per_second = 10;
+    double burst = 40;
+};
 
 class HttpApi final : public net::HttpHandler {
   public:
@@ -23,13 +30,16 @@ class HttpApi final : public net::HttpHandler {
 
     /// `web_root`: the folder of the browser client; empty serves no files at all (never the
     /// working directory). `reads`: where the answers that read stored games are made, off the
-    /// network threads.
+    /// network threads. `limits`: each client's rate of /api/ requests (a client on this
+    /// machine, net::ClientAddress::local, has none); past it the answer is 429.
     HttpApi(storage::GameRepository& repository, Metrics& metrics, std::filesystem::path web_root,
-            GaugeSource gauges, ReadWorker& reads);
+            GaugeSource gauges, ReadWorker& reads, ApiLimits limits = {});
 
     void handle(const net::HttpRequest& request, Respond respond) override;
 
   private:
+    /// 429 with Retry-After when `request`'s client is over its rate of API requests.
+    std::optional<net::HttpResponse> over_api_rate(const net::HttpRequest& request);
     /// Answers `request` with `read()` made on the reader thread, or 503 when too many reads
     /// wait. A 200 carries a strong ETag, the SHA-256 of its body: asked again with it in
     /// If-None-Match while nothing changed (a game between moves, a finished one for good),
@@ -50,6 +60,7 @@ class HttpApi final : public net::HttpHandler {
     std::filesystem::path web_root_;
     GaugeSource gauges_;
     ReadWorker& reads_;
+    RequestRates api_rates_;
     /// /healthz: the last probe of the database (see health()).
     static constexpr std::chrono::seconds kHealthProbeInterval{1};
     std::atomic<bool> writable_;

@@ -19,7 +19,7 @@ concept GameRequest = std::same_as<T, protocol::Join> || std::same_as<T, protoco
 
 ClientLimitsConfig limits_of(const HubConfig& config) {
     return {config.messages_per_second, config.message_burst, config.max_refused_in_row,
-            config.max_open_games_per_connection};
+            config.max_open_games, config.max_creates_per_minute};
 }
 
 }  // namespace
@@ -42,8 +42,9 @@ Expected<Hub::Restored, std::string> Hub::restore_games() {
     return registry_.restore_unfinished();
 }
 
-ClientKey Hub::client_of(const net::Peer& peer) noexcept {
-    return ClientKey::connection(peer.id());
+ClientKey Hub::client_of(const net::Peer& peer) {
+    const auto& client = peer.client();
+    return client.local ? ClientKey::connection(peer.id()) : ClientKey::address(client.key);
 }
 
 // ---- connections --------------------------------------------------------------------------
@@ -62,7 +63,11 @@ void Hub::on_close(const std::shared_ptr<net::Peer>& peer) {
         // The network is being torn down: its executors no longer run what is posted to them.
         return;
     }
-    limits_.disconnected(client_of(*peer));
+    const auto now = time_.now();
+    limits_.disconnected(client_of(*peer), now);
+    limits_.forget_idle(now, [this](const std::string& game, bool against_engine) {
+        return still_open(game, against_engine);
+    });
     lobby_.unsubscribe(peer->id());
     for (const auto& game : connections_.closed(peer->id())) {
         if (auto room = registry_.find(game)) {

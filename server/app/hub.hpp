@@ -40,15 +40,18 @@ namespace arbiter::server::app {
 
 /// The hub's settings, from the command line.
 struct HubConfig {
-    double messages_per_second = 20;  ///< sustained rate per connection
+    double messages_per_second = 20;  ///< sustained rate per client (address)
     double message_burst = 60;        ///< bucket size
     /// Refused messages in a row (rate-limited) before the connection is closed (1008).
     unsigned max_refused_in_row = 200;
     std::size_t lobby_size = 100;  ///< open games listed at most
-    /// Games one connection may have created and not finished, waiting for an opponent or against
-    /// an engine; `create` beyond is refused (not_allowed), so that no client can fill memory and
-    /// the lobby with games.
-    std::size_t max_open_games_per_connection = 8;
+    /// Games one client (address) may have created and not finished, waiting for an opponent or
+    /// against an engine; `create` beyond is refused (not_allowed), so that no client can fill
+    /// memory and the lobby with games.
+    std::size_t max_open_games = 8;
+    /// Games one client may create a minute; `create` beyond is refused (rate_limited), so that
+    /// no client can fill the database with games it aborts.
+    unsigned max_creates_per_minute = 20;
     std::string server_name = "arbiter/0.1.0";
     RoomConfig room;
 };
@@ -103,8 +106,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
     std::map<std::pair<std::string, std::string>, std::size_t> games_in_memory() const;
 
   private:
-    /// Whom `peer`'s limits count against: the one place to change for limits per address.
-    static ClientKey client_of(const net::Peer& peer) noexcept;
+    /// Whom `peer`'s limits count against: its client's address, or the connection itself for a
+    /// client on this machine (net::ClientAddress::local).
+    static ClientKey client_of(const net::Peer& peer);
     /// Takes a token for the message `text`; refuses it (rate_limited) or closes the connection
     /// (a flood) when there is none.
     bool admit(const std::shared_ptr<net::Peer>& peer, std::string_view text);

@@ -44,6 +44,12 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         replies_.refuse(peer, ErrorCode::not_allowed, *refusal, id);
         return;
     }
+    // After the open games: a client at that bound is told so, not to slow down.
+    if (auto refusal = limits_.take_create(client, time_.now())) {
+        limits_.release_open_game(client, header.id);
+        replies_.refuse(peer, ErrorCode::rate_limited, *refusal, id);
+        return;
+    }
     header.variant = create.variant;
     header.initial_position = (*game)->initial_position();
     header.is_private = create.is_private;

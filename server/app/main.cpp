@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
             return app::render_gauges(gauges) +
                    process_metrics.render(std::chrono::steady_clock::now());
         },
-        reads);
+        reads, app::ApiLimits{config.api_requests_per_second, config.api_burst});
     try {
         net::NetConfig net_config = config.net;
         net_config.threads = config.threads;

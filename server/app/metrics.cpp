@@ -114,8 +114,11 @@ std::string Metrics::render() const {
            "Games that ended: with a result, or aborted.",
            static_cast<double>(games_ended_.load()));
     single(out, "arbiter_rate_limited_total", "counter",
-           "Messages refused because a connection exceeded its message rate.",
+           "Messages refused because a client exceeded its message rate.",
            static_cast<double>(rate_limited_.load()));
+    single(out, "arbiter_api_rate_limited_total", "counter",
+           "REST API requests answered 429 because a client exceeded --api-rate.",
+           static_cast<double>(api_rate_limited_.load()));
     single(out, "arbiter_engine_failures_total", "counter",
            "Times an engine failed to give a move (crashed, hung, or answered an illegal move).",
            static_cast<double>(engine_failures_.load()));
@@ -176,6 +179,12 @@ std::string render_gauges(const ScrapeGauges& gauges) {
     single(out, "arbiter_binary_closes_total", "counter",
            "Connections closed (1003) for sending a binary frame.",
            static_cast<double>(net.binary_closes));
+    single(out, "arbiter_ping_flood_closes_total", "counter",
+           "Connections closed (1008) for sending ping frames over --max-pings-per-second.",
+           static_cast<double>(net.ping_flood_closes));
+    single(out, "arbiter_origin_refusals_total", "counter",
+           "WebSocket upgrades refused (403): an Origin neither this server's nor allowed.",
+           static_cast<double>(net.origin_refusals));
     single(out, "arbiter_idle_closes_total", "counter",
            "Connections dropped as gone: --idle-timeout without a frame or a pong to the server's "
            "pings.",

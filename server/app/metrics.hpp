@@ -54,6 +54,8 @@ class Metrics {
     void game_created() noexcept { games_created_.fetch_add(1, std::memory_order_relaxed); }
     void game_ended() noexcept { games_ended_.fetch_add(1, std::memory_order_relaxed); }
     void rate_limited() noexcept { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
+    /// An HTTP API request answered 429 (--api-rate).
+    void api_rate_limited() noexcept { api_rate_limited_.fetch_add(1, std::memory_order_relaxed); }
     /// An engine failed to give a move (crash, hang, illegal move); see room_engine.cpp.
     void engine_failed() noexcept { engine_failures_.fetch_add(1, std::memory_order_relaxed); }
     /// Time from a move's arrival to its commit, in microseconds.
@@ -80,6 +82,7 @@ class Metrics {
     std::atomic<std::uint64_t> games_created_{0};
     std::atomic<std::uint64_t> games_ended_{0};
     std::atomic<std::uint64_t> rate_limited_{0};
+    std::atomic<std::uint64_t> api_rate_limited_{0};
     std::atomic<std::uint64_t> engine_failures_{0};
     LatencyHistogram commit_latency_;
     LatencyHistogram message_latency_;

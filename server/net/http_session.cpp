@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,7 +19,9 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "server/net/client_address.hpp"
 #include "server/net/http_date.hpp"
+#include "server/net/origin_check.hpp"
 #include "server/net/sessions.hpp"
 
 namespace arbiter::server::net::detail {
@@ -122,9 +125,16 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         if (!well_framed(request)) {
             return reply_error(http::status::bad_request);
         }
+        const auto forwarded_for = field_value(request, beast::string_view("X-Forwarded-For"));
+        remote_.client =
+            client_address(remote_.address, forwarded_for, state_->policy().trusted_proxies);
         if (beast::websocket::is_upgrade(request)) {
             if (!is_websocket_path(request.target())) {
                 return reply_error(http::status::not_found);
+            }
+            if (!origin_allowed_for(request)) {
+                state_->counters.origin_refusals.fetch_add(1);
+                return reply_error(http::status::forbidden);
             }
             // The WebSocket session keeps its own timeouts (beast's websocket timeout option).
             stream_.next_layer().expires_never();
@@ -138,11 +148,30 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
     // RFC 9112: an HTTP/1.1 request without Host (3.2), or with a Transfer-Encoding whose last
     // coding is not chunked (6.3: its length cannot be known), is answered 400 and the connection
     // closed; read on, the rest of it would be taken for the next request.
+    //
+    // Two Host fields are refused too (RFC 9112 3.2: "a server MUST respond with a 400 (Bad
+    // Request) ... to any request message that ... contains more than one Host header field"):
+    // a proxy and this server could each read another one.
     static bool well_framed(const http::request<http::string_body>& request) {
-        if (request.version() >= 11 && request.find(http::field::host) == request.end()) {
+        const auto hosts = request.count(http::field::host);
+        if ((request.version() >= 11 && hosts == 0) || hosts > 1) {
             return false;
         }
         return request.find(http::field::transfer_encoding) == request.end() || request.chunked();
+    }
+
+    // Any web page can make its visitor's browser open a WebSocket to any server, with the
+    // visitor's cookies and from the visitor's address: the browser says which page in Origin
+    // (RFC 6455 10.2), and only pages of this server or of a listed origin are let through.
+    // Origin is one value: sent twice, it is refused.
+    bool origin_allowed_for(const http::request<http::string_body>& request) const {
+        const auto [first, last] = request.equal_range(http::field::origin);
+        if (first != last && std::next(first) != last) {
+            return false;
+        }
+        const auto origin =
+            first == last ? std::nullopt : std::optional<std::string>(first->value());
+        return origin_allowed(origin, request[http::field::host], state_->policy().allowed_origins);
     }
 
     // An absolute-form target (RFC 9112 3.2.2: "http://host:port/path?query") is served as its
@@ -169,8 +198,10 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
     }
 
     // A field sent on several lines is one list, the lines joined by commas (RFC 9110 5.3).
+    // (`Name`: an http::field, or the text of a field beast does not know, "X-Forwarded-For".)
+    template <class Name>
     static std::optional<std::string> field_value(const http::request<http::string_body>& request,
-                                                  http::field name) {
+                                                  Name name) {
         const auto [first, last] = request.equal_range(name);
         if (first == last) {
             return std::nullopt;
@@ -188,6 +219,7 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         plain.target = origin_form(request.target());
         plain.remote_address = remote_.address;
         plain.loopback = remote_.loopback;
+        plain.client = remote_.client;
         plain.body = request.body();
         plain.if_none_match = field_value(request, http::field::if_none_match);
         plain.if_modified_since = field_value(request, http::field::if_modified_since);

@@ -80,8 +80,9 @@ struct Network::Impl {
     Impl(NetConfig config_in, std::shared_ptr<PeerHandler> peers, std::shared_ptr<HttpHandler> http)
         : config(std::move(config_in)),
           contexts(make_contexts(config.threads)),
-          state(std::make_shared<SharedState>(config.limits, std::move(peers), std::move(http),
-                                              config.log)),
+          state(std::make_shared<SharedState>(
+              config.limits, RequestPolicy{config.trusted_proxies, config.allowed_origins},
+              std::move(peers), std::move(http), config.log)),
           control(asio::make_strand(*contexts.front())),
           drain_timer(control),
           tls(make_tls_context(config)) {

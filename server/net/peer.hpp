@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/net/client_address.hpp"
+
 namespace arbiter::server::net {
 
 /// WebSocket close codes the server uses (RFC 6455 section 7.4.1).
@@ -34,6 +36,13 @@ class Peer {
     virtual std::uint64_t id() const noexcept = 0;
     /// The remote IP address as text.
     virtual const std::string& address() const noexcept = 0;
+    /// Whom the per-client limits count this connection against: the client's address key, from
+    /// X-Forwarded-For when the connection came through a trusted proxy (client_address()).
+    /// The default: a client on this machine, limited per connection.
+    virtual const ClientAddress& client() const noexcept {
+        static const ClientAddress kLocal{"", true};
+        return kLocal;
+    }
     /// The connection's round trip as the server's own pings last measured it; nullopt before
     /// the first answer (and for connections that measure none).
     virtual std::optional<std::chrono::milliseconds> round_trip() const noexcept {
@@ -75,6 +84,8 @@ struct HttpRequest {
     /// without -Wmissing-field-initializers.)
     std::optional<std::string> if_none_match{};
     std::optional<std::string> if_modified_since{};
+    /// Whom the request counts against (see Peer::client()).
+    ClientAddress client{};
 };
 
 /// The answer; Content-Length and Server are added by the net layer (no Content-Length on a 304,

@@ -10,7 +10,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "server/net/client_address.hpp"
 #include "server/net/peer.hpp"
 #include "server/net/runtime.hpp"
 
@@ -39,6 +41,11 @@ struct NetLimits {
     /// window would stay in FIN-WAIT-1, holding its buffer, without the peer ever hearing of it.
     std::chrono::milliseconds close_timeout{5000};
     std::size_t max_http_body_bytes = 16UL * 1024;
+    /// Ping frames a client may send a second, sustained (a burst of kPingBurstSeconds' worth);
+    /// past it the connection is closed with policy_violation: beast answers each ping with a
+    /// pong, so a ping flood costs the server a write per frame (1M pings: 2.4 s of CPU).
+    double max_pings_per_second = 4;
+    static constexpr double kPingBurstSeconds = 4;
 };
 
 struct NetConfig {
@@ -54,6 +61,12 @@ struct NetConfig {
     /// does not load makes the Network constructor throw.
     std::string tls_cert_file;  ///< PEM certificate chain
     std::string tls_key_file;   ///< PEM private key
+    /// Where a reverse proxy whose X-Forwarded-For is believed connects from (--trusted-proxy;
+    /// see client_address()). Default: this machine.
+    std::vector<AddressRange> trusted_proxies = loopback_ranges();
+    /// Origins, besides the server's own, whose pages may open a WebSocket (--allowed-origin;
+    /// see origin_allowed()).
+    std::vector<std::string> allowed_origins;
     /// Where the network layer reports errors (one line each); empty: standard error.
     std::function<void(std::string_view)> log;
 };
@@ -62,10 +75,12 @@ struct NetConfig {
 /// hit gives a close code and a metric).
 struct NetStats {
     std::uint64_t slow_consumer_closes = 0;  ///< closed with try_again_later (queue bound hit)
-    std::uint64_t dropped_frames = 0;    ///< outgoing frames not sent: over the bound or closing
-    std::uint64_t too_large_closes = 0;  ///< closed with too_big (frame over max_frame_bytes)
-    std::uint64_t binary_closes = 0;     ///< closed because a binary frame arrived
-    std::uint64_t idle_closes = 0;       ///< dropped: silent for idle_timeout, pings unanswered
+    std::uint64_t dropped_frames = 0;     ///< outgoing frames not sent: over the bound or closing
+    std::uint64_t too_large_closes = 0;   ///< closed with too_big (frame over max_frame_bytes)
+    std::uint64_t binary_closes = 0;      ///< closed because a binary frame arrived
+    std::uint64_t ping_flood_closes = 0;  ///< closed: pings over max_pings_per_second
+    std::uint64_t origin_refusals = 0;    ///< upgrades refused 403: an Origin not allowed
+    std::uint64_t idle_closes = 0;        ///< dropped: silent for idle_timeout, pings unanswered
     std::uint64_t rejected_per_address = 0;  ///< refused: max_connections_per_address reached
     std::uint64_t rejected_total = 0;        ///< refused: max_connections reached
     std::uint64_t handler_errors = 0;        ///< exceptions caught from handlers

@@ -22,10 +22,14 @@ ConnectionTicket::~ConnectionTicket() {
     }
 }
 
-SharedState::SharedState(NetLimits limits, std::shared_ptr<PeerHandler> peers,
+SharedState::SharedState(NetLimits limits, RequestPolicy policy, std::shared_ptr<PeerHandler> peers,
                          std::shared_ptr<HttpHandler> http,
                          std::function<void(std::string_view)> log)
-    : limits_(limits), peers_(std::move(peers)), http_(std::move(http)), log_(std::move(log)) {}
+    : limits_(limits),
+      policy_(std::move(policy)),
+      peers_(std::move(peers)),
+      http_(std::move(http)),
+      log_(std::move(log)) {}
 
 void SharedState::log(std::string_view line) const {
     if (log_) {
@@ -120,6 +124,8 @@ NetStats SharedState::stats() const noexcept {
     stats.dropped_frames = counters.dropped_frames.load();
     stats.too_large_closes = counters.too_large_closes.load();
     stats.binary_closes = counters.binary_closes.load();
+    stats.ping_flood_closes = counters.ping_flood_closes.load();
+    stats.origin_refusals = counters.origin_refusals.load();
     stats.idle_closes = counters.idle_closes.load();
     stats.rejected_per_address = counters.rejected_per_address.load();
     stats.rejected_total = counters.rejected_total.load();

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "server/net/server.hpp"
 
@@ -29,6 +30,14 @@ class Connection {
 struct RemoteInfo {
     std::string address;
     bool loopback = false;
+    /// Whom it counts against, as its last request said (X-Forwarded-For from a trusted proxy).
+    ClientAddress client{};
+};
+
+/// How requests are judged: whose X-Forwarded-For is believed, which origins may upgrade.
+struct RequestPolicy {
+    std::vector<AddressRange> trusted_proxies;
+    std::vector<std::string> allowed_origins;
 };
 
 class SharedState;
@@ -63,6 +72,8 @@ struct Counters {
     std::atomic<std::uint64_t> dropped_frames{0};
     std::atomic<std::uint64_t> too_large_closes{0};
     std::atomic<std::uint64_t> binary_closes{0};
+    std::atomic<std::uint64_t> ping_flood_closes{0};
+    std::atomic<std::uint64_t> origin_refusals{0};
     std::atomic<std::uint64_t> idle_closes{0};
     std::atomic<std::uint64_t> rejected_per_address{0};
     std::atomic<std::uint64_t> rejected_total{0};
@@ -72,10 +83,11 @@ struct Counters {
 
 class SharedState : public std::enable_shared_from_this<SharedState> {
   public:
-    SharedState(NetLimits limits, std::shared_ptr<PeerHandler> peers,
+    SharedState(NetLimits limits, RequestPolicy policy, std::shared_ptr<PeerHandler> peers,
                 std::shared_ptr<HttpHandler> http, std::function<void(std::string_view)> log);
 
     const NetLimits& limits() const noexcept { return limits_; }
+    const RequestPolicy& policy() const noexcept { return policy_; }
     PeerHandler& peers() const noexcept { return *peers_; }
     HttpHandler& http() const noexcept { return *http_; }
     void log(std::string_view line) const;
@@ -110,6 +122,7 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
     std::optional<ConnectionTicket> refuse();  // under mutex_
 
     const NetLimits limits_;
+    const RequestPolicy policy_;
     const std::shared_ptr<PeerHandler> peers_;
     const std::shared_ptr<HttpHandler> http_;
     const std::function<void(std::string_view)> log_;

@@ -23,6 +23,7 @@
 
 #include "server/net/liveness.hpp"
 #include "server/net/sessions.hpp"
+#include "server/net/token_bucket.hpp"
 
 namespace arbiter::server::net::detail {
 
@@ -44,15 +45,17 @@ class WebsocketSession;
 // its rooms' strands while the session's strand writes it.
 class PeerHandle final : public Peer {
   public:
-    PeerHandle(std::uint64_t id, std::string address, std::weak_ptr<WebsocketSession> session,
-               std::chrono::milliseconds unresponsive_after)
+    PeerHandle(std::uint64_t id, std::string address, ClientAddress client,
+               std::weak_ptr<WebsocketSession> session, std::chrono::milliseconds unresponsive_after)
         : id_(id),
           address_(std::move(address)),
+          client_(std::move(client)),
           session_(std::move(session)),
           unresponsive_after_(unresponsive_after),
           last_heard_(Clock::now().time_since_epoch().count()) {}
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
+    const ClientAddress& client() const noexcept override { return client_; }
     std::optional<std::chrono::milliseconds> round_trip() const noexcept override {
         const auto micros = round_trip_us_.load(std::memory_order_relaxed);
         if (micros < 0) {
@@ -78,6 +81,7 @@ class PeerHandle final : public Peer {
   private:
     const std::uint64_t id_;
     const std::string address_;
+    const ClientAddress client_;
     const std::weak_ptr<WebsocketSession> session_;
     const std::chrono::milliseconds unresponsive_after_;
     std::atomic<Clock::rep> last_heard_;           ///< steady_clock ticks
@@ -93,7 +97,10 @@ class WebsocketSession final : public Connection,
           state_(std::move(state)),
           remote_(std::move(remote)),
           ticket_(std::move(ticket)),
-          liveness_timer_(ws_.get_executor()) {}
+          liveness_timer_(ws_.get_executor()),
+          pings_(state_->limits().max_pings_per_second,
+                 state_->limits().max_pings_per_second * NetLimits::kPingBurstSeconds,
+                 std::chrono::steady_clock::now()) {}
 
     ~WebsocketSession() override {
         // The io_context was stopped before this connection finished (stop()'s grace period
@@ -105,7 +112,8 @@ class WebsocketSession final : public Connection,
 
     void run(http::request<http::string_body> request) {
         state_->track(ticket_->id(), weak_from_this());
-        peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, weak_from_this(),
+        peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, remote_.client,
+                                             weak_from_this(),
                                              Liveness::unresponsive_after(liveness_times()));
         auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
         timeouts.handshake_timeout = state_->limits().handshake_timeout;
@@ -130,6 +138,12 @@ class WebsocketSession final : public Connection,
         }
         ws_.auto_fragment(false);
         ws_.text(true);
+        // Beast answers every ping with a pong on its own: a client's pings are held to a rate.
+        ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
+            if (kind == websocket::frame_type::ping) {
+                on_ping();
+            }
+        });
         // The handler owns the upgrade request: beast reads it while it builds the 101 response.
         auto shared_request =
             std::make_shared<http::request<http::string_body>>(std::move(request));
@@ -321,6 +335,21 @@ class WebsocketSession final : public Connection,
             buffer_.shrink_to_fit();
         }
         read();
+    }
+
+    // On the strand, inside beast's read operation: the close is posted, not started from
+    // within it.
+    void on_ping() {
+        if (ping_flooded_ || close_requested_ || pings_.take(std::chrono::steady_clock::now())) {
+            return;
+        }
+        ping_flooded_ = true;
+        state_->counters.ping_flood_closes.fetch_add(1);
+        closing_.store(true);
+        asio::post(ws_.get_executor(), [self = shared_from_this()] {
+            self->drop_queue();
+            self->start_close({websocket::close_code::policy_error, "ping flood"});
+        });
     }
 
     void on_inbox() {
@@ -532,6 +561,7 @@ class WebsocketSession final : public Connection,
     asio::steady_timer liveness_timer_;                   // pings, and the silence deadline
     std::optional<Liveness> liveness_;                    // from the handshake on
     websocket::close_reason pending_close_;
+    TokenBucket pings_;  ///< the client's ping frames (NetLimits::max_pings_per_second)
     std::atomic<std::size_t> queued_messages_{0};
     std::atomic<std::size_t> queued_bytes_{0};
     std::atomic<bool> closing_{false};  // no more frames accepted
@@ -542,6 +572,7 @@ class WebsocketSession final : public Connection,
     bool close_started_ = false;
     bool finished_ = false;
     bool close_notified_ = false;  ///< on_close was called
+    bool ping_flooded_ = false;    ///< pings over the rate: a close is on its way
 };
 
 bool PeerHandle::send(std::shared_ptr<const std::string> text) {

@@ -129,6 +129,12 @@ void TestHttp::handle(const HttpRequest& request, Respond respond) {
              "hello from " + request.remote_address + (request.loopback ? " loopback" : " remote"),
              {{"X-Test", "yes"}}});
     }
+    if (request.target == "/client") {
+        return respond({200,
+                        "text/plain; charset=utf-8",
+                        request.client.key + (request.client.local ? " local" : " remote"),
+                        {}});
+    }
     if (request.target == "/echo") {
         return respond({200, "application/octet-stream", request.method + " " + request.body, {}});
     }

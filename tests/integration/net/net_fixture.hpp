@@ -61,8 +61,8 @@ class RecordingPeers final : public PeerHandler {
     std::map<std::uint64_t, bool> in_call_;  // detects overlapping calls for one peer
 };
 
-/// GET/HEAD /hello → "hello from ADDRESS loopback|remote"; /echo → the body; /throw throws;
-/// anything else 404.
+/// GET/HEAD /hello → "hello from ADDRESS loopback|remote"; /client → "KEY local|remote" (whom
+/// the request counts against); /echo → the body; /throw throws; anything else 404.
 /// /hello, /echo, /throw answer at once; /later answers from another thread, after handle()
 /// returned, as the server's reads of stored games do; /answer-twice calls respond twice.
 class TestHttp final : public HttpHandler {

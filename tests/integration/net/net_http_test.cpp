@@ -183,6 +183,50 @@ TEST_F(NetHttp, FramingThatCannotBeTrustedIsRefusedWith400AndClosed) {
     EXPECT_EQ(old->status, 200);
 }
 
+// RFC 9112 3.2: more than one Host is a 400; a proxy and the server could read different ones.
+TEST_F(NetHttp, TwoHostFieldsAreRefusedWith400) {
+    start();
+    const auto reply =
+        raw_request(port(), "GET /hello HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 400);
+    const auto upgrade = raw_request(port(),
+                                     "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n"
+                                     "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                     "Sec-WebSocket-Version: 13\r\n\r\n");
+    ASSERT_TRUE(upgrade);
+    EXPECT_EQ(upgrade->status, 400);
+    const auto one = raw_request(port(), "GET /hello HTTP/1.1\r\nHost: a.example\r\n\r\n");
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->status, 200);
+}
+
+// The default --trusted-proxy is this machine: what a proxy here forwards names the client.
+TEST_F(NetHttp, ForwardedForFromATrustedProxyNamesTheClient) {
+    start();
+    const auto local = http_request(port(), "GET", "/client");
+    ASSERT_TRUE(local);
+    EXPECT_EQ(local->body, "127.0.0.1 local");
+    const auto forwarded = raw_request(
+        port(),
+        "GET /client HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1, 2001:db8:5:6::7\r\n"
+        "Connection: close\r\n\r\n");
+    ASSERT_TRUE(forwarded);
+    EXPECT_EQ(forwarded->body, "2001:db8:5:6::/64 remote");
+}
+
+TEST_F(NetHttp, ForwardedForFromAnyoneElseIsIgnored) {
+    config_.trusted_proxies.clear();  // --trusted-proxy none
+    start();
+    const auto reply =
+        raw_request(port(),
+                    "GET /client HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1\r\n"
+                    "Connection: close\r\n\r\n");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->body, "127.0.0.1 local");
+}
+
 TEST_F(NetHttp, AbsoluteFormTargetIsServedAsItsPath) {
     start();
     const auto reply = raw_request(

@@ -225,6 +225,72 @@ TEST_F(NetWebsocket, BinaryFrameIsRefusedWith1003) {
     EXPECT_EQ(network_->stats().binary_closes, 1u);
 }
 
+// RFC 6455 8.1: a text frame that is not UTF-8 fails the connection (1007, invalid frame
+// payload data); it never reaches the handler, so it is not answered bad_json (protocol.md).
+TEST_F(NetWebsocket, InvalidUtf8IsClosedWith1007) {
+    start();
+    WsClient client(port());
+    ASSERT_EQ(client.status(), 101);
+    ASSERT_TRUE(client.send_text("{\"type\":\"hello\",\"name\":\"\xC3\x28\"}"));
+    EXPECT_EQ(client.read_close(), 1007);
+    ASSERT_TRUE(client.close());
+    EXPECT_TRUE(client.wait_eof());
+    ASSERT_TRUE(peers_->wait([&] { return peers_->closes() == 1; }));
+    EXPECT_EQ(peers_->events(0), (Events{"open", "close"}));
+}
+
+// Beast answers each ping with a pong: a million of them cost 2.4 s of CPU.
+TEST_F(NetWebsocket, PingsOverTheRateAreClosedWith1008) {
+    config_.limits.max_pings_per_second = 2;  // a burst of 8
+    start();
+    WsClient calm(port());
+    for (int i = 0; i < 8; ++i) {
+        ASSERT_TRUE(calm.send_frame(0x9, "p"));
+    }
+    ASSERT_TRUE(calm.send_text("still open"));
+    EXPECT_EQ(calm.read_text(), "still open");
+
+    WsClient flood(port());
+    for (int i = 0; i < 200; ++i) {
+        ASSERT_TRUE(flood.send_frame(0x9, "p"));
+    }
+    EXPECT_EQ(flood.read_close(), 1008);
+    ASSERT_TRUE(flood.close());
+    EXPECT_TRUE(flood.wait_eof());
+    EXPECT_EQ(network_->stats().ping_flood_closes, 1u);
+    ASSERT_TRUE(calm.send_text("unaffected"));
+    EXPECT_EQ(calm.read_text(), "unaffected");
+}
+
+// Any web page can make its visitor's browser open a socket here; the browser says which page.
+TEST_F(NetWebsocket, AnUpgradeFromAnotherSitesPageIsRefusedWith403) {
+    config_.allowed_origins = {"https://play.example.net"};
+    start();
+    WsClient foreign(port(), "/ws", 0, "Origin: https://evil.example\r\n");
+    EXPECT_EQ(foreign.status(), 403);
+    WsClient own(port(), "/ws", 0, "Origin: http://127.0.0.1\r\n");
+    EXPECT_EQ(own.status(), 101);
+    WsClient listed(port(), "/ws", 0, "Origin: https://play.example.net\r\n");
+    EXPECT_EQ(listed.status(), 101);
+    WsClient no_browser(port());
+    EXPECT_EQ(no_browser.status(), 101);
+    WsClient twice(port(), "/ws", 0,
+                   "Origin: http://127.0.0.1\r\nOrigin: https://evil.example\r\n");
+    EXPECT_EQ(twice.status(), 403);
+    EXPECT_EQ(network_->stats().origin_refusals, 2u);
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 3; }));
+}
+
+TEST_F(NetWebsocket, APeerCountsAgainstTheClientItsProxyNamed) {
+    start();
+    WsClient proxied(port(), "/ws", 0, "X-Forwarded-For: 198.51.100.23\r\n");
+    ASSERT_EQ(proxied.status(), 101);
+    ASSERT_TRUE(peers_->wait([&] { return peers_->opens() == 1; }));
+    EXPECT_EQ(peers_->peer(0)->client().key, "198.51.100.23");
+    EXPECT_FALSE(peers_->peer(0)->client().local);
+    EXPECT_EQ(peers_->peer(0)->address(), "127.0.0.1");
+}
+
 TEST_F(NetWebsocket, HandlerExceptionClosesWith1011) {
     start();
     WsClient client(port());

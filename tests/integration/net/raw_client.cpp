@@ -190,13 +190,15 @@ std::uint16_t Frame::close_code() const {
                                       static_cast<unsigned char>(payload[1]));
 }
 
-WsClient::WsClient(std::uint16_t port, std::string_view target, int receive_buffer)
+WsClient::WsClient(std::uint16_t port, std::string_view target, int receive_buffer,
+                   std::string_view extra_headers)
     : socket_(port, receive_buffer) {
     // The key need not be random for the server's sake; RFC 6455 only needs 16 bytes base64.
     const std::string request = "GET " + std::string(target) +
                                 " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                                 "Connection: Upgrade\r\nSec-WebSocket-Key: "
-                                "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+                                "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+                                std::string(extra_headers) + "\r\n";
     if (!socket_.write_all(request)) {
         return;
     }

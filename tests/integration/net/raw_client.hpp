@@ -63,7 +63,9 @@ struct Frame {
 /// A WebSocket client (RFC 6455): masks what it sends, answers pings.
 class WsClient {
   public:
-    explicit WsClient(std::uint16_t port, std::string_view target = "/ws", int receive_buffer = 0);
+    /// `extra_headers`: more header lines for the handshake, each ending in "\r\n".
+    explicit WsClient(std::uint16_t port, std::string_view target = "/ws", int receive_buffer = 0,
+                      std::string_view extra_headers = {});
     /// The handshake's HTTP status: 101 when the upgrade succeeded.
     int status() const noexcept { return status_; }
 

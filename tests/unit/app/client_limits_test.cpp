@@ -14,8 +14,8 @@ using TimePoint = ClientLimits::TimePoint;
 const TimePoint start{std::chrono::hours(1)};
 
 ClientLimitsConfig bounds(double rate, double burst, unsigned refused_in_row = 200,
-                          std::size_t open_games = 8) {
-    return {rate, burst, refused_in_row, open_games};
+                          std::size_t open_games = 8, unsigned creates_per_minute = 20) {
+    return {rate, burst, refused_in_row, open_games, creates_per_minute};
 }
 
 /// Games open while listed here: the rooms' answer, as the hub gives it.
@@ -77,7 +77,7 @@ TEST(ClientLimits, AClientWithNoConnectionOpenIsNotAdmitted) {
     const auto client = ClientKey::connection(1);
     EXPECT_EQ(limits.admit(client, start), Admission::unknown);
     limits.connected(client, start);
-    limits.disconnected(client);
+    limits.disconnected(client, start);
     EXPECT_EQ(limits.admit(client, start), Admission::unknown);
 }
 
@@ -108,13 +108,109 @@ TEST(ClientLimits, ConnectionsOfOneKeyShareItsCountsUntilTheLastCloses) {
     EXPECT_EQ(limits.admit(client, start), Admission::admitted);
     EXPECT_EQ(limits.admit(client, start), Admission::first_refused);
     EXPECT_NE(limits.reserve_open_game(client, "g2", false, rooms.still_open()), std::nullopt);
-    limits.disconnected(client);
+    limits.disconnected(client, start);
     EXPECT_EQ(limits.admit(client, start), Admission::refused) << "still the same run";
     EXPECT_NE(limits.reserve_open_game(client, "g2", false, rooms.still_open()), std::nullopt);
-    limits.disconnected(client);
+    limits.disconnected(client, start);
     EXPECT_EQ(limits.admit(client, start), Admission::unknown);
     EXPECT_NE(ClientKey::address("203.0.113.7"), ClientKey::address("203.0.113.8"));
     EXPECT_NE(ClientKey::connection(7), ClientKey::address("7"));
+}
+
+TEST(ClientLimits, ReconnectingFromOneAddressRefillsNothing) {
+    // Connect, create, close, repeat: while the counts were forgotten with the last connection,
+    // one client made 14,000 games in 100 s.
+    ClientLimits limits(bounds(1, 2, 200, 1));
+    const auto client = ClientKey::address("203.0.113.7");
+    OpenRooms rooms;
+    limits.connected(client, start);
+    ASSERT_EQ(limits.admit(client, start), Admission::admitted);
+    ASSERT_EQ(limits.admit(client, start), Admission::admitted);
+    ASSERT_EQ(limits.reserve_open_game(client, "g1", false, rooms.still_open()), std::nullopt);
+    limits.count_open_game(client, "g1", false);
+    rooms.open.insert("g1");
+    limits.disconnected(client, start);
+
+    limits.connected(client, start + 100ms);
+    EXPECT_EQ(limits.admit(client, start + 100ms), Admission::first_refused);
+    const auto refusal = limits.reserve_open_game(client, "g2", false, rooms.still_open());
+    ASSERT_TRUE(refusal);
+    EXPECT_EQ(*refusal,
+              "your address already has 1 open games (waiting for an opponent, or against an "
+              "engine): finish or abort one first");
+    EXPECT_EQ(limits.admit(client, start + 1s), Admission::admitted) << "the rate, no more";
+}
+
+TEST(ClientLimits, CreatesAreCountedAMinuteAcrossConnections) {
+    ClientLimits limits(bounds(1, 1, 200, 8, 2));
+    const auto client = ClientKey::address("198.51.100.5");
+    limits.connected(client, start);
+    EXPECT_EQ(limits.take_create(client, start), std::nullopt);
+    EXPECT_EQ(limits.take_create(client, start), std::nullopt);
+    limits.disconnected(client, start);
+    limits.connected(client, start);
+    const auto refusal = limits.take_create(client, start + 1s);
+    ASSERT_TRUE(refusal);
+    EXPECT_EQ(*refusal, "your address created 2 games in the last minute: try again in 29 s");
+    EXPECT_TRUE(limits.take_create(client, start + 29s)) << "2 a minute: one every 30 s";
+    EXPECT_EQ(limits.take_create(client, start + 31s), std::nullopt);
+    EXPECT_TRUE(limits.take_create(client, start + 31s));
+    // Per connection, as for a client on this machine: a new connection, new counts.
+    const auto local = ClientKey::connection(1);
+    limits.connected(local, start);
+    EXPECT_EQ(limits.take_create(local, start), std::nullopt);
+}
+
+TEST(ClientLimits, AClientThatLeftIsForgottenOnceItsCountsAreANewcomers) {
+    ClientLimits limits(bounds(1, 2, 200, 8, 60));
+    OpenRooms rooms;
+    // Nothing spent: forgotten with its last connection.
+    const auto idle = ClientKey::address("192.0.2.1");
+    limits.connected(idle, start);
+    limits.disconnected(idle, start);
+    EXPECT_EQ(limits.client_count(), 0u);
+    // Tokens spent: kept until its buckets are full again (a message: 1 s; a create: 1 s).
+    const auto busy = ClientKey::address("192.0.2.2");
+    limits.connected(busy, start);
+    ASSERT_EQ(limits.admit(busy, start), Admission::admitted);
+    ASSERT_EQ(limits.take_create(busy, start), std::nullopt);
+    limits.disconnected(busy, start);
+    // A game still open: kept until it closes.
+    const auto creator = ClientKey::address("192.0.2.3");
+    limits.connected(creator, start);
+    limits.count_open_game(creator, "waiting", false);
+    rooms.open.insert("waiting");
+    limits.disconnected(creator, start);
+    // Per connection: forgotten at once, games and all.
+    const auto local = ClientKey::connection(7);
+    limits.connected(local, start);
+    limits.count_open_game(local, "mine", false);
+    ASSERT_EQ(limits.admit(local, start), Admission::admitted);
+    limits.disconnected(local, start);
+    EXPECT_EQ(limits.client_count(), 2u);
+
+    limits.forget_idle(start + 500ms, rooms.still_open());
+    EXPECT_EQ(limits.client_count(), 2u) << "a message token is still missing";
+    limits.forget_idle(start + 1s, rooms.still_open());
+    EXPECT_EQ(limits.client_count(), 2u) << "at most one walk a second";
+    limits.forget_idle(start + 1500ms, rooms.still_open());
+    EXPECT_EQ(limits.client_count(), 1u) << "only the creator of an open game is left";
+    rooms.open.clear();  // aborted
+    limits.forget_idle(start + 3s, rooms.still_open());
+    EXPECT_EQ(limits.client_count(), 0u);
+}
+
+TEST(ClientLimits, AClientBackBeforeItIsForgottenKeepsItsGames) {
+    ClientLimits limits(bounds(1, 1, 200, 1));
+    OpenRooms rooms;
+    const auto client = ClientKey::address("192.0.2.9");
+    limits.connected(client, start);
+    limits.count_open_game(client, "g", false);
+    rooms.open.insert("g");
+    limits.disconnected(client, start);
+    limits.forget_idle(start + 5s, rooms.still_open());
+    limits.connected(client, start + 6s);
+    EXPECT_TRUE(limits.open_game_refusal(client, rooms.still_open()));
 }
 
 TEST(ClientLimits, OpenGamesAreCountedUpToTheLimit) {

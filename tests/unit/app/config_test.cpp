@@ -56,7 +56,36 @@ TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config.net.limits.ping_interval, std::chrono::milliseconds(2000));
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(60));
     EXPECT_EQ(config.hub.messages_per_second, 20);
-    EXPECT_EQ(config.hub.max_open_games_per_connection, 8U);
+    EXPECT_EQ(config.hub.max_open_games, 8U);
+    EXPECT_EQ(config.hub.max_creates_per_minute, 20U);
+    EXPECT_EQ(config.api_requests_per_second, 10);
+    EXPECT_EQ(config.api_burst, 40);
+    EXPECT_EQ(config.net.limits.max_pings_per_second, 4);
+    EXPECT_TRUE(config.net.allowed_origins.empty());
+    // A reverse proxy on this machine is believed; nobody else.
+    ASSERT_EQ(config.net.trusted_proxies.size(), 2U);
+    EXPECT_TRUE(config.net.trusted_proxies[0].contains(*net::IpAddress::parse("127.0.0.1")));
+    EXPECT_TRUE(config.net.trusted_proxies[1].contains(*net::IpAddress::parse("::1")));
+}
+
+TEST(ServerCommandLine, TrustedProxiesAndAllowedOriginsAreRepeatableAndChecked) {
+    const ServerConfig config =
+        accepted({"--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "2001:db8::1",
+                  "--allowed-origin", "https://play.example.net", "--allowed-origin", "*"});
+    ASSERT_EQ(config.net.trusted_proxies.size(), 2U);
+    EXPECT_TRUE(config.net.trusted_proxies[0].contains(*net::IpAddress::parse("10.9.8.7")));
+    EXPECT_FALSE(config.net.trusted_proxies[0].contains(*net::IpAddress::parse("127.0.0.1")));
+    EXPECT_EQ(config.net.allowed_origins,
+              (std::vector<std::string>{"https://play.example.net", "*"}));
+    EXPECT_TRUE(accepted({"--trusted-proxy", "none"}).net.trusted_proxies.empty());
+    for (const auto& flags : {std::initializer_list<std::string>{"--trusted-proxy", "10.0.0.1/8"},
+                              std::initializer_list<std::string>{"--trusted-proxy", "proxy.lan"},
+                              std::initializer_list<std::string>{"--trusted-proxy", "none",
+                                                                 "--trusted-proxy", "10.0.0.1"}}) {
+        EXPECT_NE(refusal(flags).find("--trusted-proxy"), std::string::npos);
+    }
+    EXPECT_NE(refusal({"--allowed-origin", "play.example.net"}).find("--allowed-origin"),
+              std::string::npos);
 }
 
 TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
@@ -104,7 +133,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.net.limits.close_timeout, std::chrono::milliseconds(250));
     EXPECT_EQ(config.journal_rows, 0U);
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
-    EXPECT_EQ(config.hub.max_open_games_per_connection, 1U);
+    EXPECT_EQ(config.hub.max_open_games, 1U);
     EXPECT_EQ(config.max_queued_reads, 1U);
     EXPECT_EQ(config.hub.messages_per_second, 0.5);
 }
@@ -138,6 +167,12 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--max-queued-reads", "0"}, "--max-queued-reads"},
         {{"--engine-threads", "0"}, "--engine-threads"},
         {{"--rate", "0"}, "--rate"},
+        {{"--max-creates-per-minute", "0"}, "--max-creates-per-minute"},
+        {{"--api-rate", "0"}, "--api-rate"},
+        {{"--api-burst", "0.5"}, "--api-burst"},
+        {{"--api-rate", "inf"}, "--api-rate"},
+        {{"--max-pings-per-second", "0"}, "--max-pings-per-second"},
+        {{"--max-pings-per-second", "nan"}, "--max-pings-per-second"},
         {{"--rate", "nan"}, "--rate"},
         {{"--rate", "inf"}, "--rate"},
         {{"--burst", "inf"}, "--burst"},
@@ -171,7 +206,7 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
          {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-frame-bytes",
           "--idle-timeout", "--disconnect-timeout", "--max-connections-per-address",
           "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows", "--max-open-games",
-          "--max-queued-reads", "--ping-interval-ms"}) {
+          "--max-queued-reads", "--ping-interval-ms", "--max-creates-per-minute"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;

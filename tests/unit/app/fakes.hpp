@@ -218,11 +218,15 @@ class ManualReads final : public app::ReadQueue {
 /// A connection that keeps every frame it was sent, and how it was closed.
 class FakePeer final : public net::Peer {
   public:
-    explicit FakePeer(std::uint64_t id, std::string address = "127.0.0.1")
-        : id_(id), address_(std::move(address)) {}
+    /// `client`: whom the limits count it against; by default a client on this machine, limited
+    /// per connection.
+    explicit FakePeer(std::uint64_t id, std::string address = "127.0.0.1",
+                      net::ClientAddress client = {"", true})
+        : id_(id), address_(std::move(address)), client_(std::move(client)) {}
 
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
+    const net::ClientAddress& client() const noexcept override { return client_; }
     bool send(std::shared_ptr<const std::string> text) override {
         std::lock_guard lock(mutex_);
         sent_.push_back(std::move(text));
@@ -277,6 +281,7 @@ class FakePeer final : public net::Peer {
   private:
     const std::uint64_t id_;
     const std::string address_;
+    const net::ClientAddress client_;
     mutable std::mutex mutex_;
     std::vector<std::shared_ptr<const std::string>> sent_;
     std::optional<net::CloseCode> closed_;

@@ -6,6 +6,8 @@
 #include <future>
 #include <thread>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "server/app/secrets.hpp"
@@ -150,6 +152,63 @@ TEST_F(HttpApiTest, NoWebRootServesNoFileOfTheWorkingDirectory) {
     EXPECT_EQ(answer.status, 404U);
     EXPECT_EQ(answer.body.find("seat tokens"), std::string::npos);
     EXPECT_EQ(get(api, "/").status, 404U);
+}
+
+/// A GET of `target` from `client`, answered.
+net::HttpResponse get_from(HttpApi& api, const std::string& target, net::ClientAddress client) {
+    std::promise<net::HttpResponse> answer;
+    auto future = answer.get_future();
+    net::HttpRequest request{"GET", target, "10.0.0.1", false, ""};
+    request.client = std::move(client);
+    api.handle(request,
+               [&answer](net::HttpResponse response) { answer.set_value(std::move(response)); });
+    return future.get();
+}
+
+TEST_F(HttpApiTest, AClientOverItsApiRateGets429WithRetryAfter) {
+    HttpApi limited{repository, metrics, "", nullptr, reads, ApiLimits{0.5, 2}};
+    const net::ClientAddress client{"203.0.113.7", false};
+    EXPECT_EQ(get_from(limited, "/api/games/g1", client).status, 404u);
+    EXPECT_EQ(get_from(limited, "/api/games", client).status, 200u);
+    const auto refused = get_from(limited, "/api/games/g1", client);
+    EXPECT_EQ(refused.status, 429u);
+    const std::string* retry = header_of(refused, "Retry-After");
+    ASSERT_NE(retry, nullptr);
+    EXPECT_EQ(*retry, "2") << "a token every 2 s, rounded up to whole seconds";
+    EXPECT_EQ(get_from(limited, "/api/nothing", client).status, 429u) << "any /api/ path counts";
+    // Another address has its own bucket; this machine has none; files and health are not API.
+    EXPECT_EQ(get_from(limited, "/api/games/g1", {"2001:db8::/64", false}).status, 404u);
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(get_from(limited, "/api/games/g1", {"127.0.0.1", true}).status, 404u);
+    }
+    EXPECT_EQ(get_from(limited, "/healthz", client).status, 200u);
+    EXPECT_EQ(get_from(limited, "/", client).status, 404u) << "no web root: not a 429";
+    EXPECT_NE(metrics.render().find("arbiter_api_rate_limited_total 2"), std::string::npos);
+}
+
+// A symbolic link in the web root led anywhere: /etc/passwd, the database.
+TEST_F(HttpApiTest, AFileIsServedOnlyWhenItsRealPathIsUnderTheWebRoot) {
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("arbiter-web-root-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "root" / "sub");
+    {
+        std::ofstream(dir / "root" / "index.html") << "page";
+        std::ofstream(dir / "secret.db") << "seat tokens";
+    }
+    fs::create_symlink(dir / "secret.db", dir / "root" / "leak.txt");
+    fs::create_directory_symlink(dir, dir / "root" / "sub" / "up");
+    fs::create_symlink("index.html", dir / "root" / "alias.html");  // within the root: served
+    HttpApi site{repository, metrics, dir / "root", nullptr, reads};
+    const auto leak = get(site, "/leak.txt");
+    EXPECT_EQ(leak.status, 404u);
+    EXPECT_EQ(leak.body.find("seat tokens"), std::string::npos);
+    EXPECT_EQ(get(site, "/sub/up/secret.db").status, 404u);
+    EXPECT_EQ(get(site, "/sub/up/root/index.html").status, 200u) << "back inside the root";
+    EXPECT_EQ(get(site, "/alias.html").body, "page");
+    EXPECT_EQ(get(site, "/").body, "page");
+    fs::remove_all(dir);
 }
 
 TEST(UrlDecode, DecodesPercentAndPlus) {

@@ -30,7 +30,8 @@ struct HubTest : ::testing::Test {
         bounds.messages_per_second = 1;
         bounds.message_burst = 5;
         bounds.max_refused_in_row = 2;
-        bounds.max_open_games_per_connection = 2;
+        bounds.max_open_games = 2;
+        bounds.max_creates_per_minute = 3;
         return bounds;
     }();
     std::shared_ptr<Hub> hub = std::make_shared<Hub>(
@@ -39,6 +40,13 @@ struct HubTest : ::testing::Test {
 
     std::shared_ptr<FakePeer> connect() {
         auto peer = std::make_shared<FakePeer>(next_peer++);
+        hub->on_open(peer);
+        return peer;
+    }
+    /// A connection of a client elsewhere, at `address` (its limits follow the address).
+    std::shared_ptr<FakePeer> connect_from(const std::string& address) {
+        auto peer =
+            std::make_shared<FakePeer>(next_peer++, address, net::ClientAddress{address, false});
         hub->on_open(peer);
         return peer;
     }
@@ -129,6 +137,57 @@ TEST_F(HubTest, AGameCreatedIsListedAndTheCreatorsThirdOpenGameRefused) {
     // Another connection has its own count.
     auto other = connect();
     EXPECT_FALSE(create(other, "c1").empty());
+}
+
+// Connect, create 8, close, repeat made 14,000 games in 100 s from one client while the limit
+// was per connection: keyed by the client's address, reconnecting refills nothing.
+TEST_F(HubTest, ReconnectChurnFromOneAddressHitsTheOpenGamesLimit) {
+    auto first = connect_from("203.0.113.7");
+    EXPECT_FALSE(create(first, "c1").empty());
+    EXPECT_FALSE(create(first, "c2").empty());
+    hub->on_close(first);
+    auto second = connect_from("203.0.113.7");
+    send(second, R"({"type":"create","variant":"chess","id":"c3"})");
+    EXPECT_EQ(second->reply_to("c3")["code"], "not_allowed");
+    EXPECT_NE(second->reply_to("c3")["message"].get<std::string>().find("your address"),
+              std::string::npos);
+    // Another address has its own count.
+    EXPECT_FALSE(create(connect_from("203.0.113.8"), "c1").empty());
+}
+
+TEST_F(HubTest, ReconnectingRefillsNoMessageTokens) {
+    auto first = connect_from("2001:db8::/64");
+    for (int i = 0; i < 5; ++i) {
+        send(first, R"({"type":"ping","id":"p)" + std::to_string(i) + R"("})");
+    }
+    hub->on_close(first);
+    auto second = connect_from("2001:db8::/64");
+    send(second, R"({"type":"ping","id":"again"})");
+    EXPECT_EQ(second->reply_to("again")["code"], "rate_limited");
+    time.advance(1s);  // one token a second
+    send(second, R"({"type":"ping","id":"later"})");
+    EXPECT_EQ(second->reply_to("later")["type"], "pong");
+}
+
+// A game joined at once frees its place among the open games, but the creates a minute still
+// bound how many games one client writes into the database.
+TEST_F(HubTest, CreatesAMinuteAreCountedPerAddressAcrossConnections) {
+    auto opponent = connect();
+    for (int i = 0; i < 3; ++i) {
+        auto creator = connect_from("198.51.100.5");
+        const auto game = create(creator, "c");
+        ASSERT_FALSE(game.empty()) << i;
+        const auto join = "j" + std::to_string(i);
+        send(opponent, R"({"type":"join","game":")" + game + R"(","id":")" + join + R"("})");
+        ASSERT_EQ(opponent->reply_to(join)["type"], "joined");
+        hub->on_close(creator);
+    }
+    auto creator = connect_from("198.51.100.5");
+    send(creator, R"({"type":"create","variant":"chess","id":"c4"})");
+    EXPECT_EQ(creator->reply_to("c4")["code"], "rate_limited");
+    EXPECT_EQ(metrics.refused_count(protocol::ErrorCode::rate_limited), 1u);
+    time.advance(20s);  // 3 a minute: one more every 20 s
+    EXPECT_FALSE(create(creator, "c5").empty());
 }
 
 // A create refused for its engine opens no game: it gives back the place it held among its
