@@ -31,6 +31,9 @@ constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // 24 h
 constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;     // 1 h
 constexpr std::uint64_t kMaxSeq = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t kMaxLimit = 200;
+// move.think_ms: any time a move can take, up to the largest integer every JSON reader (a
+// browser's included) holds exactly.
+constexpr std::uint64_t kMaxThinkMs = (1ULL << 53U) - 1;
 
 std::optional<rules::Variant> read_variant(FieldReader& in, bool required) {
     const std::initializer_list<std::pair<std::string_view, rules::Variant>> variants = {
@@ -142,6 +145,9 @@ ClientBody read_move(FieldReader& in) {
     move.game = in.text("game", kGameIdRule);
     move.move = in.text("move", kMoveRule);
     move.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxPly));
+    if (const auto think = in.optional_integer("think_ms", 0, kMaxThinkMs)) {
+        move.think_ms = static_cast<std::int64_t>(*think);
+    }
     return move;
 }
 

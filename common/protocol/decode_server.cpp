@@ -373,6 +373,9 @@ ServerBody read_record(Context& message) {
             move.think_ms = static_cast<std::int64_t>(*think);
         }
         move.check = move_in.boolean("check");
+        if (const auto lag = move_in.optional_integer("lag_ms", 0, kMaxI64)) {
+            move.lag_ms = static_cast<std::int64_t>(*lag);
+        }
     });
     record.result = read_result(in);
     record.reason = read_reason(in, true);

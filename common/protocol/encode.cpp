@@ -246,8 +246,11 @@ void body(JsonWriter& out, const Record& m) {
             .text("position", move.position)
             .number_or_null("clock_ms", move.clock_ms)
             .number_or_null("think_ms", move.think_ms)
-            .boolean("check", move.check)
-            .end_object();
+            .boolean("check", move.check);
+        if (move.lag_ms) {
+            out.number("lag_ms", *move.lag_ms);
+        }
+        out.end_object();
     }
     out.end_array()
         .text_or_null("result", result_text(m.result))

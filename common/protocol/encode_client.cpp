@@ -84,6 +84,9 @@ void body(JsonWriter& out, const Unwatch& m) {
 
 void body(JsonWriter& out, const MoveRequest& m) {
     out.text("type", "move").text("game", m.game).text("move", m.move).number("ply", m.ply);
+    if (m.think_ms) {
+        out.number("think_ms", *m.think_ms);
+    }
 }
 
 void body(JsonWriter& out, const Resign& m) {

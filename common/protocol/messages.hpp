@@ -161,6 +161,9 @@ struct MoveRequest {  ///< wire type "move"
     std::string game;
     std::string move;
     std::uint32_t ply = 0;
+    /// The think time the client measured itself, from receiving the turn to sending the move
+    /// (protocol.md, Lag compensation); nullopt when it reports none.
+    std::optional<std::int64_t> think_ms = std::nullopt;
     friend bool operator==(const MoveRequest&, const MoveRequest&) = default;
 };
 struct Resign {
@@ -412,6 +415,9 @@ struct RecordMove {
     std::optional<std::int64_t> clock_ms;  ///< mover's remaining time after the move
     std::optional<std::int64_t> think_ms;
     bool check = false;  ///< the side to move after it is in check (chess, xiangqi)
+    /// The lag credited to the mover's clock, included in clock_ms (protocol.md, Lag
+    /// compensation); nullopt for untimed moves and moves stored before it was recorded.
+    std::optional<std::int64_t> lag_ms = std::nullopt;
     friend bool operator==(const RecordMove&, const RecordMove&) = default;
 };
 struct Record {

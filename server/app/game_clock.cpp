@@ -25,7 +25,7 @@ std::int64_t GameClock::elapsed_ms(TimePoint now) const {
     return std::max<std::int64_t>(elapsed, 0);
 }
 
-GameClock::Charge GameClock::charge(TimePoint now) const {
+GameClock::Charge GameClock::charge(TimePoint now, std::int64_t credit_ms) const {
     Charge result;
     result.think_ms = elapsed_ms(now);
     const std::int64_t before = remaining_[index(turn_)];
@@ -33,7 +33,9 @@ GameClock::Charge GameClock::charge(TimePoint now) const {
         result.remaining_ms = before;
         return result;
     }
-    const std::int64_t left = before - result.think_ms;
+    const std::int64_t charged =
+        result.think_ms - std::clamp<std::int64_t>(credit_ms, 0, result.think_ms);
+    const std::int64_t left = before - charged;
     result.flagged = left <= 0;
     result.remaining_ms = result.flagged ? 0 : left + spec_.increment_ms;
     return result;
@@ -48,11 +50,12 @@ Clocks GameClock::at(TimePoint now) const {
     return clocks;
 }
 
-std::optional<GameClock::TimePoint> GameClock::flag_falls_at() const {
+std::optional<GameClock::TimePoint> GameClock::flag_falls_at(std::int64_t grace_ms) const {
     if (!running_) {
         return std::nullopt;
     }
-    return turn_started_ + std::chrono::milliseconds(remaining_[index(turn_)]);
+    return turn_started_ + std::chrono::milliseconds(remaining_[index(turn_)] +
+                                                     std::max<std::int64_t>(grace_ms, 0));
 }
 
 }  // namespace arbiter::server::app

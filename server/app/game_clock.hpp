@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The server's game clock: Fischer increment, time charged from the moment the server sent the
-/// turn to the moment it received the move. Pure logic: every call is given the time.
+/// turn to the moment it received the move, less the lag credited for it (lag_tracker.hpp). Pure
+/// logic: every call is given the time.
 
 #include <array>
 #include <chrono>
@@ -36,22 +37,24 @@ class GameClock {
         std::int64_t remaining_ms = 0;  ///< mover's time after the move, increment included
         bool flagged = false;           ///< the time ran out before the move arrived
     };
-    Charge charge(TimePoint now) const;
+    /// `credit_ms` of the time since the turn was sent is not charged (the lag credited for the
+    /// move, at most that time).
+    Charge charge(TimePoint now, std::int64_t credit_ms = 0) const;
+    /// The time since the side to move's turn began (counted whether or not its clock runs).
+    std::int64_t elapsed_ms(TimePoint now) const;
     /// Remaining times at `now`, the running turn counted, never below zero.
     Clocks at(TimePoint now) const;
     /// Remaining times as of the last committed move (what the server stores).
     const Clocks& stored() const noexcept { return remaining_; }
-    /// The moment the side to move's time runs out (charge() says flagged from then on); nullopt
-    /// when the clock is not running.
-    std::optional<TimePoint> flag_falls_at() const;
+    /// The moment the side to move's time runs out, `grace_ms` after its clock reads 0 (charge()
+    /// with that credit says flagged from then on); nullopt when the clock is not running.
+    std::optional<TimePoint> flag_falls_at(std::int64_t grace_ms = 0) const;
 
     bool running() const noexcept { return running_; }
     rules::Side turn() const noexcept { return turn_; }
     const protocol::ClockSpec& spec() const noexcept { return spec_; }
 
   private:
-    std::int64_t elapsed_ms(TimePoint now) const;
-
     protocol::ClockSpec spec_;
     Clocks remaining_;
     rules::Side turn_ = rules::Side::first;

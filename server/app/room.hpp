@@ -225,6 +225,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void on_join(RoomRequest& request);
     void on_resume(RoomRequest& request, const protocol::Resume& resume);
     void on_watch(RoomRequest& request, const protocol::Watch& watch);
+    void on_move(RoomRequest& request, protocol::MoveRequest& move);
     void on_offer(RoomRequest& request, const protocol::OfferRequest& offer);
     /// Answers a move re-sent at a past ply with the `moved` event of the move that made `ply`
     /// plies, as first sent.

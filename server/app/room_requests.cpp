@@ -28,34 +28,31 @@ void GameRoom::handle(RoomRequest& request) {
         reply_error(request, ErrorCode::bad_request, "not a game request");
     };
     const HeldSeats held = held_by(*request.peer);
-    std::visit(
-        Overloaded{
-            [&](protocol::Join&) { on_join(request); },
-            [&](protocol::Resume& resume) { on_resume(request, resume); },
-            [&](protocol::Watch& watch) { on_watch(request, watch); },
-            [&](protocol::MoveRequest& move) {
-                run(command::Move{held, std::move(move.move), move.ply, request.received}, request);
-            },
-            [&](protocol::Resign&) {
-                run(command::Resign{held, request.received}, request);
-            },
-            [&](protocol::OfferRequest& offer) { on_offer(request, offer); },
-            [&](protocol::Abort&) {
-                run(command::Abort{held, request.received}, request);
-            },
-            [&](protocol::Claim& claim) {
-                run(command::Claim{held, claim.kind, request.received}, request);
-            },
-            // The hub answers these itself and never routes them to a room.
-            [&](protocol::Hello&) { not_a_game_request(); },
-            [&](protocol::Create&) { not_a_game_request(); },
-            [&](protocol::Unwatch&) { not_a_game_request(); },
-            [&](protocol::LobbySubscribe&) { not_a_game_request(); },
-            [&](protocol::GamesQuery&) { not_a_game_request(); },
-            [&](protocol::ReplayRequest&) { not_a_game_request(); },
-            [&](protocol::Ping&) { not_a_game_request(); },
-        },
-        request.body);
+    std::visit(Overloaded{
+                   [&](protocol::Join&) { on_join(request); },
+                   [&](protocol::Resume& resume) { on_resume(request, resume); },
+                   [&](protocol::Watch& watch) { on_watch(request, watch); },
+                   [&](protocol::MoveRequest& move) { on_move(request, move); },
+                   [&](protocol::Resign&) {
+                       run(command::Resign{held, request.received}, request);
+                   },
+                   [&](protocol::OfferRequest& offer) { on_offer(request, offer); },
+                   [&](protocol::Abort&) {
+                       run(command::Abort{held, request.received}, request);
+                   },
+                   [&](protocol::Claim& claim) {
+                       run(command::Claim{held, claim.kind, request.received}, request);
+                   },
+                   // The hub answers these itself and never routes them to a room.
+                   [&](protocol::Hello&) { not_a_game_request(); },
+                   [&](protocol::Create&) { not_a_game_request(); },
+                   [&](protocol::Unwatch&) { not_a_game_request(); },
+                   [&](protocol::LobbySubscribe&) { not_a_game_request(); },
+                   [&](protocol::GamesQuery&) { not_a_game_request(); },
+                   [&](protocol::ReplayRequest&) { not_a_game_request(); },
+                   [&](protocol::Ping&) { not_a_game_request(); },
+               },
+               request.body);
     // A request whose decision writes is answered after its commit (run); the others now.
     if (!busy_) {
         answered(request);
@@ -84,6 +81,14 @@ void GameRoom::on_join(RoomRequest& request) {
                 send_state(member, std::nullopt);
             });
         });
+}
+
+void GameRoom::on_move(RoomRequest& request, protocol::MoveRequest& move) {
+    // protocol.md, Lag compensation: the move carries its connection's round trip as the
+    // server's pings measured it, and the think time its client reported.
+    run(command::Move{held_by(*request.peer), std::move(move.move), move.ply, request.received,
+                      request.peer->round_trip(), move.think_ms},
+        request);
 }
 
 void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offer) {

@@ -64,7 +64,7 @@ protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> 
         }
         const bool check = flags_stored ? *move.check : replay && replay->in_check();
         record.moves.push_back({move.ply, move.move, move.notation, move.position, move.clock_ms,
-                                move.think_ms, check});
+                                move.think_ms, check, move.lag_ms});
     }
     return record;
 }

@@ -38,6 +38,8 @@ Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, 
     }
     if (control_) {
         clock_.emplace(*control_);
+        const LagQuota quota = LagQuota::for_clock(*control_);
+        lag_ = {LagTracker(quota), LagTracker(quota)};
     }
 }
 
@@ -66,11 +68,12 @@ Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableCon
             clocks[seat_index(mover)] = *row.clock_ms;
         }
         // The stored notation, not the one just played: the record keeps what was sent.
-        table.plies_.push_back({std::move(row.notation), clocks, row.seq});
+        table.plies_.push_back({std::move(row.notation), clocks, row.seq, row.lag_ms.value_or(0)});
     }
     if (table.clock_) {
         table.clock_->set(stored.header.clock_ms);
     }
+    table.rebuild_lag();
     if (table.status_ == GameStatus::playing || table.status_ == GameStatus::waiting) {
         // Nobody is connected after a restart: the claim window (or, for a game still waiting
         // for an opponent, its creator's time to come back) opens a full timeout from now.
@@ -126,6 +129,10 @@ void Table::apply(Decision& decision, Instant now) {
                            clock_->set(played.record.clocks);
                            clock_->stop();
                        }
+                       if (played.timed) {
+                           LagTracker& lag = lag_[seat_index(played.mover)];
+                           lag = lag.after(played.record.lag_ms, played.round_trip_ms);
+                       }
                        plies_.push_back(std::move(played.record));
                        offers_.clear();  // open draw and takeback offers lapse with a move
                        seq_ = decision.seq_;
@@ -157,6 +164,7 @@ void Table::apply(Decision& decision, Instant now) {
                    [&](Decision::TakenBack& taken) {
                        game_ = std::move(taken.game);
                        plies_.resize(taken.to_ply);
+                       rebuild_lag();
                        offers_.clear();
                        seq_ = decision.seq_;
                        updated_ms_ = decision.updated_ms_;
@@ -197,6 +205,10 @@ void Table::start_turn(TimePoint now) {
     }
 }
 
+const LagTracker& Table::lag(Side side) const noexcept {
+    return lag_[seat_index(side)];
+}
+
 Clocks Table::clocks_at(TimePoint now) const {
     return clock_ ? clock_->at(now) : Clocks{0, 0};
 }
@@ -219,7 +231,29 @@ std::optional<Table::TimePoint> Table::flag_falls_at() const {
     if (!clock_ || status_ != GameStatus::playing) {
         return std::nullopt;
     }
-    return clock_->flag_falls_at();
+    return clock_->flag_falls_at(flag_grace_ms());
+}
+
+std::int64_t Table::flag_grace_ms() const {
+    return clock_ && clock_->running() ? lag_[seat_index(turn())].flag_grace_ms() : 0;
+}
+
+void Table::rebuild_lag() {
+    if (!control_) {
+        return;
+    }
+    // The quota is a function of the credits of the timed moves, each side's from its second move
+    // on (the first two plies are not timed); the round trips are not stored, so the flag grace
+    // waits for each side's next move.
+    const LagQuota quota = LagQuota::for_clock(*control_);
+    std::array<LagTracker, 2> rebuilt{LagTracker(quota), LagTracker(quota)};
+    const std::uint32_t plies = ply();
+    for (std::uint32_t index = 2; index < plies; ++index) {
+        const Side mover = (plies - index) % 2 != 0 ? rules::opponent(turn()) : turn();
+        LagTracker& lag = rebuilt[seat_index(mover)];
+        lag = lag.after(plies_[index].lag_ms, std::nullopt);
+    }
+    lag_ = rebuilt;
 }
 
 std::optional<storage::StoreClocks> Table::clocks_to_store(Instant now) const {

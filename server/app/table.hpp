@@ -26,6 +26,7 @@
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
 #include "server/app/game_clock.hpp"
+#include "server/app/lag_tracker.hpp"
 #include "server/app/table_commands.hpp"
 #include "server/storage/intents.hpp"
 #include "server/storage/repository.hpp"
@@ -103,6 +104,8 @@ class Table {
     rules::Side turn() const noexcept { return game_->turn(); }
     const rules::Game& game() const noexcept { return *game_; }
     const std::vector<PlyRecord>& plies() const noexcept { return plies_; }
+    /// A seat's lag quota (protocol.md, Lag compensation); one of no quota when untimed.
+    const LagTracker& lag(rules::Side side) const noexcept;
     const TableSeat& seat(rules::Side side) const noexcept;
     /// A connection holds the seat, or an engine plays it (an engine never disconnects).
     bool seat_connected(rules::Side side) const noexcept;
@@ -196,6 +199,10 @@ class Table {
     /// `clocks` as an event carries them; nullopt when untimed.
     std::optional<protocol::ClockState> reading(const Clocks& clocks, bool running) const;
     void start_turn(TimePoint now);
+    /// How long past the side to move's clock reading 0 its flag falls (LagTracker).
+    std::int64_t flag_grace_ms() const;
+    /// The lag trackers from the credits of the moves played (after a restore or a takeback).
+    void rebuild_lag();
     /// The game replayed from its start through its first `plies` moves; null when the moves no
     /// longer replay.
     std::unique_ptr<rules::Game> replayed(std::uint32_t plies) const;
@@ -220,6 +227,7 @@ class Table {
     std::optional<GameClock> clock_;
     /// When the turn under way started (start_turn), timed or not.
     std::optional<TimePoint> turn_since_;
+    std::array<LagTracker, 2> lag_{};  ///< per seat, [first, second]
     std::vector<protocol::OpenOffer> offers_;
     std::uint32_t engine_failures_ = 0;  ///< failures at engine_failure_ply_
     std::uint32_t engine_failure_ply_ = 0;

@@ -76,6 +76,11 @@ struct Move {
     std::string text;
     std::uint32_t ply = 0;
     TimePoint received{};
+    /// The round trip of the mover's connection as the server last measured it; nullopt when
+    /// none was (an engine's move, a connection not measured yet): no lag is credited then.
+    std::optional<std::chrono::milliseconds> round_trip = std::nullopt;
+    /// The think time the client reports with the move (`move.think_ms`), if any.
+    std::optional<std::int64_t> reported_think_ms = std::nullopt;
 };
 struct Resign {
     HeldSeats held;
@@ -139,9 +144,10 @@ struct Refusal {
 
 /// One played ply, beside its wire form in the rules game: what the table needs of it later.
 struct PlyRecord {
-    std::string notation;   ///< display notation
-    Clocks clocks{};        ///< remaining per seat after it, the mover's increment included
-    std::uint64_t seq = 0;  ///< the seq of its `moved` event
+    std::string notation;     ///< display notation
+    Clocks clocks{};          ///< remaining per seat after it, the mover's increment included
+    std::uint64_t seq = 0;    ///< the seq of its `moved` event
+    std::int64_t lag_ms = 0;  ///< the lag credited to the mover's clock (included in clocks)
 };
 
 /// An engine seat failed to move; the room restarts the engine, then asks it again, or (when the
@@ -188,6 +194,10 @@ class Decision {
     struct Played {
         PlyRecord record;
         std::optional<storage::GameEnding> ending;
+        /// The move was timed: the mover's lag quota takes the credit (and the round trip).
+        bool timed = false;
+        rules::Side mover = rules::Side::first;
+        std::optional<std::int64_t> round_trip_ms;
     };
     struct Ended {
         storage::GameEnding ending;

@@ -61,8 +61,18 @@ Table::Verdict Table::on_move(const command::Move& move, Instant now) {
 
 Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
     GameClock::Charge charge;
+    // protocol.md, Lag compensation: a timed move is charged its elapsed time less the lag
+    // credited for it, which the mover's quota and measured round trip bound.
+    const bool timed = clock_ && clock_->running();
+    const std::optional<std::int64_t> round_trip_ms =
+        move.round_trip ? std::optional<std::int64_t>(move.round_trip->count()) : std::nullopt;
+    std::int64_t lag_ms = 0;
+    if (timed) {
+        lag_ms = lag_[seat_index(seat)].credit_for(
+            {clock_->elapsed_ms(move.received), round_trip_ms, move.reported_think_ms});
+    }
     if (clock_) {
-        charge = clock_->charge(move.received);
+        charge = clock_->charge(move.received, lag_ms);
         if (charge.flagged) {
             Decision decision = end_on_time(now);
             decision.refusal =
@@ -96,8 +106,8 @@ Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
     if (clock_) {
         clocks[seat_index(seat)] = charge.remaining_ms;
     }
-    PlyRecord record{played->notation, clocks, decision.seq_};
-    // protocol.md, record: the mover's clock and think time, both null when untimed.
+    PlyRecord record{played->notation, clocks, decision.seq_, lag_ms};
+    // protocol.md, record: the mover's clock, think time and lag credited, null when untimed.
     storage::MoveRow row{plies,
                          std::move(played->wire),
                          std::move(played->notation),
@@ -106,7 +116,8 @@ Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
                          clock_ ? std::optional<std::int64_t>(charge.think_ms) : std::nullopt,
                          decision.seq_,
                          now.unix_ms,
-                         game_->in_check()};
+                         game_->in_check(),
+                         clock_ ? std::optional<std::int64_t>(lag_ms) : std::nullopt};
     decision.events.emplace_back(moved_event_after(*game_, row.position, record, !status.over(),
                                                    reading(clocks, !status.over() && plies >= 2)));
     decision.answers_request = true;
@@ -119,7 +130,7 @@ Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
             protocol::Ended{id_, decision.seq_, ending->result, ending->reason, ending->status});
     }
     decision.intent = storage::AppendMove{id_, std::move(row), clocks, decision.seq_, ending};
-    decision.change_ = Decision::Played{std::move(record), ending};
+    decision.change_ = Decision::Played{std::move(record), ending, timed, seat, round_trip_ms};
     return decision;
 }
 
@@ -202,14 +213,16 @@ Table::Verdict Table::on_claim(const command::Claim& claim, Instant now) {
 }
 
 Table::Verdict Table::on_flag_fall(Instant now) {
-    if (status_ != GameStatus::playing || !clock_ || !clock_->charge(now.steady).flagged) {
+    if (status_ != GameStatus::playing || !clock_ ||
+        !clock_->charge(now.steady, flag_grace_ms()).flagged) {
         return Decision{};  // not yet (the room arms flag_falls_at() again), or over
     }
     return end_on_time(now);
 }
 
 std::optional<Decision> Table::flag_fell_before(TimePoint received, Instant now) const {
-    if (!clock_ || status_ != GameStatus::playing || !clock_->charge(received).flagged) {
+    if (!clock_ || status_ != GameStatus::playing ||
+        !clock_->charge(received, flag_grace_ms()).flagged) {
         return std::nullopt;
     }
     // protocol.md, Clocks: the server flags a side itself when its time runs out. Its flag timer

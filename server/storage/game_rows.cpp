@@ -116,7 +116,8 @@ sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game
         // Beyond INT64_MAX a seq wraps negative and is refused by the CHECK (seq >= 0).
         .bind(8, static_cast<std::int64_t>(move.seq))
         .bind(9, move.played_ms)
-        .bind(10, move.check ? std::optional<std::int64_t>(*move.check ? 1 : 0) : std::nullopt);
+        .bind(10, move.check ? std::optional<std::int64_t>(*move.check ? 1 : 0) : std::nullopt)
+        .bind(11, move.lag_ms);
 }
 
 // A row's text is what some server wrote, or a hand edit (the CHECKs keep status and result to
@@ -177,6 +178,7 @@ MoveRow read_move(const sqlite::Statement& row) {
     if (auto check = row.column_optional_int64(8)) {
         move.check = *check != 0;
     }
+    move.lag_ms = row.column_optional_int64(9);
     return move;
 }
 

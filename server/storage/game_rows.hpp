@@ -28,14 +28,14 @@ inline constexpr std::string_view kGameColumns =
 
 /// The columns of a move, after its game id, in `moves` and in `move_journal` alike.
 inline constexpr std::string_view kMoveColumns =
-    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check";
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check, lag_ms";
 
 /// A journal row as readers select it: the move's columns (read_move), then the columns of the
 /// game's row that the move changed (read_progress), from kJournalProgressIndex on.
 inline constexpr std::string_view kJournalColumns =
-    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check, first_clock_ms, "
-    "second_clock_ms, game_seq, game_ply, updated_ms";
-inline constexpr int kJournalProgressIndex = 9;
+    "ply, move, notation, position, clock_ms, think_ms, seq, played_ms, in_check, lag_ms, "
+    "first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms";
+inline constexpr int kJournalProgressIndex = 10;
 
 /// The columns of a game's row that a journaled move changes, as they are after it. Offers are
 /// not among them: a move lapses every open offer, so a game with journaled moves has none.
@@ -58,7 +58,7 @@ std::vector<protocol::OpenOffer> parse_offers(std::string_view text);
 
 /// Binds a whole header to ?1...?26 in kGameColumns order (an INSERT of a new game).
 void bind_game(sqlite::Statement& statement, const GameRow& game);
-/// The parameters ?1...?10 of a move row: its game, then kMoveColumns in order. The text is not
+/// The parameters ?1...?11 of a move row: its game, then kMoveColumns in order. The text is not
 /// copied: the caller runs the statement while `game_id` and `move` live.
 sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
                              const MoveRow& move);

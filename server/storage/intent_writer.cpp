@@ -78,7 +78,7 @@ Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& c
         {&writer.append_, std::string(kAppendSql)},
         {&writer.append_ending_, std::string(kAppendEndingSql)},
         {&writer.insert_move_, "INSERT INTO moves (game_id, " + std::string(kMoveColumns) +
-                                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON "
+                                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON "
                                    "CONFLICT (game_id, ply) DO NOTHING"},
         {&writer.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
         {&writer.select_ply_, "SELECT ply FROM games WHERE id = ?1"},

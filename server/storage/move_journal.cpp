@@ -13,8 +13,8 @@ namespace {
 // row a rowid that a filing begun before already counts as its own (file_part).
 constexpr std::string_view kInsertSql =
     "INSERT INTO move_journal (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms, in_check, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, rowid) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+    "played_ms, in_check, lag_ms, first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms, "
+    "rowid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
 
 // Filing copies journal rows into `moves` in the order they were journaled, which is each game's
 // ply order. A row whose game is gone is skipped (its moves would have been deleted with it), and
@@ -25,8 +25,8 @@ constexpr std::string_view kInsertSql =
 // wrote the same pages.
 constexpr std::string_view kFileMovesSelect =
     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms, in_check) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms, in_check "
+    "played_ms, in_check, lag_ms) SELECT game_id, ply, move, notation, position, clock_ms, "
+    "think_ms, seq, played_ms, in_check, lag_ms "
     "FROM move_journal AS j WHERE EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
 constexpr std::string_view kFileMovesOrder = " ORDER BY j.rowid ON CONFLICT DO NOTHING";
 
@@ -36,8 +36,8 @@ constexpr std::string_view kFileMovesOrder = " ORDER BY j.rowid ON CONFLICT DO N
 // The range is tested before the look-up of the game's row.
 constexpr std::string_view kFileMovesPartSql =
     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms, in_check) SELECT game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-    "played_ms, in_check "
+    "played_ms, in_check, lag_ms) SELECT game_id, ply, move, notation, position, clock_ms, "
+    "think_ms, seq, played_ms, in_check, lag_ms "
     "FROM move_journal AS j WHERE j.rowid <= ?1 AND j.game_id >= ?2 AND (?3 IS NULL OR "
     "j.game_id < ?3) AND EXISTS (SELECT 1 FROM games WHERE id = j.game_id)";
 
@@ -116,12 +116,12 @@ Expected<void, StorageError> MoveJournal::append(const std::string& game, const 
                                                  const MoveProgress& progress) {
     insert_.reset();
     bind_move(insert_, game, move)
-        .bind(11, progress.clock_ms[0])
-        .bind(12, progress.clock_ms[1])
-        .bind(13, static_cast<std::int64_t>(progress.seq))
-        .bind(14, std::int64_t{progress.ply})
-        .bind(15, progress.updated_ms)
-        .bind(16, last_row_ + 1);
+        .bind(12, progress.clock_ms[0])
+        .bind(13, progress.clock_ms[1])
+        .bind(14, static_cast<std::int64_t>(progress.seq))
+        .bind(15, std::int64_t{progress.ply})
+        .bind(16, progress.updated_ms)
+        .bind(17, last_row_ + 1);
     if (auto inserted = insert_.run(); !inserted) {
         return inserted;
     }

@@ -63,6 +63,9 @@ struct MoveRow {
     std::int64_t played_ms = 0;  ///< Unix ms
     /// The side to move after it is in check; unset in rows written before schema version 5.
     std::optional<bool> check;
+    /// The lag credited to the mover's clock (protocol.md, Lag compensation), included in
+    /// clock_ms; unset for untimed moves and in rows written before schema version 6.
+    std::optional<std::int64_t> lag_ms = std::nullopt;
 };
 
 /// A game with all its moves, in ply order.

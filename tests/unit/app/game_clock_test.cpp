@@ -31,6 +31,24 @@ TEST(GameClock, ChargesThinkTimeAndAddsIncrement) {
     EXPECT_EQ(clock.at(kStart + 7s)[0], 60'000);
 }
 
+// protocol.md, Lag compensation: the lag credited is not charged, and never more than the move
+// took; the flag waits for the grace it is given.
+TEST(GameClock, TheCreditedLagIsNotCharged) {
+    GameClock clock({1'000, 0});
+    clock.start_turn(Side::first, kStart, /*running=*/true);
+    const auto credited = clock.charge(kStart + 300ms, 200);
+    EXPECT_EQ(credited.think_ms, 300);
+    EXPECT_EQ(credited.remaining_ms, 900);
+    EXPECT_EQ(clock.charge(kStart + 300ms, 5'000).remaining_ms, 1'000) << "at most the 300 ms";
+    EXPECT_EQ(clock.charge(kStart + 300ms, -50).remaining_ms, 700);
+    // Arrived 150 ms after the clock read 0, 200 ms of it lag: in time.
+    EXPECT_FALSE(clock.charge(kStart + 1'150ms, 200).flagged);
+    EXPECT_EQ(clock.charge(kStart + 1'150ms, 200).remaining_ms, 50);
+    EXPECT_TRUE(clock.charge(kStart + 1'200ms, 200).flagged);
+    EXPECT_EQ(clock.flag_falls_at(200), kStart + 1'200ms);
+    EXPECT_EQ(clock.flag_falls_at(-5), kStart + 1'000ms);
+}
+
 TEST(GameClock, FlagsWhenTimeRunsOutBeforeTheMove) {
     GameClock clock({1'000, 5'000});
     clock.start_turn(Side::first, kStart, /*running=*/true);

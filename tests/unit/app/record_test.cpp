@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "common/protocol/codec.hpp"
 #include "server/app/stored_views.hpp"
 
 namespace arbiter::server::app {
@@ -59,6 +62,29 @@ TEST(RecordOf, StoredCheckFlagsAreTakenAsStored) {
 TEST(RecordOf, AGameWithSomeRowsWithoutFlagsIsReplayedWhole) {
     const auto record = record_of(stored_chess({std::nullopt, true, true, false}));
     EXPECT_EQ(checks_of(record), (std::vector<bool>{false, false, false, true}));
+}
+
+// protocol.md, record and Lag compensation: each timed move's credit is shown as stored, in the
+// record that `replay` and /api/games/{id} send; a move without one (untimed, or stored before
+// lag compensation) has no lag_ms at all.
+TEST(RecordOf, EachMovesLagCreditIsShownAsStored) {
+    storage::StoredGame game = stored_chess({false, false, false, true});
+    game.moves[2].clock_ms = 59'800;
+    game.moves[2].think_ms = 400;
+    game.moves[2].lag_ms = 200;
+    game.moves[3].clock_ms = 60'000;
+    game.moves[3].think_ms = 0;
+    game.moves[3].lag_ms = 0;
+    const auto record = record_of(game);
+    EXPECT_EQ(record.moves[0].lag_ms, std::nullopt);
+    EXPECT_EQ(record.moves[2].lag_ms, 200);
+    EXPECT_EQ(record.moves[3].lag_ms, 0);
+    const auto json =
+        nlohmann::json::parse(protocol::encode(protocol::ServerMessage{record, std::nullopt}));
+    EXPECT_FALSE(json["moves"][0].contains("lag_ms"));
+    EXPECT_EQ(json["moves"][2]["lag_ms"], 200);
+    EXPECT_EQ(json["moves"][2]["clock_ms"], 59'800) << "the clock after the credit";
+    EXPECT_EQ(json["moves"][3]["lag_ms"], 0);
 }
 
 // The start position's check comes from the position, whatever the rows keep.

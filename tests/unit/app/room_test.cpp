@@ -140,11 +140,17 @@ class RecordingPeer final : public net::Peer {
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
     bool responsive() const noexcept override { return answering; }
+    std::optional<std::chrono::milliseconds> round_trip() const noexcept override {
+        return measured_round_trip;
+    }
     bool send(std::shared_ptr<const std::string> text) override {
         received.push_back(json::parse(*text));
         return true;
     }
     void close(net::CloseCode, std::string_view) override {}
+
+    /// What round_trip() says: the server's pings measured this (nullopt: nothing yet).
+    std::optional<std::chrono::milliseconds> measured_round_trip;
 
     /// The messages of `type` received so far.
     std::vector<json> of_type(std::string_view type) const {
@@ -587,6 +593,34 @@ TEST_F(RoomTest, TheFlagTimerEndsTheGameOnTime) {
     EXPECT_EQ(ended[0]["reason"], "timeout");
     EXPECT_EQ(ended[0]["result"], "0-1");
     EXPECT_EQ(host.listed.back(), "ended");
+}
+
+// protocol.md, Lag compensation: the room gives the table the mover's connection's round trip
+// and the think time it reported; the table credits the lag, which is stored and sent.
+TEST_F(RoomTest, AMoveIsCreditedTheLagOfItsConnection) {
+    open_game(protocol::ClockSpec{60'000, 0});
+    move(white, "e2e4", 0);
+    repository.complete();
+    executor->drain();
+    move(black, "e7e5", 1);
+    repository.complete();
+    executor->drain();
+    white->measured_round_trip = 200ms;
+    time.advance(300ms);
+    submit(white, protocol::MoveRequest{"g1", "g1f3", 2, 90});
+    const auto& write = repository.last<storage::AppendMove>();
+    EXPECT_EQ(write.move.think_ms, 300);
+    EXPECT_EQ(write.move.lag_ms, 210) << "300 ms on the server, 90 of them thinking";
+    EXPECT_EQ(write.move.clock_ms, 60'000 - 90);
+    repository.complete();
+    executor->drain();
+    EXPECT_EQ(black->of_type("moved").back()["clock"]["white_ms"], 59'910);
+
+    // Black's connection has no round trip measured: it is charged the whole time.
+    time.advance(400ms);
+    submit(black, protocol::MoveRequest{"g1", "b8c6", 3, 0});
+    EXPECT_EQ(repository.last<storage::AppendMove>().move.lag_ms, 0);
+    EXPECT_EQ(repository.last<storage::AppendMove>().move.clock_ms, 60'000 - 400);
 }
 
 TEST_F(RoomTest, ALeavingPlayerIsAnnouncedAndTheOpponentMayClaimLater) {

@@ -76,6 +76,8 @@ TEST(ClientEncode, TheLoadToolsFramesAreAsBefore) {
               R"({"type":"join","game":"Xq7Rk2LmP9aB"})");
     EXPECT_EQ(encode(ClientMessage{"m", MoveRequest{"Xq7Rk2LmP9aB", "e2e4", 12}}),
               R"({"type":"move","game":"Xq7Rk2LmP9aB","move":"e2e4","ply":12,"id":"m"})");
+    EXPECT_EQ(encode(ClientMessage{std::nullopt, MoveRequest{"g1", "e2e4", 12, 340}}),
+              R"({"type":"move","game":"g1","move":"e2e4","ply":12,"think_ms":340})");
     EXPECT_EQ(encode(ClientMessage{std::nullopt, Resume{"g1", "t0", std::nullopt}}),
               R"({"type":"resume","game":"g1","token":"t0"})");
     EXPECT_EQ(encode(ClientMessage{std::nullopt, Unwatch{"g1"}}),

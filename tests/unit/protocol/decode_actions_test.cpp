@@ -54,6 +54,32 @@ TEST(ProtocolDecodeMove, GameMoveAndPly) {
               64U);
 }
 
+// protocol.md, move and Lag compensation: the optional think time the client reports.
+TEST(ProtocolDecodeMove, AReportedThinkTimeIsOptional) {
+    EXPECT_EQ(
+        accepted_body<MoveRequest>(R"({"type":"move","game":"g1","move":"e2e4","ply":2})").think_ms,
+        std::nullopt);
+    EXPECT_EQ(accepted_body<MoveRequest>(
+                  R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":1250})")
+                  .think_ms,
+              1250);
+    EXPECT_EQ(accepted_body<MoveRequest>(
+                  R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":0})")
+                  .think_ms,
+              0);
+    EXPECT_EQ(
+        accepted_body<MoveRequest>(
+            R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":9007199254740991})")
+            .think_ms,
+        9007199254740991);
+    for (const char* bad : {"-1", "1.5", "null", "\"5\"", "9007199254740992"}) {
+        expect_bad_request(
+            std::string(R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":)") + bad +
+                "}",
+            "\"think_ms\"");
+    }
+}
+
 TEST(ProtocolDecodeMove, BadMoveOrPlyIsRefused) {
     expect_bad_request(R"({"type":"move","game":"g","move":"","ply":0})", "\"move\"");
     expect_bad_request(

@@ -130,7 +130,8 @@ std::vector<ServerMessage> server_messages() {
                       EndReason::resign,
                       1700000000000};
         record.moves = {RecordMove{1, "a1a2", "A2", "p1", 59000, 2000},
-                        RecordMove{2, "b1b2", "B2", "p2", std::nullopt, std::nullopt}};
+                        RecordMove{2, "b1b2", "B2", "p2", std::nullopt, std::nullopt},
+                        RecordMove{3, "a2a3", "A3", "p3", 58000, 1200, false, 180}};
         out.push_back({record, "r1"});
     }
     out.push_back({OfferEvent{"g1", 11, Variant::chess, OfferKind::rematch, OfferAction::decline,
@@ -171,6 +172,7 @@ const std::vector<std::string_view>& client_frames() {
         R"({"type":"watch","game":"g1","since":0})",
         R"({"type":"unwatch","game":"g1"})",
         R"({"type":"move","game":"g1","move":"e2e4","ply":0,"id":"m1"})",
+        R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":1250})",
         R"({"type":"resign","game":"g1"})",
         R"({"type":"draw","game":"g1","action":"offer"})",
         R"({"type":"takeback","game":"g1","action":"accept"})",
@@ -232,6 +234,9 @@ const std::vector<std::string_view>& invalid_client_frames() {
         R"({"type":"move","game":"g1","move":"e2e4","ply":4294967296})",
         R"({"type":"move","game":"g1","move":"e2e4","ply":1.5})",
         R"({"type":"move","game":"g1","move":"e2e4"})",
+        R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":-1})",
+        R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":null})",
+        R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":9007199254740992})",
         R"({"type":"draw","game":"g1","action":"withdraw"})",
         R"({"type":"takeback","game":"g1"})",
         R"({"type":"claim","game":"g1","kind":"loss"})",

@@ -194,6 +194,48 @@ TEST(StorageJournal, EachMovesCheckFlagIsReadBackAsWrittenBeforeAndAfterFiling) 
     }
 }
 
+// A move's lag credit (schema version 7, protocol.md, Lag compensation) is read back as written:
+// from the journal, once filed into `moves`, and from `moves` written directly (no journal); a
+// row without one (an untimed move) reads back without one.
+TEST(StorageJournal, EachMovesLagCreditIsReadBackAsWrittenBeforeAndAfterFiling) {
+    const std::vector<std::optional<std::int64_t>> credits = {0, 180, std::nullopt, 0, 2'730};
+    const auto written = [&](GameRow& game) {
+        std::vector<AppendMove> writes;
+        for (const auto& credit : credits) {
+            AppendMove write = next_move(game, "m" + std::to_string(game.ply + 1));
+            write.move.lag_ms = credit;
+            writes.push_back(std::move(write));
+        }
+        return writes;
+    };
+    const auto expect_credits = [&](GameRepository& repository, const std::string& id) {
+        auto loaded = repository.load(id);
+        ASSERT_TRUE(loaded && loaded->has_value());
+        ASSERT_EQ((*loaded)->moves.size(), credits.size());
+        for (std::size_t i = 0; i < credits.size(); ++i) {
+            EXPECT_EQ((*loaded)->moves[i].lag_ms, credits[i]) << id << " ply " << i + 1;
+        }
+    };
+    for (const std::size_t journal : {std::size_t{1000}, std::size_t{0}}) {
+        TempDatabase database;
+        GameRow game = playing_game("c");
+        {
+            auto repository = store_with(database, journal, {game});
+            ASSERT_NE(repository, nullptr);
+            for (AppendMove& write : written(game)) {
+                ASSERT_TRUE(write_and_wait(*repository, std::move(write)));
+            }
+            EXPECT_EQ(journal_rows(database.path()), journal > 0 ? 5 : 0);
+            expect_credits(*repository, "c");
+        }
+        EXPECT_EQ(journal_rows(database.path()), 0);
+        EXPECT_EQ(count(database.path(), "SELECT sum(lag_ms) FROM moves"), 180 + 2'730);
+        auto reopened = testing::open_or_die(database.path(), journal_options(journal));
+        ASSERT_NE(reopened, nullptr);
+        expect_credits(*reopened, "c");
+    }
+}
+
 TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {
     TempDatabase database;
     GameRow first = playing_game("a");

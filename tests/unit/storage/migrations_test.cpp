@@ -137,6 +137,37 @@ TEST(StorageMigrations, MovesWrittenBeforeTheCheckColumnReadBackWithoutAFlag) {
     EXPECT_FALSE((*loaded)->moves[1].check.has_value());
 }
 
+// A file written before version 7 (moves and journal rows without a lag credit) opens at the
+// latest version with its moves whole, each read back without a credit: not as "0 credited".
+TEST(StorageMigrations, MovesWrittenBeforeTheLagColumnReadBackWithoutACredit) {
+    TempDatabase database;
+    {
+        auto connection = sqlite::Connection::open(database.path(), true);
+        ASSERT_TRUE(connection);
+        ASSERT_EQ(migrate(*connection, embedded_migrations().first(5)).value_or(-1), 5);
+        ASSERT_TRUE(connection->exec(
+            "INSERT INTO games (id, variant, initial_position, status, seq, ply, created_ms, "
+            "updated_ms) VALUES ('old', 'chess', 'startpos', 'playing', 2, 2, 1, 1);"
+            "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
+            "played_ms, in_check) VALUES ('old', 1, 'e2e4', 'e4', 'p1', 60000, 900, 1, 1, 0);"
+            "INSERT INTO move_journal (game_id, ply, move, notation, position, clock_ms, "
+            "think_ms, seq, played_ms, in_check, first_clock_ms, second_clock_ms, game_seq, "
+            "game_ply, updated_ms) VALUES ('old', 2, 'e7e5', 'e5', 'p2', 60000, 800, 2, 2, 0, "
+            "60000, 60000, 2, 2, 2);"));
+    }
+    auto repository = testing::open_or_die(database.path());
+    ASSERT_NE(repository, nullptr);
+    EXPECT_EQ(user_version(database.path()),
+              static_cast<std::int64_t>(embedded_migrations().size()));
+    auto loaded = repository->load("old");
+    ASSERT_TRUE(loaded && loaded->has_value());
+    ASSERT_EQ((*loaded)->moves.size(), 2U);
+    EXPECT_EQ((*loaded)->moves[0].think_ms, 900);
+    EXPECT_EQ((*loaded)->moves[1].think_ms, 800);
+    EXPECT_FALSE((*loaded)->moves[0].lag_ms.has_value());
+    EXPECT_FALSE((*loaded)->moves[1].lag_ms.has_value());
+}
+
 TEST(StorageMigrations, AppliesOnlyThePendingMigrationsInOrder) {
     TempDatabase database;
     auto connection = sqlite::Connection::open(database.path(), true);
