@@ -64,7 +64,7 @@ struct MoveRow {
     /// The side to move after it is in check; unset in rows written before schema version 5.
     std::optional<bool> check;
     /// The lag credited to the mover's clock (protocol.md, Lag compensation), included in
-    /// clock_ms; unset for untimed moves and in rows written before schema version 6.
+    /// clock_ms; unset for untimed moves and in rows written before schema version 7.
     std::optional<std::int64_t> lag_ms = std::nullopt;
 };
 
