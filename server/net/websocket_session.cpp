@@ -122,7 +122,9 @@ class WebsocketSession final : public Connection,
         timeouts.idle_timeout = websocket::stream_base::none();
         timeouts.keep_alive_pings = false;
         ws_.set_option(timeouts);
-        // Called only within a read, which holds the session: `this` outlives every call.
+        // Called only within a read, which holds the session: `this` outlives every call. One
+        // callback for both uses: pongs measure the round trip, and a client's pings (beast
+        // answers each with a pong on its own) are held to a rate.
         ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
             on_control(kind, std::string_view(payload.data(), payload.size()));
         });
@@ -138,12 +140,6 @@ class WebsocketSession final : public Connection,
         }
         ws_.auto_fragment(false);
         ws_.text(true);
-        // Beast answers every ping with a pong on its own: a client's pings are held to a rate.
-        ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
-            if (kind == websocket::frame_type::ping) {
-                on_ping();
-            }
-        });
         // The handler owns the upgrade request: beast reads it while it builds the 101 response.
         auto shared_request =
             std::make_shared<http::request<http::string_body>>(std::move(request));
@@ -257,6 +253,9 @@ class WebsocketSession final : public Connection,
     // A ping, a pong or a close frame from the peer, on the strand, during a read.
     void on_control(websocket::frame_type kind, std::string_view payload) {
         const auto now = Clock::now();
+        if (kind == websocket::frame_type::ping) {
+            on_ping();
+        }
         if (kind == websocket::frame_type::pong && liveness_) {
             liveness_->pong(payload, now);
             peer_->note_round_trip(liveness_->round_trip());

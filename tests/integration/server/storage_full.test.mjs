@@ -115,7 +115,8 @@ test('a create that cannot be stored is answered unavailable and leaves nothing 
     const bound = statSync(db).size + 4 * 4096;
     const server = await startServer({
       db,
-      args: ['--max-db-bytes', String(bound), '--rate', '1000', '--burst', '1000', '--max-open-games', '100000'],
+      args: ['--max-db-bytes', String(bound), '--rate', '1000', '--burst', '1000', '--max-open-games', '100000',
+        '--max-creates-per-minute', '100000'],
     });
     try {
       const creator = await Client.connect(server.url, 'Ana');
