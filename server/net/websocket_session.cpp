@@ -46,7 +46,8 @@ class WebsocketSession;
 class PeerHandle final : public Peer {
   public:
     PeerHandle(std::uint64_t id, std::string address, ClientAddress client,
-               std::weak_ptr<WebsocketSession> session, std::chrono::milliseconds unresponsive_after)
+               std::weak_ptr<WebsocketSession> session,
+               std::chrono::milliseconds unresponsive_after)
         : id_(id),
           address_(std::move(address)),
           client_(std::move(client)),
