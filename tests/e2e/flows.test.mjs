@@ -224,7 +224,12 @@ test('a finished game replays: first, next, previous, last, slider, keys, and a 
     await viewer.click('#replay-next');
     assert.equal(await boardPosition(viewer), positions[ply]);
     assert.equal(await viewer.textContent('#replay-ply'), `${ply} / 4`);
-    assert.equal(await checkedSquares(), ply === 4 ? 1 : 0, `check shown at ply ${ply}`);
+    // The board draws on its next animation frame: wait for it rather than read the DOM first.
+    const expected = ply === 4 ? 1 : 0;
+    await viewer
+      .waitForFunction((n) => document.querySelectorAll('cg-board square.check').length === n, expected, { timeout: 5000 })
+      .catch(() => {});
+    assert.equal(await checkedSquares(), expected, `check shown at ply ${ply}`);
   }
   await viewer.click('#replay-prev');
   assert.equal(await boardPosition(viewer), positions[3]);
