@@ -117,8 +117,11 @@ struct Fixture {
         store_game(*repository, "chess-2_x", rules::Variant::chess, 0,
                    protocol::GameStatus::aborted);
         repository->flush();
+        // Every fuzzed request comes from one client: a rate the fuzzer never reaches, so that
+        // each request gets to the parsing it is here to exercise (the 429 has its own tests).
         api = std::make_unique<arbiter::server::app::HttpApi>(
-            *repository, metrics, root / "web", [] { return std::string("arbiter_x 1\n"); }, reads);
+            *repository, metrics, root / "web", [] { return std::string("arbiter_x 1\n"); }, reads,
+            arbiter::server::app::ApiLimits{1e12, 1e12});
         // The API tags its reads with OpenSSL's SHA-256, whose first call on a thread allocates
         // that thread's state, freed when the thread ends. Made here, once, on the reader thread:
         // within a fuzzed input libFuzzer's leak check would count it as that input's leak.
