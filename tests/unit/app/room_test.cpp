@@ -252,8 +252,10 @@ struct RoomTest : ::testing::Test {
     std::shared_ptr<RecordingPeer> black = std::make_shared<RecordingPeer>(2);
     std::shared_ptr<GameRoom> room;
 
-    /// A chess game with both seats taken, its creation committed.
-    void open_game(std::optional<protocol::ClockSpec> clock = std::nullopt) {
+    /// Creates the chess room `g1` with `seats` (a seat left empty is open) and begins its
+    /// creation: its CreateGame write waits in the repository.
+    void begin_room(std::array<std::optional<SeatSpec>, 2> seats,
+                    std::optional<protocol::ClockSpec> clock = std::nullopt) {
         storage::GameRow header;
         header.id = "g1";
         header.variant = rules::Variant::chess;
@@ -263,13 +265,20 @@ struct RoomTest : ::testing::Test {
             header.clock_initial_ms = clock->initial_ms;
             header.clock_increment_ms = clock->increment_ms;
         }
-        header.status = protocol::GameStatus::playing;
-        std::array<std::optional<SeatSpec>, 2> seats;
-        seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
-        seats[1] = SeatSpec{"Bo", "token-b", {black}, "", 0};
+        header.status = seats[1] ? protocol::GameStatus::playing : protocol::GameStatus::waiting;
         room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
         room->begin_creation();
         executor->drain();
+    }
+    /// White "Ana" seated, and Black "Bo" unless `black_seat` says otherwise.
+    std::array<std::optional<SeatSpec>, 2> seats_of(std::optional<SeatSpec> black_seat) {
+        return {SeatSpec{"Ana", "token-a", {white}, "", 0}, std::move(black_seat)};
+    }
+    SeatSpec bo() { return SeatSpec{"Bo", "token-b", {black}, "", 0}; }
+
+    /// A chess game with both seats taken, its creation committed.
+    void open_game(std::optional<protocol::ClockSpec> clock = std::nullopt) {
+        begin_room(seats_of(bo()), clock);
         ASSERT_EQ(repository.waiting.size(), 1u);
         repository.complete();
         executor->drain();
@@ -288,17 +297,7 @@ struct RoomTest : ::testing::Test {
 };
 
 TEST_F(RoomTest, ACreatedGameIsToldToItsSeatsOnlyAfterItsCommit) {
-    storage::GameRow header;
-    header.id = "g1";
-    auto game = rules::make_game(rules::Variant::chess, "").value();
-    header.initial_position = game->initial_position();
-    header.status = protocol::GameStatus::playing;
-    std::array<std::optional<SeatSpec>, 2> seats;
-    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
-    seats[1] = SeatSpec{"Bo", "token-b", {black}, "", 0};
-    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
-    room->begin_creation();
-    executor->drain();
+    begin_room(seats_of(bo()));
     ASSERT_EQ(repository.writes.size(), 1u);
     const auto& created = std::get<storage::CreateGame>(repository.writes[0]);
     EXPECT_EQ(created.header.seq, 1u);
@@ -411,16 +410,7 @@ TEST_F(RoomTest, EveryRequestWhoseWriteFailsIsAnsweredUnavailable) {
 
 // A join whose write fails is answered `unavailable` and seats nobody: the game still waits.
 TEST_F(RoomTest, AJoinWhoseWriteFailsSeatsNobody) {
-    storage::GameRow header;
-    header.id = "g1";
-    auto game = rules::make_game(rules::Variant::chess, "").value();
-    header.initial_position = game->initial_position();
-    header.status = protocol::GameStatus::waiting;
-    std::array<std::optional<SeatSpec>, 2> seats;
-    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
-    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
-    room->begin_creation();
-    executor->drain();
+    begin_room(seats_of(std::nullopt));
     repository.complete();
     executor->drain();
     submit(black, protocol::Join{"g1"}, "j1");
@@ -438,16 +428,7 @@ TEST_F(RoomTest, AJoinWhoseWriteFailsSeatsNobody) {
 // A creation whose write fails is answered `unavailable` by the creator's request id, and the
 // room leaves memory without ever being listed.
 TEST_F(RoomTest, ACreationWhoseWriteFailsIsAnsweredAndLeavesMemory) {
-    storage::GameRow header;
-    header.id = "g1";
-    auto game = rules::make_game(rules::Variant::chess, "").value();
-    header.initial_position = game->initial_position();
-    header.status = protocol::GameStatus::waiting;
-    std::array<std::optional<SeatSpec>, 2> seats;
-    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
-    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
-    room->begin_creation();
-    executor->drain();
+    begin_room(seats_of(std::nullopt));
     repository.complete(/*ok=*/false);
     executor->drain();
     ASSERT_EQ(white->received.size(), 1u);
@@ -651,20 +632,8 @@ TEST_F(RoomTest, ALeavingPlayerIsAnnouncedAndTheOpponentMayClaimLater) {
 TEST_F(RoomTest, ATimedGameLeftDuringTheEnginesFirstThinkStillFlags) {
     HeldEngines engines;
     context.engines = &engines;
-    storage::GameRow header;
-    header.id = "g1";
-    header.variant = rules::Variant::chess;
-    auto game = rules::make_game(rules::Variant::chess, "").value();
-    header.initial_position = game->initial_position();
-    header.clock_initial_ms = 300'000;
-    header.clock_increment_ms = 0;
-    header.status = protocol::GameStatus::playing;
-    std::array<std::optional<SeatSpec>, 2> seats;
-    seats[0] = SeatSpec{"Ana", "token-a", {white}, "", 0};
-    seats[1] = SeatSpec{"Held (level 1)", "token-e", {}, "held", 1};
-    room = GameRoom::create(context, executor, header, std::move(game), std::move(seats), "c1");
-    room->begin_creation();
-    executor->drain();
+    begin_room(seats_of(SeatSpec{"Held (level 1)", "token-e", {}, "held", 1}),
+               protocol::ClockSpec{300'000, 0});
     repository.complete();
     executor->drain();
 
