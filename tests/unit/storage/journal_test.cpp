@@ -152,26 +152,18 @@ TEST(StorageJournal, JournaledMovesAreReadAsStoredAndFiledWhenTheStoreCloses) {
     expect_moves(*reopened, game, moves);
 }
 
-// A move's check flag (schema version 5) is read back as written: from the journal, once filed
-// into `moves`, and from `moves` written directly (no journal); a row without one (as rows from
-// before version 5 are) reads back without one.
-TEST(StorageJournal, EachMovesCheckFlagIsReadBackAsWrittenBeforeAndAfterFiling) {
-    const std::vector<std::optional<bool>> flags = {false, true, std::nullopt, false, true};
-    const auto written = [&](GameRow& game) {
-        std::vector<AppendMove> writes;
-        for (const auto& flag : flags) {
-            AppendMove write = next_move(game, "m" + std::to_string(game.ply + 1));
-            write.move.check = flag;
-            writes.push_back(std::move(write));
-        }
-        return writes;
-    };
-    const auto expect_flags = [&](GameRepository& repository, const std::string& id) {
+// Writes one optional field of five moves (`set`), and checks that each reads back as written
+// (`get`): from the journal, once filed into `moves`, from `moves` written directly (no journal),
+// and after a reopen. `filed` is a query on `moves` once filed, and `filed_value` its answer.
+template <typename T, typename Set, typename Get>
+void expect_field_read_back(const std::vector<std::optional<T>>& values, Set set, Get get,
+                            const std::string& filed, std::int64_t filed_value) {
+    const auto expect_values = [&](GameRepository& repository, const std::string& id) {
         auto loaded = repository.load(id);
         ASSERT_TRUE(loaded && loaded->has_value());
-        ASSERT_EQ((*loaded)->moves.size(), flags.size());
-        for (std::size_t i = 0; i < flags.size(); ++i) {
-            EXPECT_EQ((*loaded)->moves[i].check, flags[i]) << id << " ply " << i + 1;
+        ASSERT_EQ((*loaded)->moves.size(), values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            EXPECT_EQ(get((*loaded)->moves[i]), values[i]) << id << " ply " << i + 1;
         }
     };
     for (const std::size_t journal : {std::size_t{1000}, std::size_t{0}}) {
@@ -180,60 +172,39 @@ TEST(StorageJournal, EachMovesCheckFlagIsReadBackAsWrittenBeforeAndAfterFiling) 
         {
             auto repository = store_with(database, journal, {game});
             ASSERT_NE(repository, nullptr);
-            for (AppendMove& write : written(game)) {
+            for (const auto& value : values) {
+                AppendMove write = next_move(game, "m" + std::to_string(game.ply + 1));
+                set(write.move, value);
                 ASSERT_TRUE(write_and_wait(*repository, std::move(write)));
             }
             EXPECT_EQ(journal_rows(database.path()), journal > 0 ? 5 : 0);
-            expect_flags(*repository, "c");
+            expect_values(*repository, "c");
         }
         EXPECT_EQ(journal_rows(database.path()), 0);
-        EXPECT_EQ(count(database.path(), "SELECT count(*) FROM moves WHERE in_check IS NULL"), 1);
+        EXPECT_EQ(count(database.path(), filed), filed_value);
         auto reopened = testing::open_or_die(database.path(), journal_options(journal));
         ASSERT_NE(reopened, nullptr);
-        expect_flags(*reopened, "c");
+        expect_values(*reopened, "c");
     }
 }
 
-// A move's lag credit (schema version 7, protocol.md, Lag compensation) is read back as written:
-// from the journal, once filed into `moves`, and from `moves` written directly (no journal); a
-// row without one (an untimed move) reads back without one.
+// A move's check flag (schema version 5) is read back as written; a row without one (as rows
+// from before version 5 are) reads back without one.
+TEST(StorageJournal, EachMovesCheckFlagIsReadBackAsWrittenBeforeAndAfterFiling) {
+    expect_field_read_back<bool>(
+        {false, true, std::nullopt, false, true},
+        [](auto& move, std::optional<bool> flag) { move.check = flag; },
+        [](const auto& move) { return move.check; },
+        "SELECT count(*) FROM moves WHERE in_check IS NULL", 1);
+}
+
+// A move's lag credit (schema version 7, protocol.md, Lag compensation) is read back as written;
+// a row without one (an untimed move) reads back without one.
 TEST(StorageJournal, EachMovesLagCreditIsReadBackAsWrittenBeforeAndAfterFiling) {
-    const std::vector<std::optional<std::int64_t>> credits = {0, 180, std::nullopt, 0, 2'730};
-    const auto written = [&](GameRow& game) {
-        std::vector<AppendMove> writes;
-        for (const auto& credit : credits) {
-            AppendMove write = next_move(game, "m" + std::to_string(game.ply + 1));
-            write.move.lag_ms = credit;
-            writes.push_back(std::move(write));
-        }
-        return writes;
-    };
-    const auto expect_credits = [&](GameRepository& repository, const std::string& id) {
-        auto loaded = repository.load(id);
-        ASSERT_TRUE(loaded && loaded->has_value());
-        ASSERT_EQ((*loaded)->moves.size(), credits.size());
-        for (std::size_t i = 0; i < credits.size(); ++i) {
-            EXPECT_EQ((*loaded)->moves[i].lag_ms, credits[i]) << id << " ply " << i + 1;
-        }
-    };
-    for (const std::size_t journal : {std::size_t{1000}, std::size_t{0}}) {
-        TempDatabase database;
-        GameRow game = playing_game("c");
-        {
-            auto repository = store_with(database, journal, {game});
-            ASSERT_NE(repository, nullptr);
-            for (AppendMove& write : written(game)) {
-                ASSERT_TRUE(write_and_wait(*repository, std::move(write)));
-            }
-            EXPECT_EQ(journal_rows(database.path()), journal > 0 ? 5 : 0);
-            expect_credits(*repository, "c");
-        }
-        EXPECT_EQ(journal_rows(database.path()), 0);
-        EXPECT_EQ(count(database.path(), "SELECT sum(lag_ms) FROM moves"), 180 + 2'730);
-        auto reopened = testing::open_or_die(database.path(), journal_options(journal));
-        ASSERT_NE(reopened, nullptr);
-        expect_credits(*reopened, "c");
-    }
+    expect_field_read_back<std::int64_t>(
+        {0, 180, std::nullopt, 0, 2'730},
+        [](auto& move, std::optional<std::int64_t> credit) { move.lag_ms = credit; },
+        [](const auto& move) { return move.lag_ms; }, "SELECT sum(lag_ms) FROM moves", 180 + 2'730);
 }
 
 TEST(StorageJournal, FilingAtTheThresholdKeepsTheJournalShortAndTheGameWhole) {
