@@ -68,7 +68,8 @@ Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableCon
             clocks[seat_index(mover)] = *row.clock_ms;
         }
         // The stored notation, not the one just played: the record keeps what was sent.
-        table.plies_.push_back({std::move(row.notation), clocks, row.seq, row.lag_ms.value_or(0)});
+        table.plies_.push_back({std::move(row.notation), clocks, row.seq, row.lag_ms.value_or(0),
+                                table.game_->position()});
     }
     if (table.clock_) {
         table.clock_->set(stored.header.clock_ms);

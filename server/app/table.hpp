@@ -143,8 +143,9 @@ class Table {
     protocol::GameSummary summary() const;
     /// A seat as others see it; nullopt while open.
     std::optional<protocol::PlayerInfo> player(rules::Side side) const;
-    /// The `moved` event of the move that made `ply` plies, as it was first sent, rebuilt from
-    /// the moves (O(ply)); nullopt when there is no such move.
+    /// The `moved` event of the move that made `ply` plies, as it was first sent (its legal moves
+    /// perhaps in another order), rebuilt from its record (O(1) in the game's length); nullopt
+    /// when there is no such move.
     std::optional<protocol::Moved> moved_event(std::uint32_t ply) const;
 
   private:
@@ -169,10 +170,16 @@ class Table {
     /// The game ends: the clocks stop at `stopped` (a request's arrival, or now).
     Decision end_game(rules::Outcome outcome, protocol::EndReason reason, TimePoint stopped,
                       Instant now, protocol::GameStatus status = protocol::GameStatus::ended) const;
-    /// The `moved` event of the last move of `after`, whose position is `position`.
-    protocol::Moved moved_event_after(const rules::Game& after, std::string position,
-                                      const PlyRecord& record, bool playing,
+    /// The `moved` event of the move `wire` that made `ply` plies, from the game `after` it.
+    protocol::Moved moved_event_after(const rules::Game& after, std::uint32_t ply,
+                                      const std::string& wire, const PlyRecord& record,
+                                      bool playing,
                                       std::optional<protocol::ClockState> clock) const;
+    /// A game at the position after the first `plies` moves, made from the position their
+    /// record keeps (O(1) in the game's length), without the history before it: for what the
+    /// position alone decides (the side to move, legal moves, check, reading a move's text).
+    /// Null when the position no longer parses.
+    std::unique_ptr<rules::Game> position_after(std::uint32_t plies) const;
 
     // table_offers.cpp
     Verdict on_offer(const command::Offer& offer, Instant now);

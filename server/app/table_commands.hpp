@@ -148,6 +148,9 @@ struct PlyRecord {
     Clocks clocks{};          ///< remaining per seat after it, the mover's increment included
     std::uint64_t seq = 0;    ///< the seq of its `moved` event
     std::int64_t lag_ms = 0;  ///< the lag credited to the mover's clock (included in clocks)
+    /// The position after it, in the variant's FEN: a re-sent move is answered from it
+    /// (Table::moved_event), not by replaying the game up to it.
+    std::string position;
 };
 
 /// An engine seat failed to move; the room restarts the engine, then asks it again, or (when the

@@ -1,6 +1,8 @@
 // The xiangqi Game adaptor: wire moves in, status decided by the whole history (checkmate and
 // stalemate lose, the repetition ruling, 120 plies without capture, no attacking material).
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "common/rules/variants.hpp"
 #include "common/rules/xiangqi/notation.hpp"
@@ -41,7 +43,15 @@ class XiangqiGame final : public Game {
         }
         MoveList list;
         xiangqi::legal_moves(current_, list);
-        for (Move move : list) {
+        // The generator walks the piece list, whose order follows the game's history (captures
+        // and take-backs reorder it). Sorted by origin, then destination, the list depends on the
+        // position alone: the same position, however reached, lists its moves in the same order.
+        std::vector<Move> moves(list.begin(), list.end());
+        std::sort(moves.begin(), moves.end(), [](Move a, Move b) {
+            return a.from() != b.from() ? a.from() < b.from() : a.to() < b.to();
+        });
+        out.reserve(moves.size());
+        for (Move move : moves) {
             out.push_back(wire_notation(move));
         }
         return out;

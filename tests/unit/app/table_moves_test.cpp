@@ -167,6 +167,36 @@ TEST(TableMoves, TheMovedEventIsRebuiltAsFirstSent) {
     EXPECT_FALSE(table.moved_event(4));
 }
 
+// A re-send is answered from the position each ply's record keeps, not by replaying the game:
+// every field is as first sent, the legal moves in the same order, in each variant's notation.
+TEST(TableMoves, EveryMovedEventIsRebuiltFromItsRecordInEveryVariant) {
+    for (const auto variant :
+         {rules::Variant::chess, rules::Variant::xiangqi, rules::Variant::draughts}) {
+        Table table = new_table(variant_game(variant));
+        std::vector<protocol::Moved> sent;
+        while (sent.size() < 60 && table.status() == protocol::GameStatus::playing) {
+            const auto legal = table.game().legal_moves();
+            ASSERT_FALSE(legal.empty());
+            const auto& text = legal[(sent.size() * 7) % legal.size()];
+            auto decision = commit(table, move_by(table.turn(), text, table.ply(), 0), at(0));
+            sent.push_back(event_as<protocol::Moved>(decision));
+        }
+        for (std::uint32_t ply = 1; ply <= table.ply(); ++ply) {
+            const auto rebuilt = table.moved_event(ply);
+            ASSERT_TRUE(rebuilt) << rules::to_string(variant) << " " << ply;
+            const auto& first = sent[ply - 1];
+            EXPECT_EQ(rebuilt->move, first.move) << rules::to_string(variant) << " " << ply;
+            EXPECT_EQ(rebuilt->notation, first.notation);
+            EXPECT_EQ(rebuilt->position, first.position);
+            EXPECT_EQ(rebuilt->turn, first.turn);
+            // In the same order: a client may compare the re-sent event with the first one.
+            EXPECT_EQ(rebuilt->legal, first.legal) << rules::to_string(variant) << " " << ply;
+            EXPECT_EQ(rebuilt->check, first.check);
+            EXPECT_EQ(rebuilt->seq, first.seq);
+        }
+    }
+}
+
 TEST(TableMoves, AMateIsStoredWithTheMoveAndEndsTheGame) {
     Table table = new_table();
     play_moves(table, {{"f2f3", 0}, {"e7e5", 0}, {"g2g4", 0}});

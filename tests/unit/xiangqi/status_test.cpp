@@ -58,6 +58,17 @@ TEST(XiangqiStatus, CheckThatCanBeAnsweredIsNotMate) {
     EXPECT_EQ(game->legal_moves(), (std::vector<std::string>{"e10e9"}));
 }
 
+// The legal moves depend on the position alone: after captures (which reorder the generator's
+// piece list), the game lists them as a game made from its position does, in the same order.
+TEST(XiangqiStatus, LegalMovesAreListedInTheOrderOfThePositionAlone) {
+    auto game = game_from(std::string(kStartFen));
+    ASSERT_TRUE(game);
+    play_all(*game, {"h3h10", "i10h10", "b3b10", "a10b10", "h1g3", "c7c6"});
+    auto fresh = game_from(game->position());
+    ASSERT_TRUE(fresh);
+    EXPECT_EQ(game->legal_moves(), fresh->legal_moves());
+}
+
 TEST(XiangqiStatus, StalemateLosesForTheSideToMove) {
     auto game = game_from(fen_of({"K d1", "R d2", "R f2", "N g8", "k e10"}, 'b'));
     ASSERT_TRUE(game);
