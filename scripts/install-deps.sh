@@ -7,6 +7,7 @@ packages=(
     build-essential cmake make pkg-config
     libboost1.81-dev libboost-program-options1.81-dev
     nlohmann-json3-dev libsqlite3-dev sqlite3 libspdlog-dev libssl-dev libjemalloc-dev libutf8proc-dev
+    libsodium-dev
     libgtest-dev googletest libbenchmark-dev
 )
 case "${1:-}" in
