@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "server/app/log.hpp"
+#include "server/net/memory_budget.hpp"
 
 namespace arbiter::server::app {
 
@@ -51,10 +52,22 @@ bool found_in_path(const std::string& name) {
     return false;
 }
 
+// The machine's memory, for the outgoing budget's default; 0 when it cannot be read (the
+// default's floor then applies).
+std::uint64_t physical_memory_bytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page_size = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) {
+        return 0;
+    }
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
 }  // namespace
 
 std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* const* argv) {
     ServerConfig config;
+    config.net.limits.max_outgoing_bytes = net::default_outgoing_budget(physical_memory_bytes());
     unsigned port = config.net.port;
     unsigned idle_seconds = static_cast<unsigned>(
         std::chrono::duration_cast<std::chrono::seconds>(config.net.limits.idle_timeout).count());
@@ -85,6 +98,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("max-queue-messages", po::value(&config.net.limits.max_queue_messages)->default_value(config.net.limits.max_queue_messages), "outgoing messages queued per connection before it is closed")
         ("socket-send-buffer", po::value(&config.net.limits.socket_send_buffer_bytes)->default_value(config.net.limits.socket_send_buffer_bytes), "SO_SNDBUF of a WebSocket connection in bytes (0: the kernel's autotuning)")
         ("max-queue-bytes", po::value(&config.net.limits.max_queue_bytes)->default_value(config.net.limits.max_queue_bytes), "outgoing bytes queued per connection before it is closed")
+        ("max-outgoing-bytes", po::value(&config.net.limits.max_outgoing_bytes)->default_value(config.net.limits.max_outgoing_bytes), "outgoing bytes queued for all connections together (default: an eighth of this machine's memory, 16 MiB to 2 GiB); past it the connections holding the most are closed (1013), players last, until a quarter under it")
         ("max-connections", po::value(&config.net.limits.max_connections)->default_value(config.net.limits.max_connections), "connections in total")
         ("max-connections-per-address", po::value(&config.net.limits.max_connections_per_address)->default_value(config.net.limits.max_connections_per_address), "connections from one IP address")
         ("trusted-proxy", po::value(&trusted_proxies)->composing(), "ADDRESS or CIDR range (repeatable) of a reverse proxy whose X-Forwarded-For names the client; default: this machine (127.0.0.0/8 and ::1); 'none' trusts no one")
@@ -165,6 +179,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--max-frame-bytes", limits.max_frame_bytes, 256, 64ULL << 20},
         {"--max-queue-messages", limits.max_queue_messages, 1, 1'000'000},
         {"--max-queue-bytes", limits.max_queue_bytes, 1024, 1ULL << 30},
+        {"--max-outgoing-bytes", limits.max_outgoing_bytes, 1ULL << 20, 1ULL << 40},
         {"--max-connections", limits.max_connections, 1, 1'000'000},
         {"--max-connections-per-address", limits.max_connections_per_address, 1, 1'000'000},
         {"--idle-timeout", idle_seconds, 1, 86'400},

@@ -74,6 +74,17 @@ void Connections::left(std::uint64_t peer_id, const std::string& game, bool stil
     }
 }
 
+void Connections::mark_player(net::Peer& peer) const {
+    std::lock_guard lock(mutex_);
+    auto it = connections_.find(peer.id());
+    if (it == connections_.end()) {
+        return;  // closed: nothing more is sent to it
+    }
+    const auto& games = it->second.games;
+    peer.set_player(
+        std::any_of(games.begin(), games.end(), [](const auto& game) { return game.second; }));
+}
+
 ConnectionRoles Connections::roles(const std::set<std::uint64_t>& lobby) const {
     ConnectionRoles roles;
     std::lock_guard lock(mutex_);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "server/app/metrics.hpp"
+#include "server/net/peer.hpp"
 
 namespace arbiter::server::app {
 
@@ -40,6 +41,12 @@ class Connections {
                                                    bool seated);
     /// The room `game` took a seat or its watching from it: what it still is there.
     void left(std::uint64_t peer_id, const std::string& game, bool still_seated, bool still_member);
+
+    /// Tells `peer` whether it holds a seat in any game now (Peer::set_player: the outgoing
+    /// memory budget closes players last). Under the lock, so that of two rooms reporting at once
+    /// the later state is the one the peer keeps; set_player is an atomic store that never calls
+    /// back.
+    void mark_player(net::Peer& peer) const;
 
     /// Connections by role: a seat somewhere (player), else a game watched (spectator), else
     /// following `lobby`, else none of these.

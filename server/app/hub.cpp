@@ -203,6 +203,7 @@ bool Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::strin
     if (!before) {
         return false;
     }
+    connections_.mark_player(*peer);
     leave_finished(peer, game, rematch_of, *before);
     return true;
 }
@@ -210,6 +211,7 @@ bool Hub::member_joined(const std::shared_ptr<net::Peer>& peer, const std::strin
 void Hub::member_left(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                       bool still_seated, bool still_member) {
     connections_.left(peer->id(), game, still_seated, still_member);
+    connections_.mark_player(*peer);
 }
 
 void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::string& entered,

@@ -201,6 +201,14 @@ std::string render_gauges(const ScrapeGauges& gauges) {
     single(out, "arbiter_outgoing_queue_peak_bytes", "gauge",
            "The largest outgoing queue of one connection seen since start.",
            static_cast<double>(net.peak_queue_bytes));
+    single(out, "arbiter_outgoing_queued_bytes", "gauge",
+           "Outgoing bytes queued now, all connections together (bounded by "
+           "--max-outgoing-bytes).",
+           static_cast<double>(net.queued_bytes));
+    single(out, "arbiter_memory_sheds_total", "counter",
+           "Connections closed (1013) because all outgoing queues together passed "
+           "--max-outgoing-bytes.",
+           static_cast<double>(net.memory_sheds));
 
     single(out, "arbiter_reads_waiting", "gauge",
            "Reads of stored games queued for the reader thread.",

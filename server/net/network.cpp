@@ -43,6 +43,9 @@ constexpr std::chrono::milliseconds kGracePeriod{2000};
 // After the forced close, pending handlers (and on_close calls) get this long to run.
 constexpr std::chrono::milliseconds kForcedCloseWait{500};
 constexpr std::chrono::milliseconds kDrainPoll{10};
+// A memory shed scans every connection: at most this often, so that a total hovering at the
+// budget's mark costs a few scans a second, not one per frame.
+constexpr std::chrono::milliseconds kShedInterval{200};
 
 // A certificate or key that does not load is a start-up failure with the file named, never a
 // server that accepts connections it cannot serve.
@@ -85,7 +88,9 @@ struct Network::Impl {
               std::move(peers), std::move(http), config.log)),
           control(asio::make_strand(*contexts.front())),
           drain_timer(control),
+          shed_timer(control),
           tls(make_tls_context(config)) {
+        state->on_over_budget([this] { asio::post(control, [this] { schedule_shed(); }); });
         listener = std::make_shared<Listener>(
             *contexts.front(), [this]() -> asio::io_context& { return next_context(); },
             config.bind_address, config.port, tls.get(), state);
@@ -149,6 +154,26 @@ struct Network::Impl {
         });
     }
 
+    // On `control`, once per crossing of the budget's high-water mark (SharedState::queued): the
+    // shed runs now, or when kShedInterval has passed since the last one.
+    void schedule_shed() {
+        const auto due = last_shed + kShedInterval;
+        if (Clock::now() >= due) {
+            return run_shed();
+        }
+        shed_timer.expires_at(due);
+        shed_timer.async_wait([this](error_code ec) {
+            if (!ec) {
+                run_shed();
+            }
+        });
+    }
+
+    void run_shed() {
+        last_shed = Clock::now();
+        state->shed();
+    }
+
     void on_signal(error_code ec, int signal_number) {
         if (ec) {
             return;
@@ -191,6 +216,8 @@ struct Network::Impl {
     std::shared_ptr<SharedState> state;
     asio::strand<asio::io_context::executor_type> control;
     asio::steady_timer drain_timer;
+    asio::steady_timer shed_timer;
+    Clock::time_point last_shed;
     // Before the listener: sessions use it until they end, and they end before it is destroyed.
     std::unique_ptr<asio::ssl::context> tls;
     std::shared_ptr<Listener> listener;

@@ -25,7 +25,7 @@ enum class CloseCode : std::uint16_t {
     policy_violation = 1008,  ///< rate limit abuse, too many connections from one address
     too_big = 1009,           ///< a frame over the size limit
     internal_error = 1011,    ///< a bug in a handler
-    try_again_later = 1013,   ///< slow consumer: the outgoing queue hit its bound
+    try_again_later = 1013,   ///< slow consumer, or the server's outgoing memory budget
 };
 
 /// One WebSocket connection. Thread-safe: any thread may send or close.
@@ -52,6 +52,10 @@ class Peer {
     /// came from it within about one and a half ping periods. False for a half-open connection,
     /// whose link died without a FIN, before its silence is long enough to drop it.
     virtual bool responsive() const noexcept { return true; }
+    /// The game logic says whether this connection holds a seat in a game: when the server's
+    /// outgoing memory budget is exceeded, players are closed last (NetLimits::max_outgoing_bytes).
+    /// An atomic store: it never calls back, so it may be called under the caller's lock.
+    virtual void set_player(bool /*player*/) noexcept {}
     /// Queues one text frame. When the outgoing queue is over its bounds (count or bytes) the
     /// connection is closed with CloseCode::try_again_later and false is returned; the message
     /// is never silently dropped while the connection stays open.

@@ -23,6 +23,11 @@ struct NetLimits {
     std::size_t max_frame_bytes = 64UL * 1024;        ///< incoming WebSocket message
     std::size_t max_queue_messages = 1024;            ///< outgoing frames queued per connection
     std::size_t max_queue_bytes = 4UL * 1024 * 1024;  ///< outgoing bytes queued per connection
+    /// Outgoing bytes queued for all connections together (memory_budget.hpp; a frame shared by
+    /// several queues counts in each, since each one pins it). Past it the connections holding
+    /// the most are closed with try_again_later, players last, until the total is a quarter
+    /// under it. The server's flag defaults to an eighth of the machine's memory.
+    std::size_t max_outgoing_bytes = 256UL * 1024 * 1024;
     /// SO_SNDBUF of a WebSocket connection (the kernel doubles it); 0 leaves the kernel's
     /// autotuning, which grows a buffer up to net.ipv4.tcp_wmem's maximum (4 MB here) for a
     /// reader that stopped reading, so that it is found slow only after ~16,000 frames.
@@ -85,6 +90,8 @@ struct NetStats {
     std::uint64_t rejected_total = 0;        ///< refused: max_connections reached
     std::uint64_t handler_errors = 0;        ///< exceptions caught from handlers
     std::size_t peak_queue_bytes = 0;        ///< the largest outgoing queue seen, in bytes
+    std::size_t queued_bytes = 0;    ///< outgoing bytes queued now, all connections together
+    std::uint64_t memory_sheds = 0;  ///< closed with try_again_later: max_outgoing_bytes reached
 };
 
 /// Owns the io_contexts, their threads and the listener.

@@ -1,6 +1,7 @@
 #include "server/net/shared_state.hpp"
 
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,7 +30,8 @@ SharedState::SharedState(NetLimits limits, RequestPolicy policy, std::shared_ptr
       policy_(std::move(policy)),
       peers_(std::move(peers)),
       http_(std::move(http)),
-      log_(std::move(log)) {}
+      log_(std::move(log)),
+      budget_(OutgoingBudget::of(limits_.max_outgoing_bytes)) {}
 
 void SharedState::log(std::string_view line) const {
     if (log_) {
@@ -118,6 +120,57 @@ void SharedState::note_queue_bytes(std::size_t bytes) noexcept {
     }
 }
 
+void SharedState::queued(std::size_t bytes) noexcept {
+    const auto total = queued_bytes_.fetch_add(bytes) + bytes;
+    if (total <= budget_.high_water || shed_asked_.load(std::memory_order_relaxed) ||
+        shed_asked_.exchange(true)) {
+        return;
+    }
+    if (schedule_shed_) {
+        try {
+            schedule_shed_();
+        } catch (...) {
+            shed_asked_.store(false);  // out of memory posting it: the next frame asks again
+        }
+    }
+}
+
+std::size_t SharedState::shed() {
+    // Cleared first: a frame queued during the scan that finds the total still over asks again.
+    shed_asked_.store(false);
+    const auto total = queued_bytes_.load();
+    if (total <= budget_.high_water) {
+        return 0;
+    }
+    std::vector<QueueHolder> holders;
+    std::unordered_map<std::uint64_t, std::shared_ptr<Connection>> by_id;
+    {
+        std::lock_guard lock(mutex_);
+        holders.reserve(connections_.size());
+        for (const auto& [id, weak] : connections_) {
+            auto connection = weak.lock();
+            if (!connection) {
+                continue;
+            }
+            if (auto use = connection->queue_use()) {
+                holders.push_back(*use);
+                by_id.emplace(use->id, std::move(connection));
+            }
+        }
+    }
+    const auto victims = connections_to_shed(holders, total, budget_.low_water);
+    // Outside the lock, like shut_down_all: a close posts to the session's strand.
+    for (const auto id : victims) {
+        by_id.at(id)->shed();
+    }
+    if (!victims.empty()) {
+        log("outgoing memory budget: " + std::to_string(total) + " bytes queued, over " +
+            std::to_string(budget_.high_water) + "; closed " + std::to_string(victims.size()) +
+            " connection(s)");
+    }
+    return victims.size();
+}
+
 NetStats SharedState::stats() const noexcept {
     NetStats stats;
     stats.slow_consumer_closes = counters.slow_consumer_closes.load();
@@ -131,6 +184,8 @@ NetStats SharedState::stats() const noexcept {
     stats.rejected_total = counters.rejected_total.load();
     stats.handler_errors = counters.handler_errors.load();
     stats.peak_queue_bytes = counters.peak_queue_bytes.load();
+    stats.queued_bytes = queued_bytes_.load();
+    stats.memory_sheds = counters.memory_sheds.load();
     return stats;
 }
 

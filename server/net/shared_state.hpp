@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "server/net/memory_budget.hpp"
 #include "server/net/server.hpp"
 
 namespace arbiter::server::net::detail {
@@ -24,6 +26,12 @@ class Connection {
     /// Graceful: WebSockets close with going_away after their queued frames, idle HTTP
     /// connections close. Forced: the socket closes at once. Thread-safe.
     virtual void shut_down(bool force) = 0;
+    /// Its outgoing queue as a memory shed weighs it; nullopt for a connection that queues
+    /// nothing (HTTP). Reads atomics only: called under SharedState's lock.
+    virtual std::optional<QueueHolder> queue_use() const noexcept { return std::nullopt; }
+    /// Closes it with try_again_later to free its queue (the outgoing memory budget), unless it
+    /// is closing already. Thread-safe.
+    virtual void shed() {}
 };
 
 /// Where a connection comes from.
@@ -79,6 +87,7 @@ struct Counters {
     std::atomic<std::uint64_t> rejected_total{0};
     std::atomic<std::uint64_t> handler_errors{0};
     std::atomic<std::size_t> peak_queue_bytes{0};
+    std::atomic<std::uint64_t> memory_sheds{0};
 };
 
 class SharedState : public std::enable_shared_from_this<SharedState> {
@@ -112,6 +121,20 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
 
     /// Records an outgoing queue size for NetStats::peak_queue_bytes.
     void note_queue_bytes(std::size_t bytes) noexcept;
+
+    /// `bytes` more are queued for some connection (the server-wide total of
+    /// NetLimits::max_outgoing_bytes). Crossing the high-water mark asks for a shed, once until
+    /// it has run: a frame costs an atomic add and a compare, never a scan of the connections.
+    void queued(std::size_t bytes) noexcept;
+    /// `bytes` left a queue: sent, or dropped.
+    void unqueued(std::size_t bytes) noexcept { queued_bytes_.fetch_sub(bytes); }
+    /// How a shed is asked for: the network posts it to its control strand, at most a few times
+    /// a second (set once, before the first connection).
+    void on_over_budget(std::function<void()> schedule) { schedule_shed_ = std::move(schedule); }
+    /// Closes the connections holding the most unsent bytes, players last, until the total would
+    /// be under the low-water mark (connections_to_shed); nothing when it is no longer over the
+    /// high-water mark. Returns how many it closed.
+    std::size_t shed();
     NetStats stats() const noexcept;
 
     Counters counters;
@@ -128,6 +151,10 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
     const std::function<void(std::string_view)> log_;
     std::atomic<std::uint64_t> next_id_{0};
     std::atomic<std::size_t> open_{0};
+    const OutgoingBudget budget_;
+    std::atomic<std::size_t> queued_bytes_{0};
+    std::atomic<bool> shed_asked_{false};  ///< a shed is scheduled and has not run yet
+    std::function<void()> schedule_shed_;
     std::size_t refusing_ = 0;  ///< refused tickets alive (under mutex_)
     mutable std::mutex mutex_;
     std::unordered_map<std::string, std::size_t> per_address_;

@@ -70,6 +70,10 @@ class PeerHandle final : public Peer {
     }
     bool send(std::shared_ptr<const std::string> text) override;
     void close(CloseCode code, std::string_view reason) override;
+    void set_player(bool player) noexcept override {
+        player_.store(player, std::memory_order_relaxed);
+    }
+    bool player() const noexcept { return player_.load(std::memory_order_relaxed); }
 
     // On the session's strand.
     void note_heard(Clock::time_point at) noexcept {
@@ -87,6 +91,7 @@ class PeerHandle final : public Peer {
     const std::chrono::milliseconds unresponsive_after_;
     std::atomic<Clock::rep> last_heard_;           ///< steady_clock ticks
     std::atomic<std::int64_t> round_trip_us_{-1};  ///< -1: none measured yet
+    std::atomic<bool> player_{false};              ///< holds a seat (set by the game logic)
 };
 
 class WebsocketSession final : public Connection,
@@ -112,10 +117,11 @@ class WebsocketSession final : public Connection,
     }
 
     void run(http::request<http::string_body> request) {
-        state_->track(ticket_->id(), weak_from_this());
+        // The peer first: a memory shed on another thread reads it (queue_use) once tracked.
         peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, remote_.client,
                                              weak_from_this(),
                                              Liveness::unresponsive_after(liveness_times()));
+        state_->track(ticket_->id(), weak_from_this());
         auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
         timeouts.handshake_timeout = state_->limits().handshake_timeout;
         // The session's own pings replace beast's keep-alive: beast's have an empty payload, so
@@ -164,6 +170,7 @@ class WebsocketSession final : public Connection,
         const auto size = text->size();
         const auto messages = queued_messages_.fetch_add(1) + 1;
         const auto bytes = queued_bytes_.fetch_add(size) + size;
+        state_->queued(size);
         if (messages > limits.max_queue_messages || bytes > limits.max_queue_bytes) {
             unqueue(size);
             state_->counters.dropped_frames.fetch_add(1);
@@ -224,6 +231,27 @@ class WebsocketSession final : public Connection,
         }
         closing_.store(true);
         asio::post(ws_.get_executor(), [self = shared_from_this()] { self->close_socket(); });
+    }
+
+    std::optional<QueueHolder> queue_use() const noexcept override {
+        return QueueHolder{peer_->id(), queued_bytes_.load(), peer_->player(), closing_.load()};
+    }
+
+    // Any thread: the outgoing memory budget is exceeded and this connection is among those
+    // holding the most. Like a slow consumer: the queue goes at once, and the game logic lets go
+    // of it now rather than when the close handshake ends.
+    void shed() override {
+        if (closing_.exchange(true)) {
+            return;
+        }
+        state_->counters.memory_sheds.fetch_add(1);
+        asio::post(ws_.get_executor(), [self = shared_from_this()] {
+            self->drop_queue();
+            self->start_close({websocket::close_code::try_again_later, "server memory budget"});
+            if (self->opened_) {
+                self->notify_close();
+            }
+        });
     }
 
   private:
@@ -495,6 +523,7 @@ class WebsocketSession final : public Connection,
     void unqueue(std::size_t bytes) noexcept {
         queued_messages_.fetch_sub(1);
         queued_bytes_.fetch_sub(bytes);
+        state_->unqueued(bytes);
     }
 
     void finish() {

@@ -50,20 +50,22 @@ export async function inTempFolder(use) {
   }
 }
 
-/** `webRoot: null` starts the server without --web-root; `cwd` is its working directory. */
+/** `webRoot: null` starts the server without --web-root; `cwd` is its working directory; `env`
+ * adds to (or overrides) the server's environment, say ASAN_OPTIONS for a test that reads RSS. */
 export async function startServer({
   args = [],
   db = null,
   logLevel = 'warn',
   webRoot = path.join(repoRoot, 'client/web'),
   cwd = undefined,
+  env = {},
 } = {}) {
   const dir = db ? null : mkdtempSync(path.join(tmpdir(), 'arbiter-it-'));
   const database = db ?? path.join(dir, 'arbiter.db');
   const proc = spawn(
     serverBinary,
     ['--port', '0', '--db', database, '--log-level', logLevel, ...(webRoot === null ? [] : ['--web-root', webRoot]), ...args],
-    { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } },
+    { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1', ...env } },
   );
   let stderr = '';
   proc.stderr.on('data', (chunk) => (stderr += chunk));

@@ -52,6 +52,9 @@ TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config.net.limits.max_frame_bytes, 64U * 1024);
     EXPECT_EQ(config.net.limits.max_queue_messages, 1024U);
     EXPECT_EQ(config.net.limits.socket_send_buffer_bytes, 64U * 1024);
+    // An eighth of this machine's memory, 16 MiB to 2 GiB (memory_budget_test has the rule).
+    EXPECT_GE(config.net.limits.max_outgoing_bytes, 16U << 20);
+    EXPECT_LE(config.net.limits.max_outgoing_bytes, 2ULL << 30);
     EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(8));
     EXPECT_EQ(config.net.limits.ping_interval, std::chrono::milliseconds(2000));
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(60));
@@ -101,6 +104,8 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
                                           "256",
                                           "--max-queue-messages",
                                           "1",
+                                          "--max-outgoing-bytes",
+                                          "1048576",
                                           "--max-connections",
                                           "1000000",
                                           "--idle-timeout",
@@ -127,6 +132,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.net.limits.socket_send_buffer_bytes, 0U);
     EXPECT_EQ(config.net.limits.max_frame_bytes, 256U);
     EXPECT_EQ(config.net.limits.max_queue_messages, 1U);
+    EXPECT_EQ(config.net.limits.max_outgoing_bytes, 1U << 20);
     EXPECT_EQ(config.net.limits.max_connections, 1'000'000U);
     EXPECT_EQ(config.net.limits.idle_timeout, std::chrono::seconds(86'400));
     EXPECT_EQ(config.net.limits.ping_interval, std::chrono::milliseconds(50));
@@ -152,6 +158,7 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--max-frame-bytes", "255"}, "--max-frame-bytes"},
         {{"--max-queue-messages", "0"}, "--max-queue-messages"},
         {{"--max-queue-bytes", "1023"}, "--max-queue-bytes"},
+        {{"--max-outgoing-bytes", "1048575"}, "--max-outgoing-bytes"},
         {{"--max-connections", "0"}, "--max-connections"},
         {{"--max-connections-per-address", "0"}, "--max-connections-per-address"},
         {{"--idle-timeout", "0"}, "--idle-timeout"},
@@ -203,10 +210,11 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
     // boost::lexical_cast reads "-1" into an unsigned as its largest value; each such flag is
     // refused rather than turning a limit off.
     for (const char* flag :
-         {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-frame-bytes",
-          "--idle-timeout", "--disconnect-timeout", "--max-connections-per-address",
-          "--engine-timeout-ms", "--close-timeout-ms", "--journal-rows", "--max-open-games",
-          "--max-queued-reads", "--ping-interval-ms", "--max-creates-per-minute"}) {
+         {"--max-connections", "--max-queue-messages", "--max-queue-bytes", "--max-outgoing-bytes",
+          "--max-frame-bytes", "--idle-timeout", "--disconnect-timeout",
+          "--max-connections-per-address", "--engine-timeout-ms", "--close-timeout-ms",
+          "--journal-rows", "--max-open-games", "--max-queued-reads", "--ping-interval-ms",
+          "--max-creates-per-minute"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;

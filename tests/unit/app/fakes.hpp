@@ -236,6 +236,9 @@ class FakePeer final : public net::Peer {
         std::lock_guard lock(mutex_);
         closed_ = code;
     }
+    void set_player(bool player) noexcept override { player_.store(player); }
+    /// What the game logic last said: it holds a seat (Peer::set_player).
+    bool player() const noexcept { return player_.load(); }
 
     /// The frames sent so far, as sent (shared frames are the same object).
     std::vector<std::shared_ptr<const std::string>> frames() const {
@@ -285,6 +288,7 @@ class FakePeer final : public net::Peer {
     mutable std::mutex mutex_;
     std::vector<std::shared_ptr<const std::string>> sent_;
     std::optional<net::CloseCode> closed_;
+    std::atomic<bool> player_{false};
 };
 
 /// Storage in memory: writes land at once (or fail when told), loads read what was written. It

@@ -287,6 +287,27 @@ TEST_F(HubTest, ConnectionsAreCountedByRoleAndACloseReachesTheirRooms) {
     EXPECT_TRUE(follower->messages().back()["games"].empty());
 }
 
+TEST_F(HubTest, TheNetworkIsToldWhichConnectionsHoldASeat) {
+    // The outgoing memory budget closes players last: the net layer learns who they are from
+    // the rooms' membership reports.
+    auto creator = connect();
+    const auto game = create(creator, "c");
+    EXPECT_TRUE(creator->player());
+    const auto token = creator->reply_to("c").value("token", "");
+    auto watcher = connect();
+    send(watcher, R"({"type":"watch","game":")" + game + R"(","id":"w"})");
+    EXPECT_FALSE(watcher->player());
+    auto joiner = connect();
+    send(joiner, R"({"type":"join","game":")" + game + R"(","id":"j"})");
+    EXPECT_TRUE(joiner->player());
+    // Another device takes the creator's seat: the first connection is no player any more.
+    auto device = connect();
+    send(device,
+         R"({"type":"resume","game":")" + game + R"(","token":")" + token + R"(","id":"r"})");
+    EXPECT_TRUE(device->player());
+    EXPECT_FALSE(creator->player());
+}
+
 TEST_F(HubTest, APlayerWhoEntersAnotherGameLeavesItsFinishedOne) {
     auto ana = connect();
     auto bo = connect();

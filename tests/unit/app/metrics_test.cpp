@@ -72,6 +72,8 @@ TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
     gauges.games[{"playing", "xiangqi"}] = 3;
     gauges.net.slow_consumer_closes = 4;
     gauges.net.dropped_frames = 9;
+    gauges.net.queued_bytes = 12345;
+    gauges.net.memory_sheds = 6;
     gauges.reads = {2, 40, 7};
     gauges.engine_processes = 3;
     gauges.engine_idle_stops = 11;
@@ -83,6 +85,8 @@ TEST(Metrics, GaugesListEveryRoleStatusAndVariant) {
     EXPECT_EQ(values.at("arbiter_games_in_memory{status=\"waiting\",variant=\"draughts\"}"), 0);
     EXPECT_EQ(values.at("arbiter_slow_consumer_closes_total"), 4);
     EXPECT_EQ(values.at("arbiter_outgoing_frames_dropped_total"), 9);
+    EXPECT_EQ(values.at("arbiter_outgoing_queued_bytes"), 12345);
+    EXPECT_EQ(values.at("arbiter_memory_sheds_total"), 6);
     EXPECT_EQ(values.at("arbiter_reads_waiting"), 2);
     EXPECT_EQ(values.at("arbiter_reads_total{outcome=\"done\"}"), 40);
     EXPECT_EQ(values.at("arbiter_reads_total{outcome=\"refused\"}"), 7);
