@@ -104,8 +104,10 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   // can tell the network's share of the move's time from the player's. A state for a turn already
   // held (a resume) keeps the first arrival: the turn was given then.
   let turnGiven: { ply: number; at: number } | null = null;
+  // A turn that ends is forgotten, so that a takeback back to its ply starts anew.
   function noteTurn(): void {
-    if (model && myTurn() && turnGiven?.ply !== model.ply) turnGiven = { ply: model.ply, at: performance.now() };
+    if (!model || !myTurn()) turnGiven = null;
+    else if (turnGiven?.ply !== model.ply) turnGiven = { ply: model.ply, at: performance.now() };
   }
 
   /** The think time to report for a move played now, or undefined when the turn's start is unknown. */
