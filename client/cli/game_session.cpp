@@ -65,7 +65,7 @@ class GameSession {
                 return *code;
             }
             if (socket_.is_open()) {
-                (void)act(state_.next_move());
+                (void)act(state_.next_move(Clock::now()));
                 if (auto again = state_.ask_again(Clock::now())) {
                     (void)socket_.send(*again);
                 }

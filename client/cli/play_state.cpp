@@ -100,7 +100,7 @@ Expected<std::vector<std::string>, std::string> PlayState::open(bool first) {
         // protocol.md: re-sending the move of that ply is answered like the first time and
         // never applied twice, so a move whose answer was lost is simply sent again.
         sent.push_back(requests::move(game(), last_move_, *move_in_flight_,
-                                      "m" + std::to_string(*move_in_flight_)));
+                                      "m" + std::to_string(*move_in_flight_), last_think_ms_));
     }
     return sent;
 }
@@ -160,6 +160,13 @@ Reaction PlayState::on_game_message(const protocol::ServerMessage& message,
         no_legal_move_ = moved != nullptr && view_.legal.empty();
         // The running one counts down from there.
         clocks_set_at_ = now;
+        // The player's turn starts now unless it had started already (a resume's state for
+        // it); a turn that ends is forgotten, so that a takeback back to its ply starts anew.
+        if (spectator() || view_.status != "playing" || view_.turn != view_.you) {
+            turn_given_.reset();
+        } else if (!turn_given_ || turn_given_->ply != view_.ply) {
+            turn_given_ = TurnGiven{view_.ply, now};
+        }
     }
     reaction.redraw = true;
     if (auto line = describe(view_, message); !line.empty() && !ended) {
@@ -187,6 +194,7 @@ Reaction PlayState::on_seat(const protocol::ServerMessage& message,
         // A rematch. Nothing typed for the old game is played in the new one.
         drop_pending(reaction, "a new game starts");
         move_in_flight_.reset();
+        turn_given_.reset();
     }
     game_ = next;
     token_ = seat.token;
@@ -354,7 +362,7 @@ std::string PlayState::offer_action(const std::string& kind, const std::string& 
     return "offer";
 }
 
-Reaction PlayState::next_move() {
+Reaction PlayState::next_move(SteadyClock::time_point now) {
     Reaction reaction;
     if (pending_moves_.empty() || move_in_flight_ || !view_.have_state) {
         return reaction;
@@ -372,8 +380,14 @@ Reaction PlayState::next_move() {
     last_move_ = pending_moves_.front();
     pending_moves_.pop_front();
     move_in_flight_ = view_.ply;
-    reaction.requests.push_back(
-        requests::move(game(), last_move_, view_.ply, "m" + std::to_string(view_.ply)));
+    last_think_ms_.reset();
+    if (turn_given_ && turn_given_->ply == view_.ply) {
+        last_think_ms_ = std::max<std::int64_t>(
+            0,
+            std::chrono::duration_cast<std::chrono::milliseconds>(now - turn_given_->at).count());
+    }
+    reaction.requests.push_back(requests::move(game(), last_move_, view_.ply,
+                                               "m" + std::to_string(view_.ply), last_think_ms_));
     return reaction;
 }
 

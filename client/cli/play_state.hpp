@@ -67,8 +67,9 @@ class PlayState {
     /// Standard input ended. At a terminal that is Ctrl-D, which leaves like `quit` (nothing typed
     /// afterwards could be read); a script's session follows the game to its end.
     Reaction on_end_of_input();
-    /// The first move typed ahead, once it may go: the player's turn, and no move in flight.
-    Reaction next_move();
+    /// The first move typed ahead, once it may go (the player's turn, and no move in flight), sent
+    /// at `now` with the think time from the arrival of the turn (`move.think_ms`).
+    Reaction next_move(SteadyClock::time_point now);
     /// The join, resume or watch that the server refused as busy, once it is time to ask again.
     std::optional<std::string> ask_again(SteadyClock::time_point now);
 
@@ -102,6 +103,16 @@ class PlayState {
     std::deque<std::string> pending_moves_;
     std::optional<std::uint64_t> move_in_flight_;  ///< the ply of a move sent, not yet answered
     std::string last_move_;
+    /// The think time sent with last_move_: a resend reports it again (the player took that long;
+    /// the time the connection was down is the network's).
+    std::optional<std::int64_t> last_think_ms_;
+    /// The ply of the player's turn and when the state or move that gave it arrived; a state for
+    /// the same turn (a resume) keeps the first arrival.
+    struct TurnGiven {
+        std::uint64_t ply = 0;
+        SteadyClock::time_point at;
+    };
+    std::optional<TurnGiven> turn_given_;
     /// The last move left the side to move without a legal move: the game is ending.
     bool no_legal_move_ = false;
     /// The join, watch or resume awaiting its answer (sent again when refused as busy); empty

@@ -72,8 +72,9 @@ std::string watch(const std::string& game, std::optional<std::uint64_t> since,
 }
 
 std::string move(const std::string& game, const std::string& move, std::uint64_t ply,
-                 const std::string& id) {
-    return encoded(protocol::MoveRequest{game, move, static_cast<std::uint32_t>(ply)}, id);
+                 const std::string& id, std::optional<std::int64_t> think_ms) {
+    return encoded(protocol::MoveRequest{game, move, static_cast<std::uint32_t>(ply), think_ms},
+                   id);
 }
 
 std::string game_action(const std::string& type, const std::string& game, const std::string& id) {

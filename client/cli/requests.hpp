@@ -22,8 +22,9 @@ std::string resume(const std::string& game, const std::string& token,
                    std::optional<std::uint64_t> since, const std::string& id);
 std::string watch(const std::string& game, std::optional<std::uint64_t> since,
                   const std::string& id);
+/// `move`; `think_ms`: the think time the client measured (protocol.md, Lag compensation).
 std::string move(const std::string& game, const std::string& move, std::uint64_t ply,
-                 const std::string& id);
+                 const std::string& id, std::optional<std::int64_t> think_ms = std::nullopt);
 /// `resign` and `abort`: messages with only a game.
 std::string game_action(const std::string& type, const std::string& game, const std::string& id);
 /// `draw`, `takeback` and `rematch`: `action` is offer, accept or decline.

@@ -112,6 +112,17 @@ export async function newPlayer(browser, server, name, viewport = { width: 1100,
   await context.addInitScript((n) => localStorage.setItem('arbiter.name', n), name);
   const page = await context.newPage();
   page.errors = [];
+  // What the page sends on its WebSocket, parsed: a test reads the fields of its requests.
+  page.sent = [];
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      try {
+        page.sent.push(JSON.parse(payload));
+      } catch {
+        // not JSON: nothing a test reads
+      }
+    }),
+  );
   page.on('pageerror', (error) => page.errors.push(error.message));
   // The server's Content-Security-Policy must let the client load all it uses: Chromium reports
   // what the policy refused as a console error.

@@ -15,6 +15,7 @@ import {
   piecesOnBoard,
   screenshotBoard,
   statusText,
+  twoPlayers,
   waitForPly,
   waitMyTurn,
   watch,
@@ -125,4 +126,38 @@ test('draughts: the standard start position shows 12 men a side on dark squares'
   await screenshotBoard(first, 'draughts-start-white');
   await screenshotBoard(second, 'draughts-start-black');
   await closePages(first, second, spectator);
+});
+
+test('each move reports the think time the page measured from the turn it got (think_ms)', async () => {
+  const { first, second, game } = await twoPlayers(browser, server, { variant: 'chess' });
+  const thinkingMs = 700;
+  await waitMyTurn(first);
+  await drag(first, 'e2', 'e4');
+  await waitForPly(second, 1);
+  await waitMyTurn(second);
+  await second.waitForTimeout(thinkingMs);
+  await drag(second, 'e7', 'e5');
+  await waitForPly(first, 2);
+  await waitMyTurn(first);
+  await first.waitForTimeout(thinkingMs);
+  await drag(first, 'g1', 'f3');
+  await waitForPly(second, 3);
+
+  const movesOf = (page) => page.sent.filter((m) => m.type === 'move' && m.game === game);
+  const [, whiteSecond] = movesOf(first);
+  const [reply] = movesOf(second);
+  for (const sent of [reply, whiteSecond]) {
+    assert.equal(typeof sent.think_ms, 'number', `no think_ms in ${JSON.stringify(sent)}`);
+    assert.ok(sent.think_ms >= thinkingMs && sent.think_ms < thinkingMs + 5000, `think_ms ${sent.think_ms}`);
+  }
+  // White's second move is timed: the server's time for it encloses the page's think time, and
+  // on this link (no delay) the credit is the few ms between the two, within the round trip's bound.
+  const record = await (await fetch(`${server.url}/api/games/${game}`)).json();
+  const stored = record.moves[2];
+  assert.equal(stored.ply, 3);
+  assert.ok(stored.think_ms >= whiteSecond.think_ms - 1, `server ${stored.think_ms} ms < page ${whiteSecond.think_ms} ms`);
+  assert.ok(stored.lag_ms >= 0 && stored.lag_ms <= 20, `lag_ms ${stored.lag_ms} on a link without delay`);
+  assert.deepEqual(first.errors, []);
+  assert.deepEqual(second.errors, []);
+  await closePages(first, second);
 });

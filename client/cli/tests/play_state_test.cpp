@@ -177,7 +177,7 @@ TEST(CliPlayState, TypedTextThatIsNotUtf8IsRefusedAndNothingIsSent) {
         EXPECT_FALSE(reaction.exit_code);
     }
     Reaction next;
-    EXPECT_NO_THROW(next = play.next_move());
+    EXPECT_NO_THROW(next = play.next_move(kStart));
     EXPECT_TRUE(next.requests.empty());
 }
 
@@ -185,9 +185,9 @@ TEST(CliPlayState, AMoveIsOneToSixtyFourCharactersWithoutControls) {
     PlayState play = created_and_joined();
     EXPECT_TRUE(mentions(play.on_line(std::string(70000, 'e')), "1 to 64 characters"));
     EXPECT_TRUE(mentions(play.on_line("e2\x1b[Ae4"), "control"));
-    EXPECT_TRUE(play.next_move().requests.empty());
+    EXPECT_TRUE(play.next_move(kStart).requests.empty());
     EXPECT_TRUE(play.on_line(std::string(64, 'e')).notes.empty());
-    const auto sent = requests_of(play.next_move());
+    const auto sent = requests_of(play.next_move(kStart));
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0]["move"], std::string(64, 'e'));
 }
@@ -204,7 +204,7 @@ TEST(CliPlayState, CommandArgumentsAreCheckedBeforeSending) {
 TEST(CliPlayState, AMoveTheServerRefusedAsTooLargeIsNotSentAgain) {
     PlayState play = created_and_joined();
     (void)play.on_line("e2e4");
-    ASSERT_EQ(play.next_move().requests.size(), 1u);
+    ASSERT_EQ(play.next_move(kStart).requests.size(), 1u);
     EXPECT_TRUE(mentions(play.on_closed(1009), "too large"));
     auto reopened = play.open(false);
     ASSERT_TRUE(reopened);
@@ -216,7 +216,7 @@ TEST(CliPlayState, AMoveTheServerRefusedAsTooLargeIsNotSentAgain) {
 TEST(CliPlayState, ATooLargeErrorDropsTheMoveInFlight) {
     PlayState play = created_and_joined();
     (void)play.on_line("e2e4");
-    ASSERT_EQ(play.next_move().requests.size(), 1u);
+    ASSERT_EQ(play.next_move(kStart).requests.size(), 1u);
     (void)play.on_message(server(error("too_large")), kStart);
     (void)play.on_closed(1009);
     auto reopened = play.open(false);
@@ -227,7 +227,7 @@ TEST(CliPlayState, ATooLargeErrorDropsTheMoveInFlight) {
 TEST(CliPlayState, AMoveWhoseAnswerWasLostIsSentAgainAfterAReconnect) {
     PlayState play = created_and_joined();
     (void)play.on_line("e2e4");
-    ASSERT_EQ(play.next_move().requests.size(), 1u);
+    ASSERT_EQ(play.next_move(kStart).requests.size(), 1u);
     (void)play.on_closed(1006);
     auto reopened = play.open(false);
     ASSERT_TRUE(reopened);
@@ -244,6 +244,65 @@ TEST(CliPlayState, AMoveWhoseAnswerWasLostIsSentAgainAfterAReconnect) {
     EXPECT_TRUE(play.settled());
 }
 
+TEST(CliPlayState, AMoveReportsTheThinkTimeFromTheArrivalOfItsTurn) {
+    PlayState play = created_and_joined();  // the state gave white the turn at kStart
+    (void)play.on_line("e2e4");
+    auto sent = requests_of(play.next_move(kStart + milliseconds(1800)));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].value("think_ms", -1), 1800);
+    (void)play.on_message(server(moved("g1", 3, 1, "e2e4", "black")), kStart + seconds(2));
+    json reply = moved("g1", 4, 2, "e7e5", "white");
+    reply["legal"] = {"g1f3"};  // white has a move: the game goes on
+    (void)play.on_message(server(reply), kStart + seconds(5));
+    // A move typed ahead goes as the turn comes: it reports the little time since.
+    (void)play.on_line("g1f3");
+    sent = requests_of(play.next_move(kStart + seconds(5) + milliseconds(3)));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["ply"], 2);
+    EXPECT_EQ(sent[0].value("think_ms", -1), 3);
+}
+
+TEST(CliPlayState, AStateForATurnAlreadyGivenKeepsItsStart) {
+    PlayState play = created_and_joined();
+    // A resume's state, for the same turn, comes 4 s later: the turn was given at kStart.
+    (void)play.on_message(server(playing("g1", 2, "white", "white", 0)), kStart + seconds(4));
+    (void)play.on_line("e2e4");
+    const auto sent = requests_of(play.next_move(kStart + seconds(5)));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].value("think_ms", -1), 5000);
+}
+
+TEST(CliPlayState, ATakebackToATurnOnceGivenStartsItAnew) {
+    PlayState play = created_and_joined();
+    (void)play.on_message(server(moved("g1", 3, 1, "e2e4", "black")), kStart + seconds(1));
+    (void)play.on_message(
+        server(event("takeback", "g1", 4,
+                     {{"ply", 0},
+                      {"position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+                      {"turn", "white"},
+                      {"legal", json::array()},
+                      {"check", false},
+                      {"clock", {{"white_ms", 60000}, {"black_ms", 60000}, {"running", true}}}})),
+        kStart + seconds(10));
+    (void)play.on_line("d2d4");
+    const auto sent = requests_of(play.next_move(kStart + seconds(10) + milliseconds(500)));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].value("think_ms", -1), 500);
+}
+
+TEST(CliPlayState, AResentMoveReportsTheSameThinkTimeAndPly) {
+    PlayState play = created_and_joined();
+    (void)play.on_line("e2e4");
+    ASSERT_EQ(play.next_move(kStart + milliseconds(1200)).requests.size(), 1u);
+    (void)play.on_closed(1006);
+    auto reopened = play.open(false);
+    ASSERT_TRUE(reopened);
+    ASSERT_EQ(reopened->size(), 2u);
+    const json move = json::parse(reopened->at(1));
+    EXPECT_EQ(move["ply"], 0);
+    EXPECT_EQ(move.value("think_ms", -1), 1200);
+}
+
 json seat_lost(const std::string& game, const std::string& seat_name) {
     return {{"type", "seat_lost"},
             {"game", game},
@@ -256,7 +315,7 @@ TEST(CliPlayState, ASeatTakenOverElsewhereEndsTheSessionWithItsOwnStatus) {
     PlayState play = created_and_joined();
     (void)play.on_line("e2e4");
     (void)play.on_line("g1f3");  // the first goes, the second waits for the turn
-    ASSERT_EQ(requests_of(play.next_move()).size(), 1u);
+    ASSERT_EQ(requests_of(play.next_move(kStart)).size(), 1u);
     const Reaction reaction = play.on_message(server(seat_lost("g1", "white")), kStart);
     EXPECT_EQ(reaction.exit_code, kExitSeatTakenOver);
     EXPECT_NE(kExitSeatTakenOver, 1);  // apart from the failures
@@ -287,7 +346,7 @@ TEST(CliPlayState, MovesTypedAheadAreDroppedAtTheEndAndNotPlayedInTheRematch) {
     (void)play.on_message(server(playing("g2", 1, "black", "white", 0)), kStart);
     (void)play.on_message(server(moved("g2", 2, 1, "d2d4", "black")), kStart);
     EXPECT_EQ(play.view().turn, "black");
-    EXPECT_TRUE(play.next_move().requests.empty());
+    EXPECT_TRUE(play.next_move(kStart).requests.empty());
 }
 
 TEST(CliPlayState, AMoveTypedAfterTheEndIsNotKeptForTheRematch) {
@@ -297,7 +356,7 @@ TEST(CliPlayState, AMoveTypedAfterTheEndIsNotKeptForTheRematch) {
     (void)play.on_message(server(event("rematch", "g1", 4, {{"next", "g2"}})), kStart);
     (void)play.on_message(server(seat("joined", "g2", "white")), kStart);
     (void)play.on_message(server(playing("g2", 1, "white", "white", 0)), kStart);
-    EXPECT_TRUE(play.next_move().requests.empty());
+    EXPECT_TRUE(play.next_move(kStart).requests.empty());
 }
 
 TEST(CliPlayState, MovesPipedBeforeTheSeatIsTakenArePlayed) {
@@ -306,7 +365,7 @@ TEST(CliPlayState, MovesPipedBeforeTheSeatIsTakenArePlayed) {
     (void)play.on_line("e2e4");
     (void)play.on_message(server(seat("created", "g1", "white")), kStart);
     (void)play.on_message(server(playing("g1", 2, "white", "white", 0)), kStart);
-    const auto sent = requests_of(play.next_move());
+    const auto sent = requests_of(play.next_move(kStart));
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0]["move"], "e2e4");
 }
@@ -393,7 +452,7 @@ TEST(CliPlayState, EndOfPipedInputStillPlaysTheMovesPipedIn) {
     EXPECT_FALSE(play.on_end_of_input().exit_code);
     (void)play.on_message(server(seat("created", "g1", "white")), kStart);
     (void)play.on_message(server(playing("g1", 2, "white", "white", 0)), kStart);
-    const auto sent = requests_of(play.next_move());
+    const auto sent = requests_of(play.next_move(kStart));
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0]["move"], "e2e4");
 }
@@ -408,7 +467,7 @@ TEST(CliPlayState, AMoveTypedAheadIsNotSentIntoAPositionWithoutLegalMoves) {
     json mate = moved("g1", 4, 2, "e7e5", "white");
     mate["legal"] = json::array();  // no legal move for white: the game is over
     (void)play.on_message(server(mate), kStart);
-    EXPECT_TRUE(play.next_move().requests.empty());
+    EXPECT_TRUE(play.next_move(kStart).requests.empty());
     EXPECT_TRUE(
         mentions(play.on_message(server(ended("g1", 5, "0-1", "checkmate")), kStart), "g2g4"));
 }
@@ -420,7 +479,7 @@ TEST(CliPlayState, AMoveTypedAheadIsSentWhenTheTurnComes) {
     json reply = moved("g1", 4, 2, "e7e5", "white");
     reply["legal"] = json::array({"g2g4", "d2d4"});
     (void)play.on_message(server(reply), kStart);
-    const auto sent = requests_of(play.next_move());
+    const auto sent = requests_of(play.next_move(kStart));
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0]["move"], "g2g4");
     EXPECT_EQ(sent[0]["ply"], 2);

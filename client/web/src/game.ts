@@ -99,13 +99,34 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
 
   const act = (msg: Message) => app.conn.send({ ...msg, game: gameId, id: `g${++requestCounter}-${msg.type}` });
 
-  function sendMove(move: string): void {
+  // When the `moved` or `state` that gave this seat the turn at `ply` arrived (performance.now()):
+  // a move reports its think time from there (protocol.md, Lag compensation), so that the server
+  // can tell the network's share of the move's time from the player's. A state for a turn already
+  // held (a resume) keeps the first arrival: the turn was given then.
+  let turnGiven: { ply: number; at: number } | null = null;
+  // A turn that ends is forgotten, so that a takeback back to its ply starts anew.
+  function noteTurn(): void {
+    if (!model || !myTurn()) turnGiven = null;
+    else if (turnGiven?.ply !== model.ply) turnGiven = { ply: model.ply, at: performance.now() };
+  }
+
+  /** The think time to report for a move played now, or undefined when the turn's start is unknown. */
+  function thinkMs(): number | undefined {
+    if (!model || turnGiven?.ply !== model.ply) return undefined;
+    return Math.max(0, Math.round(performance.now() - turnGiven.at));
+  }
+
+  // `think` is measured when the player plays the move: a held move, sent later, reports the
+  // time the player took, not the time the connection was down.
+  function sendMove(move: string, think: number | undefined = thinkMs()): void {
     if (!model) return;
     say('');
     if (app.conn.isOpen() && awaiting === null) {
-      app.conn.send({ type: 'move', game: gameId, move, ply: model.ply, id: `g${++requestCounter}-move` });
+      const request: Message = { type: 'move', game: gameId, move, ply: model.ply, id: `g${++requestCounter}-move` };
+      if (think !== undefined) request.think_ms = think;
+      app.conn.send(request);
     } else {
-      heldMove = { move, ply: model.ply };
+      heldMove = { move, ply: model.ply, think };
     }
     // Until the server answers, nothing else may be dragged; the dropped piece stays put.
     board?.lock();
@@ -115,7 +136,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   // reopened and not answered yet) waits here until the answer comes. Sent right behind the
   // resume, it would be refused as forbidden whenever that resume fails for a passing reason
   // (busy, rate limited) and is asked again later.
-  let heldMove: { move: string; ply: number } | null = null;
+  let heldMove: { move: string; ply: number; think: number | undefined } | null = null;
 
   /** Sends the held move once the page has the game again and it is still this seat's turn. */
   function releaseHeldMove(): void {
@@ -123,7 +144,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     const held = heldMove;
     heldMove = null;
     if (myTurn() && model.ply === held.ply) {
-      sendMove(held.move);
+      sendMove(held.move, held.think);
       return;
     }
     say(`${held.move} was not sent: the game changed while the connection was down.`, 'error');
@@ -385,6 +406,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         }
       }
       model = next;
+      noteTurn();
       if (!variant) {
         variant = variantOf(model.variant);
         board = new Board(variant, sendMove);
@@ -407,6 +429,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     // A gap, or an event too malformed to apply: ask for what was missed, since the last seq applied.
     if (outcome === 'gap' || outcome === 'invalid') subscribe();
     if (outcome !== 'applied') return;
+    noteTurn();
     if (msg.type === 'ended') say(describeResult(variant!, model.result, model.reason, model.status));
     if (msg.type === 'offer') describeOffer(msg);
     if (msg.type === 'takeback') say('A move was taken back.');
