@@ -49,4 +49,18 @@ struct QueueHolder {
 std::vector<std::uint64_t> connections_to_shed(std::span<const QueueHolder> holders,
                                                std::size_t total_bytes, std::size_t low_water);
 
+/// What a connection may hold at most while the server is over its budget, unless it is a
+/// player's: a reader that keeps up holds a frame or two, far less.
+inline constexpr std::size_t kHoldOverBudget = 64 * 1024;
+
+/// Whether a frame that brings a connection's queue to `connection_bytes` closes the connection
+/// at once rather than waiting for the next shed: the server is over its budget, the connection
+/// is not a player's, and it holds more than a reader that keeps up would. Sheds run a few times
+/// a second; between two, connections that never read could otherwise each fill their own bound
+/// (100 of them: 400 MiB).
+constexpr bool closes_over_budget(bool server_over_budget, std::size_t connection_bytes,
+                                  bool player) noexcept {
+    return server_over_budget && !player && connection_bytes > kHoldOverBudget;
+}
+
 }  // namespace arbiter::server::net

@@ -120,11 +120,13 @@ void SharedState::note_queue_bytes(std::size_t bytes) noexcept {
     }
 }
 
-void SharedState::queued(std::size_t bytes) noexcept {
+bool SharedState::queued(std::size_t bytes) noexcept {
     const auto total = queued_bytes_.fetch_add(bytes) + bytes;
-    if (total <= budget_.high_water || shed_asked_.load(std::memory_order_relaxed) ||
-        shed_asked_.exchange(true)) {
-        return;
+    if (total <= budget_.high_water) {
+        return false;
+    }
+    if (shed_asked_.load(std::memory_order_relaxed) || shed_asked_.exchange(true)) {
+        return true;
     }
     if (schedule_shed_) {
         try {
@@ -133,6 +135,7 @@ void SharedState::queued(std::size_t bytes) noexcept {
             shed_asked_.store(false);  // out of memory posting it: the next frame asks again
         }
     }
+    return true;
 }
 
 std::size_t SharedState::shed() {

@@ -125,7 +125,8 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
     /// `bytes` more are queued for some connection (the server-wide total of
     /// NetLimits::max_outgoing_bytes). Crossing the high-water mark asks for a shed, once until
     /// it has run: a frame costs an atomic add and a compare, never a scan of the connections.
-    void queued(std::size_t bytes) noexcept;
+    /// Says whether the server is over its budget now (see closes_over_budget).
+    bool queued(std::size_t bytes) noexcept;
     /// `bytes` left a queue: sent, or dropped.
     void unqueued(std::size_t bytes) noexcept { queued_bytes_.fetch_sub(bytes); }
     /// How a shed is asked for: the network posts it to its control strand, at most a few times

@@ -170,7 +170,13 @@ class WebsocketSession final : public Connection,
         const auto size = text->size();
         const auto messages = queued_messages_.fetch_add(1) + 1;
         const auto bytes = queued_bytes_.fetch_add(size) + size;
-        state_->queued(size);
+        const bool over_budget = state_->queued(size);
+        if (closes_over_budget(over_budget, bytes, peer_->player())) {
+            unqueue(size);
+            state_->counters.dropped_frames.fetch_add(1);
+            shed();
+            return false;
+        }
         if (messages > limits.max_queue_messages || bytes > limits.max_queue_bytes) {
             unqueue(size);
             state_->counters.dropped_frames.fetch_add(1);

@@ -53,6 +53,16 @@ TEST(MemoryBudget, AConnectionHoldingNothingIsNeverShed) {
     EXPECT_EQ(connections_to_shed(holders, 10'000, 0), (Ids{2}));
 }
 
+// Between two sheds, a connection that does not read is closed at its next frame once the
+// server is over budget, unless it is a player's or holds no more than a reader that keeps up.
+TEST(MemoryBudget, OverBudgetAConnectionThatDoesNotReadIsClosedAtItsNextFrame) {
+    EXPECT_TRUE(closes_over_budget(true, kHoldOverBudget + 1, false));
+    EXPECT_FALSE(closes_over_budget(true, kHoldOverBudget + 1, true))
+        << "a player waits for a shed";
+    EXPECT_FALSE(closes_over_budget(true, kHoldOverBudget, false)) << "a reader that keeps up";
+    EXPECT_FALSE(closes_over_budget(false, 4 * kHoldOverBudget, false)) << "under the budget";
+}
+
 TEST(MemoryBudget, MarksAndDefault) {
     const auto budget = OutgoingBudget::of(8 << 20);
     EXPECT_EQ(budget.high_water, 8U << 20);
