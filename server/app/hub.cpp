@@ -232,8 +232,9 @@ void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::stri
     }
 }
 
-bool Hub::unload_room(const std::string& game, const GameRoom* room) {
-    if (!registry_.unload(game, room)) {
+bool Hub::unload_room(const std::string& game, const GameRoom* room,
+                      std::optional<std::chrono::steady_clock::time_point> flag_at) {
+    if (!registry_.unload(game, room, flag_at)) {
         return false;
     }
     // Only a game in memory is listed: one that left it has nobody in it to play.

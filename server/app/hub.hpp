@@ -88,7 +88,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
                        const std::string& rematch_of) override;
     void member_left(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                      bool still_seated, bool still_member) override;
-    bool unload_room(const std::string& game, const GameRoom* room) override;
+    bool unload_room(const std::string& game, const GameRoom* room,
+                     std::optional<std::chrono::steady_clock::time_point> flag_at) override;
     void reroute(RoomRequest request) override;
 
     /// After the network has stopped, before close(): every game in play stores its clocks as

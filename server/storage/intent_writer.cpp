@@ -95,8 +95,8 @@ Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& c
         {&writer.link_rematch_,
          "UPDATE games SET rematch_next = ?2, offers = '', seq = ?3 WHERE id = ?1"},
         {&writer.store_clocks_,
-         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, updated_ms = ?4 "
-         "WHERE id = ?1"},
+         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, updated_ms = ?4, "
+         "flag_at_ms = ?5, flag_at_seq = ?6 WHERE id = ?1"},
         {&writer.data_version_, "PRAGMA data_version"},
     };
     for (auto& [target, sql] : sources) {
@@ -314,6 +314,12 @@ Expected<void, StorageError> IntentWriter::write(const StoreClocks& clocks) {
         .bind(2, clocks.clock_ms[0])
         .bind(3, clocks.clock_ms[1])
         .bind(4, clocks.updated_ms);
+    if (clocks.parked_flag) {
+        store_clocks_.bind(5, clocks.parked_flag->at_ms)
+            .bind(6, static_cast<std::int64_t>(clocks.parked_flag->seq));
+    } else {
+        store_clocks_.bind_null(5).bind_null(6);
+    }
     return update_row(store_clocks_, clocks.game);
 }
 

@@ -99,12 +99,14 @@ struct LinkRematch {
     std::uint64_t seq = 0;
 };
 
-/// At a clean stop: the clocks as they stand, so that the time the side to move used before the
-/// stop is charged after the restart. No event.
+/// The clocks as they stand, no event: at a clean stop, so that the time the side to move used
+/// before the stop is charged after the restart (no `parked_flag`); or as a game whose clock runs
+/// leaves memory, with the moment its flag falls (the clock keeps running in storage).
 struct StoreClocks {
     std::string game;
     std::array<std::int64_t, 2> clock_ms{};
     std::int64_t updated_ms = 0;
+    std::optional<ParkedFlag> parked_flag = std::nullopt;  ///< an initializer: left out at a stop
 };
 
 /// One atomic change to one game.

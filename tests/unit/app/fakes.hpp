@@ -466,6 +466,7 @@ class FakeRepository final : public storage::GameRepository {
                        [&](storage::StoreClocks& clocks) {
                            row.clock_ms = clocks.clock_ms;
                            row.updated_ms = clocks.updated_ms;
+                           row.parked_flag = clocks.parked_flag;
                        },
                    },
                    intent);

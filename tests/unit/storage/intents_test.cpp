@@ -80,6 +80,7 @@ Columns changed_columns(const GameRow& a, const GameRow& b) {
     note(a.rematch_of != b.rematch_of, "rematch_of");
     note(a.rematch_next != b.rematch_next, "rematch_next");
     note(testing::offers_of(a) != testing::offers_of(b), "offers");
+    note(a.parked_flag != b.parked_flag, "flag_at");
     return changed;
 }
 
@@ -145,6 +146,9 @@ std::vector<IntentCase> intent_cases() {
         {"StoreClocks",
          StoreClocks{id, {299000, 298000}, 1700000009000},
          {"first_clock_ms", "second_clock_ms", "updated_ms"}},
+        {"StoreClocks as the game leaves memory",
+         StoreClocks{id, {299000, 298000}, 1700000009000, ParkedFlag{1700000307000, 5}},
+         {"first_clock_ms", "second_clock_ms", "updated_ms", "flag_at"}},
     };
 }
 
