@@ -36,10 +36,15 @@ Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource
       replies_(metrics, time),
       limits_(limits_of(config_)),
       lobby_(config_.lobby_size),
-      registry_(room_context_, make_executor_, reads, replies_) {}
+      registry_(room_context_, make_executor_, reads, replies_),
+      pruner_(repository, time, make_executor_(), config_.prune_aborted_after) {}
 
 Expected<Hub::Restored, std::string> Hub::restore_games() {
-    return registry_.restore_unfinished();
+    auto restored = registry_.restore_unfinished();
+    if (restored) {
+        pruner_.start();
+    }
+    return restored;
 }
 
 ClientKey Hub::client_of(const net::Peer& peer) {
@@ -255,6 +260,7 @@ void Hub::store_clocks_at_stop() {
 
 void Hub::close() {
     closed_ = true;
+    pruner_.stop();
     registry_.close();
     lobby_.clear();
 }

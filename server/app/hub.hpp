@@ -15,6 +15,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -24,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/app/aborted_pruner.hpp"
 #include "server/app/client_limits.hpp"
 #include "server/app/connections.hpp"
 #include "server/app/lobby.hpp"
@@ -52,6 +54,9 @@ struct HubConfig {
     /// Games one client may create a minute; `create` beyond is refused (rate_limited), so that
     /// no client can fill the database with games it aborts.
     unsigned max_creates_per_minute = 20;
+    /// Aborted games nobody played are deleted from storage this long after their abort (zero:
+    /// never), so that created and abandoned games do not stay for good (AbortedPruner).
+    std::chrono::seconds prune_aborted_after{86'400};
     std::string server_name = "arbiter/0.1.0";
     RoomConfig room;
 };
@@ -148,6 +153,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     Connections connections_;
     Lobby lobby_;
     RoomRegistry registry_;
+    AbortedPruner pruner_;
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
 };
 

@@ -109,11 +109,19 @@ struct StoreClocks {
     std::optional<ParkedFlag> parked_flag = std::nullopt;  ///< an initializer: left out at a stop
 };
 
-/// One atomic change to one game.
-using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers,
-                                RecordEvent, EndGame, LinkRematch, StoreClocks>;
+/// Housekeeping, not a game's change: deletes every game aborted (its updated_ms) and created
+/// before `before_ms` (Unix ms) that has no move, stored or journaled: games nobody played,
+/// which would otherwise stay for good (one client can create thousands). A game with a move is
+/// never deleted, whatever its status.
+struct PruneAborted {
+    std::int64_t before_ms = 0;
+};
 
-/// The game an intent changes.
+/// One atomic change to one game (or PruneAborted).
+using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers,
+                                RecordEvent, EndGame, LinkRematch, StoreClocks, PruneAborted>;
+
+/// The game an intent changes; "" for PruneAborted.
 const std::string& game_of(const GameIntent& intent) noexcept;
 
 }  // namespace arbiter::server::storage

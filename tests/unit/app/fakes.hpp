@@ -389,13 +389,23 @@ class FakeRepository final : public storage::GameRepository {
             games_[std::move(id)] = storage::StoredGame{std::move(create->header), {}};
             return;
         }
+        if (const auto* prune = std::get_if<storage::PruneAborted>(&intent)) {
+            std::erase_if(games_, [&](const auto& entry) {
+                const storage::GameRow& row = entry.second.header;
+                return row.status == protocol::GameStatus::aborted && entry.second.moves.empty() &&
+                       row.created_ms < prune->before_ms && row.updated_ms < prune->before_ms;
+            });
+            return;
+        }
         // Not storage::game_of: the app's tests do not link the storage library.
         const std::string id = std::visit(
             [](const auto& change) -> std::string {
                 if constexpr (requires { change.header.id; }) {
                     return change.header.id;
-                } else {
+                } else if constexpr (requires { change.game; }) {
                     return change.game;
+                } else {
+                    return "";
                 }
             },
             intent);
@@ -463,6 +473,7 @@ class FakeRepository final : public storage::GameRepository {
                            row.offers.clear();
                            row.seq = link.seq;
                        },
+                       [](storage::PruneAborted&) {},
                        [&](storage::StoreClocks& clocks) {
                            row.clock_ms = clocks.clock_ms;
                            row.updated_ms = clocks.updated_ms;

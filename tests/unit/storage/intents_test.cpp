@@ -360,5 +360,52 @@ TEST(StorageIntents, AnUnreadableUnfinishedGameFailsTheReload) {
     EXPECT_TRUE(repository->load("before") && repository->load("before")->has_value());
 }
 
+// Aborted games nobody played are deleted once aborted and created before the cutoff; a game
+// with a move (in `moves` or still in the journal) never is, nor one in play, ended, waiting, or
+// aborted after the cutoff.
+TEST(StorageIntents, PruneAbortedDeletesOnlyUnplayedGamesAbortedBeforeTheCutoff) {
+    for (const std::size_t journal_rows : {std::size_t{0}, std::size_t{1000}}) {
+        SCOPED_TRACE(journal_rows);
+        TempDatabase database;
+        SqliteOptions options;
+        options.synchronous = Synchronous::normal;
+        options.journal_rows = journal_rows;
+        auto repository = testing::open_or_die(database.path(), options);
+        ASSERT_NE(repository, nullptr);
+        const auto end = [&](const std::string& id, GameStatus status, std::int64_t at_ms) {
+            const GameEnding ending{
+                status, status == GameStatus::aborted ? Outcome::ongoing : Outcome::first_wins,
+                status == GameStatus::aborted ? EndReason::aborted : EndReason::resign};
+            ASSERT_TRUE(write_and_wait(*repository, EndGame{id, ending, {0, 0}, 9, at_ms}));
+        };
+        for (const char* id : {"unplayed", "played", "late", "resigned", "waiting"}) {
+            ASSERT_TRUE(write_and_wait(*repository, created(testing::make_game(id, 1'000))));
+        }
+        ASSERT_TRUE(
+            write_and_wait(*repository, created(testing::make_playing_game("moving", 1'000))));
+        ASSERT_TRUE(write_and_wait(*repository, appended("moving", make_move(1, "e2e4"))));
+        ASSERT_TRUE(write_and_wait(*repository, appended("played", make_move(1, "e2e4"))));
+        end("unplayed", GameStatus::aborted, 2'000);
+        end("played", GameStatus::aborted, 2'000);
+        end("late", GameStatus::aborted, 20'000);
+        end("resigned", GameStatus::ended, 2'000);
+
+        ASSERT_TRUE(write_and_wait(*repository, PruneAborted{10'000}));
+        EXPECT_FALSE(repository->load("unplayed")->has_value()) << "aborted unplayed: deleted";
+        for (const char* kept : {"played", "late", "resigned", "waiting", "moving"}) {
+            auto loaded = repository->load(kept);
+            ASSERT_TRUE(loaded);
+            EXPECT_TRUE(loaded->has_value()) << kept << " must stay";
+        }
+        EXPECT_EQ((*repository->load("played"))->moves.size(), 1u);
+        EXPECT_EQ((*repository->load("moving"))->moves.size(), 1u);
+        // The writer goes on: a move to a game it knew is still taken.
+        ASSERT_TRUE(write_and_wait(*repository, appended("moving", make_move(2, "e7e5"))));
+        ASSERT_TRUE(write_and_wait(*repository, PruneAborted{30'000}));
+        EXPECT_FALSE(repository->load("late")->has_value());
+        EXPECT_TRUE(repository->load("played")->has_value());
+    }
+}
+
 }  // namespace
 }  // namespace arbiter::server::storage

@@ -172,6 +172,8 @@ inline GameRow after(GameRow row, const GameIntent& intent) {
                 row.rematch_next = change.next;
                 row.offers.clear();
                 row.seq = change.seq;
+            } else if constexpr (std::is_same_v<T, PruneAborted>) {
+                // Deletes rows, changes none.
             } else {
                 static_assert(std::is_same_v<T, StoreClocks>);
                 row.clock_ms = change.clock_ms;
