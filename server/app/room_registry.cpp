@@ -106,8 +106,9 @@ bool RoomRegistry::route_after_load(const std::string& game, RoomRequest request
         }
         loading_[game].push_back(std::move(request));
     }
-    // Outside the lock: a worker that runs reads at once must be able to take it.
-    if (reads_.try_post([this, game] { bring_back(game); })) {
+    // Outside the lock: a worker that runs reads at once must be able to take it. A player's
+    // read: a game request (join, resume, watch, a move ...) goes ahead of API and replay reads.
+    if (reads_.try_post([this, game] { bring_back(game); }, ReadPriority::player)) {
         return true;
     }
     std::vector<RoomRequest> refused;
@@ -273,7 +274,7 @@ void RoomRegistry::on_deadline_timer() {
     }
     for (const auto& game : due) {
         // Ahead of reads for the API: a flag that falls late is a result that is wrong.
-        if (reads_.try_post([this, game] { bring_back(game); })) {
+        if (reads_.try_post([this, game] { bring_back(game); }, ReadPriority::player)) {
             continue;
         }
         std::vector<RoomRequest> refused;

@@ -174,18 +174,26 @@ class ManualExecutors {
     std::vector<std::shared_ptr<ManualExecutor>> made_;
 };
 
-/// A reader that queues reads until run(), and takes at most `capacity` of them.
+/// A reader that queues reads until run(), and takes at most `capacity` of them (whatever their
+/// priority, which it keeps: priorities()).
 class ManualReads final : public app::ReadQueue {
   public:
     explicit ManualReads(std::size_t capacity = 64) : capacity_(capacity) {}
 
-    bool try_post(std::function<void()> read) override {
+    using app::ReadQueue::try_post;
+    bool try_post(std::function<void()> read, app::ReadPriority priority) override {
         std::lock_guard lock(mutex_);
         if (reads_.size() >= capacity_) {
             return false;
         }
         reads_.push_back(std::move(read));
+        priorities_.push_back(priority);
         return true;
+    }
+    /// The priority of each read posted, in the order posted.
+    std::vector<app::ReadPriority> priorities() const {
+        std::lock_guard lock(mutex_);
+        return priorities_;
     }
     /// Runs the reads queued, and those they queue; returns how many ran.
     std::size_t run() {
@@ -213,6 +221,7 @@ class ManualReads final : public app::ReadQueue {
     const std::size_t capacity_;
     mutable std::mutex mutex_;
     std::deque<std::function<void()>> reads_;
+    std::vector<app::ReadPriority> priorities_;
 };
 
 /// A connection that keeps every frame it was sent, and how it was closed.

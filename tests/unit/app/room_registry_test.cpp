@@ -153,6 +153,15 @@ TEST_F(RoomRegistryTest, RequestsArrivingDuringTheReadWaitForItInTheOrderSent) {
     EXPECT_EQ(repository.loads, 1);
 }
 
+// A game request is a player's: its read goes ahead of API and replay reads (ReadPriority).
+TEST_F(RoomRegistryTest, ReadsForGameRequestsAreAPlayers) {
+    repository.store(finished_game("g1"));
+    auto peer = std::make_shared<FakePeer>(1);
+    registry.route(watch(peer, "w", "g1"));
+    EXPECT_EQ(reads.priorities(), (std::vector<ReadPriority>{ReadPriority::player}));
+    settle();
+}
+
 TEST_F(RoomRegistryTest, AGameInMemoryIsServedWithoutARead) {
     repository.store(finished_game("g1"));
     auto watcher = std::make_shared<FakePeer>(1);
