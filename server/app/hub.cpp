@@ -160,8 +160,8 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
                 on_create(peer, create, id);
                 return false;
             },
-            [&](protocol::LobbySubscribe&) {
-                lobby_.subscribe(peer, id);
+            [&](protocol::LobbySubscribe& lobby) {
+                on_lobby(peer, lobby, id);
                 return false;
             },
             [&](protocol::GamesQuery& query) {

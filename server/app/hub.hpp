@@ -128,6 +128,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
                    const std::optional<std::string>& id);
     void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                   const std::optional<std::string>& id);
+    /// `lobby`: follows the lobby, or answers one page of it (LobbySubscribe::paged).
+    void on_lobby(const std::shared_ptr<net::Peer>& peer, const protocol::LobbySubscribe& lobby,
+                  const std::optional<std::string>& id);
     void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                    const std::optional<std::string>& id);
     /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
