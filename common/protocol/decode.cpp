@@ -175,8 +175,13 @@ ClientBody read_claim(FieldReader& in) {
     return claim;
 }
 
-ClientBody read_lobby(FieldReader& /*in*/) {
-    return LobbySubscribe{};
+ClientBody read_lobby(FieldReader& in) {
+    LobbySubscribe lobby;
+    if (auto limit = in.optional_integer("limit", 1, kMaxLimit)) {
+        lobby.limit = static_cast<int>(*limit);
+    }
+    lobby.after = in.optional_text("after", kGameIdRule);
+    return lobby;
 }
 
 ClientBody read_games(FieldReader& in) {

@@ -343,7 +343,9 @@ ServerBody read_seat_lost(Context& message) {
 }
 
 ServerBody read_lobby(Context& message) {
-    return LobbyList{read_summaries(message.in)};
+    LobbyList list{read_summaries(message.in), std::nullopt};
+    list.next = message.in.optional_text("next", kGameIdRule);
+    return list;
 }
 
 ServerBody read_games(Context& message) {

@@ -221,6 +221,9 @@ void body(JsonWriter& out, const SeatLost& m) {
 
 void body(JsonWriter& out, const LobbyList& m) {
     summaries(out.text("type", "lobby").key("games"), m.games);
+    if (m.next) {
+        out.text("next", *m.next);
+    }
 }
 
 void body(JsonWriter& out, const GamesList& m) {

@@ -105,8 +105,14 @@ void body(JsonWriter& out, const Claim& m) {
     out.text("type", "claim").text("game", m.game).text("kind", claim_name(m.kind));
 }
 
-void body(JsonWriter& out, const LobbySubscribe& /*m*/) {
+void body(JsonWriter& out, const LobbySubscribe& m) {
     out.text("type", "lobby");
+    if (m.limit) {
+        out.number("limit", *m.limit);
+    }
+    if (m.after) {
+        out.text("after", *m.after);
+    }
 }
 
 void body(JsonWriter& out, const GamesQuery& m) {

@@ -185,9 +185,15 @@ struct Claim {
     ClaimKind kind = ClaimKind::win;
     friend bool operator==(const Claim&, const Claim&) = default;
 };
+/// Wire type "lobby". Without `limit` or `after`: follow the open games (the first page, then
+/// again after each change). With either: one page of them, answered once.
 struct LobbySubscribe {
+    std::optional<int> limit;          ///< 1..200: games in the page
+    std::optional<std::string> after;  ///< a listed game id: the page after it
+    /// Whether this asks for one page rather than following the lobby.
+    bool paged() const noexcept { return limit.has_value() || after.has_value(); }
     friend bool operator==(const LobbySubscribe&, const LobbySubscribe&) = default;
-};                   ///< wire type "lobby"
+};
 struct GamesQuery {  ///< wire type "games"
     std::optional<GameStatus> status;
     std::optional<rules::Variant> variant;
@@ -400,6 +406,8 @@ struct GameSummary {
 };
 struct LobbyList {
     std::vector<GameSummary> games;
+    /// More open games follow this page: pass it as the next request's `after`.
+    std::optional<std::string> next = std::nullopt;  ///< an initializer: left out by most lists
     friend bool operator==(const LobbyList&, const LobbyList&) = default;
 };
 struct GamesList {

@@ -74,6 +74,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     unsigned ping_interval_ms = static_cast<unsigned>(config.net.limits.ping_interval.count());
     unsigned close_timeout_ms = static_cast<unsigned>(config.net.limits.close_timeout.count());
     unsigned disconnect_seconds = 60;
+    unsigned prune_seconds = static_cast<unsigned>(config.hub.prune_aborted_after.count());
     std::string sync = "full";
     std::vector<std::string> engine_flags;
     std::vector<std::string> trusted_proxies;
@@ -111,9 +112,10 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("close-timeout-ms", po::value(&close_timeout_ms)->default_value(close_timeout_ms), "a WebSocket close handshake not finished by then ends with a TCP reset (a peer that stopped reading)")
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "WebSocket messages per second per client address, all its connections together (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "WebSocket messages per client address in a burst")
-        ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim, at most (faster time controls get less: protocol.md, \"Disconnects and claims\"); also before a game waiting for an opponent whose creator left is aborted, and before an untimed game nobody is in leaves memory")
+        ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim, at most (faster time controls get less: protocol.md, \"Disconnects and claims\"); also before a game waiting for an opponent whose creator left is aborted, and before a game nobody is in leaves memory (a timed one is brought back when its flag falls)")
         ("max-open-games", po::value(&config.hub.max_open_games)->default_value(config.hub.max_open_games), "games one client address may have created and not finished: waiting for an opponent, or against an engine")
         ("max-creates-per-minute", po::value(&config.hub.max_creates_per_minute)->default_value(config.hub.max_creates_per_minute), "games one client address may create a minute; a create beyond is refused (rate_limited)")
+        ("prune-aborted-after", po::value(&prune_seconds)->default_value(prune_seconds), "seconds after its abort before a game nobody played (no move) is deleted from the database (0: never); a game with a move is never deleted")
         ("max-queued-reads", po::value(&config.max_queued_reads)->default_value(config.max_queued_reads), "reads of stored games (a game not in memory, a replay, a games list, the REST API) waiting for the reader thread; a request beyond is refused (unavailable, or HTTP 503)")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
@@ -186,6 +188,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--ping-interval-ms", ping_interval_ms, 50, 3'600'000},
         {"--close-timeout-ms", close_timeout_ms, 1, 600'000},
         {"--disconnect-timeout", disconnect_seconds, 0, 86'400},
+        // Ten years: long enough to mean "keep them", short enough for the cutoff's arithmetic.
+        {"--prune-aborted-after", prune_seconds, 0, 315'360'000},
         {"--max-engine-processes", config.engines.max_processes, 0, 4096},
         {"--engine-timeout-ms", engine_timeout_ms, 1, 600'000},
         // The margin is all a UCI engine has past its think time for its bestmove to reach the
@@ -273,6 +277,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     config.net.limits.ping_interval = std::chrono::milliseconds(ping_interval_ms);
     config.net.limits.close_timeout = std::chrono::milliseconds(close_timeout_ms);
     config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);
+    config.hub.prune_aborted_after = std::chrono::seconds(prune_seconds);
     config.synchronous_full = sync == "full";
     return config;
 }

@@ -36,10 +36,15 @@ Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource
       replies_(metrics, time),
       limits_(limits_of(config_)),
       lobby_(config_.lobby_size),
-      registry_(room_context_, make_executor_, reads, replies_) {}
+      registry_(room_context_, make_executor_, reads, replies_),
+      pruner_(repository, time, make_executor_(), config_.prune_aborted_after) {}
 
 Expected<Hub::Restored, std::string> Hub::restore_games() {
-    return registry_.restore_unfinished();
+    auto restored = registry_.restore_unfinished();
+    if (restored) {
+        pruner_.start();
+    }
+    return restored;
 }
 
 ClientKey Hub::client_of(const net::Peer& peer) {
@@ -155,8 +160,8 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
                 on_create(peer, create, id);
                 return false;
             },
-            [&](protocol::LobbySubscribe&) {
-                lobby_.subscribe(peer, id);
+            [&](protocol::LobbySubscribe& lobby) {
+                on_lobby(peer, lobby, id);
                 return false;
             },
             [&](protocol::GamesQuery& query) {
@@ -234,8 +239,9 @@ void Hub::leave_finished(const std::shared_ptr<net::Peer>& peer, const std::stri
     }
 }
 
-bool Hub::unload_room(const std::string& game, const GameRoom* room) {
-    if (!registry_.unload(game, room)) {
+bool Hub::unload_room(const std::string& game, const GameRoom* room,
+                      std::optional<std::chrono::steady_clock::time_point> flag_at) {
+    if (!registry_.unload(game, room, flag_at)) {
         return false;
     }
     // Only a game in memory is listed: one that left it has nobody in it to play.
@@ -256,6 +262,7 @@ void Hub::store_clocks_at_stop() {
 
 void Hub::close() {
     closed_ = true;
+    pruner_.stop();
     registry_.close();
     lobby_.clear();
 }

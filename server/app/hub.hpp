@@ -15,6 +15,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -24,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/app/aborted_pruner.hpp"
 #include "server/app/client_limits.hpp"
 #include "server/app/connections.hpp"
 #include "server/app/lobby.hpp"
@@ -52,6 +54,9 @@ struct HubConfig {
     /// Games one client may create a minute; `create` beyond is refused (rate_limited), so that
     /// no client can fill the database with games it aborts.
     unsigned max_creates_per_minute = 20;
+    /// Aborted games nobody played are deleted from storage this long after their abort (zero:
+    /// never), so that created and abandoned games do not stay for good (AbortedPruner).
+    std::chrono::seconds prune_aborted_after{86'400};
     std::string server_name = "arbiter/0.1.0";
     RoomConfig room;
 };
@@ -88,7 +93,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
                        const std::string& rematch_of) override;
     void member_left(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                      bool still_seated, bool still_member) override;
-    bool unload_room(const std::string& game, const GameRoom* room) override;
+    bool unload_room(const std::string& game, const GameRoom* room,
+                     std::optional<std::chrono::steady_clock::time_point> flag_at) override;
     void reroute(RoomRequest request) override;
 
     /// After the network has stopped, before close(): every game in play stores its clocks as
@@ -122,6 +128,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
                    const std::optional<std::string>& id);
     void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                   const std::optional<std::string>& id);
+    /// `lobby`: follows the lobby, or answers one page of it (LobbySubscribe::paged).
+    void on_lobby(const std::shared_ptr<net::Peer>& peer, const protocol::LobbySubscribe& lobby,
+                  const std::optional<std::string>& id);
     void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                    const std::optional<std::string>& id);
     /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
@@ -147,6 +156,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     Connections connections_;
     Lobby lobby_;
     RoomRegistry registry_;
+    AbortedPruner pruner_;
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
 };
 

@@ -137,6 +137,22 @@ void Hub::read_stored(const std::shared_ptr<net::Peer>& peer, const std::optiona
     }
 }
 
+void Hub::on_lobby(const std::shared_ptr<net::Peer>& peer, const protocol::LobbySubscribe& lobby,
+                   const std::optional<std::string>& id) {
+    if (!lobby.paged()) {
+        lobby_.subscribe(peer, id);
+        return;
+    }
+    const auto limit = lobby.limit ? static_cast<std::size_t>(*lobby.limit) : config_.lobby_size;
+    auto page = lobby_.page(limit, lobby.after);
+    if (!page) {
+        replies_.refuse(peer, protocol::ErrorCode::unknown_game,
+                        "that game is not in the lobby any more: ask for the first page", id);
+        return;
+    }
+    replies_.reply(peer, std::move(*page), id);
+}
+
 void Hub::on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                    const std::optional<std::string>& id) {
     storage::GameQuery filter;

@@ -93,19 +93,36 @@ void Lobby::clear() {
 
 const protocol::SharedMessage& Lobby::snapshot() {
     if (!snapshot_) {
-        snapshot_.emplace(list());
+        snapshot_.emplace(list_from(newest_first_.begin(), size_));
     }
     return *snapshot_;
 }
 
-protocol::LobbyList Lobby::list() const {
+std::optional<protocol::LobbyList> Lobby::page(std::size_t limit,
+                                               const std::optional<std::string>& after) const {
+    std::lock_guard lock(mutex_);
+    if (!after) {
+        return list_from(newest_first_.begin(), limit);
+    }
+    const auto listed = open_games_.find(*after);
+    if (listed == open_games_.end()) {
+        return std::nullopt;
+    }
+    // Keyset paging: the page starts past `after`'s place, found in O(log n).
+    return list_from(newest_first_.upper_bound({listed->second.created_ms, *after}), limit);
+}
+
+template <typename Iterator>
+protocol::LobbyList Lobby::list_from(Iterator from, std::size_t limit) const {
     protocol::LobbyList list;
-    list.games.reserve(std::min(size_, newest_first_.size()));
-    for (const auto& [created_ms, game] : newest_first_) {
-        if (list.games.size() == size_) {
+    for (auto it = from; it != newest_first_.end(); ++it) {
+        if (list.games.size() == limit) {
+            if (!list.games.empty()) {
+                list.next = list.games.back().game;  // more follow
+            }
             break;
         }
-        const auto summary = open_games_.find(game);
+        const auto summary = open_games_.find(it->second);
         ARBITER_ASSERT(summary != open_games_.end());  // the two are changed together
         list.games.push_back(summary->second);
     }

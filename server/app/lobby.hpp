@@ -29,6 +29,11 @@ class Lobby {
     /// `peer` follows the lobby: it gets the list now, answering `id`, then again (without an id)
     /// after each change, until unsubscribe().
     void subscribe(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id);
+    /// One page of the open games, newest first: at most `limit`, from the one after `after` (from
+    /// the newest without it), with `next` set when more follow. Nullopt when `after` is not
+    /// listed (it started, or was aborted, since the page that named it).
+    std::optional<protocol::LobbyList> page(std::size_t limit,
+                                            const std::optional<std::string>& after) const;
     /// The connection `peer_id` stops following (it closed).
     void unsubscribe(std::uint64_t peer_id);
     /// A game's listing changed (created, seat taken, started, ended): it is listed while it is
@@ -50,8 +55,10 @@ class Lobby {
     void publish();
     /// Takes `game` off the list; false when it was not on it (under mutex_).
     bool unlist(const std::string& game);
-    /// The newest `size_` open games, newest first (under mutex_).
-    protocol::LobbyList list() const;
+    /// Up to `limit` open games from `from` on, in list order, and `next` when more follow
+    /// (under mutex_).
+    template <typename Iterator>
+    protocol::LobbyList list_from(Iterator from, std::size_t limit) const;
 
     const std::size_t size_;
     /// Guards everything below. Held while the list is sent: a peer's send() only queues the

@@ -21,14 +21,15 @@ ReadWorker::~ReadWorker() {
     stop();
 }
 
-bool ReadWorker::try_post(std::function<void()> read) {
+bool ReadWorker::try_post(std::function<void()> read, ReadPriority priority) {
     {
         std::lock_guard lock(mutex_);
-        if (stopping_ || queue_.size() >= capacity_) {
+        auto& queue = priority == ReadPriority::player ? players_ : background_;
+        if (stopping_ || queue.size() >= capacity_) {
             stats_.refused += 1;
             return false;
         }
-        queue_.push_back(std::move(read));
+        queue.push_back(std::move(read));
     }
     ready_.notify_one();
     return true;
@@ -48,7 +49,7 @@ void ReadWorker::stop() {
 ReadStats ReadWorker::stats() {
     std::lock_guard lock(mutex_);
     ReadStats copy = stats_;
-    copy.waiting = queue_.size();
+    copy.waiting = players_.size() + background_.size();
     return copy;
 }
 
@@ -61,12 +62,15 @@ void ReadWorker::run() {
         std::function<void()> read;
         {
             std::unique_lock lock(mutex_);
-            ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-            if (queue_.empty()) {
+            ready_.wait(lock,
+                        [this] { return stopping_ || !players_.empty() || !background_.empty(); });
+            // A player waits for the read running, never for the background reads queued.
+            auto& queue = !players_.empty() ? players_ : background_;
+            if (queue.empty()) {
                 return;  // stopping, and every read taken has run
             }
-            read = std::move(queue_.front());
-            queue_.pop_front();
+            read = std::move(queue.front());
+            queue.pop_front();
             stats_.done += 1;
         }
         // A read answers its own request; one that throws must not end the others.

@@ -13,12 +13,19 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace arbiter::server::app {
 
+/// Whose read it is. A player's (`join`, `resume`, `watch` of a game not in memory, a game
+/// brought back when its flag falls) runs before every background read (the REST API, `replay`,
+/// `games`), and has room of its own in the queue: a flood of background reads can neither delay
+/// nor refuse it.
+enum class ReadPriority : std::uint8_t { player, background };
+
 /// What the reader thread did, for /metrics.
 struct ReadStats {
-    std::size_t waiting = 0;    ///< reads queued now, not counting the one running
+    std::size_t waiting = 0;    ///< reads queued now (both priorities), not the one running
     std::uint64_t done = 0;     ///< reads taken to run since start
     std::uint64_t refused = 0;  ///< reads refused because `capacity` were waiting
 };
@@ -28,10 +35,15 @@ class ReadQueue {
   public:
     virtual ~ReadQueue() = default;
     /// Queues `read` and says true; says false, and drops `read`, when it cannot take it now.
-    virtual bool try_post(std::function<void()> read) = 0;
+    virtual bool try_post(std::function<void()> read, ReadPriority priority) = 0;
+    /// A background read.
+    bool try_post(std::function<void()> read) {
+        return try_post(std::move(read), ReadPriority::background);
+    }
 };
 
-/// One thread running queued reads in the order posted, at most `capacity` of them waiting.
+/// One thread running queued reads: players' reads first, each priority in the order posted, at
+/// most `capacity` of each waiting.
 class ReadWorker final : public ReadQueue {
   public:
     explicit ReadWorker(std::size_t capacity);
@@ -40,9 +52,10 @@ class ReadWorker final : public ReadQueue {
     ReadWorker(const ReadWorker&) = delete;
     ReadWorker& operator=(const ReadWorker&) = delete;
 
-    /// Queues `read` and says true; says false, and drops `read`, when `capacity` reads are
-    /// already waiting or the worker has stopped.
-    bool try_post(std::function<void()> read) override;
+    using ReadQueue::try_post;
+    /// Queues `read` and says true; says false, and drops `read`, when `capacity` reads of its
+    /// priority are already waiting or the worker has stopped.
+    bool try_post(std::function<void()> read, ReadPriority priority) override;
     /// Runs the reads already queued, then joins the thread. Later posts are refused.
     void stop();
     ReadStats stats();
@@ -53,9 +66,10 @@ class ReadWorker final : public ReadQueue {
     const std::size_t capacity_;
     std::mutex mutex_;
     std::condition_variable ready_;
-    std::deque<std::function<void()>> queue_;
+    std::deque<std::function<void()>> players_;     ///< ReadPriority::player
+    std::deque<std::function<void()>> background_;  ///< ReadPriority::background
     bool stopping_ = false;
-    ReadStats stats_;     // but `waiting`, which is queue_.size()
+    ReadStats stats_;     // but `waiting`, which is the queues' sizes
     std::thread thread_;  // last: started once the members above exist
 };
 

@@ -115,6 +115,9 @@ void GameRoom::start() {
         // engine answers an offer stored before the stop.
         self->run(command::Start{}, std::nullopt);
         self->after_change();
+        // Queued: it runs after anything Start queued, and before the requests that brought
+        // the game back.
+        self->enqueue([room = self.get()] { room->flag_if_due(); });
     });
 }
 
@@ -202,7 +205,7 @@ void GameRoom::run_next() {
     }
 }
 
-bool GameRoom::leave_memory() {
+bool GameRoom::leave_memory(std::optional<Table::TimePoint> flag_at) {
     if (unloaded_) {
         return true;
     }
@@ -214,7 +217,7 @@ bool GameRoom::leave_memory() {
         })) {
         return false;
     }
-    if (!context_.host.unload_room(id_, this)) {
+    if (!context_.host.unload_room(id_, this, flag_at)) {
         return false;
     }
     unloaded_ = true;

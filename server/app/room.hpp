@@ -35,7 +35,7 @@ class Metrics;
 /// Settings shared by every room.
 struct RoomConfig {
     /// After a player leaves: the longest wait before the opponent may claim (claim_window.hpp),
-    /// the wait before a waiting game whose creator left is aborted, and before an untimed game
+    /// the wait before a waiting game whose creator left is aborted, and before a game
     /// nobody is in leaves memory.
     std::chrono::milliseconds disconnect_timeout{60'000};
     std::size_t event_history = 256;  ///< events kept for `since` replays
@@ -110,8 +110,11 @@ class RoomHost {
     /// Nobody is in the room and nothing of it is in flight (the game is over, or nobody came for
     /// the disconnect timeout): the host drops `room` from memory if it still holds it for
     /// `game` and no request is on its way to it (GameRoom::requests_in_flight), and says whether
-    /// it did. Storage has all of it; the next request for the game brings it back.
-    virtual bool unload_room(const std::string& game, const GameRoom* room) = 0;
+    /// it did. Storage has all of it; the next request for the game brings it back. `flag_at`:
+    /// the game's clock runs, and storage has its flag deadline; the host brings the game back
+    /// by then if no request did, so that the flag falls on time.
+    virtual bool unload_room(const std::string& game, const GameRoom* room,
+                             std::optional<std::chrono::steady_clock::time_point> flag_at) = 0;
     /// A request that reached a room after it was unloaded: route it again.
     virtual void reroute(RoomRequest request) = 0;
 };
@@ -214,11 +217,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // Queueing: one command at a time; one whose decision writes holds the queue until its commit.
     void enqueue(Task task);
     void run_next();
-    /// Asks the host to drop this room from memory (see RoomHost::unload_room); if it did, the
-    /// room is marked unloaded: requests still arriving are routed again, the rest is dropped.
-    /// Not while a request is queued here or on its way (those are served first, in order). On
-    /// the room's strand, with no commit in flight.
-    bool leave_memory();
+    /// Asks the host to drop this room from memory (see RoomHost::unload_room; `flag_at` when
+    /// its clock runs); if it did, the room is marked unloaded: requests still arriving are
+    /// routed again, the rest is dropped. Not while a request is queued here or on its way
+    /// (those are served first, in order). On the room's strand, with no commit in flight.
+    bool leave_memory(std::optional<Table::TimePoint> flag_at = std::nullopt);
 
     // Requests (room_requests.cpp).
     void handle(RoomRequest& request);
@@ -259,12 +262,18 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// is gone by then.
     void arm_timer(std::shared_ptr<Timer>& timer, std::chrono::milliseconds delay,
                    std::function<void(GameRoom&)> handler);
-    /// A timed game whose clock runs is never unloaded: its flag timer must be able to fire.
-    bool clock_keeps_it_loaded() const;
     /// Nobody is in an unfinished game: unless someone comes within the disconnect timeout, it
-    /// leaves memory (an untimed game could otherwise stay for good; a timed one ends by flag).
+    /// leaves memory (a game could otherwise stay for good: an untimed one, or a timed one with
+    /// a day on its clock).
     void arm_unload_timer();
     void on_unload_timer();
+    /// on_unload_timer() for a game whose clock runs: its clocks and flag deadline are stored
+    /// first (Table::clocks_to_park), then it leaves memory, and the host brings it back by the
+    /// deadline.
+    void park(storage::StoreClocks clocks);
+    /// Just brought back: a flag deadline that passed while the game was out of memory falls
+    /// now, before any request is served.
+    void flag_if_due();
     void cancel_timers();
 
     // Engine seats (room_engine.cpp).

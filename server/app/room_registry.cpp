@@ -34,7 +34,12 @@ RoomRegistry::RoomRegistry(RoomContext& context, ExecutorFactory make_executor, 
     : context_(context),
       make_executor_(std::move(make_executor)),
       reads_(reads),
-      replies_(replies) {}
+      replies_(replies),
+      timer_executor_(make_executor_()) {}
+
+RoomRegistry::~RoomRegistry() {
+    close();
+}
 
 Expected<RoomRegistry::Restored, std::string> RoomRegistry::restore_unfinished() {
     auto stored = context_.repository.load_unfinished();
@@ -101,8 +106,9 @@ bool RoomRegistry::route_after_load(const std::string& game, RoomRequest request
         }
         loading_[game].push_back(std::move(request));
     }
-    // Outside the lock: a worker that runs reads at once must be able to take it.
-    if (reads_.try_post([this, game] { bring_back(game); })) {
+    // Outside the lock: a worker that runs reads at once must be able to take it. A player's
+    // read: a game request (join, resume, watch, a move ...) goes ahead of API and replay reads.
+    if (reads_.try_post([this, game] { bring_back(game); }, ReadPriority::player)) {
         return true;
     }
     std::vector<RoomRequest> refused;
@@ -175,6 +181,7 @@ void RoomRegistry::bring_back(const std::string& game) {
             if (!room) {
                 room = restored;
                 rooms_[game] = room;
+                parked_.remove(game);  // its room arms its own flag timer now
                 room->start();
             }
             // Under the lock: a request that finds the room from now on queues behind these.
@@ -211,7 +218,8 @@ void RoomRegistry::unwatch(RoomRequest request) {
     }
 }
 
-bool RoomRegistry::unload(const std::string& game, const GameRoom* room) {
+bool RoomRegistry::unload(const std::string& game, const GameRoom* room,
+                          std::optional<FlagDeadlines::TimePoint> flag_at) {
     std::lock_guard lock(mutex_);
     auto it = rooms_.find(game);
     if (it == rooms_.end() || it->second.get() != room || room->requests_in_flight() > 0) {
@@ -219,7 +227,70 @@ bool RoomRegistry::unload(const std::string& game, const GameRoom* room) {
     }
     rooms_.erase(it);
     rooms_dropped_ += 1;
+    if (flag_at) {
+        parked_.add(game, *flag_at);
+        arm_deadline_timer();
+    }
     return true;
+}
+
+std::size_t RoomRegistry::parked() const {
+    std::lock_guard lock(mutex_);
+    return parked_.size();
+}
+
+void RoomRegistry::arm_deadline_timer() {
+    const auto next = parked_.next();
+    if (closed_ || !next || (timer_due_ && *timer_due_ <= *next)) {
+        return;  // nothing to wait for, or armed for this deadline or an earlier one
+    }
+    if (deadline_timer_) {
+        deadline_timer_->cancel();
+    }
+    timer_due_ = next;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - context_.time.now());
+    deadline_timer_ = timer_executor_->post_after(
+        std::max(left, std::chrono::milliseconds::zero()) + std::chrono::milliseconds(1),
+        [this] { on_deadline_timer(); });
+}
+
+void RoomRegistry::on_deadline_timer() {
+    std::vector<std::string> due;
+    {
+        std::lock_guard lock(mutex_);
+        if (closed_) {
+            return;
+        }
+        timer_due_.reset();
+        deadline_timer_.reset();
+        for (auto& game : parked_.take_due(context_.time.now())) {
+            // In memory or on its way there: its room flags it (GameRoom::flag_if_due).
+            if (!rooms_.contains(game) && !loading_.contains(game)) {
+                loading_[game];  // requests that come meanwhile wait for this read
+                due.push_back(std::move(game));
+            }
+        }
+        arm_deadline_timer();
+    }
+    for (const auto& game : due) {
+        // Ahead of reads for the API: a flag that falls late is a result that is wrong.
+        if (reads_.try_post([this, game] { bring_back(game); }, ReadPriority::player)) {
+            continue;
+        }
+        std::vector<RoomRequest> refused;
+        {
+            std::lock_guard lock(mutex_);
+            refused = std::move(loading_[game]);
+            loading_.erase(game);
+            parked_.add(game, context_.time.now() + kDeadlineRetry);
+            arm_deadline_timer();
+        }
+        for (const auto& waiting : refused) {
+            if (!std::holds_alternative<protocol::Unwatch>(waiting.body)) {
+                replies_.refuse_busy(waiting.peer, waiting.id);
+            }
+        }
+    }
 }
 
 std::shared_ptr<GameRoom> RoomRegistry::find(const std::string& game) const {
@@ -261,6 +332,11 @@ void RoomRegistry::close() {
     {
         std::lock_guard lock(mutex_);
         rooms.swap(rooms_);
+        closed_ = true;
+        if (deadline_timer_) {
+            deadline_timer_->cancel();
+            deadline_timer_.reset();
+        }
     }
     for (auto& [id, room] : rooms) {
         room->detach();

@@ -4,21 +4,25 @@
 /// from storage, on the reader thread, and waits for it with any other request for it that
 /// arrives meanwhile; a room with nobody in it leaves memory, and a request that reaches it after
 /// that is routed again. Through all of it a connection's requests reach their room in the order
-/// they were sent (protocol.md, Transport).
+/// they were sent (protocol.md, Transport). A game that left memory with its clock running is
+/// brought back when its flag falls, by one timer for all of them, and flags as it loads.
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "common/core/expected.hpp"
+#include "server/app/flag_deadlines.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/replies.hpp"
 #include "server/app/room.hpp"
@@ -57,8 +61,12 @@ class RoomRegistry {
     /// it back into memory. A game not in memory has nobody in it: nothing to leave.
     void unwatch(RoomRequest request);
     /// Drops `room` from memory if it is the one held for `game` and no request is on its way to
-    /// it (RoomHost::unload_room); says whether it did.
-    bool unload(const std::string& game, const GameRoom* room);
+    /// it (RoomHost::unload_room); says whether it did. With `flag_at`, the game is brought back
+    /// then (if nothing brought it back before), so that its flag falls on time.
+    bool unload(const std::string& game, const GameRoom* room,
+                std::optional<FlagDeadlines::TimePoint> flag_at = std::nullopt);
+    /// Games out of memory whose clock runs (waiting for their flag deadline), for /metrics.
+    std::size_t parked() const;
 
     /// The room of a game if it is in memory; nullptr otherwise (never reads storage).
     std::shared_ptr<GameRoom> find(const std::string& game) const;
@@ -72,6 +80,9 @@ class RoomRegistry {
     void store_clocks_at_stop();
     /// Drops every room, after the network has stopped (GameRoom::detach).
     void close();
+    ~RoomRegistry();
+    RoomRegistry(const RoomRegistry&) = delete;
+    RoomRegistry& operator=(const RoomRegistry&) = delete;
 
   private:
     /// route() for a game not in memory: the request waits for the game's read, with any other
@@ -81,6 +92,11 @@ class RoomRegistry {
     void bring_back(const std::string& game);
     /// Hands the requests that waited for `game` to `room`, in arrival order (under mutex_).
     static void hand_over(GameRoom& room, std::vector<RoomRequest> waiting);
+    /// (Re)arms the deadline timer for the earliest parked deadline, if it is not armed for it
+    /// already (under mutex_).
+    void arm_deadline_timer();
+    /// The deadline timer fired: brings back every parked game whose flag fell.
+    void on_deadline_timer();
 
     RoomContext& context_;
     ExecutorFactory make_executor_;
@@ -102,6 +118,15 @@ class RoomRegistry {
     std::unordered_map<std::string, std::vector<RoomRequest>> loading_;
     /// Rooms dropped from memory so far (bring_back: was a read from storage current?).
     std::uint64_t rooms_dropped_ = 0;
+    /// The games out of memory whose clock runs, by flag deadline.
+    FlagDeadlines parked_;
+    /// Runs the one deadline timer for all parked games.
+    std::shared_ptr<Executor> timer_executor_;
+    std::shared_ptr<Timer> deadline_timer_;
+    std::optional<FlagDeadlines::TimePoint> timer_due_;  ///< what deadline_timer_ is armed for
+    bool closed_ = false;
+    /// A parked game that could not be brought back (the reader is full) is tried again after.
+    static constexpr std::chrono::milliseconds kDeadlineRetry{1000};
 };
 
 }  // namespace arbiter::server::app

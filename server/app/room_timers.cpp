@@ -73,17 +73,7 @@ void GameRoom::cancel_timers() {
     abandon_armed_.reset();
 }
 
-// A timed game whose clock runs stays in memory: its flag falls if nobody comes back, and an
-// ended game leaves memory. Before both sides have moved its clock does not run, so it is
-// unloaded like an untimed one.
-bool GameRoom::clock_keeps_it_loaded() const {
-    return table_.time_control() && table_.ply() >= 2;
-}
-
 void GameRoom::arm_unload_timer() {
-    if (clock_keeps_it_loaded()) {
-        return;
-    }
     arm_timer(unload_timer_, context_.config.disconnect_timeout + std::chrono::milliseconds(1),
               [](GameRoom& room) { room.on_unload_timer(); });
 }
@@ -96,11 +86,12 @@ void GameRoom::on_unload_timer() {
         arm_unload_timer();  // the engine owes a move: look again once it has played
         return;
     }
-    if (clock_keeps_it_loaded()) {
-        return;  // the engine moved meanwhile and the clock runs: its flag timer ends it
-    }
     if (!pending_.empty()) {
         arm_unload_timer();  // someone's request is queued: it is served here, not reloaded
+        return;
+    }
+    if (auto clocks = table_.clocks_to_park(instant())) {
+        park(std::move(*clocks));
         return;
     }
     // A task runs only when no commit is in flight (run_next), so storage has all of the game.
@@ -108,6 +99,41 @@ void GameRoom::on_unload_timer() {
         log_event(LogLevel::info, "game_unloaded", {{"game", id_}, {"plies", table_.ply()}});
     } else {
         arm_unload_timer();  // a request is on its way here: look again after it
+    }
+}
+
+void GameRoom::park(storage::StoreClocks clocks) {
+    // Held like a commit: nothing else runs until the deadline is stored, so the game leaves
+    // memory as storage has it. Requests that arrive meanwhile are served after, here.
+    busy_ = true;
+    auto self = shared_from_this();
+    context_.repository.write(
+        std::move(clocks), [self](const Expected<void, storage::StorageError>& done) {
+            const bool stored = done.has_value();
+            const std::string error = stored ? "" : done.error().message;
+            self->executor_->post([self, stored, error] {
+                self->busy_ = false;
+                if (!stored) {
+                    // Kept in memory, its flag timer armed; tried again after another timeout.
+                    log_event(LogLevel::warn, "game_not_parked",
+                              {{"game", self->id_}, {"error", error}});
+                    self->arm_unload_timer();
+                } else if (self->table_.status() == GameStatus::playing && self->members_.empty()) {
+                    if (self->leave_memory(self->table_.flag_falls_at())) {
+                        log_event(LogLevel::info, "game_unloaded",
+                                  {{"game", self->id_}, {"plies", self->table_.ply()}});
+                    } else {
+                        self->arm_unload_timer();  // a request is on its way: look again after
+                    }
+                }
+                self->run_next();
+            });
+        });
+}
+
+void GameRoom::flag_if_due() {
+    if (const auto flag = table_.flag_falls_at(); flag && *flag <= context_.time.now()) {
+        run(command::FlagFall{}, std::nullopt);
     }
 }
 

@@ -72,7 +72,17 @@ Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableCon
                                 table.game_->position()});
     }
     if (table.clock_) {
-        table.clock_->set(stored.header.clock_ms);
+        Clocks clocks = stored.header.clock_ms;
+        const auto& parked = stored.header.parked_flag;
+        // The deadline holds while no later event stored newer clocks (ParkedFlag). The clock of
+        // the side to move ran while the game was out of memory: what is left is the time to the
+        // deadline, and none once it passed (start() then flags it at once).
+        if (parked && parked->seq == table.seq_ && table.status_ == GameStatus::playing &&
+            table.ply() >= 2) {
+            auto& mover = clocks[seat_index(table.turn())];
+            mover = std::clamp<std::int64_t>(parked->at_ms - now.unix_ms, 0, mover);
+        }
+        table.clock_->set(clocks);
     }
     table.rebuild_lag();
     if (table.status_ == GameStatus::playing || table.status_ == GameStatus::waiting) {
@@ -262,6 +272,18 @@ std::optional<storage::StoreClocks> Table::clocks_to_store(Instant now) const {
         return std::nullopt;
     }
     return storage::StoreClocks{id_, clock_->at(now.steady), now.unix_ms};
+}
+
+std::optional<storage::StoreClocks> Table::clocks_to_park(Instant now) const {
+    auto clocks = clocks_to_store(now);
+    const auto flag = flag_falls_at();
+    if (!clocks || !flag) {
+        return std::nullopt;
+    }
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*flag - now.steady);
+    clocks->parked_flag =
+        storage::ParkedFlag{now.unix_ms + std::max<std::int64_t>(left.count(), 0), seq_};
+    return clocks;
 }
 
 std::unique_ptr<rules::Game> Table::replayed(std::uint32_t plies) const {

@@ -73,7 +73,9 @@ class Table {
     static Table open(const storage::GameRow& header, std::unique_ptr<rules::Game> game,
                       TableConfig config);
     /// A stored game brought back: its moves replayed, its clocks as stored; players not back
-    /// yet count as away from `now`. Fails when the stored moves do not replay.
+    /// yet count as away from `now`. A game that left memory with its clock running
+    /// (clocks_to_park) is charged the time since: the side to move has until its stored flag
+    /// deadline, and none left once that passed. Fails when the stored moves do not replay.
     static Expected<Table, std::string> restore(storage::StoredGame stored, TableConfig config,
                                                 Instant now);
 
@@ -134,6 +136,9 @@ class Table {
     std::optional<EngineTurn> engine_turn() const;
     /// At a clean stop: the clocks to store while one runs (nothing otherwise).
     std::optional<storage::StoreClocks> clocks_to_store(Instant now) const;
+    /// As the game leaves memory while a clock runs: the clocks, and the Unix ms its flag falls
+    /// (the clock keeps running in storage; restore() charges it). Nothing otherwise.
+    std::optional<storage::StoreClocks> clocks_to_park(Instant now) const;
 
     // ---- what members see ----------------------------------------------------------------
     /// The `state` for seat `you` (nullopt: a spectator).

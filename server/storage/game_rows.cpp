@@ -162,6 +162,11 @@ Expected<GameRow, StorageError> read_game(const sqlite::Statement& row) {
     game.rematch_of = column_optional_text(row, 19);
     game.rematch_next = column_optional_text(row, 20);
     game.offers = parse_offers(row.column_text(25));
+    const auto flag_at = row.column_optional_int64(26);
+    const auto flag_seq = row.column_optional_int64(27);
+    if (flag_at && flag_seq) {
+        game.parked_flag = ParkedFlag{*flag_at, static_cast<std::uint64_t>(*flag_seq)};
+    }
     return game;
 }
 

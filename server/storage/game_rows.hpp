@@ -18,13 +18,14 @@
 
 namespace arbiter::server::storage::detail {
 
-/// Every column of a `games` row, in the order of the parameters ?1...?26 of bind_game() and of
-/// the columns read_game() reads.
+/// Every column of a `games` row, in the order of the columns read_game() reads; the first 26 are
+/// the parameters ?1...?26 of bind_game() (a new game has no parked flag).
 inline constexpr std::string_view kGameColumns =
     "id, variant, initial_position, is_private, clock_initial_ms, clock_increment_ms, status, "
     "result, reason, first_name, first_token_hash, second_name, second_token_hash, "
     "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
-    "first_engine, first_engine_level, second_engine, second_engine_level, offers";
+    "first_engine, first_engine_level, second_engine, second_engine_level, offers, flag_at_ms, "
+    "flag_at_seq";
 
 /// The columns of a move, after its game id, in `moves` and in `move_journal` alike.
 inline constexpr std::string_view kMoveColumns =

@@ -37,6 +37,14 @@ constexpr std::string_view kInsertGameSql =
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
     "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
 
+// Games nobody played, aborted and created before ?1: by games_by_status_created (status,
+// created_ms) and then each row's own columns. The move checks cover rows edited by hand: an
+// aborted game takes no move, and its abort filed its journal.
+constexpr std::string_view kPruneAbortedSql =
+    "DELETE FROM games WHERE status = 'aborted' AND created_ms < ?1 AND updated_ms < ?1 "
+    "AND ply = 0 AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id) "
+    "AND NOT EXISTS (SELECT 1 FROM move_journal WHERE move_journal.game_id = games.id)";
+
 // A seat taken: ?2 name, ?3 token hash, ?4 engine, ?5 level, ?6 seq, ?7 updated_ms.
 std::string seat_sql(std::string_view seat) {
     const std::string s(seat);
@@ -95,8 +103,9 @@ Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& c
         {&writer.link_rematch_,
          "UPDATE games SET rematch_next = ?2, offers = '', seq = ?3 WHERE id = ?1"},
         {&writer.store_clocks_,
-         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, updated_ms = ?4 "
-         "WHERE id = ?1"},
+         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, updated_ms = ?4, "
+         "flag_at_ms = ?5, flag_at_seq = ?6 WHERE id = ?1"},
+        {&writer.prune_aborted_, std::string(kPruneAbortedSql)},
         {&writer.data_version_, "PRAGMA data_version"},
     };
     for (auto& [target, sql] : sources) {
@@ -314,7 +323,25 @@ Expected<void, StorageError> IntentWriter::write(const StoreClocks& clocks) {
         .bind(2, clocks.clock_ms[0])
         .bind(3, clocks.clock_ms[1])
         .bind(4, clocks.updated_ms);
+    if (clocks.parked_flag) {
+        store_clocks_.bind(5, clocks.parked_flag->at_ms)
+            .bind(6, static_cast<std::int64_t>(clocks.parked_flag->seq));
+    } else {
+        store_clocks_.bind_null(5).bind_null(6);
+    }
     return update_row(store_clocks_, clocks.game);
+}
+
+Expected<void, StorageError> IntentWriter::write(const PruneAborted& prune) {
+    prune_aborted_.reset();
+    prune_aborted_.bind(1, prune.before_ms);
+    if (auto deleted = prune_aborted_.run(); !deleted) {
+        return deleted;
+    }
+    // Only aborted games were deleted, and the plies of those are not remembered (EndGame forgot
+    // them), unless one was looked up since: forget them all rather than keep a deleted one.
+    plies_.clear();
+    return {};
 }
 
 // --- helpers -------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ class IntentWriter {
     Expected<void, StorageError> write(const EndGame& end);
     Expected<void, StorageError> write(const LinkRematch& link);
     Expected<void, StorageError> write(const StoreClocks& clocks);
+    Expected<void, StorageError> write(const PruneAborted& prune);
 
     /// Journals `append` if it is its game's next ply: true if it did.
     Expected<bool, StorageError> journal_if_next(const AppendMove& append);
@@ -93,6 +94,7 @@ class IntentWriter {
     sqlite::Statement end_game_;
     sqlite::Statement link_rematch_;
     sqlite::Statement store_clocks_;
+    sqlite::Statement prune_aborted_;
     sqlite::Statement data_version_;
     /// PRAGMA data_version at the last note_other_commits(), if it could be read.
     std::optional<std::int64_t> data_version_seen_;

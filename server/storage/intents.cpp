@@ -7,8 +7,11 @@ const std::string& game_of(const GameIntent& intent) noexcept {
         [](const auto& change) -> const std::string& {
             if constexpr (requires { change.header.id; }) {
                 return change.header.id;
-            } else {
+            } else if constexpr (requires { change.game; }) {
                 return change.game;
+            } else {
+                static const std::string kNoGame;
+                return kNoGame;
             }
         },
         intent);

@@ -99,19 +99,29 @@ struct LinkRematch {
     std::uint64_t seq = 0;
 };
 
-/// At a clean stop: the clocks as they stand, so that the time the side to move used before the
-/// stop is charged after the restart. No event.
+/// The clocks as they stand, no event: at a clean stop, so that the time the side to move used
+/// before the stop is charged after the restart (no `parked_flag`); or as a game whose clock runs
+/// leaves memory, with the moment its flag falls (the clock keeps running in storage).
 struct StoreClocks {
     std::string game;
     std::array<std::int64_t, 2> clock_ms{};
     std::int64_t updated_ms = 0;
+    std::optional<ParkedFlag> parked_flag = std::nullopt;  ///< an initializer: left out at a stop
 };
 
-/// One atomic change to one game.
-using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers,
-                                RecordEvent, EndGame, LinkRematch, StoreClocks>;
+/// Housekeeping, not a game's change: deletes every game aborted (its updated_ms) and created
+/// before `before_ms` (Unix ms) that has no move, stored or journaled: games nobody played,
+/// which would otherwise stay for good (one client can create thousands). A game with a move is
+/// never deleted, whatever its status.
+struct PruneAborted {
+    std::int64_t before_ms = 0;
+};
 
-/// The game an intent changes.
+/// One atomic change to one game (or PruneAborted).
+using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers,
+                                RecordEvent, EndGame, LinkRematch, StoreClocks, PruneAborted>;
+
+/// The game an intent changes; "" for PruneAborted.
 const std::string& game_of(const GameIntent& intent) noexcept;
 
 }  // namespace arbiter::server::storage

@@ -28,6 +28,14 @@ struct SeatRow {
     int engine_level = 0;    ///< 1..8 for an engine seat
 };
 
+/// A game that left memory with its clock running: when the side to move's flag falls. It holds
+/// only while the game's seq is still `seq` (a later event stored newer clocks).
+struct ParkedFlag {
+    std::int64_t at_ms = 0;  ///< Unix ms
+    std::uint64_t seq = 0;   ///< the game's seq when it was stored
+    friend bool operator==(const ParkedFlag&, const ParkedFlag&) = default;
+};
+
 /// The header of a game: everything but its moves.
 struct GameRow {
     std::string id;
@@ -49,6 +57,8 @@ struct GameRow {
     std::optional<std::string> rematch_next;  ///< the rematch of this game, once agreed
     /// Offers made and not answered yet, in the order they were made.
     std::vector<protocol::OpenOffer> offers;
+    /// Set when the game left memory with its clock running (see ParkedFlag).
+    std::optional<ParkedFlag> parked_flag;
 };
 
 /// One played move.

@@ -197,6 +197,64 @@ test('a flood of reads of stored games waits in a bounded queue: the rest are re
   }
 });
 
+/** A long legal game that no rule ends: each pair of pawn steps is followed by one knight trip
+ * out and back (its position then seen twice, never three times). 96 plies. */
+function longGame() {
+  const moves = [];
+  const trip = (file) => (file === 'h' ? ['b1a3', 'b8a6', 'a3b1', 'a6b8'] : ['g1h3', 'g8h6', 'h3g1', 'h6g8']);
+  for (const file of 'abcdefgh') {
+    for (const [white, black] of [[`${file}2${file}3`, `${file}7${file}6`], [`${file}3${file}4`, `${file}6${file}5`]]) {
+      moves.push(white, black, ...trip(file));
+    }
+  }
+  return moves;
+}
+
+test('players first: resume of a stored game succeeds while /api/games/{id} is flooded', async () => {
+  // The API's own rate limit is out of the way, and its share of the reader is small: the flood
+  // keeps it full. A player's read has a share of its own, and goes first.
+  const flooded = await startServer({
+    args: ['--api-rate', '1000000', '--api-burst', '1000000', '--disconnect-timeout', '0', '--max-queued-reads', '8'],
+  });
+  try {
+    const a = await Client.connect(flooded.url, 'Ana');
+    const b = await Client.connect(flooded.url, 'Bo');
+    const { game, tokenA } = await startGame(a, b, { variant: 'chess' });
+    const moves = longGame();
+    await play(game, a, b, moves);
+    a.close();
+    b.close();
+    let stop = false;
+    const statuses = { 200: 0, 503: 0 };
+    const flood = Array.from({ length: 100 }, async () => {
+      while (!stop) {
+        const response = await fetch(`${flooded.http}/api/games/${game}`);
+        await response.arrayBuffer();
+        assert.ok(response.status === 200 || response.status === 503, `status ${response.status}`);
+        statuses[response.status]++;
+      }
+    });
+    const deadline = Date.now() + 15000;
+    while (statuses[503] === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(statuses[503] > 0, 'the flood fills the API share of the reader');
+    const answers = [];
+    for (let i = 0; i < 10; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100)); // nobody is in it: out of memory
+      const c = await Client.connect(flooded.url);
+      const reply = await c.request({ type: 'resume', game, token: tokenA });
+      answers.push(reply.type === 'state' ? `state ${reply.moves.length}` : `${reply.type} ${reply.code}`);
+      c.close();
+    }
+    stop = true;
+    await Promise.all(flood);
+    assert.deepEqual(answers, Array(10).fill(`state ${moves.length}`));
+    const now = await scrape(flooded.http);
+    assert.ok(metric(now, 'arbiter_reads_total', { outcome: 'refused' }) > 0, 'API reads were refused meanwhile');
+  } finally {
+    assert.equal((await flooded.stop()).code, 0);
+  }
+});
+
 // WebSocket keep-alive (RFC 6455 5.5.2), with --idle-timeout 1: the server pings at least twice
 // per idle timeout (every half second here), and a connection from which nothing came for the
 // whole second is dropped (protocol.md, "Liveness").

@@ -61,6 +61,7 @@ TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config.hub.messages_per_second, 20);
     EXPECT_EQ(config.hub.max_open_games, 8U);
     EXPECT_EQ(config.hub.max_creates_per_minute, 20U);
+    EXPECT_EQ(config.hub.prune_aborted_after, std::chrono::hours(24));
     EXPECT_EQ(config.api_requests_per_second, 10);
     EXPECT_EQ(config.api_burst, 40);
     EXPECT_EQ(config.net.limits.max_pings_per_second, 4);
@@ -118,6 +119,8 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
                                           "0",
                                           "--disconnect-timeout",
                                           "0",
+                                          "--prune-aborted-after",
+                                          "0",
                                           "--max-open-games",
                                           "1",
                                           "--max-queued-reads",
@@ -139,6 +142,7 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.net.limits.close_timeout, std::chrono::milliseconds(250));
     EXPECT_EQ(config.journal_rows, 0U);
     EXPECT_EQ(config.hub.room.disconnect_timeout, std::chrono::seconds(0));
+    EXPECT_EQ(config.hub.prune_aborted_after, std::chrono::seconds(0)) << "0: never";
     EXPECT_EQ(config.hub.max_open_games, 1U);
     EXPECT_EQ(config.max_queued_reads, 1U);
     EXPECT_EQ(config.hub.messages_per_second, 0.5);
@@ -166,6 +170,7 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--ping-interval-ms", "3600001"}, "--ping-interval-ms"},
         {{"--close-timeout-ms", "0"}, "--close-timeout-ms"},
         {{"--disconnect-timeout", "86401"}, "--disconnect-timeout"},
+        {{"--prune-aborted-after", "315360001"}, "--prune-aborted-after"},
         {{"--max-engine-processes", "4097"}, "--max-engine-processes"},
         {{"--engine-timeout-ms", "0"}, "--engine-timeout-ms"},
         {{"--engine-margin-ms", "600001"}, "--engine-margin-ms"},
@@ -214,7 +219,7 @@ TEST(ServerCommandLine, MinusOneIsNotTheLargestLimit) {
           "--max-frame-bytes", "--idle-timeout", "--disconnect-timeout",
           "--max-connections-per-address", "--engine-timeout-ms", "--close-timeout-ms",
           "--journal-rows", "--max-open-games", "--max-queued-reads", "--ping-interval-ms",
-          "--max-creates-per-minute"}) {
+          "--max-creates-per-minute", "--prune-aborted-after"}) {
         const std::string text = refusal({flag, "-1"});
         EXPECT_FALSE(text.empty()) << flag << " -1 was accepted";
         EXPECT_NE(text.find(flag), std::string::npos) << text;

@@ -174,18 +174,26 @@ class ManualExecutors {
     std::vector<std::shared_ptr<ManualExecutor>> made_;
 };
 
-/// A reader that queues reads until run(), and takes at most `capacity` of them.
+/// A reader that queues reads until run(), and takes at most `capacity` of them (whatever their
+/// priority, which it keeps: priorities()).
 class ManualReads final : public app::ReadQueue {
   public:
     explicit ManualReads(std::size_t capacity = 64) : capacity_(capacity) {}
 
-    bool try_post(std::function<void()> read) override {
+    using app::ReadQueue::try_post;
+    bool try_post(std::function<void()> read, app::ReadPriority priority) override {
         std::lock_guard lock(mutex_);
         if (reads_.size() >= capacity_) {
             return false;
         }
         reads_.push_back(std::move(read));
+        priorities_.push_back(priority);
         return true;
+    }
+    /// The priority of each read posted, in the order posted.
+    std::vector<app::ReadPriority> priorities() const {
+        std::lock_guard lock(mutex_);
+        return priorities_;
     }
     /// Runs the reads queued, and those they queue; returns how many ran.
     std::size_t run() {
@@ -213,6 +221,7 @@ class ManualReads final : public app::ReadQueue {
     const std::size_t capacity_;
     mutable std::mutex mutex_;
     std::deque<std::function<void()>> reads_;
+    std::vector<app::ReadPriority> priorities_;
 };
 
 /// A connection that keeps every frame it was sent, and how it was closed.
@@ -393,13 +402,23 @@ class FakeRepository final : public storage::GameRepository {
             games_[std::move(id)] = storage::StoredGame{std::move(create->header), {}};
             return;
         }
+        if (const auto* prune = std::get_if<storage::PruneAborted>(&intent)) {
+            std::erase_if(games_, [&](const auto& entry) {
+                const storage::GameRow& row = entry.second.header;
+                return row.status == protocol::GameStatus::aborted && entry.second.moves.empty() &&
+                       row.created_ms < prune->before_ms && row.updated_ms < prune->before_ms;
+            });
+            return;
+        }
         // Not storage::game_of: the app's tests do not link the storage library.
         const std::string id = std::visit(
             [](const auto& change) -> std::string {
                 if constexpr (requires { change.header.id; }) {
                     return change.header.id;
-                } else {
+                } else if constexpr (requires { change.game; }) {
                     return change.game;
+                } else {
+                    return "";
                 }
             },
             intent);
@@ -467,9 +486,11 @@ class FakeRepository final : public storage::GameRepository {
                            row.offers.clear();
                            row.seq = link.seq;
                        },
+                       [](storage::PruneAborted&) {},
                        [&](storage::StoreClocks& clocks) {
                            row.clock_ms = clocks.clock_ms;
                            row.updated_ms = clocks.updated_ms;
+                           row.parked_flag = clocks.parked_flag;
                        },
                    },
                    intent);

@@ -203,6 +203,32 @@ TEST_F(HubTest, ACreateRefusedForItsEngineDoesNotCountAmongTheOpenGames) {
     EXPECT_EQ(creator->reply_to("c3")["code"], "not_allowed");
 }
 
+// A `lobby` with a page is answered once with it, and follows nothing; a page after a game that
+// is no longer open is refused, and the client asks for the first page again.
+TEST_F(HubTest, ALobbyPageIsAnsweredOnceAndFollowsNothing) {
+    auto creator = connect();
+    const auto older = create(creator, "c1");
+    const auto newer = create(creator, "c2");
+    ASSERT_FALSE(older.empty());
+    ASSERT_FALSE(newer.empty());
+    auto reader = connect();
+    send(reader, R"({"type":"lobby","limit":1,"id":"p1"})");
+    const auto first = reader->reply_to("p1");
+    ASSERT_EQ(first["type"], "lobby");
+    ASSERT_EQ(first["games"].size(), 1u);
+    const std::string next = first["next"];
+    send(reader, R"({"type":"lobby","limit":1,"after":")" + next + R"(","id":"p2"})");
+    const auto second = reader->reply_to("p2");
+    ASSERT_EQ(second["games"].size(), 1u);
+    EXPECT_NE(second["games"][0]["game"], first["games"][0]["game"]);
+    EXPECT_FALSE(second.contains("next"));
+    send(reader, R"({"type":"lobby","after":"gone1","id":"p3"})");
+    EXPECT_EQ(reader->reply_to("p3")["code"], "unknown_game");
+    const auto heard = reader->messages().size();
+    EXPECT_FALSE(create(connect(), "c3").empty());
+    EXPECT_EQ(reader->messages().size(), heard) << "a page is not a subscription";
+}
+
 // A create whose write fails (a full disk) is answered `unavailable` and leaves nothing behind:
 // no room in memory, nothing listed, nothing counted among its creator's open games (limit 2).
 TEST_F(HubTest, ACreateWhoseWriteFailsIsAnsweredAndLeavesNoPhantom) {

@@ -145,5 +145,47 @@ TEST(Lobby, KeepsItsOrderAsGamesComeAndGo) {
     EXPECT_EQ(peer->messages().size(), sent);
 }
 
+// The list cut at the lobby's size says where it goes on; pages walk every open game once, newest
+// first, by keyset (a game of the same time is ordered by id), and none follows the lobby.
+TEST(Lobby, PagesWalkEveryOpenGameOnceAndTheFullListSaysWhereItGoesOn) {
+    Lobby lobby(2);
+    for (const auto& [game, created_ms] : std::vector<std::pair<std::string, std::int64_t>>{
+             {"a", 10}, {"b", 20}, {"c", 20}, {"d", 30}, {"e", 40}}) {
+        lobby.changed(waiting(game, created_ms), false);
+    }
+    auto follower = std::make_shared<FakePeer>(1);
+    lobby.subscribe(follower, std::nullopt);
+    EXPECT_EQ(games_of(follower->messages()[0]), (std::vector<std::string>{"e", "d"}));
+    EXPECT_EQ(follower->messages()[0]["next"], "d");
+
+    std::vector<std::string> walked;
+    std::optional<std::string> after;
+    int pages = 0;
+    do {
+        const auto page = lobby.page(2, after);
+        ASSERT_TRUE(page);
+        for (const auto& summary : page->games) {
+            walked.push_back(summary.game);
+        }
+        after = page->next;
+        ++pages;
+    } while (after && pages < 10);
+    EXPECT_EQ(walked, (std::vector<std::string>{"e", "d", "b", "c", "a"}));
+    EXPECT_EQ(pages, 3);
+    EXPECT_FALSE(lobby.page(5, std::nullopt)->next) << "all of them: nothing follows";
+    EXPECT_TRUE(lobby.page(3, "a")->games.empty()) << "after the last";
+    EXPECT_EQ(lobby.subscribers().size(), 1u) << "a page follows nothing";
+}
+
+TEST(Lobby, APageAfterAGameNoLongerOpenIsNone) {
+    Lobby lobby(100);
+    lobby.changed(waiting("a", 10), false);
+    lobby.changed(waiting("b", 20), false);
+    EXPECT_TRUE(lobby.page(1, "b"));
+    lobby.changed(started(waiting("b", 20)), false);
+    EXPECT_FALSE(lobby.page(1, "b"));
+    EXPECT_FALSE(lobby.page(1, "never-listed"));
+}
+
 }  // namespace
 }  // namespace arbiter::server::app

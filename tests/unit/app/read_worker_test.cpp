@@ -107,5 +107,47 @@ TEST(ReadWorker, AReadThatThrowsDoesNotStopTheOthers) {
     EXPECT_TRUE(after);
 }
 
+// A flood of background reads (the REST API, replays) fills their queue; a player's read is
+// still taken, and runs as soon as the read running now is done, ahead of every one queued.
+TEST(ReadWorker, APlayersReadGoesAheadOfAFullBackgroundQueueAndIsNotRefused) {
+    ReadWorker worker(3);
+    Gate gate;
+    ASSERT_TRUE(worker.try_post(gate.read()));
+    gate.wait_entered();
+    std::mutex mutex;
+    std::vector<std::string> ran;
+    const auto note = [&](std::string what) {
+        return [&, what] {
+            std::lock_guard lock(mutex);
+            ran.push_back(what);
+        };
+    };
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(worker.try_post(note("api" + std::to_string(i))));
+    }
+    EXPECT_FALSE(worker.try_post(note("api refused"))) << "the background queue is full";
+    EXPECT_TRUE(worker.try_post(note("resume"), ReadPriority::player));
+    EXPECT_TRUE(worker.try_post(note("watch"), ReadPriority::player));
+    EXPECT_EQ(worker.stats().waiting, 5u);
+    gate.release();
+    worker.stop();
+    EXPECT_EQ(ran, (std::vector<std::string>{"resume", "watch", "api0", "api1", "api2"}));
+    EXPECT_EQ(worker.stats().refused, 1u);
+}
+
+// Players' reads have a bound of their own: a flood of them is refused beyond it too.
+TEST(ReadWorker, PlayersReadsBeyondTheirCapacityAreRefused) {
+    ReadWorker worker(1);
+    Gate gate;
+    ASSERT_TRUE(worker.try_post(gate.read()));
+    gate.wait_entered();
+    EXPECT_TRUE(worker.try_post([] {}, ReadPriority::player));
+    EXPECT_FALSE(worker.try_post([] {}, ReadPriority::player));
+    EXPECT_TRUE(worker.try_post([] {})) << "the background queue has its own room";
+    gate.release();
+    worker.stop();
+    EXPECT_EQ(worker.stats().refused, 1u);
+}
+
 }  // namespace
 }  // namespace arbiter::server::app

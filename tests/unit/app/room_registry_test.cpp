@@ -35,6 +35,32 @@ storage::StoredGame finished_game(const std::string& id) {
     return stored;
 }
 
+/// A chess game in play with a clock of `clock_ms` each, both sides having moved: White's clock
+/// runs from the moment it is loaded.
+storage::StoredGame timed_game(const std::string& id, std::int64_t clock_ms) {
+    storage::StoredGame stored = finished_game(id);
+    auto& header = stored.header;
+    header.status = protocol::GameStatus::playing;
+    header.result = rules::Outcome::ongoing;
+    header.reason = protocol::EndReason::none;
+    header.clock_initial_ms = clock_ms;
+    header.clock_increment_ms = 0;
+    header.clock_ms = {clock_ms, clock_ms};
+    header.ply = 2;
+    std::uint32_t ply = 0;
+    for (const char* move : {"e2e4", "e7e5"}) {
+        ++ply;
+        storage::MoveRow row;
+        row.ply = ply;
+        row.move = move;
+        row.notation = move;
+        row.clock_ms = clock_ms;
+        row.seq = 1 + ply;
+        stored.moves.push_back(row);
+    }
+    return stored;
+}
+
 /// A registry whose rooms run on manual executors and read a fake store on a manual reader. It
 /// is the rooms' host too, as the hub is: what concerns the registry goes to it.
 struct RoomRegistryTest : ::testing::Test, RoomHost {
@@ -65,8 +91,9 @@ struct RoomRegistryTest : ::testing::Test, RoomHost {
             members_left.push_back(game);
         }
     }
-    bool unload_room(const std::string& game, const GameRoom* room) override {
-        return registry.unload(game, room);
+    bool unload_room(const std::string& game, const GameRoom* room,
+                     std::optional<std::chrono::steady_clock::time_point> flag_at) override {
+        return registry.unload(game, room, flag_at);
     }
     void reroute(RoomRequest request) override { registry.route(std::move(request)); }
 
@@ -124,6 +151,15 @@ TEST_F(RoomRegistryTest, RequestsArrivingDuringTheReadWaitForItInTheOrderSent) {
     EXPECT_EQ(peer->reply_to("m1")["code"], "forbidden");
     EXPECT_EQ(other->reply_ids(), (std::vector<std::string>{"w"}));
     EXPECT_EQ(repository.loads, 1);
+}
+
+// A game request is a player's: its read goes ahead of API and replay reads (ReadPriority).
+TEST_F(RoomRegistryTest, ReadsForGameRequestsAreAPlayers) {
+    repository.store(finished_game("g1"));
+    auto peer = std::make_shared<FakePeer>(1);
+    registry.route(watch(peer, "w", "g1"));
+    EXPECT_EQ(reads.priorities(), (std::vector<ReadPriority>{ReadPriority::player}));
+    settle();
 }
 
 TEST_F(RoomRegistryTest, AGameInMemoryIsServedWithoutARead) {
@@ -313,6 +349,83 @@ TEST_F(RoomRegistryTest, UnfinishedGamesAreRestoredAtStartAndOthersLeftOut) {
     settle();  // the room lists itself once started
     const auto gauges = registry.by_status_and_variant();
     EXPECT_EQ(gauges.at({"playing", "chess"}), 1u);
+}
+
+// Both players left a timed game whose clock runs: after the disconnect timeout it leaves memory
+// (a day's clock must not pin it there), with its flag deadline stored, and the registry's one
+// timer brings it back when the flag falls: the game ends on time, with nobody connected, and
+// leaves memory again.
+TEST_F(RoomRegistryTest, AGameNobodyIsInLeavesMemoryAndStillFlagsOnTime) {
+    using namespace std::chrono_literals;
+    repository.store(timed_game("g1", 120'000));
+    auto ana = std::make_shared<FakePeer>(1);
+    registry.route(request(ana, "r", protocol::Resume{"g1", "token-a", std::nullopt}));
+    settle();
+    const auto room = registry.find("g1");
+    ASSERT_NE(room, nullptr);
+    const auto flag_at_ms = time.unix_ms() + 120'000;
+    room->leave(ana);
+    settle();
+
+    time.advance(context.config.disconnect_timeout + 1ms);
+    settle();
+    EXPECT_EQ(registry.find("g1"), nullptr) << "nobody is in it: it left memory";
+    EXPECT_EQ(registry.parked(), 1u);
+    auto stored = repository.stored("g1");
+    ASSERT_TRUE(stored && stored->header.parked_flag);
+    EXPECT_EQ(stored->header.parked_flag->at_ms, flag_at_ms);
+    EXPECT_EQ(stored->header.status, protocol::GameStatus::playing);
+
+    time.advance(120'000ms - context.config.disconnect_timeout - 2ms);
+    settle();
+    EXPECT_EQ(repository.stored("g1")->header.status, protocol::GameStatus::playing)
+        << "not before its flag falls";
+    const int loads = repository.loads;
+    time.advance(2ms);
+    settle();
+    stored = repository.stored("g1");
+    EXPECT_EQ(repository.loads, loads + 1) << "brought back by the deadline timer";
+    EXPECT_EQ(stored->header.status, protocol::GameStatus::ended);
+    EXPECT_EQ(stored->header.reason, protocol::EndReason::timeout);
+    EXPECT_EQ(stored->header.result, rules::Outcome::second_wins);
+    EXPECT_EQ(stored->header.clock_ms[0], 0);
+    EXPECT_EQ(registry.find("g1"), nullptr) << "ended with nobody in it: out of memory again";
+    EXPECT_EQ(registry.parked(), 0u);
+
+    // The opponent's next resume finds the result.
+    auto bo = std::make_shared<FakePeer>(2);
+    registry.route(request(bo, "back", protocol::Resume{"g1", "token-b", std::nullopt}));
+    settle();
+    EXPECT_EQ(bo->reply_to("back")["status"], "ended");
+    EXPECT_EQ(bo->reply_to("back")["reason"], "timeout");
+}
+
+// A request that brings a game back after its deadline, before the timer did, finds it lost on
+// time: the flag falls as it loads, before the request is served.
+TEST_F(RoomRegistryTest, AGameBroughtBackAfterItsDeadlineFlagsBeforeServingTheRequest) {
+    using namespace std::chrono_literals;
+    repository.store(timed_game("g1", 120'000));
+    auto ana = std::make_shared<FakePeer>(1);
+    registry.route(request(ana, "r", protocol::Resume{"g1", "token-a", std::nullopt}));
+    settle();
+    registry.find("g1")->leave(ana);
+    settle();
+    time.advance(context.config.disconnect_timeout + 1ms);
+    settle();
+    ASSERT_EQ(registry.find("g1"), nullptr);
+
+    time.advance(600'000ms);  // the timer has not run yet: the test runs nothing until the resume
+    auto again = std::make_shared<FakePeer>(3);
+    registry.route(request(again, "back", protocol::Resume{"g1", "token-a", std::nullopt}));
+    reads.run();
+    executors.run();
+    const auto state = again->reply_to("back");
+    EXPECT_EQ(state["type"], "state");
+    EXPECT_EQ(state["status"], "ended");
+    EXPECT_EQ(state["reason"], "timeout");
+    EXPECT_EQ(repository.stored("g1")->header.reason, protocol::EndReason::timeout);
+    settle();
+    EXPECT_EQ(registry.parked(), 0u);
 }
 
 }  // namespace

@@ -199,8 +199,10 @@ class RecordingHost final : public RoomHost {
         return true;
     }
     void member_left(const std::shared_ptr<net::Peer>&, const std::string&, bool, bool) override {}
-    bool unload_room(const std::string&, const GameRoom*) override {
+    bool unload_room(const std::string&, const GameRoom*,
+                     std::optional<std::chrono::steady_clock::time_point> flag_at) override {
         unloaded += 1;
+        parked_flag = flag_at;
         return true;
     }
     void reroute(RoomRequest) override {}
@@ -208,6 +210,7 @@ class RecordingHost final : public RoomHost {
     std::vector<std::string> listed;
     std::vector<std::string> rematches;
     int unloaded = 0;
+    std::optional<std::chrono::steady_clock::time_point> parked_flag;  ///< the last unload's
 };
 
 /// An engine that remembers each question; the test answers it.
@@ -627,9 +630,11 @@ TEST_F(RoomTest, ALeavingPlayerIsAnnouncedAndTheOpponentMayClaimLater) {
 }
 
 // The player leaves a timed game while the engine thinks about its first move; the engine then
-// moves and the clock runs. When the unload timer (armed before both sides had moved) fires,
-// the game stays in memory so that the player's flag falls; unloaded, its clock froze for good.
-TEST_F(RoomTest, ATimedGameLeftDuringTheEnginesFirstThinkStillFlags) {
+// moves and the clock runs. When the unload timer (armed before both sides had moved) fires, the
+// game leaves memory all the same (a day's clock must not pin it there), but only once storage
+// has its clocks and the moment its flag falls, and the host is told that moment so that it
+// brings the game back to flag it on time.
+TEST_F(RoomTest, ATimedGameLeftDuringTheEnginesFirstThinkLeavesMemoryWithItsFlagDeadline) {
     HeldEngines engines;
     context.engines = &engines;
     begin_room(seats_of(SeatSpec{"Held (level 1)", "token-e", {}, "held", 1}),
@@ -655,12 +660,23 @@ TEST_F(RoomTest, ATimedGameLeftDuringTheEnginesFirstThinkStillFlags) {
     EXPECT_EQ(repository.last<storage::AppendMove>().move.move, "e7e5");
     repository.complete();
     executor->drain();
+    const auto flag_at = time.now() + 300'000ms;  // White's clock runs from the engine's move
 
     executor->advance(context.config.disconnect_timeout + 1ms);
-    EXPECT_EQ(host.unloaded, 0) << "its clock runs: the flag timer must stay";
+    ASSERT_EQ(repository.waiting.size(), 1u) << "the clocks and the deadline are stored first";
+    const auto parked = repository.last<storage::StoreClocks>();
+    ASSERT_TRUE(parked.parked_flag);
+    EXPECT_EQ(parked.parked_flag->at_ms,
+              time.unix_ms() + 300'000 - context.config.disconnect_timeout.count() - 1);
+    EXPECT_EQ(parked.clock_ms[0], 300'000 - context.config.disconnect_timeout.count() - 1);
+    EXPECT_EQ(host.unloaded, 0) << "not before the deadline is stored";
+    repository.complete();
+    executor->drain();
+    EXPECT_EQ(host.unloaded, 1);
+    ASSERT_TRUE(host.parked_flag);
+    EXPECT_EQ(*host.parked_flag, flag_at);
     executor->advance(300'000ms);
-    ASSERT_FALSE(repository.waiting.empty());
-    EXPECT_EQ(repository.last<storage::EndGame>().ending.reason, protocol::EndReason::timeout);
+    EXPECT_TRUE(repository.waiting.empty()) << "out of memory: the host's timer flags it";
 }
 
 // The link of Black's connection died without a FIN; before its silence is long enough to drop

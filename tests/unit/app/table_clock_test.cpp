@@ -176,6 +176,84 @@ TEST(TableClock, AStopStoresTheRunningClocksOnly) {
     EXPECT_FALSE(new_table().clocks_to_store(at(0))) << "untimed";
 }
 
+TEST(TableClock, AGameLeavingMemoryStoresTheMomentItsFlagFalls) {
+    Table table = new_table(timed(10'000, 0));
+    EXPECT_FALSE(table.clocks_to_park(at(500))) << "not running before both sides moved";
+    play_moves(table, {{"e2e4", 0}, {"e7e5", 1'000}});
+    const auto parked = table.clocks_to_park(at(3'000));
+    ASSERT_TRUE(parked);
+    EXPECT_EQ(parked->clock_ms, (Clocks{8'000, 10'000}));
+    EXPECT_EQ(parked->updated_ms, kUnixStart + 3'000);
+    ASSERT_TRUE(parked->parked_flag);
+    EXPECT_EQ(parked->parked_flag->at_ms, kUnixStart + 11'000) << "White's turn began at 1 s";
+    EXPECT_EQ(parked->parked_flag->seq, table.seq());
+    EXPECT_FALSE(table.clocks_to_store(at(3'000))->parked_flag) << "a stop parks nothing";
+    EXPECT_FALSE(new_table().clocks_to_park(at(0))) << "untimed";
+}
+
+/// The game of AGameLeavingMemoryStoresTheMomentItsFlagFalls as storage has it once it left
+/// memory at 3 s: White to move with 8 s left, its flag falling at 11 s.
+storage::StoredGame parked_game(std::optional<storage::ParkedFlag> flag) {
+    Table table = new_table(timed(10'000, 0));
+    play_moves(table, {{"e2e4", 0}, {"e7e5", 1'000}});
+    storage::StoredGame stored{table.row(), {}};
+    stored.header.clock_ms = {8'000, 10'000};
+    stored.header.parked_flag = flag;
+    std::uint32_t ply = 0;
+    for (const char* move : {"e2e4", "e7e5"}) {
+        ++ply;
+        storage::MoveRow row;
+        row.ply = ply;
+        row.move = move;
+        row.notation = move;
+        row.clock_ms = 10'000;
+        row.seq = 1 + ply;
+        stored.moves.push_back(row);
+    }
+    return stored;
+}
+
+Table restored_at(storage::StoredGame stored, std::int64_t ms) {
+    auto table = Table::restore(std::move(stored), TableConfig{}, at(ms));
+    EXPECT_TRUE(table) << (table ? "" : table.error());
+    commit(*table, command::Start{}, at(ms));  // as the room starts it
+    return std::move(table).value();
+}
+
+// Its clock ran while it was out of memory: brought back at 6 s, White has 5 s left, and the
+// flag falls at the deadline stored, not 8 s after the load.
+TEST(TableClock, AGameBroughtBackIsChargedTheTimeItWasOutOfMemory) {
+    const std::uint64_t seq = parked_game(std::nullopt).header.seq;
+    Table table = restored_at(parked_game(storage::ParkedFlag{kUnixStart + 11'000, seq}), 6'000);
+    EXPECT_EQ(table.clocks_at(steady(6'000)), (Clocks{5'000, 10'000}));
+    EXPECT_EQ(table.flag_falls_at(), steady(11'000));
+    EXPECT_FALSE(commit(table, command::FlagFall{}, at(10'999)).intent);
+    EXPECT_EQ(event_as<protocol::Ended>(commit(table, command::FlagFall{}, at(11'000))).reason,
+              protocol::EndReason::timeout);
+}
+
+// Brought back after its deadline (the host's timer, or a request, came late): no time is left,
+// and the flag falls as soon as it is asked.
+TEST(TableClock, AGameBroughtBackAfterItsDeadlineFlagsAtOnce) {
+    const std::uint64_t seq = parked_game(std::nullopt).header.seq;
+    Table table = restored_at(parked_game(storage::ParkedFlag{kUnixStart + 11'000, seq}), 60'000);
+    EXPECT_EQ(table.clocks_at(steady(60'000)), (Clocks{0, 10'000}));
+    EXPECT_EQ(table.flag_falls_at(), steady(60'000));
+    const auto ended = commit(table, command::FlagFall{}, at(60'000));
+    EXPECT_EQ(event_as<protocol::Ended>(ended).reason, protocol::EndReason::timeout);
+    EXPECT_EQ(event_as<protocol::Ended>(ended).result, rules::Outcome::second_wins);
+}
+
+// A deadline stored before a later event (here one seq back) no longer holds: the clocks are
+// those stored with that event, and its turn starts at the load, as after a restart.
+TEST(TableClock, ADeadlineStoredBeforeALaterEventIsIgnored) {
+    const std::uint64_t seq = parked_game(std::nullopt).header.seq;
+    Table table =
+        restored_at(parked_game(storage::ParkedFlag{kUnixStart + 11'000, seq - 1}), 60'000);
+    EXPECT_EQ(table.clocks_at(steady(60'000)), (Clocks{8'000, 10'000}));
+    EXPECT_EQ(table.flag_falls_at(), steady(68'000));
+}
+
 TEST(TableClock, UntimedGamesHaveNoDeadline) {
     Table table = new_table();
     play_moves(table, {{"e2e4", 0}, {"e7e5", 0}});

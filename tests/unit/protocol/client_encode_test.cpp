@@ -53,6 +53,8 @@ TEST(ClientEncode, FieldsInTheProtocolsOrderAndTheIdLast) {
     EXPECT_EQ(encode(ClientMessage{"q", query}),
               R"({"type":"games","status":"ended","variant":"draughts","limit":20,"before":"g0",)"
               R"("id":"q"})");
+    EXPECT_EQ(encode(ClientMessage{"l", LobbySubscribe{20, "g0"}}),
+              R"({"type":"lobby","limit":20,"after":"g0","id":"l"})");
 }
 
 TEST(ClientEncode, DefaultsAreLeftOut) {

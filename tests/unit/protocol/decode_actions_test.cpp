@@ -134,6 +134,25 @@ TEST(ProtocolDecodeEmpty, LobbyAndPingTakeNoFields) {
     expect_bad_request(R"({"type":"ping","game":"g"})", "\"game\"");
 }
 
+TEST(ProtocolDecodeLobby, APageIsALimitAndOrAGameToGoOnAfter) {
+    const auto follow = accepted_body<LobbySubscribe>(R"({"type":"lobby"})");
+    EXPECT_FALSE(follow.paged()) << "unchanged: follow the lobby";
+    const auto first = accepted_body<LobbySubscribe>(R"({"type":"lobby","limit":20})");
+    EXPECT_TRUE(first.paged());
+    EXPECT_EQ(first.limit, 20);
+    EXPECT_FALSE(first.after);
+    const auto next = accepted_body<LobbySubscribe>(R"({"type":"lobby","after":"g9"})");
+    EXPECT_TRUE(next.paged());
+    EXPECT_FALSE(next.limit);
+    EXPECT_EQ(next.after, "g9");
+    EXPECT_EQ(accepted_body<LobbySubscribe>(R"({"type":"lobby","limit":200,"after":"g9"})").limit,
+              200);
+    expect_bad_request(R"({"type":"lobby","limit":0})", "\"limit\"");
+    expect_bad_request(R"({"type":"lobby","limit":201})", "\"limit\"");
+    expect_bad_request(R"({"type":"lobby","after":""})", "\"after\"");
+    expect_bad_request(R"({"type":"lobby","after":7})", "\"after\"");
+}
+
 TEST(ProtocolDecodeGames, NoFieldsTakesTheDefaults) {
     const GamesQuery query = accepted_body<GamesQuery>(R"({"type":"games"})");
     EXPECT_FALSE(query.status.has_value());

@@ -490,6 +490,8 @@ TEST(ProtocolEncode, LobbyAndGamesListSummaries) {
     const Json lobby = round_trip(LobbyList{{sample_summary()}});
     EXPECT_EQ(lobby["type"], "lobby");
     EXPECT_EQ(lobby["games"], Json::array({expected_summary}));
+    EXPECT_FALSE(lobby.contains("next"));
+    EXPECT_EQ(round_trip(LobbyList{{sample_summary()}, "g5"})["next"], "g5");
     const Json games = round_trip(GamesList{});
     EXPECT_EQ(games, (Json{{"type", "games"}, {"games", Json::array()}}));
 }

@@ -155,6 +155,7 @@ std::vector<ServerMessage> server_messages() {
     out.push_back({RematchEvent{"g1", 13, "g2"}, {}});
     out.push_back({SpectatorCount{"g1", 0}, {}});
     out.push_back({LobbyList{}, {}});
+    out.push_back({LobbyList{{summary_of(Variant::chess)}, "g1"}, "l1"});
     out.push_back({GamesList{{summary_of(Variant::chess), summary_of(Variant::xiangqi)}}, "q1"});
     return out;
 }

@@ -80,6 +80,7 @@ Columns changed_columns(const GameRow& a, const GameRow& b) {
     note(a.rematch_of != b.rematch_of, "rematch_of");
     note(a.rematch_next != b.rematch_next, "rematch_next");
     note(testing::offers_of(a) != testing::offers_of(b), "offers");
+    note(a.parked_flag != b.parked_flag, "flag_at");
     return changed;
 }
 
@@ -145,6 +146,9 @@ std::vector<IntentCase> intent_cases() {
         {"StoreClocks",
          StoreClocks{id, {299000, 298000}, 1700000009000},
          {"first_clock_ms", "second_clock_ms", "updated_ms"}},
+        {"StoreClocks as the game leaves memory",
+         StoreClocks{id, {299000, 298000}, 1700000009000, ParkedFlag{1700000307000, 5}},
+         {"first_clock_ms", "second_clock_ms", "updated_ms", "flag_at"}},
     };
 }
 
@@ -354,6 +358,53 @@ TEST(StorageIntents, AnUnreadableUnfinishedGameFailsTheReload) {
     ASSERT_FALSE(loaded);
     EXPECT_NE(loaded.error().message.find("unknown variant"), std::string::npos);
     EXPECT_TRUE(repository->load("before") && repository->load("before")->has_value());
+}
+
+// Aborted games nobody played are deleted once aborted and created before the cutoff; a game
+// with a move (in `moves` or still in the journal) never is, nor one in play, ended, waiting, or
+// aborted after the cutoff.
+TEST(StorageIntents, PruneAbortedDeletesOnlyUnplayedGamesAbortedBeforeTheCutoff) {
+    for (const std::size_t journal_rows : {std::size_t{0}, std::size_t{1000}}) {
+        SCOPED_TRACE(journal_rows);
+        TempDatabase database;
+        SqliteOptions options;
+        options.synchronous = Synchronous::normal;
+        options.journal_rows = journal_rows;
+        auto repository = testing::open_or_die(database.path(), options);
+        ASSERT_NE(repository, nullptr);
+        const auto end = [&](const std::string& id, GameStatus status, std::int64_t at_ms) {
+            const GameEnding ending{
+                status, status == GameStatus::aborted ? Outcome::ongoing : Outcome::first_wins,
+                status == GameStatus::aborted ? EndReason::aborted : EndReason::resign};
+            ASSERT_TRUE(write_and_wait(*repository, EndGame{id, ending, {0, 0}, 9, at_ms}));
+        };
+        for (const char* id : {"unplayed", "played", "late", "resigned", "waiting"}) {
+            ASSERT_TRUE(write_and_wait(*repository, created(testing::make_game(id, 1'000))));
+        }
+        ASSERT_TRUE(
+            write_and_wait(*repository, created(testing::make_playing_game("moving", 1'000))));
+        ASSERT_TRUE(write_and_wait(*repository, appended("moving", make_move(1, "e2e4"))));
+        ASSERT_TRUE(write_and_wait(*repository, appended("played", make_move(1, "e2e4"))));
+        end("unplayed", GameStatus::aborted, 2'000);
+        end("played", GameStatus::aborted, 2'000);
+        end("late", GameStatus::aborted, 20'000);
+        end("resigned", GameStatus::ended, 2'000);
+
+        ASSERT_TRUE(write_and_wait(*repository, PruneAborted{10'000}));
+        EXPECT_FALSE(repository->load("unplayed")->has_value()) << "aborted unplayed: deleted";
+        for (const char* kept : {"played", "late", "resigned", "waiting", "moving"}) {
+            auto loaded = repository->load(kept);
+            ASSERT_TRUE(loaded);
+            EXPECT_TRUE(loaded->has_value()) << kept << " must stay";
+        }
+        EXPECT_EQ((*repository->load("played"))->moves.size(), 1u);
+        EXPECT_EQ((*repository->load("moving"))->moves.size(), 1u);
+        // The writer goes on: a move to a game it knew is still taken.
+        ASSERT_TRUE(write_and_wait(*repository, appended("moving", make_move(2, "e7e5"))));
+        ASSERT_TRUE(write_and_wait(*repository, PruneAborted{30'000}));
+        EXPECT_FALSE(repository->load("late")->has_value());
+        EXPECT_TRUE(repository->load("played")->has_value());
+    }
 }
 
 }  // namespace

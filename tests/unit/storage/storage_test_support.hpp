@@ -172,10 +172,13 @@ inline GameRow after(GameRow row, const GameIntent& intent) {
                 row.rematch_next = change.next;
                 row.offers.clear();
                 row.seq = change.seq;
+            } else if constexpr (std::is_same_v<T, PruneAborted>) {
+                // Deletes rows, changes none.
             } else {
                 static_assert(std::is_same_v<T, StoreClocks>);
                 row.clock_ms = change.clock_ms;
                 row.updated_ms = change.updated_ms;
+                row.parked_flag = change.parked_flag;
             }
         },
         intent);
@@ -218,6 +221,11 @@ inline void expect_same_game(const GameRow& actual, const GameRow& expected) {
     EXPECT_EQ(actual.rematch_of, expected.rematch_of);
     EXPECT_EQ(actual.rematch_next, expected.rematch_next);
     EXPECT_EQ(offers_of(actual), offers_of(expected));
+    EXPECT_EQ(actual.parked_flag.has_value(), expected.parked_flag.has_value());
+    if (actual.parked_flag && expected.parked_flag) {
+        EXPECT_EQ(actual.parked_flag->at_ms, expected.parked_flag->at_ms);
+        EXPECT_EQ(actual.parked_flag->seq, expected.parked_flag->seq);
+    }
 }
 
 }  // namespace arbiter::server::storage::testing
