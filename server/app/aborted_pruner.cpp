@@ -8,8 +8,8 @@
 namespace arbiter::server::app {
 
 AbortedPruner::AbortedPruner(storage::GameRepository& repository, const TimeSource& time,
-                             std::shared_ptr<Executor> executor, std::chrono::seconds after)
-    : repository_(repository), time_(time), executor_(std::move(executor)), after_(after) {}
+                             std::chrono::seconds after)
+    : repository_(repository), time_(time), after_(after) {}
 
 AbortedPruner::~AbortedPruner() {
     stop();
@@ -20,9 +20,13 @@ std::chrono::milliseconds AbortedPruner::interval() const {
                                                  std::chrono::hours(1));
 }
 
-void AbortedPruner::start() {
+void AbortedPruner::start(std::shared_ptr<Executor> executor) {
     if (after_.count() <= 0) {
         return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        executor_ = std::move(executor);
     }
     executor_->post([this] { prune(); });
 }

@@ -18,13 +18,14 @@ class AbortedPruner {
   public:
     /// `after` zero: never prunes.
     AbortedPruner(storage::GameRepository& repository, const TimeSource& time,
-                  std::shared_ptr<Executor> executor, std::chrono::seconds after);
+                  std::chrono::seconds after);
     ~AbortedPruner();
     AbortedPruner(const AbortedPruner&) = delete;
     AbortedPruner& operator=(const AbortedPruner&) = delete;
 
-    /// Prunes now, then every interval(), until stop().
-    void start();
+    /// Prunes now, then every interval() on `executor`, until stop(). Given here, not at
+    /// construction: the server's executors come from its network, which is made after the hub.
+    void start(std::shared_ptr<Executor> executor);
     void stop();
     /// How often it prunes: as often as `after` (so a game goes at most twice `after` after its
     /// abort), at least once a second and at most once an hour.

@@ -37,12 +37,12 @@ Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource
       limits_(limits_of(config_)),
       lobby_(config_.lobby_size),
       registry_(room_context_, make_executor_, reads, replies_),
-      pruner_(repository, time, make_executor_(), config_.prune_aborted_after) {}
+      pruner_(repository, time, config_.prune_aborted_after) {}
 
 Expected<Hub::Restored, std::string> Hub::restore_games() {
     auto restored = registry_.restore_unfinished();
     if (restored) {
-        pruner_.start();
+        pruner_.start(make_executor_());
     }
     return restored;
 }

@@ -34,8 +34,7 @@ RoomRegistry::RoomRegistry(RoomContext& context, ExecutorFactory make_executor, 
     : context_(context),
       make_executor_(std::move(make_executor)),
       reads_(reads),
-      replies_(replies),
-      timer_executor_(make_executor_()) {}
+      replies_(replies) {}
 
 RoomRegistry::~RoomRegistry() {
     close();
@@ -249,6 +248,11 @@ void RoomRegistry::arm_deadline_timer() {
     }
     timer_due_ = next;
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - context_.time.now());
+    if (!timer_executor_) {
+        // Made at the first deadline, not with the registry: the server's executors come from its
+        // network, which is made after the hub.
+        timer_executor_ = make_executor_();
+    }
     deadline_timer_ = timer_executor_->post_after(
         std::max(left, std::chrono::milliseconds::zero()) + std::chrono::milliseconds(1),
         [this] { on_deadline_timer(); });

@@ -120,7 +120,7 @@ class RoomRegistry {
     std::uint64_t rooms_dropped_ = 0;
     /// The games out of memory whose clock runs, by flag deadline.
     FlagDeadlines parked_;
-    /// Runs the one deadline timer for all parked games.
+    /// Runs the one deadline timer for all parked games; made at the first deadline.
     std::shared_ptr<Executor> timer_executor_;
     std::shared_ptr<Timer> deadline_timer_;
     std::optional<FlagDeadlines::TimePoint> timer_due_;  ///< what deadline_timer_ is armed for

@@ -41,9 +41,9 @@ TEST_F(AbortedPrunerTest, DeletesUnplayedAbortedGamesOnceTheirTimeHasPassed) {
     repository.store(game("played", GameStatus::aborted, start_ms - 1'000, start_ms, 1));
     repository.store(game("resigned", GameStatus::ended, start_ms - 1'000, start_ms, 0));
     repository.store(game("waiting", GameStatus::waiting, start_ms - 1'000, start_ms, 0));
-    AbortedPruner pruner(repository, time, executor, 60s);
+    AbortedPruner pruner(repository, time, 60s);
     EXPECT_EQ(pruner.interval(), 60s);
-    pruner.start();
+    pruner.start(executor);
     executor->run();
     EXPECT_TRUE(repository.stored("unplayed")) << "aborted just now";
     time.advance(60s);
@@ -64,8 +64,8 @@ TEST_F(AbortedPrunerTest, DeletesUnplayedAbortedGamesOnceTheirTimeHasPassed) {
 
 TEST_F(AbortedPrunerTest, ZeroNeverPrunes) {
     repository.store(game("unplayed", protocol::GameStatus::aborted, 0, 0, 0));
-    AbortedPruner pruner(repository, time, executor, 0s);
-    pruner.start();
+    AbortedPruner pruner(repository, time, 0s);
+    pruner.start(executor);
     time.advance(24h);
     executor->run();
     EXPECT_EQ(repository.writes, 0);
@@ -73,8 +73,8 @@ TEST_F(AbortedPrunerTest, ZeroNeverPrunes) {
 }
 
 TEST_F(AbortedPrunerTest, ItRunsAtLeastOnceASecondAndAtMostOnceAnHour) {
-    EXPECT_EQ(AbortedPruner(repository, time, executor, 0s).interval(), 1s);
-    EXPECT_EQ(AbortedPruner(repository, time, executor, 86'400s).interval(), 1h);
+    EXPECT_EQ(AbortedPruner(repository, time, 0s).interval(), 1s);
+    EXPECT_EQ(AbortedPruner(repository, time, 86'400s).interval(), 1h);
 }
 
 }  // namespace
