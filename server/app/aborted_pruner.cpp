@@ -24,10 +24,11 @@ void AbortedPruner::start(std::shared_ptr<Executor> executor) {
     if (after_.count() <= 0) {
         return;
     }
-    {
-        std::lock_guard lock(mutex_);
-        executor_ = std::move(executor);
+    std::lock_guard lock(mutex_);
+    if (stopped_) {
+        return;
     }
+    executor_ = std::move(executor);
     executor_->post([this] { prune(); });
 }
 
@@ -38,6 +39,9 @@ void AbortedPruner::stop() {
         timer_->cancel();
         timer_.reset();
     }
+    // The executor holds the network's shared state, which holds the hub that holds this
+    // pruner: kept, it would keep all of them alive after the server stopped.
+    executor_.reset();
 }
 
 void AbortedPruner::prune() {

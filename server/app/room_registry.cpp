@@ -341,6 +341,9 @@ void RoomRegistry::close() {
             deadline_timer_->cancel();
             deadline_timer_.reset();
         }
+        // The executor holds the network's shared state, which holds the hub that holds this
+        // registry: kept, it would keep all of them alive after the server stopped.
+        timer_executor_.reset();
     }
     for (auto& [id, room] : rooms) {
         room->detach();
