@@ -1,0 +1,3 @@
+-- Placeholder for migration 0008, which another branch (the parked flag) adds. Migrations are
+-- numbered without gaps (embed_migrations.cmake), so this branch needs a file here to reach
+-- 0009; the real 0008 replaces it when both branches meet. It changes nothing.
