@@ -6,12 +6,12 @@ namespace arbiter::protocol {
 
 namespace {
 
-using json = nlohmann::json;
+using Json = nlohmann::json;
 
 /// The object in `body` with every one of `fields` a string, or why not.
-Expected<json, std::string> object_of_strings(std::string_view body,
+Expected<Json, std::string> object_of_strings(std::string_view body,
                                               std::initializer_list<const char*> fields) {
-    json parsed = json::parse(body, nullptr, false);
+    Json parsed = Json::parse(body, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
         return unexpected(std::string("the body must be a JSON object"));
     }
@@ -45,19 +45,19 @@ Expected<PasswordChange, std::string> decode_password_change(std::string_view bo
 }
 
 std::string encode_account(std::string_view username) {
-    return json{{"username", username}}.dump();
+    return Json{{"username", username}}.dump();
 }
 
 std::string encode_signed_in(std::string_view username, std::string_view token) {
-    return json{{"username", username}, {"token", token}}.dump();
+    return Json{{"username", username}, {"token", token}}.dump();
 }
 
 std::string encode_profile(std::string_view username, std::int64_t created_ms) {
-    return json{{"username", username}, {"created_ms", created_ms}}.dump();
+    return Json{{"username", username}, {"created_ms", created_ms}}.dump();
 }
 
 std::string encode_api_error(std::string_view code, std::string_view message) {
-    return json{{"error", code}, {"message", message}}.dump();
+    return Json{{"error", code}, {"message", message}}.dump();
 }
 
 }  // namespace arbiter::protocol

@@ -163,13 +163,14 @@ void AccountHttp::sign_up(const net::HttpRequest& request, net::HttpHandler::Res
     if (!credentials) {
         return respond(refusal(400, "invalid", credentials.error()));
     }
-    accounts_.sign_up(std::move(credentials->username), std::move(credentials->password),
-                      [respond = std::move(respond)](Expected<std::string, AccountError> done) {
-                          if (!done) {
-                              return respond(failure(done.error()));
-                          }
-                          respond(json_answer(201, protocol::encode_account(*done)));
-                      });
+    accounts_.sign_up(
+        credentials->username, std::move(credentials->password),
+        [respond = std::move(respond)](const Expected<std::string, AccountError>& done) {
+            if (!done) {
+                return respond(failure(done.error()));
+            }
+            respond(json_answer(201, protocol::encode_account(*done)));
+        });
 }
 
 void AccountHttp::sign_in(const net::HttpRequest& request, net::HttpHandler::Respond respond) {
@@ -178,10 +179,10 @@ void AccountHttp::sign_in(const net::HttpRequest& request, net::HttpHandler::Res
         return respond(refusal(400, "invalid", credentials.error()));
     }
     accounts_.sign_in(
-        std::move(credentials->username), std::move(credentials->password),
+        credentials->username, std::move(credentials->password),
         request.client.key.empty() ? request.remote_address : request.client.key,
         [respond = std::move(respond),
-         secure = request.secure](Expected<SignedIn, AccountError> done) {
+         secure = request.secure](const Expected<SignedIn, AccountError>& done) {
             if (!done) {
                 return respond(failure(done.error()));
             }
@@ -198,7 +199,7 @@ void AccountHttp::sign_out(const net::HttpRequest& request, net::HttpHandler::Re
         return respond(refusal(401, "not_signed_in", "not signed in"));
     }
     accounts_.sign_out(*token, [respond = std::move(respond),
-                                secure = request.secure](Expected<void, AccountError> done) {
+                                secure = request.secure](const Expected<void, AccountError>& done) {
         if (!done) {
             return respond(failure(done.error()));
         }
@@ -221,7 +222,7 @@ void AccountHttp::change_password(const net::HttpRequest& request,
     accounts_.change_password(
         std::move(*token), std::move(change->password), std::move(change->new_password),
         request.client.key.empty() ? request.remote_address : request.client.key,
-        [respond = std::move(respond)](Expected<void, AccountError> done) {
+        [respond = std::move(respond)](const Expected<void, AccountError>& done) {
             if (!done) {
                 return respond(failure(done.error()));
             }
@@ -235,7 +236,7 @@ void AccountHttp::profile(std::string_view name, net::HttpHandler::Respond respo
         return respond(refusal(404, "not_found", "no such player"));
     }
     accounts_.profile(
-        *decoded, [respond = std::move(respond)](Expected<Profile, AccountError> done) {
+        *decoded, [respond = std::move(respond)](const Expected<Profile, AccountError>& done) {
             if (!done) {
                 return respond(failure(done.error()));
             }

@@ -56,36 +56,37 @@ void Accounts::post(ReadQueue& queue, Reply<T> reply, std::function<void(const R
     }
 }
 
-void Accounts::sign_up(std::string username, std::string password, Reply<std::string> reply) {
+void Accounts::sign_up(const std::string& username, std::string password,
+                       Reply<std::string> reply) {
     if (auto valid = check_username(username); !valid) {
         return reply(unexpected(error(AccountProblem::invalid, valid.error())));
     }
     if (auto valid = check_password(password, username); !valid) {
         return reply(unexpected(error(AccountProblem::invalid, valid.error())));
     }
-    post<std::string>(hashing_, std::move(reply),
-                      [this, username = std::move(username),
-                       password = std::move(password)](const Reply<std::string>& answer) {
-                          auto hash = hash_password(password, cost_);
-                          if (!hash) {
-                              return answer(unexpected(
-                                  error(AccountProblem::busy, "the server is out of memory")));
-                          }
-                          storage::CreateUser create{username, username_key(username),
-                                                     std::move(*hash), clocks_.wall_ms()};
-                          store_.write_account(
-                              std::move(create),
-                              [answer, username](Expected<void, storage::StorageError> written) {
-                                  if (written) {
-                                      return answer(username);
-                                  }
-                                  if (written.error().taken) {
-                                      return answer(unexpected(
-                                          error(AccountProblem::taken, "that username is taken")));
-                                  }
-                                  answer(unexpected(storage_failed("signing up", written.error())));
-                              });
-                      });
+    post<std::string>(
+        hashing_, std::move(reply),
+        [this, username, password = std::move(password)](const Reply<std::string>& answer) {
+            auto hash = hash_password(password, cost_);
+            if (!hash) {
+                return answer(
+                    unexpected(error(AccountProblem::busy, "the server is out of memory")));
+            }
+            storage::CreateUser create{username, username_key(username), std::move(*hash),
+                                       clocks_.wall_ms()};
+            store_.write_account(
+                std::move(create),
+                [answer, username](const Expected<void, storage::StorageError>& written) {
+                    if (written) {
+                        return answer(username);
+                    }
+                    if (written.error().taken) {
+                        return answer(
+                            unexpected(error(AccountProblem::taken, "that username is taken")));
+                    }
+                    answer(unexpected(storage_failed("signing up", written.error())));
+                });
+        });
 }
 
 std::optional<std::chrono::milliseconds> Accounts::sign_in_wait(const std::string& address,
@@ -115,7 +116,7 @@ bool Accounts::verify_on_worker(const std::optional<storage::UserRow>& user,
     return false;
 }
 
-void Accounts::sign_in(std::string username, std::string password, std::string address,
+void Accounts::sign_in(const std::string& username, std::string password, std::string address,
                        Reply<SignedIn> reply) {
     std::string key = username_key(username);
     if (const auto wait = sign_in_wait(address, key)) {
@@ -153,7 +154,7 @@ void Accounts::sign_in(std::string username, std::string password, std::string a
             store_.write_account(
                 storage::CreateSession{storage::SessionRow{token_hash(token), row.id, now, now}},
                 [answer, signed_in = SignedIn{row.username, token}](
-                    Expected<void, storage::StorageError> written) {
+                    const Expected<void, storage::StorageError>& written) {
                     if (!written) {
                         return answer(unexpected(storage_failed("signing in", written.error())));
                     }
@@ -165,7 +166,7 @@ void Accounts::sign_in(std::string username, std::string password, std::string a
 void Accounts::sign_out(const std::string& token, Reply<void> reply) {
     store_.write_account(
         storage::DeleteSession{token_hash(token)},
-        [reply = std::move(reply)](Expected<void, storage::StorageError> done) {
+        [reply = std::move(reply)](const Expected<void, storage::StorageError>& done) {
             if (!done) {
                 return reply(unexpected(storage_failed("signing out", done.error())));
             }
@@ -216,7 +217,7 @@ void Accounts::change_password(std::string token, std::string password, std::str
                     unexpected(error(AccountProblem::busy, "the server is out of memory")));
             }
             store_.write_account(storage::SetPasswordHash{row.id, std::move(*hash), session_hash},
-                                 [answer](Expected<void, storage::StorageError> written) {
+                                 [answer](const Expected<void, storage::StorageError>& written) {
                                      if (!written) {
                                          return answer(unexpected(storage_failed(
                                              "changing a password", written.error())));
@@ -248,7 +249,7 @@ void Accounts::user_of(std::string token, Reply<SessionUser> reply) {
         });
 }
 
-void Accounts::profile(std::string username, Reply<Profile> reply) {
+void Accounts::profile(const std::string& username, Reply<Profile> reply) {
     post<Profile>(
         reads_, std::move(reply),
         [this, key = username_key(username)](const Reply<Profile>& answer) {

@@ -78,10 +78,10 @@ class Accounts {
              AccountClocks clocks = system_account_clocks());
 
     /// Registers `username` with `password`; answers the username as registered.
-    void sign_up(std::string username, std::string password, Reply<std::string> reply);
+    void sign_up(const std::string& username, std::string password, Reply<std::string> reply);
     /// A new session for `username` when `password` is its password. `address` is the client's
     /// (for the throttle).
-    void sign_in(std::string username, std::string password, std::string address,
+    void sign_in(const std::string& username, std::string password, std::string address,
                  Reply<SignedIn> reply);
     /// Ends the session of `token` (ending an ended one is no error).
     void sign_out(const std::string& token, Reply<void> reply);
@@ -92,7 +92,7 @@ class Accounts {
     /// Whose session `token` is.
     void user_of(std::string token, Reply<SessionUser> reply);
     /// The public profile of `username` (any case).
-    void profile(std::string username, Reply<Profile> reply);
+    void profile(const std::string& username, Reply<Profile> reply);
 
   private:
     /// Runs `work` on `queue`, or answers busy through `reply` when the queue is full.
