@@ -117,6 +117,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("max-creates-per-minute", po::value(&config.hub.max_creates_per_minute)->default_value(config.hub.max_creates_per_minute), "games one client address may create a minute; a create beyond is refused (rate_limited)")
         ("prune-aborted-after", po::value(&prune_seconds)->default_value(prune_seconds), "seconds after its abort before a game nobody played (no move) is deleted from the database (0: never); a game with a move is never deleted")
         ("max-queued-reads", po::value(&config.max_queued_reads)->default_value(config.max_queued_reads), "reads of stored games (a game not in memory, a replay, a games list, the REST API) waiting for the reader thread; a request beyond is refused (unavailable, or HTTP 503)")
+        ("max-queued-hashes", po::value(&config.max_queued_hashes)->default_value(config.max_queued_hashes), "sign-ups, sign-ins and password changes waiting for the password-hashing thread; one beyond is answered 503 with Retry-After")
+        ("password-cost", po::value(&config.password_cost)->default_value(config.password_cost), "Argon2id cost of new password hashes: interactive, or minimal (for tests only: cheap to guess)")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
@@ -158,6 +160,9 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     }
     if (config.threads < 1 || config.threads > 256) {
         return refuse("--threads must be 1..256");
+    }
+    if (config.password_cost != "interactive" && config.password_cost != "minimal") {
+        return refuse("--password-cost must be interactive or minimal");
     }
     if (!parse_log_format(config.log_format)) {
         return refuse("--log-format must be json, logfmt or text");
@@ -203,6 +208,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--max-open-games", config.hub.max_open_games, 1, 1'000'000},
         {"--max-creates-per-minute", config.hub.max_creates_per_minute, 1, 1'000'000},
         {"--max-queued-reads", config.max_queued_reads, 1, 1'000'000},
+        {"--max-queued-hashes", config.max_queued_hashes, 1, 10'000},
     };
     for (const Range& range : ranges) {
         if (range.value < range.low || range.value > range.high) {

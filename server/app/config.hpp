@@ -23,6 +23,12 @@ struct ServerConfig {
     /// replay, a games list, the REST API); a request beyond is refused, so that a flood of them
     /// waits neither in memory nor on the network threads.
     std::size_t max_queued_reads = 64;
+    /// Sign-ups, sign-ins and password changes waiting for the hashing thread; one beyond is
+    /// answered 503 with Retry-After.
+    std::size_t max_queued_hashes = 16;
+    /// The Argon2id cost of new password hashes: "interactive" (libsodium's, for servers) or
+    /// "minimal" (the cheapest; for tests that sign many players up, never for real players).
+    std::string password_cost = "interactive";
     /// The REST API's rate per client (HttpApi::ApiLimits).
     double api_requests_per_second = 10;
     double api_burst = 40;

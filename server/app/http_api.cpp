@@ -119,25 +119,32 @@ std::optional<std::string> url_decode(std::string_view text, bool query) {
 
 HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
                  std::filesystem::path web_root, GaugeSource gauges, ReadWorker& reads,
-                 ApiLimits limits)
+                 ApiLimits limits, AccountHttp* accounts)
     : repository_(repository),
       metrics_(metrics),
       web_root_(std::move(web_root)),
       gauges_(std::move(gauges)),
       reads_(reads),
+      accounts_(accounts),
       api_rates_(limits.requests_per_second, limits.burst),
       writable_(repository.writable()),
       last_probe_(std::chrono::steady_clock::now().time_since_epoch().count()) {}
 
 void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
+    const std::string_view target = request.target;
+    const auto question = target.find('?');
+    const std::string_view path = target.substr(0, question);
+    if (accounts_ != nullptr && is_account_path(path)) {
+        if (auto refusal = over_api_rate(request)) {
+            return respond(std::move(*refusal));
+        }
+        return accounts_->handle(request, path, std::move(respond));
+    }
     if (request.method != "GET" && request.method != "HEAD") {
         auto response = text_response(405, "method not allowed");
         response.headers.emplace_back("Allow", "GET, HEAD");
         return respond(std::move(response));
     }
-    const std::string_view target = request.target;
-    const auto question = target.find('?');
-    const std::string_view path = target.substr(0, question);
     const std::string query(question == std::string_view::npos ? std::string_view()
                                                                : target.substr(question + 1));
 

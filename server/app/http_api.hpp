@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "server/app/account_http.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/request_rates.hpp"
@@ -31,9 +32,11 @@ class HttpApi final : public net::HttpHandler {
     /// `web_root`: the folder of the browser client; empty serves no files at all (never the
     /// working directory). `reads`: where the answers that read stored games are made, off the
     /// network threads. `limits`: each client's rate of /api/ requests (a client on this
-    /// machine, net::ClientAddress::local, has none); past it the answer is 429.
+    /// machine, net::ClientAddress::local, has none); past it the answer is 429. `accounts`:
+    /// the accounts' API (account_http.hpp); without it those paths are 404.
     HttpApi(storage::GameRepository& repository, Metrics& metrics, std::filesystem::path web_root,
-            GaugeSource gauges, ReadWorker& reads, ApiLimits limits = {});
+            GaugeSource gauges, ReadWorker& reads, ApiLimits limits = {},
+            AccountHttp* accounts = nullptr);
 
     void handle(const net::HttpRequest& request, Respond respond) override;
 
@@ -60,6 +63,7 @@ class HttpApi final : public net::HttpHandler {
     std::filesystem::path web_root_;
     GaugeSource gauges_;
     ReadWorker& reads_;
+    AccountHttp* accounts_;
     RequestRates api_rates_;
     /// /healthz: the last probe of the database (see health()).
     static constexpr std::chrono::seconds kHealthProbeInterval{1};

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "server/app/account_http.hpp"
+#include "server/app/accounts.hpp"
 #include "server/app/config.hpp"
 #include "server/app/http_api.hpp"
 #include "server/app/hub.hpp"
@@ -116,6 +118,12 @@ int main(int argc, char** argv) {
                    {"error", web_root_error ? web_root_error.message() : "not a folder"},
                    {"effect", "the browser client is not served"}});
     }
+    // Password hashes run on a thread of their own, never on a network thread (accounts.hpp).
+    app::ReadWorker hashing(config.max_queued_hashes, "arbiter-hashing");
+    app::Accounts accounts(**repository, hashing, reads,
+                           config.password_cost == "minimal" ? app::minimal_password_cost()
+                                                             : app::interactive_password_cost());
+    app::AccountHttp account_http(accounts);
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
@@ -131,7 +139,7 @@ int main(int argc, char** argv) {
             return app::render_gauges(gauges) +
                    process_metrics.render(std::chrono::steady_clock::now());
         },
-        reads, app::ApiLimits{config.api_requests_per_second, config.api_burst});
+        reads, app::ApiLimits{config.api_requests_per_second, config.api_burst}, &account_http);
     try {
         net::NetConfig net_config = config.net;
         net_config.threads = config.threads;
@@ -173,6 +181,7 @@ int main(int argc, char** argv) {
     // bring rooms back), drop the rooms, then the writer (which joins its thread), and only then
     // the io_context.
     reads.stop();
+    hashing.stop();
     hub->store_clocks_at_stop();
     (*repository)->flush();
     hub->close();

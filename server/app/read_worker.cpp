@@ -15,7 +15,8 @@ namespace {
 constexpr int kReadNiceness = 10;
 }  // namespace
 
-ReadWorker::ReadWorker(std::size_t capacity) : capacity_(capacity), thread_([this] { run(); }) {}
+ReadWorker::ReadWorker(std::size_t capacity, const char* thread_name)
+    : capacity_(capacity), thread_name_(thread_name), thread_([this] { run(); }) {}
 
 ReadWorker::~ReadWorker() {
     stop();
@@ -54,7 +55,7 @@ ReadStats ReadWorker::stats() {
 }
 
 void ReadWorker::run() {
-    pthread_setname_np(pthread_self(), "arbiter-reader");  // for top -H, perf and gdb
+    pthread_setname_np(pthread_self(), thread_name_);  // for top -H, perf and gdb
     // Reads yield the cores to live games: under a flood of them, moves still go first. (Linux
     // gives each thread its own nice value; raising it needs no privilege.)
     setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kReadNiceness);

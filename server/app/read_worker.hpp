@@ -46,7 +46,9 @@ class ReadQueue {
 /// most `capacity` of each waiting.
 class ReadWorker final : public ReadQueue {
   public:
-    explicit ReadWorker(std::size_t capacity);
+    /// `thread_name` (at most 15 characters) shows in top -H, perf and gdb. The same worker also
+    /// runs the password hashes of accounts, a thread of their own ("arbiter-hashing").
+    explicit ReadWorker(std::size_t capacity, const char* thread_name = "arbiter-reader");
     /// stop()
     ~ReadWorker() override;
     ReadWorker(const ReadWorker&) = delete;
@@ -64,6 +66,7 @@ class ReadWorker final : public ReadQueue {
     void run();
 
     const std::size_t capacity_;
+    const char* const thread_name_;
     std::mutex mutex_;
     std::condition_variable ready_;
     std::deque<std::function<void()>> players_;     ///< ReadPriority::player

@@ -142,7 +142,19 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
                                     std::move(remote_), std::move(*ticket_));
             return;
         }
+        // A request that changes state (signing in, signing up, signing out) carries the
+        // visitor's cookie to whichever server a page names, as a WebSocket upgrade does: the
+        // same Origin rule applies. Only GET, HEAD and OPTIONS change nothing (RFC 9110 9.2.1).
+        if (!is_safe_method(request.method()) && !origin_allowed_for(request)) {
+            state_->counters.origin_refusals.fetch_add(1);
+            return reply_error(http::status::forbidden);
+        }
         answer(request);
+    }
+
+    static bool is_safe_method(http::verb method) {
+        return method == http::verb::get || method == http::verb::head ||
+               method == http::verb::options;
     }
 
     // RFC 9112: an HTTP/1.1 request without Host (3.2), or with a Transfer-Encoding whose last
@@ -223,6 +235,9 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         plain.body = request.body();
         plain.if_none_match = field_value(request, http::field::if_none_match);
         plain.if_modified_since = field_value(request, http::field::if_modified_since);
+        plain.cookie = field_value(request, http::field::cookie);
+        plain.authorization = field_value(request, http::field::authorization);
+        plain.secure = stream_.is_tls();
         const Framing framing{request.version(), request.keep_alive(),
                               request.method() == http::verb::head};
         writing_ = true;  // from now until the answer is written: a graceful shutdown waits

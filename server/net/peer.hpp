@@ -90,6 +90,12 @@ struct HttpRequest {
     std::optional<std::string> if_modified_since{};
     /// Whom the request counts against (see Peer::client()).
     ClientAddress client{};
+    /// The Cookie and Authorization fields, nullopt when not sent (a session token rides in
+    /// either). Never logged.
+    std::optional<std::string> cookie{};
+    std::optional<std::string> authorization{};
+    /// The request came over TLS (a session cookie is then marked Secure).
+    bool secure = false;
 };
 
 /// The answer; Content-Length and Server are added by the net layer (no Content-Length on a 304,

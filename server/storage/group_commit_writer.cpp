@@ -25,6 +25,11 @@ Expected<void, StorageError> GroupCommitWriter::prepare() {
         return unexpected(std::move(prepared).error());
     }
     intents_ = std::move(prepared).value();
+    auto accounts = AccountWriter::prepare(connection_);
+    if (!accounts) {
+        return unexpected(std::move(accounts).error());
+    }
+    accounts_ = std::move(accounts).value();
     return {};
 }
 
@@ -45,7 +50,7 @@ void GroupCommitWriter::stop() {
     }
 }
 
-void GroupCommitWriter::submit(GameIntent intent, GameRepository::Done done) {
+void GroupCommitWriter::submit(WriteIntent intent, GameRepository::Done done) {
     {
         std::lock_guard lock(mutex_);
         queue_.push_back(Pending{std::move(intent), std::move(done)});
@@ -223,7 +228,7 @@ std::vector<GroupCommitWriter::Result> GroupCommitWriter::commit_batch(
             if (!results[i]) {
                 continue;  // found faulty in an earlier pass
             }
-            results[i] = intents_.apply(batch[i].intent);
+            results[i] = apply(batch[i].intent);
             faulty_found = !results[i].has_value();
         }
         if (!faulty_found) {
@@ -267,7 +272,7 @@ std::vector<GroupCommitWriter::Result> GroupCommitWriter::commit_one_by_one(
     return results;
 }
 
-GroupCommitWriter::Result GroupCommitWriter::commit_alone(const GameIntent& intent) {
+GroupCommitWriter::Result GroupCommitWriter::commit_alone(const WriteIntent& intent) {
     if (auto refused = sync_failure_.refusal()) {
         return unexpected(std::move(*refused));
     }
@@ -275,7 +280,7 @@ GroupCommitWriter::Result GroupCommitWriter::commit_alone(const GameIntent& inte
     if (!transaction) {
         return unexpected(prefixed("storing a write", transaction.error()));
     }
-    auto applied = intents_.apply(intent);
+    auto applied = apply(intent);
     if (applied) {
         applied = transaction->commit();
         if (!applied) {
@@ -286,6 +291,13 @@ GroupCommitWriter::Result GroupCommitWriter::commit_alone(const GameIntent& inte
         intents_.forget();  // rolled back
     }
     return applied;
+}
+
+GroupCommitWriter::Result GroupCommitWriter::apply(const WriteIntent& intent) {
+    if (const auto* game = std::get_if<GameIntent>(&intent)) {
+        return intents_.apply(*game);
+    }
+    return accounts_.apply(std::get<AccountIntent>(intent));
 }
 
 }  // namespace arbiter::server::storage::detail

@@ -9,9 +9,12 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "common/core/expected.hpp"
+#include "server/storage/account_store.hpp"
+#include "server/storage/account_writer.hpp"
 #include "server/storage/health_probe.hpp"
 #include "server/storage/intent_writer.hpp"
 #include "server/storage/repository.hpp"
@@ -20,6 +23,9 @@
 #include "server/storage/sync_failure.hpp"
 
 namespace arbiter::server::storage::detail {
+
+/// What the writer writes: a game's change, or an account's. Both kinds share the batches.
+using WriteIntent = std::variant<GameIntent, AccountIntent>;
 
 /// Takes everything queued (up to SqliteOptions::max_batch writes), applies it in ONE
 /// transaction (BEGIN IMMEDIATE … COMMIT), and only then runs each write's callback, in
@@ -57,7 +63,7 @@ class GroupCommitWriter {
 
     /// Queues one write (any thread). `done` may be empty; it runs on the writer's thread, must
     /// not throw, and must not call flush(); calling submit() from it is fine.
-    void submit(GameIntent intent, GameRepository::Done done);
+    void submit(WriteIntent intent, GameRepository::Done done);
     /// Returns once every write submitted before the call committed and its callback returned.
     void flush();
 
@@ -68,7 +74,7 @@ class GroupCommitWriter {
 
   private:
     struct Pending {
-        GameIntent intent;
+        WriteIntent intent;
         GameRepository::Done done;
     };
     using Result = Expected<void, StorageError>;
@@ -76,7 +82,9 @@ class GroupCommitWriter {
     void run();
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
-    Result commit_alone(const GameIntent& intent);
+    Result commit_alone(const WriteIntent& intent);
+    /// Writes one intent inside the open transaction (IntentWriter or AccountWriter).
+    Result apply(const WriteIntent& intent);
     /// Files the move journal in a transaction of its own if it holds at least `at_least` moves,
     /// or goes on with a filing begun before. With `yield_to_writes`, the filing goes by parts of
     /// filing_part_games games and commits as soon as a write waits after a part; the next pass
@@ -97,6 +105,7 @@ class GroupCommitWriter {
     // declared after their connection so that they are finalized before it closes.
     sqlite::Connection connection_;
     IntentWriter intents_;
+    AccountWriter accounts_;
     /// A filing's COMMIT ran at synchronous = NORMAL and FULL could not be set back yet.
     bool full_sync_pending_ = false;
 

@@ -4,6 +4,7 @@
 #include <system_error>
 #include <utility>
 
+#include "server/storage/account_reads.hpp"
 #include "server/storage/backup.hpp"
 #include "server/storage/game_reads.hpp"
 #include "server/storage/migrations.hpp"
@@ -145,6 +146,28 @@ Expected<std::vector<GameRow>, StorageError> SqliteRepository::list(const GameQu
         return unexpected(prefixed("listing games", snapshot.error()));
     }
     return detail::list_games(reader_, query);
+}
+
+// --- accounts ----------------------------------------------------------------------------------
+
+void SqliteRepository::write_account(AccountIntent intent, AccountStore::Done done) {
+    writer_.submit(std::move(intent), std::move(done));
+}
+
+Expected<std::optional<UserRow>, StorageError> SqliteRepository::find_user(const std::string& key) {
+    std::lock_guard lock(read_mutex_);
+    return detail::find_user_by_key(reader_, key);
+}
+
+Expected<std::optional<UserRow>, StorageError> SqliteRepository::find_user_by_id(std::int64_t id) {
+    std::lock_guard lock(read_mutex_);
+    return detail::find_user_by_id(reader_, id);
+}
+
+Expected<std::optional<SessionRow>, StorageError> SqliteRepository::find_session(
+    const std::string& token_hash) {
+    std::lock_guard lock(read_mutex_);
+    return detail::find_session(reader_, token_hash);
 }
 
 // --- health and maintenance --------------------------------------------------------------------

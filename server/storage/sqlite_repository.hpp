@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "server/storage/account_store.hpp"
 #include "server/storage/checkpointer.hpp"
 #include "server/storage/file_lock.hpp"
 #include "server/storage/group_commit_writer.hpp"
@@ -31,9 +32,13 @@
 
 namespace arbiter::server::storage {
 
-/// The SQLite GameRepository. Thread-safe: any thread may call any member.
-class SqliteRepository final : public GameRepository {
+/// The SQLite GameRepository and AccountStore: games and accounts share one file and one
+/// writer. Thread-safe: any thread may call any member.
+class SqliteRepository final : public GameRepository, public AccountStore {
   public:
+    /// Both interfaces name the same callback type.
+    using Done = GameRepository::Done;
+
     /// Opens or creates the database at `path` (a file path; ":memory:" and URIs are refused,
     /// since the parts need several connections to the same file), applies pending migrations,
     /// files what the move journal holds, and starts the writer. Refuses a database newer than
@@ -70,6 +75,13 @@ class SqliteRepository final : public GameRepository {
     static Expected<void, StorageError> backup_file(const std::string& database,
                                                     const std::string& path,
                                                     const SqliteOptions& options = {});
+
+    /// Queued to the same writer as the games' writes, in the same batches.
+    void write_account(AccountIntent intent, AccountStore::Done done) override;
+    Expected<std::optional<UserRow>, StorageError> find_user(const std::string& key) override;
+    Expected<std::optional<UserRow>, StorageError> find_user_by_id(std::int64_t id) override;
+    Expected<std::optional<SessionRow>, StorageError> find_session(
+        const std::string& token_hash) override;
 
     WriterStats stats();
     const std::string& path() const noexcept { return path_; }

@@ -60,7 +60,7 @@ Expected<void, StorageError> limit_size(sqlite::Connection& connection, std::uin
 }
 
 StorageError prefixed(std::string_view doing, const StorageError& error) {
-    return StorageError{std::string(doing) + ": " + error.message};
+    return StorageError{std::string(doing) + ": " + error.message, error.taken};
 }
 
 }  // namespace arbiter::server::storage::detail

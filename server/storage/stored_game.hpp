@@ -18,6 +18,9 @@ namespace arbiter::server::storage {
 /// Why storage failed (I/O error, corrupt database, constraint, a write that does not apply).
 struct StorageError {
     std::string message;
+    /// The write would have broken a uniqueness the caller can act on (a username already
+    /// taken): not a fault of the store.
+    bool taken = false;
 };
 
 /// One seat of a stored game.

@@ -1,0 +1,99 @@
+#include "server/storage/account_writer.hpp"
+
+#include <string>
+#include <utility>
+
+namespace arbiter::server::storage::detail {
+
+Expected<AccountWriter, StorageError> AccountWriter::prepare(sqlite::Connection& connection) {
+    AccountWriter writer;
+    writer.connection_ = &connection;
+    std::pair<sqlite::Statement*, std::string_view> sources[] = {
+        // A taken name changes no row, and says so through changes(): no constraint error to
+        // tell apart from a real one.
+        {&writer.insert_user_,
+         "INSERT INTO users (username, username_key, password_hash, created_ms) "
+         "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (username_key) DO NOTHING"},
+        // The user must exist and not be deleted; SELECT finds nothing otherwise.
+        {&writer.insert_session_,
+         "INSERT INTO sessions (token_hash, user_id, created_ms, last_seen_ms) "
+         "SELECT ?1, id, ?3, ?4 FROM users WHERE id = ?2 AND deleted_ms IS NULL"},
+        {&writer.delete_session_, "DELETE FROM sessions WHERE token_hash = ?1"},
+        {&writer.delete_other_sessions_,
+         "DELETE FROM sessions WHERE user_id = ?1 AND token_hash != ?2"},
+        {&writer.set_password_hash_, "UPDATE users SET password_hash = ?2 WHERE id = ?1"},
+    };
+    for (auto& [target, sql] : sources) {
+        auto prepared = connection.prepare(sql, true);
+        if (!prepared) {
+            return unexpected(std::move(prepared).error());
+        }
+        *target = std::move(prepared).value();
+    }
+    return writer;
+}
+
+Expected<void, StorageError> AccountWriter::apply(const AccountIntent& intent) {
+    return std::visit([this](const auto& change) { return write(change); }, intent);
+}
+
+Expected<void, StorageError> AccountWriter::write(const CreateUser& create) {
+    insert_user_.reset();
+    insert_user_.bind(1, create.username)
+        .bind(2, create.username_key)
+        .bind(3, create.password_hash)
+        .bind(4, create.created_ms);
+    if (auto ran = insert_user_.run(); !ran) {
+        return ran;
+    }
+    if (connection_->changes() == 0) {
+        return unexpected(StorageError{"the username '" + create.username + "' is taken", true});
+    }
+    return {};
+}
+
+Expected<void, StorageError> AccountWriter::write(const CreateSession& create) {
+    const SessionRow& session = create.session;
+    insert_session_.reset();
+    insert_session_.bind(1, session.token_hash)
+        .bind(2, session.user_id)
+        .bind(3, session.created_ms)
+        .bind(4, session.last_seen_ms);
+    if (auto ran = insert_session_.run(); !ran) {
+        return ran;
+    }
+    if (connection_->changes() == 0) {
+        return unexpected(
+            StorageError{"no user " + std::to_string(session.user_id) + " to sign in"});
+    }
+    return {};
+}
+
+Expected<void, StorageError> AccountWriter::write(const DeleteSession& end) {
+    delete_session_.reset();
+    delete_session_.bind(1, end.token_hash);
+    return delete_session_.run();
+}
+
+Expected<void, StorageError> AccountWriter::write(const DeleteOtherSessions& end) {
+    delete_other_sessions_.reset();
+    delete_other_sessions_.bind(1, end.user_id).bind(2, end.keep_token_hash);
+    return delete_other_sessions_.run();
+}
+
+Expected<void, StorageError> AccountWriter::write(const SetPasswordHash& change) {
+    set_password_hash_.reset();
+    set_password_hash_.bind(1, change.user_id).bind(2, change.password_hash);
+    if (auto ran = set_password_hash_.run(); !ran) {
+        return ran;
+    }
+    if (connection_->changes() == 0) {
+        return unexpected(StorageError{"no user " + std::to_string(change.user_id) + " to change"});
+    }
+    if (change.keep_token_hash) {
+        return write(DeleteOtherSessions{change.user_id, *change.keep_token_hash});
+    }
+    return {};
+}
+
+}  // namespace arbiter::server::storage::detail
