@@ -73,6 +73,40 @@ test('after a cut the opponent hears presence within the liveness window; resume
   });
 });
 
+test('a move whose answer a cut lost is re-sent on a new connection and applied once', async () => {
+  await withServer([], async (server) => {
+    // 200 ms each way: the answer to Bo's move is still on its way back when Ana, on a direct
+    // connection, already has the move; the cut then keeps the answer from Bo for good.
+    const link = await startLink(server.port, { delayMs: 200 });
+    try {
+      const ana = await Client.connect(server.url, 'Ana');
+      const bo = await Client.connect(link.url, 'Bo');
+      const { game, tokenB } = await startGame(ana, bo, { variant: 'chess' });
+      await play(game, ana, bo, ['e2e4']);
+      bo.send({ type: 'move', game, move: 'e7e5', ply: 1, id: 'lost' });
+      const applied = await ana.nextOf('moved', (m) => m.game === game && m.ply === 2);
+      link.cut();
+      await sleep(600);
+      assert.ok(!bo.messages.some((m) => m.id === 'lost' || (m.type === 'moved' && m.ply === 2)), 'the answer was lost');
+
+      // Bo comes back by another route and, not knowing whether the move counted, sends it again.
+      const bo2 = await Client.connect(server.url, 'Bo');
+      await bo2.ok({ type: 'resume', game, token: tokenB });
+      const again = await bo2.ok({ type: 'move', game, move: 'e7e5', ply: 1 });
+      assert.equal(again.type, 'moved', 'answered with the move already played');
+      assert.equal(again.seq, applied.seq, 'the same event, not a second one');
+      assert.equal(again.ply, 2);
+      // Applied once: Ana saw one moved at ply 2, and white is to move at ply 2.
+      assert.equal((await ana.ok({ type: 'move', game, move: 'g1f3', ply: 2 })).ply, 3);
+      assert.equal(ana.messages.filter((m) => m.type === 'moved' && m.game === game && m.ply === 2).length, 1);
+      await ana.close();
+      await bo2.close();
+    } finally {
+      await link.close();
+    }
+  });
+});
+
 test('a resume that replaces a half-open connection tells the opponent: gone, then back', async () => {
   await withServer([], async (server) => {
     const link = await startLink(server.port, { delayMs: 25 });
