@@ -51,7 +51,7 @@ std::vector<std::uint64_t> connections_to_shed(std::span<const QueueHolder> hold
 
 /// What a connection may hold at most while the server is over its budget, unless it is a
 /// player's: a reader that keeps up holds a frame or two, far less.
-inline constexpr std::size_t kHoldOverBudget = 64 * 1024;
+inline constexpr std::size_t kHoldOverBudget = std::size_t{64} * 1024;
 
 /// Whether a frame that brings a connection's queue to `connection_bytes` closes the connection
 /// at once rather than waiting for the next shed: the server is over its budget, the connection
