@@ -297,6 +297,17 @@ struct RoomTest : ::testing::Test {
               std::optional<std::string> id = std::nullopt) {
         submit(peer, protocol::MoveRequest{"g1", std::move(text), ply}, std::move(id));
     }
+
+    /// A timed chess game whose first two moves (e4 e5) are committed: white's clock runs.
+    void open_timed_game_after_e4_e5(protocol::ClockSpec clock) {
+        open_game(clock);
+        move(white, "e2e4", 0);
+        repository.complete();
+        executor->drain();
+        move(black, "e7e5", 1);
+        repository.complete();
+        executor->drain();
+    }
 };
 
 TEST_F(RoomTest, ACreatedGameIsToldToItsSeatsOnlyAfterItsCommit) {
@@ -555,13 +566,7 @@ TEST_F(RoomTest, AReSentMoveIsAnsweredWithItsFirstEventAgain) {
 }
 
 TEST_F(RoomTest, TheFlagTimerEndsTheGameOnTime) {
-    open_game(protocol::ClockSpec{5'000, 0});
-    move(white, "e2e4", 0);
-    repository.complete();
-    executor->drain();
-    move(black, "e7e5", 1);
-    repository.complete();
-    executor->drain();
+    open_timed_game_after_e4_e5(protocol::ClockSpec{5'000, 0});
     ASSERT_GE(executor->armed(), 1u) << "White's flag";
     executor->advance(4'999ms);
     EXPECT_TRUE(repository.waiting.empty()) << "not before the time is up";
@@ -582,13 +587,7 @@ TEST_F(RoomTest, TheFlagTimerEndsTheGameOnTime) {
 // protocol.md, Lag compensation: the room gives the table the mover's connection's round trip
 // and the think time it reported; the table credits the lag, which is stored and sent.
 TEST_F(RoomTest, AMoveIsCreditedTheLagOfItsConnection) {
-    open_game(protocol::ClockSpec{60'000, 0});
-    move(white, "e2e4", 0);
-    repository.complete();
-    executor->drain();
-    move(black, "e7e5", 1);
-    repository.complete();
-    executor->drain();
+    open_timed_game_after_e4_e5(protocol::ClockSpec{60'000, 0});
     white->measured_round_trip = 200ms;
     time.advance(300ms);
     submit(white, protocol::MoveRequest{"g1", "g1f3", 2, 90});
