@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server/storage/game_reads.hpp"
@@ -107,6 +109,24 @@ TEST(StorageMigrations, DatabaseMissingATableIsRefusedWithAnError) {
         << refused.error().message;
 }
 
+// Opens a file written at an older version (which migrates it to the latest) and reads back its
+// game "old"; nullopt, with the failure reported, when either step goes wrong.
+std::optional<StoredGame> upgraded_old_game(const TempDatabase& database) {
+    auto repository = testing::open_or_die(database.path());
+    if (repository == nullptr) {
+        ADD_FAILURE() << "the old file does not open";
+        return std::nullopt;
+    }
+    EXPECT_EQ(user_version(database.path()),
+              static_cast<std::int64_t>(embedded_migrations().size()));
+    auto loaded = repository->load("old");
+    if (!loaded || !loaded->has_value()) {
+        ADD_FAILURE() << "the old game does not load";
+        return std::nullopt;
+    }
+    return std::move(**loaded);
+}
+
 // A file written before version 5 (moves and journal rows without a check flag) opens at the
 // latest version with its moves whole, each read back without a flag: not as "no check".
 TEST(StorageMigrations, MovesWrittenBeforeTheCheckColumnReadBackWithoutAFlag) {
@@ -124,17 +144,13 @@ TEST(StorageMigrations, MovesWrittenBeforeTheCheckColumnReadBackWithoutAFlag) {
             "first_clock_ms, second_clock_ms, game_seq, game_ply, updated_ms) "
             "VALUES ('old', 2, 'e7e5', 'e5', 'p2', 2, 2, 0, 0, 2, 2, 2);"));
     }
-    auto repository = testing::open_or_die(database.path());
-    ASSERT_NE(repository, nullptr);
-    EXPECT_EQ(user_version(database.path()),
-              static_cast<std::int64_t>(embedded_migrations().size()));
-    auto loaded = repository->load("old");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    ASSERT_EQ((*loaded)->moves.size(), 2U);
-    EXPECT_EQ((*loaded)->moves[0].move, "e2e4");
-    EXPECT_EQ((*loaded)->moves[1].move, "e7e5");
-    EXPECT_FALSE((*loaded)->moves[0].check.has_value());
-    EXPECT_FALSE((*loaded)->moves[1].check.has_value());
+    const auto old = upgraded_old_game(database);
+    ASSERT_TRUE(old);
+    ASSERT_EQ(old->moves.size(), 2U);
+    EXPECT_EQ(old->moves[0].move, "e2e4");
+    EXPECT_EQ(old->moves[1].move, "e7e5");
+    EXPECT_FALSE(old->moves[0].check.has_value());
+    EXPECT_FALSE(old->moves[1].check.has_value());
 }
 
 // A file written before version 7 (moves and journal rows without a lag credit) opens at the
@@ -155,17 +171,13 @@ TEST(StorageMigrations, MovesWrittenBeforeTheLagColumnReadBackWithoutACredit) {
             "game_ply, updated_ms) VALUES ('old', 2, 'e7e5', 'e5', 'p2', 60000, 800, 2, 2, 0, "
             "60000, 60000, 2, 2, 2);"));
     }
-    auto repository = testing::open_or_die(database.path());
-    ASSERT_NE(repository, nullptr);
-    EXPECT_EQ(user_version(database.path()),
-              static_cast<std::int64_t>(embedded_migrations().size()));
-    auto loaded = repository->load("old");
-    ASSERT_TRUE(loaded && loaded->has_value());
-    ASSERT_EQ((*loaded)->moves.size(), 2U);
-    EXPECT_EQ((*loaded)->moves[0].think_ms, 900);
-    EXPECT_EQ((*loaded)->moves[1].think_ms, 800);
-    EXPECT_FALSE((*loaded)->moves[0].lag_ms.has_value());
-    EXPECT_FALSE((*loaded)->moves[1].lag_ms.has_value());
+    const auto old = upgraded_old_game(database);
+    ASSERT_TRUE(old);
+    ASSERT_EQ(old->moves.size(), 2U);
+    EXPECT_EQ(old->moves[0].think_ms, 900);
+    EXPECT_EQ(old->moves[1].think_ms, 800);
+    EXPECT_FALSE(old->moves[0].lag_ms.has_value());
+    EXPECT_FALSE(old->moves[1].lag_ms.has_value());
 }
 
 TEST(StorageMigrations, AppliesOnlyThePendingMigrationsInOrder) {
