@@ -174,15 +174,21 @@ GameRow play_two_moves(GameRepository& repository, bool journaled) {
     return row;
 }
 
+// synchronous NORMAL (these tests check columns, not durability), with `journal_rows` moves
+// journaled before they are filed (0: every move written in place).
+SqliteOptions normal_with_journal(std::size_t journal_rows) {
+    SqliteOptions options;
+    options.synchronous = Synchronous::normal;
+    options.journal_rows = journal_rows;
+    return options;
+}
+
 void expect_intents_change_their_columns(std::size_t journal_rows, bool journaled) {
     for (const IntentCase& intent_case : intent_cases()) {
         SCOPED_TRACE(std::string(intent_case.name) + (journal_rows > 0 ? ", journal" : "") +
                      (journaled ? ", moves journaled" : ""));
         TempDatabase database;
-        SqliteOptions options;
-        options.synchronous = Synchronous::normal;
-        options.journal_rows = journal_rows;
-        auto repository = testing::open_or_die(database.path(), options);
+        auto repository = testing::open_or_die(database.path(), normal_with_journal(journal_rows));
         ASSERT_NE(repository, nullptr);
         const GameRow before = play_two_moves(*repository, journaled);
         auto stored_before = repository->load(before.id);
@@ -200,7 +206,7 @@ void expect_intents_change_their_columns(std::size_t journal_rows, bool journale
         expect_same_game((*stored)->header, after(before, intent_case.intent));
         // As the next reader after a restart sees it, with the journal filed.
         repository.reset();
-        auto reopened = testing::open_or_die(database.path(), options);
+        auto reopened = testing::open_or_die(database.path(), normal_with_journal(journal_rows));
         ASSERT_NE(reopened, nullptr);
         auto filed = reopened->load(before.id);
         ASSERT_TRUE(filed && filed->has_value());
@@ -239,10 +245,7 @@ TEST(StorageIntents, ANewGameIsStoredWholeWithItsCreationTime) {
 TEST(StorageIntents, AnIntentForAGameNotStoredFailsAndChangesNothing) {
     for (const std::size_t journal_rows : {std::size_t{0}, std::size_t{1000}}) {
         TempDatabase database;
-        SqliteOptions options;
-        options.synchronous = Synchronous::normal;
-        options.journal_rows = journal_rows;
-        auto repository = testing::open_or_die(database.path(), options);
+        auto repository = testing::open_or_die(database.path(), normal_with_journal(journal_rows));
         ASSERT_NE(repository, nullptr);
         for (const IntentCase& intent_case : intent_cases()) {
             SCOPED_TRACE(intent_case.name);
@@ -267,10 +270,7 @@ TEST(StorageIntents, AnIntentForAGameNotStoredFailsAndChangesNothing) {
 TEST(StorageIntents, AMoveToAGameDeletedBehindTheWriterIsRefused) {
     for (const std::size_t journal_rows : {std::size_t{0}, std::size_t{1000}}) {
         TempDatabase database;
-        SqliteOptions options;
-        options.synchronous = Synchronous::normal;
-        options.journal_rows = journal_rows;
-        auto repository = testing::open_or_die(database.path(), options);
+        auto repository = testing::open_or_die(database.path(), normal_with_journal(journal_rows));
         ASSERT_NE(repository, nullptr);
         ASSERT_TRUE(write_and_wait(*repository, created(testing::make_playing_game("gone", 1))));
         ASSERT_TRUE(write_and_wait(*repository, appended("gone", make_move(1, "e2e4"))));
@@ -367,10 +367,7 @@ TEST(StorageIntents, PruneAbortedDeletesOnlyUnplayedGamesAbortedBeforeTheCutoff)
     for (const std::size_t journal_rows : {std::size_t{0}, std::size_t{1000}}) {
         SCOPED_TRACE(journal_rows);
         TempDatabase database;
-        SqliteOptions options;
-        options.synchronous = Synchronous::normal;
-        options.journal_rows = journal_rows;
-        auto repository = testing::open_or_die(database.path(), options);
+        auto repository = testing::open_or_die(database.path(), normal_with_journal(journal_rows));
         ASSERT_NE(repository, nullptr);
         const auto end = [&](const std::string& id, GameStatus status, std::int64_t at_ms) {
             const GameEnding ending{
