@@ -67,9 +67,10 @@ Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableCon
         if (row.clock_ms) {
             clocks[seat_index(mover)] = *row.clock_ms;
         }
-        // The stored notation, not the one just played: the record keeps what was sent.
+        // The stored notation and position, not the ones just made again: the record keeps what
+        // was sent (and a restore writes no FEN per ply).
         table.plies_.push_back({std::move(row.notation), clocks, row.seq, row.lag_ms.value_or(0),
-                                table.game_->position()});
+                                std::move(row.position)});
     }
     if (table.clock_) {
         Clocks clocks = stored.header.clock_ms;
