@@ -36,6 +36,22 @@ std::string Connections::name_of(std::uint64_t peer_id) const {
     return it == connections_.end() ? "Anonymous" : it->second.name;
 }
 
+void Connections::set_user(std::uint64_t peer_id, std::optional<AccountUser> user) {
+    std::lock_guard lock(mutex_);
+    if (auto it = connections_.find(peer_id); it != connections_.end()) {
+        if (user) {
+            it->second.name = user->username;
+        }
+        it->second.user = std::move(user);
+    }
+}
+
+std::optional<AccountUser> Connections::user_of(std::uint64_t peer_id) const {
+    std::lock_guard lock(mutex_);
+    auto it = connections_.find(peer_id);
+    return it == connections_.end() ? std::nullopt : it->second.user;
+}
+
 std::optional<std::vector<std::string>> Connections::joined(std::uint64_t peer_id,
                                                             const std::string& game, bool seated) {
     // A room asks before it adds the member, and on_close takes the games under this lock: a game

@@ -21,7 +21,15 @@
 
 namespace arbiter::server::app {
 
-/// Every open connection, its name and the games it is in. Thread-safe.
+/// The account a connection is signed in as (issue 40): by the session cookie its WebSocket
+/// upgrade carried, or by `hello {"name", "token"}`.
+struct AccountUser {
+    std::int64_t id = 0;   ///< users.id
+    std::string username;  ///< as registered (shown)
+    friend bool operator==(const AccountUser&, const AccountUser&) = default;
+};
+
+/// Every open connection, its name, its account and the games it is in. Thread-safe.
 class Connections {
   public:
     /// A connection opened.
@@ -34,6 +42,11 @@ class Connections {
     void set_name(std::uint64_t peer_id, std::string name);
     /// Its name; "Anonymous" before a `hello` (or once closed).
     std::string name_of(std::uint64_t peer_id) const;
+    /// Signs the connection in as `user` (its name becomes the username), or out (nullopt: a
+    /// guest again, keeping the name).
+    void set_user(std::uint64_t peer_id, std::optional<AccountUser> user);
+    /// The account it is signed in as; nullopt for a guest (or once closed).
+    std::optional<AccountUser> user_of(std::uint64_t peer_id) const;
 
     /// The room `game` made it a member, in a seat or watching. Returns the other games it was in
     /// before; nullopt when the connection has closed (the room must not keep it then).
@@ -56,6 +69,7 @@ class Connections {
   private:
     struct Connection {
         std::string name = "Anonymous";
+        std::optional<AccountUser> user;
         std::map<std::string, bool> games;  ///< game id -> holds a seat there
     };
 

@@ -22,6 +22,22 @@ TEST(Connections, ANameIsKeptFromHelloUntilTheClose) {
     EXPECT_EQ(connections.size(), 0u);
 }
 
+TEST(Connections, SigningInNamesTheConnectionAfterItsAccountAndSigningOutKeepsTheName) {
+    Connections connections;
+    connections.opened(1);
+    connections.set_name(1, "guest");
+    EXPECT_EQ(connections.user_of(1), std::nullopt);
+    connections.set_user(1, AccountUser{7, "Ana"});
+    EXPECT_EQ(connections.user_of(1), (AccountUser{7, "Ana"}));
+    EXPECT_EQ(connections.name_of(1), "Ana");
+    connections.set_user(1, std::nullopt);
+    EXPECT_EQ(connections.user_of(1), std::nullopt);
+    EXPECT_EQ(connections.name_of(1), "Ana");
+    connections.closed(1);
+    connections.set_user(1, AccountUser{7, "Ana"});  // a late report about a closed connection
+    EXPECT_EQ(connections.user_of(1), std::nullopt);
+}
+
 TEST(Connections, JoinedSaysWhereTheConnectionWasBefore) {
     Connections connections;
     connections.opened(1);
