@@ -3,6 +3,7 @@
 // `seq` order. Events at or below the last seen `seq` are duplicates and are dropped; one past
 // the next `seq` means some were missed, and is left for the view to fetch again with `since`.
 import type { Message } from './net';
+import { ratingChanges, type RatingChange, type ShownRating } from './ratings';
 
 export interface Clock {
   [seatMs: string]: number | boolean;
@@ -20,8 +21,14 @@ export interface GameModel {
   variant: string;
   status: 'waiting' | 'playing' | 'ended' | 'aborted';
   you: string;
-  /** Each seat's player; `engine` is true when an engine plays it. */
-  players: Record<string, { name: string; connected: boolean; engine?: boolean } | null>;
+  /** Each seat's player; `engine` is true when an engine plays it, `guest` for a person not
+   * signed in; `rating` the account's rating when it sat down (protocol.md, players). */
+  players: Record<string, { name: string; connected: boolean; engine?: boolean; guest?: boolean; rating?: ShownRating | null } | null>;
+  /** A rated game moves both players' ratings when it ends. */
+  rated: boolean;
+  rating_range: { min: number | null; max: number | null } | null;
+  /** Each seat's rating change once a rated game has ended (`ended.ratings`), else null. */
+  ratings: Record<string, RatingChange> | null;
   initial_position: string;
   position: string;
   moves: string[];
@@ -104,6 +111,9 @@ export function fromState(state: Message): GameModel {
     status: state.status,
     you: state.you,
     players: { ...(state.players ?? {}) },
+    rated: state.rated === true,
+    rating_range: isObject(state.rating_range) ? state.rating_range : null,
+    ratings: ratingChanges(state.ratings),
     initial_position: state.initial_position,
     position: state.position,
     moves: [...(state.moves ?? [])],
@@ -189,6 +199,7 @@ export function applyEvent(model: GameModel, event: Message): EventOutcome {
       model.status = event.status ?? (event.reason === 'aborted' ? 'aborted' : 'ended');
       model.result = event.result ?? null;
       model.reason = event.reason ?? null;
+      model.ratings = ratingChanges(event.ratings);
       model.legal = [];
       model.offers = [];
       break;

@@ -83,3 +83,27 @@ test('a malformed event is invalid and changes nothing, its seq included', () =>
   assert.equal(applyEvent(model, { type: 'presence', game: 'g1', seq: 5, seat: '__proto__', connected: false }), 'applied');
   assert.deepEqual(Object.keys(model.players).sort(), ['black', 'white']);
 });
+
+test('a rated game: the state says rated and its range; ended carries each seat\'s rating change', () => {
+  const model = playingChess({
+    rated: true,
+    rating_range: { min: 1500, max: null },
+    players: {
+      white: { name: 'Ana', connected: true, guest: false, rating: { rating: 1500, provisional: true } },
+      black: { name: 'Bo', connected: true, guest: false, rating: { rating: 1620, provisional: false } },
+    },
+  });
+  assert.equal(model.rated, true);
+  assert.deepEqual(model.rating_range, { min: 1500, max: null });
+  assert.equal(model.ratings, null, 'no change before the end');
+  applyEvent(model, {
+    type: 'ended', game: 'g1', seq: 5, result: '1-0', reason: 'resign', status: 'ended',
+    ratings: { white: { before: 1500, after: 1689, diff: 189, provisional: true }, black: { before: 1620, after: 1601, diff: -19, provisional: false } },
+  });
+  assert.deepEqual(model.ratings.white, { before: 1500, after: 1689, diff: 189, provisional: true });
+  assert.equal(model.ratings.black.diff, -19);
+  const casual = playingChess();
+  assert.equal(casual.rated, false, 'a state without the field (an older server) is casual');
+  applyEvent(casual, { type: 'ended', game: 'g1', seq: 5, result: '0-1', reason: 'resign', status: 'ended', ratings: null });
+  assert.equal(casual.ratings, null);
+});
