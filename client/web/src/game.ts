@@ -8,6 +8,8 @@ import { forgetSeat, loadSeat, saveSeat, type Message } from './net';
 import { colorOf, describeResult, seatTitle, variantOf, type Variant } from './variants';
 import type { App } from './main';
 import { renderControls } from './controls';
+import { diffNode, playerNode } from './players';
+import { formatDiff, formatRange, ratingChanges } from './ratings';
 
 export interface GameContext {
   app: App;
@@ -43,6 +45,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   let seatLost = false;
 
   const title = h('h2', { class: 'game-title' }, 'Loading game…');
+  const mode = h('p', { class: 'game-mode', id: 'game-mode' });
+  const ratingLine = h('p', { class: 'rating-changes', id: 'rating-changes', hidden: true });
   const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' });
   const message = h('p', { class: 'message', id: 'message', role: 'alert' });
   const takeBack = h('button', { type: 'button', id: 'take-seat-back', class: 'primary' }, 'Play here');
@@ -80,7 +84,9 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         'aside',
         { class: 'side-column' },
         title,
+        mode,
         status,
+        ratingLine,
         message,
         seatLostBox,
         controls,
@@ -201,6 +207,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   function playerBar(bar: HTMLElement, who: string): void {
     const m = model!;
     const player = m.players[who];
+    const change = m.ratings?.[who];
     const ms = remainingMs(m, who);
     const ticking = !!m.clock?.running && m.status === 'playing' && m.turn === who;
     fill(
@@ -209,7 +216,9 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       h(
         'span',
         { class: 'player-name' },
-        player ? player.name : `(open seat)`,
+        player ? playerNode(player) : `(open seat)`,
+        change ? ' ' : null,
+        change ? diffNode(change) : null,
         h('small', {}, ` ${seatTitle(who)}${who === seat ? ' · you' : ''}`),
       ),
       player && !player.connected
@@ -249,7 +258,11 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (!model || !variant) return;
     const m = model;
     title.textContent = `${variant.title} · ${m.game}`;
+    const range = formatRange(m.rating_range);
+    mode.textContent = m.rated ? `Rated${range ? ` · ${range}` : ''}` : 'Casual';
+    mode.dataset.rated = String(m.rated);
     status.textContent = statusText();
+    renderRatingChanges();
     root.querySelector('.game-page')!.setAttribute('data-status', m.status);
     const bottom = orientation() === 'white' ? variant.seats[0] : variant.seats[1];
     const top = bottom === variant.seats[0] ? variant.seats[1] : variant.seats[0];
@@ -261,6 +274,44 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     moveForm.hidden = !playing() || m.status !== 'playing';
     renderControls(controls, { app, model: m, variant, seat: playing(), act, say, rerender: render });
     renderExtra();
+  }
+
+  /** Each player's rating change at the end of a rated game: "White Alice 1500 → 1512 (+12)". */
+  function renderRatingChanges(): void {
+    const m = model!;
+    const changes = m.ratings;
+    ratingLine.hidden = !changes;
+    if (!changes) {
+      fill(ratingLine);
+      return;
+    }
+    const parts: (HTMLElement | string)[] = [];
+    for (const who of variant!.seats) {
+      const change = changes[who];
+      if (!change) continue;
+      if (parts.length) parts.push(' · ');
+      parts.push(
+        h(
+          'span',
+          { class: 'rating-change', 'data-seat': who },
+          `${seatTitle(who)}${who === seat ? ' (you)' : ''}: ${Math.round(change.before)} → ${Math.round(change.after)}${change.provisional ? '?' : ''} `,
+          diffNode(change),
+        ),
+      );
+    }
+    fill(ratingLine, 'Ratings: ', ...parts);
+  }
+
+  // A rated game that had ended before this page opened: its state need not carry the changes,
+  // the record does (protocol.md, record). Asked once per page.
+  let askedForChanges = false;
+  async function fetchRatingChanges(): Promise<void> {
+    if (askedForChanges || !model || !model.rated || model.ratings || model.status !== 'ended') return;
+    askedForChanges = true;
+    const reply = await app.conn.request({ type: 'replay', game: gameId });
+    if (reply.type !== 'record' || reply.game !== gameId || !model || model.ratings) return;
+    model.ratings = ratingChanges(reply.ratings);
+    if (model.ratings) render();
   }
 
   function renderExtra(): void {
@@ -374,7 +425,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       return;
     }
-    if (msg.game !== gameId) return;
+    if (msg.game !== gameId || msg.type === 'record') return;
     if (msg.type === 'seat_lost') {
       if (seat && msg.seat === seat) showSeatLost();
       return;
@@ -415,6 +466,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       render();
       releaseHeldMove();
+      void fetchRatingChanges();
       return;
     }
     if (msg.type === 'spectators') {
@@ -430,7 +482,11 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (outcome === 'gap' || outcome === 'invalid') subscribe();
     if (outcome !== 'applied') return;
     noteTurn();
-    if (msg.type === 'ended') say(describeResult(variant!, model.result, model.reason, model.status));
+    if (msg.type === 'ended') {
+      const mine = seat ? model.ratings?.[seat] : undefined;
+      const result = describeResult(variant!, model.result, model.reason, model.status);
+      say(mine ? `${result}. Your rating: ${Math.round(mine.after)}${mine.provisional ? '?' : ''} (${formatDiff(mine.diff)})` : result);
+    }
     if (msg.type === 'offer') describeOffer(msg);
     if (msg.type === 'takeback') say('A move was taken back.');
     if (msg.type === 'presence' && msg.seat !== seat) {

@@ -3,6 +3,8 @@
 import { fill, formatClock, h } from './dom';
 import type { App } from './main';
 import { loadSeat, saveSeat, type Message } from './net';
+import { playersLine } from './players';
+import { formatRange } from './ratings';
 import { seatTitle, VARIANTS, variantOf, type VariantName } from './variants';
 
 const CLOCKS: [string, string][] = [
@@ -39,9 +41,21 @@ function summaries(games: unknown): Message[] {
   );
 }
 
-function names(game: Message): string {
-  const variant = variantOf(game.variant);
-  return variant.seats.map((s) => game.players?.[s]?.name ?? '—').join(' vs ');
+function names(game: Message): HTMLElement {
+  return playersLine(game.players, variantOf(game.variant).seats);
+}
+
+/** "rated · 1500–1800" or "casual" (a server without ratings says neither: nothing). */
+function modeNode(game: Message): HTMLElement | null {
+  if (typeof game.rated !== 'boolean') return null;
+  const range = formatRange(game.rating_range);
+  return h('span', { class: `mode ${game.rated ? 'rated' : 'casual'}` }, game.rated ? `rated${range ? ` · ${range}` : ''}` : 'casual');
+}
+
+/** The time control and the rated mark, in the list's third column. */
+function terms(game: Message, first: string): HTMLElement {
+  const mode = modeNode(game);
+  return h('span', { class: 'tc' }, first, mode ? h('br') : null, mode);
 }
 
 export function lobbyView(app: App, root: HTMLElement): () => void {
@@ -54,6 +68,21 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
   const clockSelect = h('select', { id: 'create-clock', name: 'clock' }, ...CLOCKS.map(([v, l]) => h('option', { value: v }, l)));
   clockSelect.value = '300000+3000';
   const privateBox = h('input', { type: 'checkbox', id: 'create-private', name: 'private' });
+  // Rated games are for signed-in players only (the server refuses the rest with a reason).
+  const ratedBox = h('input', { type: 'checkbox', id: 'create-rated', name: 'rated' });
+  const ratingMin = h('input', { type: 'number', id: 'create-rating-min', name: 'rating_min', min: '0', max: '4000', step: '50', placeholder: 'any', inputmode: 'numeric' });
+  const ratingMax = h('input', { type: 'number', id: 'create-rating-max', name: 'rating_max', min: '0', max: '4000', step: '50', placeholder: 'any', inputmode: 'numeric' });
+  const ratedLabel = h('label', { class: 'check', id: 'create-rated-label' }, ratedBox, ' Rated');
+  const rangeLabel = h('label', { class: 'range', id: 'create-range-label' }, 'Opponent rating ', h('span', { class: 'row' }, ratingMin, ' to ', ratingMax));
+  const refreshRated = () => {
+    const signedIn = !!app.account.username;
+    ratedLabel.hidden = !signedIn;
+    if (!signedIn) ratedBox.checked = false;
+    rangeLabel.hidden = !ratedBox.checked;
+  };
+  ratedBox.addEventListener('change', refreshRated);
+  const offAccount = app.account.listen(refreshRated);
+  refreshRated();
   // "Play the computer": the engines come from the server's welcome, filtered by the variant.
   const opponentSelect = h(
     'select',
@@ -113,6 +142,8 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     levelLabel,
     h('label', {}, 'Time ', clockSelect),
     h('label', { class: 'check' }, privateBox, ' Private (only people with the link)'),
+    ratedLabel,
+    rangeLabel,
     h(
       'details',
       {},
@@ -134,6 +165,13 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     if (positionInput.value.trim()) request.position = positionInput.value.trim();
     if (opponentSelect.value === 'computer' && engineSelect.value) {
       request.opponent = { engine: engineSelect.value, level: Number(levelSelect.value) };
+    }
+    if (ratedBox.checked && !ratedLabel.hidden) {
+      request.rated = true;
+      const range: Message = {};
+      if (ratingMin.value.trim()) range.min = Number(ratingMin.value);
+      if (ratingMax.value.trim()) range.max = Number(ratingMax.value);
+      if ('min' in range || 'max' in range) request.rating_range = range;
     }
     const reply = await app.conn.request(request);
     if (reply.type === 'error') {
@@ -182,8 +220,8 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
         'li',
         { 'data-game': game.game },
         h('span', { class: 'variant' }, variant.title),
-        h('span', {}, names(game)),
-        h('span', { class: 'tc' }, timeControl(game.time_control)),
+        names(game),
+        terms(game, timeControl(game.time_control)),
         joinButton,
       );
     });
@@ -196,8 +234,8 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
         'li',
         { 'data-game': game.game },
         h('span', { class: 'variant' }, variantOf(game.variant).title),
-        h('span', {}, names(game)),
-        h('span', { class: 'tc' }, game.result ?? `${game.ply} plies`),
+        names(game),
+        terms(game, game.result ?? `${game.ply} plies`),
         action(game),
       ),
     );
@@ -248,6 +286,7 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
   return () => {
     off();
     offOpen();
+    offAccount();
     clearInterval(timer);
   };
 }

@@ -1,34 +1,43 @@
-// The app shell: the connection, the player's name, the connection banner, and hash routes
-// (#/ lobby, #/game/<id> play or watch, #/replay/<id>).
+// The app shell: the connection, the player's name or account, the connection banner, and hash
+// routes (routes.ts: lobby, play or watch, replay, profile, leaderboard).
+import { AccountState, accountArea } from './account';
 import { installBoardStyles } from './board';
 import { fill, h } from './dom';
 import { gameView } from './game';
+import { leaderboardView } from './leaderboard';
 import { lobbyView } from './lobby';
 import { cleanName } from './names';
 import { Connection } from './net';
+import { profileView } from './profile';
 import { replayView } from './replay';
+import { parseRoute } from './routes';
 
 export interface App {
   conn: Connection;
+  /** Who this page is signed in as (null: a guest). */
+  account: AccountState;
   navigate(hash: string): void;
+}
+
+function newGuestName(): string {
+  const name = `Guest${Math.floor(1000 + Math.random() * 9000)}`;
+  localStorage.setItem('arbiter.name', name);
+  return name;
 }
 
 function playerName(): string {
   // A name stored by an older page (or by hand) may be one the server refuses.
-  let name = cleanName(localStorage.getItem('arbiter.name') ?? '');
-  if (!name) {
-    name = `Guest${Math.floor(1000 + Math.random() * 9000)}`;
-    localStorage.setItem('arbiter.name', name);
-  }
-  return name;
+  return cleanName(localStorage.getItem('arbiter.name') ?? '') || newGuestName();
 }
 
 function start(): void {
   installBoardStyles();
   const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const conn = new Connection(wsUrl, playerName);
+  const account = new AccountState();
   const app: App = {
     conn,
+    account,
     navigate(hash) {
       if (location.hash === hash) route();
       else location.hash = hash;
@@ -43,6 +52,11 @@ function start(): void {
     localStorage.setItem('arbiter.name', name);
     conn.rename();
   });
+  // Signed out, the guest's name must not be the account's own: the server would refuse it.
+  const signedOut = (username: string) => {
+    if (playerName().toLowerCase() === username.toLowerCase()) nameInput.value = newGuestName();
+  };
+  const guestName = h('label', { class: 'name' }, 'Name ', nameInput);
   const banner = h('div', { class: 'banner', id: 'connection', role: 'status', 'aria-live': 'polite' });
   const main = h('main', { id: 'view' });
   fill(
@@ -51,7 +65,8 @@ function start(): void {
       'header',
       { class: 'top' },
       h('a', { href: '#/', class: 'brand' }, 'Arbiter'),
-      h('label', { class: 'name' }, 'Name ', nameInput),
+      h('nav', {}, h('a', { href: '#/leaderboard', id: 'nav-leaderboard' }, 'Leaderboard')),
+      accountArea(conn, account, guestName, signedOut),
     ),
     banner,
     main,
@@ -78,12 +93,12 @@ function start(): void {
   function route(): void {
     cleanup?.();
     cleanup = null;
-    const path = location.hash.replace(/^#/, '') || '/';
-    const game = /^\/game\/([\w-]+)$/.exec(path);
-    const replay = /^\/replay\/([\w-]+)$/.exec(path);
+    const route = parseRoute(location.hash);
     fill(main);
-    if (game) cleanup = gameView(app, main, game[1]);
-    else if (replay) cleanup = replayView(app, main, replay[1]);
+    if (route.view === 'game') cleanup = gameView(app, main, route.id);
+    else if (route.view === 'replay') cleanup = replayView(app, main, route.id);
+    else if (route.view === 'profile') cleanup = profileView(app, main, route.name);
+    else if (route.view === 'leaderboard') cleanup = leaderboardView(app, main, route.variant, route.speed);
     else cleanup = lobbyView(app, main);
     window.scrollTo(0, 0);
   }

@@ -14,6 +14,11 @@ export interface ConnectionStatus {
   reconnected?: boolean;
 }
 
+/** Who the connection is signed in as (`welcome.user`): null for a guest. */
+export interface SignedInUser {
+  username: string;
+}
+
 /** An opponent the server offers (`welcome.engines`): its name and the variants it plays. */
 export interface EngineInfo {
   name: string;
@@ -42,6 +47,13 @@ export class Connection {
   status: ConnectionStatus = { state: 'connecting' };
   /** The engines of the last `welcome` ("play the computer"); empty until it arrives. */
   engines: EngineInfo[] = [];
+  /**
+   * Who the last `welcome` says this connection is signed in as: null for a guest, undefined
+   * until a welcome says (or from a server whose welcome has no `user`).
+   */
+  user: SignedInUser | null | undefined = undefined;
+  /** The next open is one the page asked for (sign-in, sign-out): not a "Reconnected." */
+  private quietOpen = false;
 
   constructor(private url: string, private name: () => string) {
     this.open();
@@ -71,8 +83,9 @@ export class Connection {
           ws.send(JSON.stringify({ type: 'ping' }));
         }
       }, 1000);
-      const reconnected = this.everOpened;
+      const reconnected = this.everOpened && !this.quietOpen;
       this.everOpened = true;
+      this.quietOpen = false;
       this.delay = MIN_DELAY_MS;
       // Re-entry first (hello, then the hooks' resume / watch / lobby), then what was queued
       // while closed: a move sent before its seat's resume would be refused as forbidden.
@@ -98,6 +111,10 @@ export class Connection {
               (e: any) => e && typeof e.name === 'string' && Array.isArray(e.variants) && e.variants.every((v: unknown) => typeof v === 'string'),
             )
           : [];
+        if ('user' in message) {
+          const user = message.user;
+          this.user = user && typeof user.username === 'string' ? { username: user.username } : null;
+        }
       }
       if (typeof message.id === 'string' && this.pending.has(message.id)) {
         const resolve = this.pending.get(message.id)!;
@@ -159,6 +176,26 @@ export class Connection {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify({ type: 'hello', name: this.name() }));
     }
+  }
+
+  /**
+   * Opens a new socket now, closing the current one: its upgrade carries the session cookie as
+   * it stands after a sign-in or sign-out. The open hooks resume, watch and list again as on any
+   * reconnect, and requests in flight are answered `disconnected`.
+   */
+  reconnect(): void {
+    const ws = this.ws;
+    this.quietOpen = true;
+    if (ws) {
+      this.ws = null;
+      for (const [id, resolve] of this.pending) {
+        resolve({ type: 'error', code: 'disconnected', message: 'the connection was lost', id });
+      }
+      this.pending.clear();
+      ws.close();
+    }
+    this.delay = MIN_DELAY_MS;
+    this.open();
   }
 
   isOpen(): boolean {

@@ -6,6 +6,8 @@ import { fill, h } from './dom';
 import type { App } from './main';
 import { renderMoves } from './movelist';
 import type { Message } from './net';
+import { diffNode, playerNode } from './players';
+import { formatRange, ratingChanges } from './ratings';
 import { colorOf, describeResult, seatTitle, variantOf } from './variants';
 
 export function replayView(app: App, root: HTMLElement, gameId: string): () => void {
@@ -94,9 +96,17 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     record = reply;
     const v = variantOf(reply.variant);
     title.textContent = `${v.title} · ${reply.game}`;
-    const players = v.seats.map((s) => `${seatTitle(s)}: ${reply.players?.[s]?.name ?? '—'}`).join(' · ');
     const outcome = reply.result || reply.status === 'aborted' ? describeResult(v, reply.result, reply.reason, reply.status) : 'In progress';
-    info.textContent = `${players} — ${outcome}`;
+    const changes = ratingChanges(reply.ratings);
+    const parts: (Node | string)[] = [];
+    v.seats.forEach((s, index) => {
+      if (index) parts.push(' · ');
+      const change = changes?.[s];
+      parts.push(`${seatTitle(s)}: `, playerNode(reply.players?.[s]), ...(change ? [' ', diffNode(change)] : []));
+    });
+    const range = formatRange(reply.rating_range);
+    const mode = typeof reply.rated === 'boolean' ? ` (${reply.rated ? `rated${range ? ` ${range}` : ''}` : 'casual'})` : '';
+    fill(info, ...parts, ` — ${outcome}${mode}`);
     slider.max = String(reply.moves.length);
     if (!board) {
       board = new Board(v, () => undefined);
