@@ -19,14 +19,18 @@ export const webRoot = process.env.ARBITER_WEB_ROOT ?? path.join(repoRoot, 'clie
 export const outputDir = path.join(here, 'output');
 mkdirSync(outputDir, { recursive: true });
 
-export async function startServer(extraArgs = []) {
+/**
+ * Starts arbiter-server on a fresh temporary database, removed when it stops; or on `db`, a file
+ * the caller owns and keeps (a test that prepares the database, or starts the server twice on it).
+ */
+export async function startServer(extraArgs = [], { db } = {}) {
   if (!existsSync(serverBinary)) {
     throw new Error(`no arbiter-server at ${serverBinary}: build it, or set ARBITER_SERVER`);
   }
-  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-e2e-'));
+  const dir = db ? null : mkdtempSync(path.join(tmpdir(), 'arbiter-e2e-'));
   const proc = spawn(
     serverBinary,
-    ['--bind', '127.0.0.1', '--port', '0', '--db', path.join(dir, 'e2e.db'), '--web-root', webRoot, '--log-level', 'warn', ...extraArgs],
+    ['--bind', '127.0.0.1', '--port', '0', '--db', db ?? path.join(dir, 'e2e.db'), '--web-root', webRoot, '--log-level', 'warn', ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -62,7 +66,7 @@ export async function startServer(extraArgs = []) {
     async stop() {
       proc.kill('SIGTERM');
       const result = await exited;
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
       return result;
     },
   };
