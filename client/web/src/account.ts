@@ -60,7 +60,8 @@ export function accountArea(
   const password = h('input', { id: 'account-password', name: 'password', type: 'password', required: true, maxlength: '128' });
   const submit = h('button', { type: 'submit', class: 'primary', id: 'account-submit' });
   const cancel = h('button', { type: 'button', id: 'account-cancel' }, 'Cancel');
-  const error = h('p', { class: 'message error', id: 'account-error', role: 'alert' });
+  // Not a '.message': the page's own messages are the views' (the header's form is on every page).
+  const error = h('p', { class: 'form-error', id: 'account-error', role: 'alert' });
   const form = h(
     'form',
     { class: 'account-form', id: 'account-form', hidden: true },
