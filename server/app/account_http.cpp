@@ -12,8 +12,6 @@ namespace arbiter::server::app {
 
 namespace {
 
-constexpr std::string_view kUsersPrefix = "/api/users/";
-
 net::HttpResponse json_answer(unsigned status, std::string body) {
     net::HttpResponse response;
     response.status = status;
@@ -128,8 +126,7 @@ std::string session_cookie(std::string_view token, bool secure) {
 }
 
 bool is_account_path(std::string_view path) {
-    return path == "/api/account" || path == "/api/session" || path == "/api/account/password" ||
-           path.starts_with(kUsersPrefix);
+    return path == "/api/account" || path == "/api/session" || path == "/api/account/password";
 }
 
 void AccountHttp::handle(const net::HttpRequest& request, std::string_view path,
@@ -152,10 +149,7 @@ void AccountHttp::handle(const net::HttpRequest& request, std::string_view path,
         return method == "POST" ? change_password(request, std::move(respond))
                                 : respond(not_allowed("POST"));
     }
-    if (method != "GET" && method != "HEAD") {
-        return respond(not_allowed("GET, HEAD"));
-    }
-    profile(path.substr(kUsersPrefix.size()), std::move(respond));
+    respond(refusal(404, "not_found", "no such endpoint"));
 }
 
 void AccountHttp::sign_up(const net::HttpRequest& request, net::HttpHandler::Respond respond) {
@@ -227,20 +221,6 @@ void AccountHttp::change_password(const net::HttpRequest& request,
                 return respond(failure(done.error()));
             }
             respond(no_content());
-        });
-}
-
-void AccountHttp::profile(std::string_view name, net::HttpHandler::Respond respond) {
-    const auto decoded = url_decode(name, false);
-    if (!decoded || decoded->empty() || decoded->size() > kMaxUsernameLength) {
-        return respond(refusal(404, "not_found", "no such player"));
-    }
-    accounts_.profile(
-        *decoded, [respond = std::move(respond)](const Expected<Profile, AccountError>& done) {
-            if (!done) {
-                return respond(failure(done.error()));
-            }
-            respond(json_answer(200, protocol::encode_profile(done->username, done->created_ms)));
         });
 }
 

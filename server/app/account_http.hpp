@@ -6,7 +6,7 @@
 ///                                                          | 401 | 429 + Retry-After
 ///   DELETE /api/session           (cookie or Bearer token)  204, the cookie cleared
 ///   POST   /api/account/password  {"password","new_password"} 204, every other session ended
-///   GET    /api/users/{name}      200 {"username","created_ms"} | 404
+/// (A player's profile, GET /api/users/{name}, is the players' API: player_http.hpp.)
 /// Origin was checked by the network layer for every method but GET and HEAD. Passwords and
 /// tokens appear in no log and in no answer but the sign-in's own.
 
@@ -48,7 +48,6 @@ class AccountHttp {
     void sign_in(const net::HttpRequest& request, net::HttpHandler::Respond respond);
     void sign_out(const net::HttpRequest& request, net::HttpHandler::Respond respond);
     void change_password(const net::HttpRequest& request, net::HttpHandler::Respond respond);
-    void profile(std::string_view name, net::HttpHandler::Respond respond);
 
     Accounts& accounts_;
 };

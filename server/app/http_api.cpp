@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -78,17 +77,6 @@ constexpr std::string_view kContentSecurityPolicy =
     "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'";
 
-// Milliseconds as the seconds PGN's TimeControl counts in: "300", or "90.5" for a part second.
-std::string seconds_text(std::int64_t ms) {
-    std::string text = std::to_string(ms / 1000);
-    if (const std::int64_t part = ms % 1000; part != 0) {
-        std::string digits = std::to_string(1000 + part).substr(1);
-        digits.erase(digits.find_last_not_of('0') + 1);
-        text += "." + digits;
-    }
-    return text;
-}
-
 }  // namespace
 
 std::optional<std::string> url_decode(std::string_view text, bool query) {
@@ -119,13 +107,14 @@ std::optional<std::string> url_decode(std::string_view text, bool query) {
 
 HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
                  std::filesystem::path web_root, GaugeSource gauges, ReadWorker& reads,
-                 ApiLimits limits, AccountHttp* accounts)
+                 ApiLimits limits, AccountHttp* accounts, PlayerHttp* players)
     : repository_(repository),
       metrics_(metrics),
       web_root_(std::move(web_root)),
       gauges_(std::move(gauges)),
       reads_(reads),
       accounts_(accounts),
+      players_(players),
       api_rates_(limits.requests_per_second, limits.burst),
       writable_(repository.writable()),
       last_probe_(std::chrono::steady_clock::now().time_since_epoch().count()) {}
@@ -158,6 +147,11 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
         if (auto refusal = over_api_rate(request)) {
             return respond(std::move(*refusal));
         }
+    }
+    if (players_ != nullptr && is_player_path(path)) {
+        return read_stored(request, std::move(respond), [this, path = std::string(path), query] {
+            return players_->answer(path, query);
+        });
     }
     if (path == "/api/games") {
         return read_stored(request, std::move(respond), [this, query] { return games(query); });
@@ -325,47 +319,16 @@ net::HttpResponse HttpApi::export_game(const std::string& id) {
     if (!*stored) {
         return text_response(404, "no such game");
     }
-    const auto& header = (*stored)->header;
-    auto game = rules::make_game(header.variant, header.initial_position);
-    if (!game) {
-        return text_response(500, "stored position does not load: " + game.error().message);
+    auto text = export_text(**stored);
+    if (!text) {
+        return text_response(500, text.error());
     }
-    rules::ExportInfo info;
-    info.site = "Arbiter";
-    info.first_player = header.seats[0].name;
-    info.second_player = header.seats[1].name;
-    for (const auto& move : (*stored)->moves) {
-        if (!(*game)->play(move.move)) {
-            return text_response(500, "stored move does not replay: " + move.move);
-        }
-        if (move.clock_ms) {
-            info.clock_ms.push_back(*move.clock_ms);
-        }
-    }
-    if (info.clock_ms.size() != (*stored)->moves.size()) {
-        info.clock_ms.clear();
-    }
-    info.time_control = header.clock_initial_ms && header.clock_increment_ms
-                            ? seconds_text(*header.clock_initial_ms) + "+" +
-                                  seconds_text(*header.clock_increment_ms)
-                            : "-";
-    info.outcome = header.result;
-    info.termination = header.reason == protocol::EndReason::timeout     ? "time forfeit"
-                       : header.reason == protocol::EndReason::abandoned ? "abandoned"
-                       : header.status == protocol::GameStatus::ended    ? "normal"
-                                                                         : "unterminated";
-    const std::time_t seconds = static_cast<std::time_t>(header.created_ms / 1000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char date[16];
-    std::strftime(date, sizeof date, "%Y.%m.%d", &utc);
-    info.date = date;
+    const bool draughts = (*stored)->header.variant == rules::Variant::draughts;
     net::HttpResponse response;
-    response.content_type = header.variant == rules::Variant::draughts
-                                ? "text/plain; charset=utf-8"
-                                : "application/x-chess-pgn; charset=utf-8";
-    response.body = (*game)->export_text(info);
-    const std::string extension = header.variant == rules::Variant::draughts ? "pdn" : "pgn";
+    response.content_type =
+        draughts ? "text/plain; charset=utf-8" : "application/x-chess-pgn; charset=utf-8";
+    response.body = std::move(*text);
+    const std::string extension = draughts ? "pdn" : "pgn";
     response.headers.emplace_back("Content-Disposition",
                                   "attachment; filename=\"arbiter-" + id + "." + extension + "\"");
     return response;

@@ -11,6 +11,7 @@
 
 #include "server/app/account_http.hpp"
 #include "server/app/metrics.hpp"
+#include "server/app/player_http.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/request_rates.hpp"
 #include "server/net/peer.hpp"
@@ -33,10 +34,11 @@ class HttpApi final : public net::HttpHandler {
     /// working directory). `reads`: where the answers that read stored games are made, off the
     /// network threads. `limits`: each client's rate of /api/ requests (a client on this
     /// machine, net::ClientAddress::local, has none); past it the answer is 429. `accounts`:
-    /// the accounts' API (account_http.hpp); without it those paths are 404.
+    /// the accounts' API (account_http.hpp); `players`: the players' (player_http.hpp), read on
+    /// the reader thread; without them those paths are 404.
     HttpApi(storage::GameRepository& repository, Metrics& metrics, std::filesystem::path web_root,
             GaugeSource gauges, ReadWorker& reads, ApiLimits limits = {},
-            AccountHttp* accounts = nullptr);
+            AccountHttp* accounts = nullptr, PlayerHttp* players = nullptr);
 
     void handle(const net::HttpRequest& request, Respond respond) override;
 
@@ -64,6 +66,7 @@ class HttpApi final : public net::HttpHandler {
     GaugeSource gauges_;
     ReadWorker& reads_;
     AccountHttp* accounts_;
+    PlayerHttp* players_;
     RequestRates api_rates_;
     /// /healthz: the last probe of the database (see health()).
     static constexpr std::chrono::seconds kHealthProbeInterval{1};

@@ -17,6 +17,7 @@
 #include "server/app/http_api.hpp"
 #include "server/app/hub.hpp"
 #include "server/app/log.hpp"
+#include "server/app/player_http.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/net/server.hpp"
 #include "server/storage/sqlite_repository.hpp"
@@ -124,6 +125,8 @@ int main(int argc, char** argv) {
                            config.password_cost == "minimal" ? app::minimal_password_cost()
                                                              : app::interactive_password_cost());
     app::AccountHttp account_http(accounts);
+    app::PlayerHttp player_http(**repository, **repository, **repository,
+                                app::system_account_clocks().wall_ms);
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
@@ -139,7 +142,8 @@ int main(int argc, char** argv) {
             return app::render_gauges(gauges) +
                    process_metrics.render(std::chrono::steady_clock::now());
         },
-        reads, app::ApiLimits{config.api_requests_per_second, config.api_burst}, &account_http);
+        reads, app::ApiLimits{config.api_requests_per_second, config.api_burst}, &account_http,
+        &player_http);
     try {
         net::NetConfig net_config = config.net;
         net_config.threads = config.threads;

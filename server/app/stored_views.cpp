@@ -1,7 +1,9 @@
 #include "server/app/stored_views.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <memory>
+#include <string>
 
 #include "server/app/seats.hpp"
 
@@ -15,6 +17,17 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat, 
     }
     const bool engine = !seat.engine.empty();
     return protocol::PlayerInfo{seat.name, present || engine, engine};
+}
+
+// Milliseconds as the seconds PGN's TimeControl counts in: "300", or "90.5" for a part second.
+std::string seconds_text(std::int64_t ms) {
+    std::string text = std::to_string(ms / 1000);
+    if (const std::int64_t part = ms % 1000; part != 0) {
+        std::string digits = std::to_string(1000 + part).substr(1);
+        digits.erase(digits.find_last_not_of('0') + 1);
+        text += "." + digits;
+    }
+    return text;
 }
 
 }  // namespace
@@ -67,6 +80,45 @@ protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> 
                                 move.think_ms, check, move.lag_ms});
     }
     return record;
+}
+
+Expected<std::string, std::string> export_text(const storage::StoredGame& stored) {
+    const auto& header = stored.header;
+    auto game = rules::make_game(header.variant, header.initial_position);
+    if (!game) {
+        return unexpected("stored position does not load: " + game.error().message);
+    }
+    rules::ExportInfo info;
+    info.site = "Arbiter";
+    info.first_player = header.seats[0].name;
+    info.second_player = header.seats[1].name;
+    for (const auto& move : stored.moves) {
+        if (!(*game)->play(move.move)) {
+            return unexpected("stored move does not replay: " + move.move);
+        }
+        if (move.clock_ms) {
+            info.clock_ms.push_back(*move.clock_ms);
+        }
+    }
+    if (info.clock_ms.size() != stored.moves.size()) {
+        info.clock_ms.clear();
+    }
+    info.time_control = header.clock_initial_ms && header.clock_increment_ms
+                            ? seconds_text(*header.clock_initial_ms) + "+" +
+                                  seconds_text(*header.clock_increment_ms)
+                            : "-";
+    info.outcome = header.result;
+    info.termination = header.reason == protocol::EndReason::timeout     ? "time forfeit"
+                       : header.reason == protocol::EndReason::abandoned ? "abandoned"
+                       : header.status == protocol::GameStatus::ended    ? "normal"
+                                                                         : "unterminated";
+    const std::time_t seconds = static_cast<std::time_t>(header.created_ms / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char date[16];
+    std::strftime(date, sizeof date, "%Y.%m.%d", &utc);
+    info.date = date;
+    return (*game)->export_text(info);
 }
 
 }  // namespace arbiter::server::app

@@ -1,9 +1,12 @@
 #pragma once
 /// \file
-/// What clients see of a stored game: its summary in lists and its `record` for replays.
+/// What clients see of a stored game: its summary in lists, its `record` for replays, and its
+/// export.
 
 #include <array>
+#include <string>
 
+#include "common/core/expected.hpp"
 #include "common/protocol/messages.hpp"
 #include "server/storage/repository.hpp"
 
@@ -14,5 +17,8 @@ namespace arbiter::server::app {
 protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2> present = {});
 /// A `record` message from a stored game (`present` as for summary_of).
 protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present = {});
+/// A stored game in its variant's notation, as GET /api/games/{id}/export gives it (PGN for chess
+/// and xiangqi, PDN for draughts, from rules::Game::export_text); or why its moves do not replay.
+Expected<std::string, std::string> export_text(const storage::StoredGame& game);
 
 }  // namespace arbiter::server::app

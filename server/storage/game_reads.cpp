@@ -184,8 +184,19 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
     }
     select->bind(4, static_cast<std::int64_t>(limit));
     auto games = collect_games(*select);
-    if (!games || games->empty()) {
+    if (!games) {
         return games;
+    }
+    if (auto overlaid = overlay_journal(connection, *games); !overlaid) {
+        return unexpected(overlaid.error());
+    }
+    return games;
+}
+
+Expected<void, StorageError> overlay_journal(sqlite::Connection& connection,
+                                             std::vector<GameRow>& games) {
+    if (games.empty()) {
+        return {};
     }
     // A game with journaled moves is listed as it is after the last of them.
     auto latest = connection.prepare(
@@ -195,18 +206,14 @@ Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& conn
         return unexpected(std::move(latest).error());
     }
     std::unordered_map<std::string_view, GameRow*> listed;
-    for (GameRow& game : *games) {
+    for (GameRow& game : games) {
         listed.emplace(game.id, &game);
     }
-    auto overlaid = latest->each_row([&] {
+    return latest->each_row([&] {
         if (const auto found = listed.find(latest->column_text(0)); found != listed.end()) {
             apply_progress(read_progress(*latest, 1), *found->second);
         }
     });
-    if (!overlaid) {
-        return unexpected(std::move(overlaid).error());
-    }
-    return games;
 }
 
 }  // namespace arbiter::server::storage::detail

@@ -37,4 +37,9 @@ std::string list_games_sql(const GameQuery& query);
 Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,
                                                         const GameQuery& query);
 
+/// Lists `games` as they are after their journaled moves (clocks, seq, ply), as list_games()
+/// does, inside the caller's read transaction.
+Expected<void, StorageError> overlay_journal(sqlite::Connection& connection,
+                                             std::vector<GameRow>& games);
+
 }  // namespace arbiter::server::storage::detail

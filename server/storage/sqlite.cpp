@@ -63,6 +63,11 @@ Statement& Statement::bind(int index, std::int64_t value) {
     return *this;
 }
 
+Statement& Statement::bind_real(int index, double value) {
+    keep_bind_error(sqlite3_bind_double(handle_, index, value), index);
+    return *this;
+}
+
 Statement& Statement::bind(int index, std::string_view text) {
     // SQLITE_TRANSIENT: SQLite copies the text, so a temporary argument may die before step().
     return bind_text(index, text, true);
@@ -128,6 +133,10 @@ void Statement::reset() noexcept {
 
 std::int64_t Statement::column_int64(int index) const noexcept {
     return sqlite3_column_int64(handle_, index);
+}
+
+double Statement::column_double(int index) const noexcept {
+    return sqlite3_column_double(handle_, index);
 }
 
 std::string Statement::column_text(int index) const {

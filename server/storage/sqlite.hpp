@@ -36,6 +36,7 @@ class Statement {
     /// Parameters are 1-based, as in SQLite. Text is copied (SQLITE_TRANSIENT), so temporaries
     /// are safe.
     Statement& bind(int index, std::int64_t value);
+    Statement& bind_real(int index, double value);
     Statement& bind(int index, std::string_view text);
     Statement& bind(int index, const std::optional<std::int64_t>& value);
     Statement& bind_null(int index);
@@ -60,6 +61,7 @@ class Statement {
     bool prepared() const noexcept { return handle_ != nullptr; }
 
     std::int64_t column_int64(int index) const noexcept;
+    double column_double(int index) const noexcept;
     std::string column_text(int index) const;
     std::optional<std::int64_t> column_optional_int64(int index) const noexcept;
     bool column_is_null(int index) const noexcept;

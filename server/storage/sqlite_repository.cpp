@@ -8,6 +8,7 @@
 #include "server/storage/backup.hpp"
 #include "server/storage/game_reads.hpp"
 #include "server/storage/migrations.hpp"
+#include "server/storage/player_reads.hpp"
 #include "server/storage/sqlite_setup.hpp"
 
 namespace arbiter::server::storage {
@@ -168,6 +169,53 @@ Expected<std::optional<SessionRow>, StorageError> SqliteRepository::find_session
     const std::string& token_hash) {
     std::lock_guard lock(read_mutex_);
     return detail::find_session(reader_, token_hash);
+}
+
+// --- players -----------------------------------------------------------------------------------
+
+namespace {
+
+// Runs `read` on `reader` inside one read transaction (one snapshot), holding `mutex`.
+template <class Read>
+auto read_snapshot(std::mutex& mutex, sqlite::Connection& reader, const std::string& what,
+                   Read&& read) -> decltype(read()) {
+    std::lock_guard lock(mutex);
+    auto snapshot = sqlite::Transaction::begin(reader, sqlite::TransactionKind::deferred);
+    if (!snapshot) {
+        return unexpected(prefixed(what, snapshot.error()));
+    }
+    return read();
+}
+
+}  // namespace
+
+Expected<std::vector<RatingRow>, StorageError> SqliteRepository::ratings_of(std::int64_t user_id) {
+    return read_snapshot(read_mutex_, reader_, "reading ratings",
+                         [&] { return detail::ratings_of(reader_, user_id); });
+}
+
+Expected<GameCounts, StorageError> SqliteRepository::game_counts(std::int64_t user_id) {
+    return read_snapshot(read_mutex_, reader_, "counting games",
+                         [&] { return detail::game_counts(reader_, user_id); });
+}
+
+Expected<std::vector<GameRow>, StorageError> SqliteRepository::user_games(
+    const UserGamesQuery& query) {
+    // One snapshot for the headers and the journal merged into them.
+    return read_snapshot(read_mutex_, reader_, "listing a player's games",
+                         [&] { return detail::user_games(reader_, query); });
+}
+
+Expected<std::vector<RatingPoint>, StorageError> SqliteRepository::rating_history(
+    std::int64_t user_id) {
+    return read_snapshot(read_mutex_, reader_, "reading a rating history",
+                         [&] { return detail::rating_history(reader_, user_id); });
+}
+
+Expected<void, StorageError> SqliteRepository::leaderboard(const LeaderboardQuery& query,
+                                                           const EachLeader& each) {
+    return read_snapshot(read_mutex_, reader_, "reading a leaderboard",
+                         [&] { return detail::leaderboard(reader_, query, each); });
 }
 
 // --- health and maintenance --------------------------------------------------------------------

@@ -25,6 +25,7 @@
 #include "server/storage/file_lock.hpp"
 #include "server/storage/group_commit_writer.hpp"
 #include "server/storage/health_probe.hpp"
+#include "server/storage/player_store.hpp"
 #include "server/storage/repository.hpp"
 #include "server/storage/sqlite.hpp"
 #include "server/storage/sqlite_options.hpp"
@@ -32,9 +33,9 @@
 
 namespace arbiter::server::storage {
 
-/// The SQLite GameRepository and AccountStore: games and accounts share one file and one
-/// writer. Thread-safe: any thread may call any member.
-class SqliteRepository final : public GameRepository, public AccountStore {
+/// The SQLite GameRepository, AccountStore and PlayerStore: games and accounts share one file
+/// and one writer. Thread-safe: any thread may call any member.
+class SqliteRepository final : public GameRepository, public AccountStore, public PlayerStore {
   public:
     /// Both interfaces name the same callback type.
     using Done = GameRepository::Done;
@@ -82,6 +83,14 @@ class SqliteRepository final : public GameRepository, public AccountStore {
     Expected<std::optional<UserRow>, StorageError> find_user_by_id(std::int64_t id) override;
     Expected<std::optional<SessionRow>, StorageError> find_session(
         const std::string& token_hash) override;
+
+    /// Each on the reads' connection, in one read transaction.
+    Expected<std::vector<RatingRow>, StorageError> ratings_of(std::int64_t user_id) override;
+    Expected<GameCounts, StorageError> game_counts(std::int64_t user_id) override;
+    Expected<std::vector<GameRow>, StorageError> user_games(const UserGamesQuery& query) override;
+    Expected<std::vector<RatingPoint>, StorageError> rating_history(std::int64_t user_id) override;
+    Expected<void, StorageError> leaderboard(const LeaderboardQuery& query,
+                                             const EachLeader& each) override;
 
     WriterStats stats();
     const std::string& path() const noexcept { return path_; }

@@ -69,7 +69,7 @@ test('sign up, sign in, profile, sign out, and the log never holds a secret', as
 
     const profile = keep(await call(server, 'GET', '/api/users/anna_b'));
     assert.equal(profile.status, 200);
-    assert.deepEqual(Object.keys(profile.json).sort(), ['created_ms', 'username']);
+    assert.deepEqual(Object.keys(profile.json).sort(), ['counts', 'created_ms', 'deleted', 'ratings', 'username']);
     assert.equal(profile.json.username, 'Anna_B');
     assert.equal(keep(await call(server, 'GET', '/api/users/nobody')).status, 404);
 

@@ -58,7 +58,7 @@ TEST(AccountPaths, OnlyTheAccountsApi) {
     EXPECT_TRUE(is_account_path("/api/account"));
     EXPECT_TRUE(is_account_path("/api/session"));
     EXPECT_TRUE(is_account_path("/api/account/password"));
-    EXPECT_TRUE(is_account_path("/api/users/anna"));
+    EXPECT_FALSE(is_account_path("/api/users/anna"));  // the players' API (player_http.hpp)
     EXPECT_FALSE(is_account_path("/api/games"));
     EXPECT_FALSE(is_account_path("/api/accounts"));
 }
