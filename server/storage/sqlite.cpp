@@ -63,6 +63,11 @@ Statement& Statement::bind(int index, std::int64_t value) {
     return *this;
 }
 
+Statement& Statement::bind_double(int index, double value) {
+    keep_bind_error(sqlite3_bind_double(handle_, index, value), index);
+    return *this;
+}
+
 Statement& Statement::bind(int index, std::string_view text) {
     // SQLITE_TRANSIENT: SQLite copies the text, so a temporary argument may die before step().
     return bind_text(index, text, true);
@@ -124,6 +129,10 @@ void Statement::reset() noexcept {
     sqlite3_reset(handle_);
     sqlite3_clear_bindings(handle_);
     bind_error_.reset();
+}
+
+double Statement::column_double(int index) const noexcept {
+    return sqlite3_column_double(handle_, index);
 }
 
 std::int64_t Statement::column_int64(int index) const noexcept {

@@ -39,6 +39,7 @@ class Statement {
     Statement& bind(int index, std::string_view text);
     Statement& bind(int index, const std::optional<std::int64_t>& value);
     Statement& bind_null(int index);
+    Statement& bind_double(int index, double value);
     /// Binds text that SQLite reads where it lies (SQLITE_STATIC), without a copy: `text` must
     /// outlive the step(), run() or each_row() that follows. run() and each_row() clear the
     /// binding when they end. For rows written once per move, where a copy of each text field
@@ -60,6 +61,7 @@ class Statement {
     bool prepared() const noexcept { return handle_ != nullptr; }
 
     std::int64_t column_int64(int index) const noexcept;
+    double column_double(int index) const noexcept;
     std::string column_text(int index) const;
     std::optional<std::int64_t> column_optional_int64(int index) const noexcept;
     bool column_is_null(int index) const noexcept;

@@ -170,6 +170,11 @@ Expected<std::optional<SessionRow>, StorageError> SqliteRepository::find_session
     return detail::find_session(reader_, token_hash);
 }
 
+Expected<std::vector<StoredRating>, StorageError> SqliteRepository::load_ratings() {
+    std::lock_guard lock(read_mutex_);
+    return detail::read_ratings(reader_);
+}
+
 // --- health and maintenance --------------------------------------------------------------------
 
 bool SqliteRepository::writable() {

@@ -25,6 +25,7 @@
 #include "server/storage/file_lock.hpp"
 #include "server/storage/group_commit_writer.hpp"
 #include "server/storage/health_probe.hpp"
+#include "server/storage/rating_reads.hpp"
 #include "server/storage/repository.hpp"
 #include "server/storage/sqlite.hpp"
 #include "server/storage/sqlite_options.hpp"
@@ -82,6 +83,9 @@ class SqliteRepository final : public GameRepository, public AccountStore {
     Expected<std::optional<UserRow>, StorageError> find_user_by_id(std::int64_t id) override;
     Expected<std::optional<SessionRow>, StorageError> find_session(
         const std::string& token_hash) override;
+
+    /// Every stored rating (the rating book's start, server/app/rating_book.hpp).
+    Expected<std::vector<StoredRating>, StorageError> load_ratings();
 
     WriterStats stats();
     const std::string& path() const noexcept { return path_; }
