@@ -530,10 +530,9 @@ std::int64_t ObjectReader::signed_integer(std::string_view name, std::int64_t mi
     });
     constexpr auto kLimit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     const bool fits = read && magnitude <= kLimit;
-    const std::int64_t value =
-        fits ? (negative ? -static_cast<std::int64_t>(magnitude)
-                         : static_cast<std::int64_t>(magnitude))
-             : 0;
+    const std::int64_t value = fits ? (negative ? -static_cast<std::int64_t>(magnitude)
+                                                : static_cast<std::int64_t>(magnitude))
+                                    : 0;
     if (!fits || value < min || value > max) {
         fail(quoted(name) + ": must be an integer from " + std::to_string(min) + " to " +
              std::to_string(max));

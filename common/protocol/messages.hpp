@@ -349,8 +349,8 @@ struct Moved {
 struct RatingChange {
     int before = 1500;
     int after = 1500;
-    int diff = 0;              ///< after - before
-    bool provisional = true;   ///< of the new rating
+    int diff = 0;             ///< after - before
+    bool provisional = true;  ///< of the new rating
     friend bool operator==(const RatingChange&, const RatingChange&) = default;
 };
 /// Both players' rating changes, by seat.

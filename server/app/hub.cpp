@@ -179,8 +179,8 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
             },
             // A resume may find its seat by the connection's account (issue 40).
             [&](protocol::Resume& resume) {
-                return registry_.route(RoomRequest{peer, id, std::move(resume), {}, received,
-                                                   connections_.user_of(peer->id())});
+                return registry_.route(RoomRequest{
+                    peer, id, std::move(resume), {}, received, connections_.user_of(peer->id())});
             },
             [&]<GameRequest Request>(Request& request) {
                 return registry_.route(RoomRequest{peer, id, std::move(request), {}, received});
@@ -205,16 +205,15 @@ void Hub::on_hello(const std::shared_ptr<net::Peer>& peer, protocol::Hello& hell
     }
     // MINIMAL HOOK (rated40): identity40 replaces this with the contract's sign-in (error code
     // `unauthorized`, the name rules, `welcome.user`).
-    session_lookup_(std::move(*hello.token),
-                    [this, peer, id](const std::optional<AccountUser>& user) {
-                        if (!user) {
-                            replies_.refuse(peer, ErrorCode::forbidden,
-                                            "the session has ended: sign in again", id);
-                            return;
-                        }
-                        connections_.set_user(peer->id(), user);
-                        replies_.reply(peer, welcome(), id);
-                    });
+    session_lookup_(std::move(*hello.token), [this, peer,
+                                              id](const std::optional<AccountUser>& user) {
+        if (!user) {
+            replies_.refuse(peer, ErrorCode::forbidden, "the session has ended: sign in again", id);
+            return;
+        }
+        connections_.set_user(peer->id(), user);
+        replies_.reply(peer, welcome(), id);
+    });
 }
 
 // ---- what the rooms report ----------------------------------------------------------------

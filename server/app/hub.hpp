@@ -75,8 +75,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
         EngineDirectory* engines = nullptr, RatingBook* ratings = nullptr);
 
     /// Looks a session token up, answering its account or nullopt (from any thread).
-    using SessionLookup = std::function<void(
-        std::string token, std::function<void(std::optional<AccountUser>)> done)>;
+    using SessionLookup = std::function<void(std::string token,
+                                             std::function<void(std::optional<AccountUser>)> done)>;
     /// MINIMAL HOOK (rated40), to be replaced by identity40's sign-in at merge: `hello` with a
     /// `token` signs the connection in through `lookup` before its `welcome`.
     void set_session_lookup(SessionLookup lookup) { session_lookup_ = std::move(lookup); }

@@ -136,9 +136,8 @@ void Hub::start_rematch(const storage::GameRow& finished, const std::string& id,
                    seats[0].user_id && seats[1].user_id;
     if (header.rated) {
         for (auto& seat : seats) {
-            seat.rating = room_context_.ratings->shown(*seat.user_id,
-                                                       Perf{finished.variant, *speed},
-                                                       time_.unix_ms());
+            seat.rating = room_context_.ratings->shown(
+                *seat.user_id, Perf{finished.variant, *speed}, time_.unix_ms());
         }
     }
     auto game = rules::make_game(finished.variant, finished.initial_position);

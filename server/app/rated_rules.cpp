@@ -42,8 +42,8 @@ std::optional<std::string> rated_join_refusal(const RatedSeek& seek,
     if (!below && !above) {
         return std::nullopt;
     }
-    const std::string yours = "your " + std::string(to_string(seek.speed)) + " rating " +
-                              std::to_string(joiner_rating);
+    const std::string yours =
+        "your " + std::string(to_string(seek.speed)) + " rating " + std::to_string(joiner_rating);
     if (range.min && range.max) {
         return yours + " is outside " + std::to_string(*range.min) + "-" +
                std::to_string(*range.max);

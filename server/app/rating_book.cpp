@@ -20,10 +20,9 @@ storage::RatingsSettled Settlement::stored() const {
     settled.at_ms = at_ms;
     for (std::size_t i = 0; i < 2; ++i) {
         const glicko2::Rating& rating = after[i].rating;
-        settled.seats[i] = storage::RatingUpdate{users[i], rating.rating, rating.deviation,
-                                                 rating.volatility,
-                                                 app::shown(rating.rating) -
-                                                     app::shown(before[i].rating)};
+        settled.seats[i] =
+            storage::RatingUpdate{users[i], rating.rating, rating.deviation, rating.volatility,
+                                  app::shown(rating.rating) - app::shown(before[i].rating)};
     }
     return settled;
 }
@@ -64,8 +63,8 @@ protocol::PlayerRating RatingBook::shown(std::int64_t user, Perf perf, std::int6
     return protocol::PlayerRating{app::shown(rating.rating), provisional(rating)};
 }
 
-Settlement RatingBook::settle(std::array<std::int64_t, 2> users, Perf perf,
-                              rules::Outcome result, std::int64_t now_ms) {
+Settlement RatingBook::settle(std::array<std::int64_t, 2> users, Perf perf, rules::Outcome result,
+                              std::int64_t now_ms) {
     const double first_score = result == rules::Outcome::first_wins    ? 1.0
                                : result == rules::Outcome::second_wins ? 0.0
                                                                        : 0.5;

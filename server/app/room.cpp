@@ -55,9 +55,9 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
                                            std::optional<std::string> reply_id) {
     for (std::size_t i = 0; i < 2; ++i) {
         if (seats[i]) {
-            header.seats[i] = {seats[i]->name,         token_hash(seats[i]->token),
-                               seats[i]->engine,       seats[i]->engine_level,
-                               seats[i]->user_id,      seats[i]->rating};
+            header.seats[i] = {seats[i]->name,    token_hash(seats[i]->token),
+                               seats[i]->engine,  seats[i]->engine_level,
+                               seats[i]->user_id, seats[i]->rating};
         }
     }
     header.seq = 1;
@@ -105,10 +105,8 @@ Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
         // of theirs ends, and then rarely crosses the bound).
         for (auto& seat : stored.header.seats) {
             if (seat.user_id && seat.rating) {
-                seat.rating->provisional =
-                    provisional(context.ratings->current(*seat.user_id,
-                                                         Perf{stored.header.variant, *speed},
-                                                         context.time.unix_ms()));
+                seat.rating->provisional = provisional(context.ratings->current(
+                    *seat.user_id, Perf{stored.header.variant, *speed}, context.time.unix_ms()));
             }
         }
     }
@@ -339,8 +337,8 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
          then = std::move(then),
          if_failed = std::move(if_failed)](Expected<void, storage::StorageError> done) mutable {
             // The repository calls this once: its captures move on rather than being copied.
-            self->executor_->post([self, decision = std::move(decision), started, engine_move, settled,
-                                   origin = std::move(origin), then = std::move(then),
+            self->executor_->post([self, decision = std::move(decision), started, engine_move,
+                                   settled, origin = std::move(origin), then = std::move(then),
                                    if_failed = std::move(if_failed), done = std::move(done)] {
                 if (done) {
                     self->context_.metrics.commit_latency(

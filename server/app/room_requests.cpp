@@ -74,20 +74,17 @@ void GameRoom::on_join(RoomRequest& request) {
             join.rating = context_.ratings->shown(request.user->id, *pool, context_.time.unix_ms());
         }
     }
-    run(std::move(join), request,
-        [this, token, hash, peer = request.peer, id = request.id] {
-            const Side side =
-                table_.seat(Side::first).token_hash == hash ? Side::first : Side::second;
-            // The seat change is not an event a client can replay: later `since` requests from
-            // before it get a full state.
-            history_.clear();
-            add_member(peer, side);
-            after_change();
-            send(peer, protocol::SeatGranted{false, id_, variant_, side, token}, id);
-            for_each_connection([this](const std::shared_ptr<net::Peer>& member) {
-                send_state(member, std::nullopt);
-            });
-        });
+    run(std::move(join), request, [this, token, hash, peer = request.peer, id = request.id] {
+        const Side side = table_.seat(Side::first).token_hash == hash ? Side::first : Side::second;
+        // The seat change is not an event a client can replay: later `since` requests from
+        // before it get a full state.
+        history_.clear();
+        add_member(peer, side);
+        after_change();
+        send(peer, protocol::SeatGranted{false, id_, variant_, side, token}, id);
+        for_each_connection(
+            [this](const std::shared_ptr<net::Peer>& member) { send_state(member, std::nullopt); });
+    });
 }
 
 void GameRoom::on_move(RoomRequest& request, protocol::MoveRequest& move) {

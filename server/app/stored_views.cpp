@@ -14,8 +14,8 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat, 
         return std::nullopt;
     }
     const bool engine = !seat.engine.empty();
-    return protocol::PlayerInfo{seat.name,    present || engine, engine,     std::nullopt,
-                                !engine && !seat.user_id, seat.rating};
+    return protocol::PlayerInfo{seat.name,    present || engine,        engine,
+                                std::nullopt, !engine && !seat.user_id, seat.rating};
 }
 
 // A finished rated game's changes: the rating each seat sat down with and the change the end

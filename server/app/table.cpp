@@ -36,8 +36,8 @@ Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, 
       offers_(header.offers) {
     for (std::size_t i = 0; i < 2; ++i) {
         const auto& row = header.seats[i];
-        seats_[i] = TableSeat{row.name,  row.token_hash, row.engine, row.engine_level,
-                              false,     {},             row.user_id, row.rating};
+        seats_[i] = TableSeat{row.name, row.token_hash, row.engine, row.engine_level, false,
+                              {},       row.user_id,    row.rating};
     }
     if (control_) {
         clock_.emplace(*control_);

@@ -60,9 +60,11 @@ Table::Verdict Table::on_join(const command::Join& join, Instant now) {
     Decision decision;
     decision.seq_ = seq_ + 1;
     decision.updated_ms_ = now.unix_ms;
-    decision.intent = storage::SeatPlayer{
-        id_, side, {join.name, join.token_hash, "", 0, join.user_id, rating}, decision.seq_,
-        now.unix_ms};
+    decision.intent = storage::SeatPlayer{id_,
+                                          side,
+                                          {join.name, join.token_hash, "", 0, join.user_id, rating},
+                                          decision.seq_,
+                                          now.unix_ms};
     decision.change_ = Decision::Seated{side, join.name, join.token_hash, join.user_id, rating};
     // A creator who left while the game waited is away from a game in play now: the claim
     // window opens a full timeout from the join, and the joiner hears so, as after any

@@ -13,8 +13,8 @@ std::optional<protocol::PlayerInfo> Table::player(Side side) const {
         return std::nullopt;
     }
     const bool engine = !seat.engine.empty();
-    return protocol::PlayerInfo{seat.name,    seat_connected(side), engine,     std::nullopt,
-                                !engine && !seat.user_id, seat.rating};
+    return protocol::PlayerInfo{seat.name,    seat_connected(side),     engine,
+                                std::nullopt, !engine && !seat.user_id, seat.rating};
 }
 
 protocol::State Table::state(std::optional<Side> you, std::uint32_t spectators,
@@ -62,9 +62,18 @@ protocol::State Table::state(std::optional<Side> you, std::uint32_t spectators,
 }
 
 protocol::GameSummary Table::summary() const {
-    return protocol::GameSummary{id_,     variant_, status_,     player(Side::first),
-                                 player(Side::second), control_, ply(), result_,
-                                 reason_, created_ms_, rated_, rating_range_};
+    return protocol::GameSummary{id_,
+                                 variant_,
+                                 status_,
+                                 player(Side::first),
+                                 player(Side::second),
+                                 control_,
+                                 ply(),
+                                 result_,
+                                 reason_,
+                                 created_ms_,
+                                 rated_,
+                                 rating_range_};
 }
 
 storage::GameRow Table::row() const {

@@ -126,10 +126,12 @@ void bind_game(sqlite::Statement& statement, const GameRow& game) {
         .bind(29, std::int64_t{game.rated ? 1 : 0})
         .bind(30, optional_int(game.rating_range ? game.rating_range->min : std::nullopt))
         .bind(31, optional_int(game.rating_range ? game.rating_range->max : std::nullopt))
-        .bind(32, optional_int(game.seats[0].rating ? std::optional<int>(game.seats[0].rating->rating)
-                                                    : std::nullopt))
-        .bind(33, optional_int(game.seats[1].rating ? std::optional<int>(game.seats[1].rating->rating)
-                                                    : std::nullopt))
+        .bind(32,
+              optional_int(game.seats[0].rating ? std::optional<int>(game.seats[0].rating->rating)
+                                                : std::nullopt))
+        .bind(33,
+              optional_int(game.seats[1].rating ? std::optional<int>(game.seats[1].rating->rating)
+                                                : std::nullopt))
         .bind(34, optional_int(game.rating_diffs[0]))
         .bind(35, optional_int(game.rating_diffs[1]));
 }

@@ -17,24 +17,4 @@ const std::string& game_of(const GameIntent& intent) noexcept {
         intent);
 }
 
-std::optional<RatingsSettled>* ratings_of(GameIntent& intent) noexcept {
-    if (auto* append = std::get_if<AppendMove>(&intent); append && append->ending) {
-        return &append->ratings;
-    }
-    if (auto* end = std::get_if<EndGame>(&intent)) {
-        return &end->ratings;
-    }
-    return nullptr;
-}
-
-std::optional<GameEnding> ending_of(const GameIntent& intent) noexcept {
-    if (const auto* append = std::get_if<AppendMove>(&intent)) {
-        return append->ending;
-    }
-    if (const auto* end = std::get_if<EndGame>(&intent)) {
-        return end->ending;
-    }
-    return std::nullopt;
-}
-
 }  // namespace arbiter::server::storage

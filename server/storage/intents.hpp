@@ -117,7 +117,6 @@ struct EndGame {
     std::optional<RatingsSettled> ratings = std::nullopt;
 };
 
-
 /// Both players agreed to a rematch: the finished game names the new one; its offers lapse.
 struct LinkRematch {
     std::string game;
@@ -149,9 +148,26 @@ using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, Se
 
 /// Where an intent that ends a game keeps the ratings it settles (AppendMove with an ending,
 /// EndGame); nullptr for any other intent.
-std::optional<RatingsSettled>* ratings_of(GameIntent& intent) noexcept;
+/// (Inline: the app reads intents without linking the storage engines.)
+inline std::optional<RatingsSettled>* ratings_of(GameIntent& intent) noexcept {
+    if (auto* append = std::get_if<AppendMove>(&intent); append && append->ending) {
+        return &append->ratings;
+    }
+    if (auto* end = std::get_if<EndGame>(&intent)) {
+        return &end->ratings;
+    }
+    return nullptr;
+}
 /// How the intent ends its game, if it does.
-std::optional<GameEnding> ending_of(const GameIntent& intent) noexcept;
+inline std::optional<GameEnding> ending_of(const GameIntent& intent) noexcept {
+    if (const auto* append = std::get_if<AppendMove>(&intent)) {
+        return append->ending;
+    }
+    if (const auto* end = std::get_if<EndGame>(&intent)) {
+        return end->ending;
+    }
+    return std::nullopt;
+}
 
 /// The game an intent changes; "" for PruneAborted.
 const std::string& game_of(const GameIntent& intent) noexcept;

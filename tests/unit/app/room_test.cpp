@@ -716,7 +716,6 @@ TEST_F(RoomTest, AResumeThatReplacesAnAnsweringConnectionIsSilent) {
     EXPECT_TRUE(white->of_type("presence").empty());
 }
 
-
 // ---- rated games (issue 40) -----------------------------------------------------------------
 
 struct RatedRoomTest : RoomTest {
@@ -762,8 +761,9 @@ TEST_F(RatedRoomTest, TheEndOfARatedGameCarriesItsRatingsInTheIntentAndTheEvent)
     EXPECT_EQ(ended["ratings"]["black"]["before"], 1500);
     EXPECT_EQ(ended["ratings"]["black"]["diff"], end.ratings->seats[1].diff);
     EXPECT_EQ(ended["ratings"]["white"]["after"], 1500 + end.ratings->seats[0].diff);
-    EXPECT_GT(book.current(2, Perf{rules::Variant::chess, RatedSpeed::blitz}, time.unix_ms()).rating,
-              1500.0);
+    EXPECT_GT(
+        book.current(2, Perf{rules::Variant::chess, RatedSpeed::blitz}, time.unix_ms()).rating,
+        1500.0);
 }
 
 TEST_F(RatedRoomTest, ARatedEndWhoseCommitFailsChangesNoRating) {

@@ -120,8 +120,7 @@ TEST(ProtocolDecodeCreate, ARatingRangeOutsideARatedGameOrUpsideDownIsRefused) {
 
 TEST(ProtocolDecodeResume, TheTokenMayBeLeftOutBySignedInPlayers) {
     EXPECT_EQ(accepted_body<Resume>(R"({"type":"resume","game":"g1"})").token, "");
-    EXPECT_EQ(accepted_body<Resume>(R"({"type":"resume","game":"g1","token":"abc"})").token,
-              "abc");
+    EXPECT_EQ(accepted_body<Resume>(R"({"type":"resume","game":"g1","token":"abc"})").token, "abc");
 }
 
 TEST(ProtocolDecodeCreate, VariantMustBeKnown) {

@@ -169,8 +169,8 @@ std::vector<ServerMessage> server_messages() {
         seek.first->rating = PlayerRating{1500, true};
         seek.rated = true;
         seek.rating_range = RatingRange{std::nullopt, 1800};
-        Record record{"g1", variant, GameStatus::ended, rated.first, rated.second,
-                      ClockSpec{180000, 2000}};
+        Record record{"g1",        variant,      GameStatus::ended,
+                      rated.first, rated.second, ClockSpec{180000, 2000}};
         record.rated = true;
         record.ratings = changes;
         out.push_back({GamesList{{seek}}, {}});

@@ -22,10 +22,9 @@ using testing::write_and_wait;
 Expected<void, StorageError> sign_up(AccountStore& store, const std::string& name) {
     std::promise<Expected<void, StorageError>> promise;
     auto future = promise.get_future();
-    store.write_account(CreateUser{name, name, "$argon2id$h", 1000},
-                        [&promise](Expected<void, StorageError> result) {
-                            promise.set_value(std::move(result));
-                        });
+    store.write_account(
+        CreateUser{name, name, "$argon2id$h", 1000},
+        [&promise](Expected<void, StorageError> result) { promise.set_value(std::move(result)); });
     return future.get();
 }
 
@@ -103,8 +102,12 @@ TEST_F(StorageRatings, ARatedGameKeepsItsAccountsRangeAndSeatRatings) {
 
 TEST_F(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
     ASSERT_TRUE(write_and_wait(*repository_, testing::created(rated_game("r1"))));
-    EndGame end{"r1", GameEnding{GameStatus::ended, Outcome::first_wins, EndReason::resign},
-                {170000, 160000}, 9, 1700000060000, settled(162, -162)};
+    EndGame end{"r1",
+                GameEnding{GameStatus::ended, Outcome::first_wins, EndReason::resign},
+                {170000, 160000},
+                9,
+                1700000060000,
+                settled(162, -162)};
     ASSERT_TRUE(write_and_wait(*repository_, end));
     auto stored = repository_->load("r1");
     ASSERT_TRUE(stored && stored->has_value());
@@ -125,7 +128,10 @@ TEST_F(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
     ASSERT_TRUE(write_and_wait(*repository_, testing::created(rated_game("r2"))));
     MoveRow mate = testing::make_move(1, "e2e4");
     mate.seq = 2;
-    AppendMove append{"r2", mate, {170000, 160000}, 3,
+    AppendMove append{"r2",
+                      mate,
+                      {170000, 160000},
+                      3,
                       GameEnding{GameStatus::ended, Outcome::second_wins, EndReason::checkmate},
                       settled(-5, 5)};
     ASSERT_TRUE(write_and_wait(*repository_, append));
@@ -140,8 +146,10 @@ TEST_F(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
 
 TEST_F(StorageRatings, AnEndThatFailsStoresNoRating) {
     // The end of a game that is not stored fails: no rating row, no history.
-    EndGame end{"nowhere", GameEnding{GameStatus::ended, Outcome::first_wins, EndReason::resign},
-                {1, 1}, 9, 1700000060000, settled(162, -162)};
+    EndGame end{
+        "nowhere",     GameEnding{GameStatus::ended, Outcome::first_wins, EndReason::resign},
+        {1, 1},        9,
+        1700000060000, settled(162, -162)};
     EXPECT_FALSE(write_and_wait(*repository_, end));
     // Ratings for a game that is not rated: the end itself is refused whole.
     GameRow casual = rated_game("c1");
