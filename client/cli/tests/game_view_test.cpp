@@ -377,9 +377,6 @@ TEST(CliReplayView, StepKeys) {
     EXPECT_FALSE(parse_replay_step("jump", 0, 5));
 }
 
-}  // namespace
-}  // namespace arbiter::client
-
 // Issue 40: a rated game's seats show their ratings (`?` while provisional), a guest is marked,
 // and the end tells both rating changes.
 TEST(CliGameView, RatingsGuestMarksAndTheRatingChangeAtTheEnd) {
@@ -410,3 +407,6 @@ TEST(CliGameView, RatingsGuestMarksAndTheRatingChangeAtTheEnd) {
     (void)apply_message(guest_view, guest);
     EXPECT_EQ(guest_view.players["white"].badge, " (guest)");
 }
+
+}  // namespace
+}  // namespace arbiter::client
