@@ -53,7 +53,22 @@ void read_position(GameView& view, const Event& event) {
 }
 
 SeatView seat_view(const std::optional<protocol::PlayerInfo>& player) {
-    return player ? SeatView{true, player->name, player->connected} : SeatView{};
+    if (!player) {
+        return SeatView{};
+    }
+    std::string badge;
+    if (player->guest) {
+        badge = " (guest)";
+    } else if (player->rating) {
+        badge =
+            " " + std::to_string(player->rating->rating) + (player->rating->provisional ? "?" : "");
+    }
+    return SeatView{true, player->name, player->connected, badge};
+}
+
+// "+12" / "-7" / "+0".
+std::string signed_text(int diff) {
+    return (diff < 0 ? "" : "+") + std::to_string(diff);
 }
 
 void read_state(GameView& view, const protocol::State& state) {
@@ -257,8 +272,16 @@ std::string describe_ended(const GameView& view, const protocol::Ended& ended) {
     if (view.status == "aborted") {
         return aborted_text(ended.reason);
     }
-    return "Game over: " + std::string(protocol::result_text(ended.result)) + " (" +
-           std::string(protocol::to_string(ended.reason)) + ")";
+    std::string text = "Game over: " + std::string(protocol::result_text(ended.result)) + " (" +
+                       std::string(protocol::to_string(ended.reason)) + ")";
+    if (ended.ratings) {
+        for (const Side side : {Side::first, Side::second}) {
+            const auto& change = side == Side::first ? ended.ratings->first : ended.ratings->second;
+            text += "; " + seat_text(ended.variant, side) + " " + std::to_string(change.after) +
+                    (change.provisional ? "?" : "") + " (" + signed_text(change.diff) + ")";
+        }
+    }
+    return text;
 }
 
 // Coming back (a reconnect, a server restart), a player hears from the state when a claim opens
@@ -325,7 +348,8 @@ std::string render_clocks(const GameView& view, bool flip, std::int64_t elapsed_
         auto found = view.players.find(*seat);
         std::string name = found == view.players.end() || !found->second.taken
                                ? "(open)"
-                               : found->second.name + (found->second.connected ? "" : " (away)");
+                               : found->second.name + found->second.badge +
+                                     (found->second.connected ? "" : " (away)");
         std::string line = "  " + seat_title(*seat) + "  " + name;
         if (view.clock) {
             const auto remaining = view.clock->remaining_ms.find(*seat);

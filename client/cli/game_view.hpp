@@ -19,6 +19,9 @@ struct SeatView {
     bool taken = false;
     std::string name;
     bool connected = false;
+    /// What follows the name: " (guest)" for a guest, " 1512" or " 1512?" (provisional) in a
+    /// rated game, "" otherwise.
+    std::string badge;
 };
 
 /// The clocks as the server last sent them.

@@ -27,10 +27,12 @@ constexpr std::array<std::pair<std::string_view, Command>, 9> kCommands = {{
 
 // The options that belong to one command, and its name: given with another command they would
 // be ignored, and a user who typed them meant something else.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kCommandOptions = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kCommandOptions = {{
     {"--side", "create"},
     {"--clock", "create"},
     {"--private", "create"},
+    {"--rated", "create"},
+    {"--rating-range", "create"},
     {"--position", "create"},
     {"--opponent", "create"},
     {"--level", "create"},
@@ -141,6 +143,39 @@ Expected<void, std::string> check_texts(const CliOptions& options) {
 }
 
 }  // namespace
+
+Expected<RatingRangeSetting, std::string> parse_rating_range(std::string_view text) {
+    const auto dash = text.find('-');
+    const auto bound = [](std::string_view part) -> Expected<std::optional<int>, std::string> {
+        if (part.empty()) {
+            return std::optional<int>();
+        }
+        int value = 0;
+        const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (error != std::errc() || end != part.data() + part.size() || value < 0 ||
+            value > 10000) {
+            return unexpected("a rating bound is a whole number from 0 to 10000, not \"" +
+                              std::string(part) + "\"");
+        }
+        return std::optional<int>(value);
+    };
+    if (dash == std::string_view::npos) {
+        return unexpected("a rating range is MIN-MAX, MIN- or -MAX, as in 1400-1800, not \"" +
+                          std::string(text) + "\"");
+    }
+    auto min = bound(text.substr(0, dash));
+    auto max = bound(text.substr(dash + 1));
+    if (!min) {
+        return unexpected(min.error());
+    }
+    if (!max) {
+        return unexpected(max.error());
+    }
+    if ((!*min && !*max) || (*min && *max && **min > **max)) {
+        return unexpected("a rating range needs a bound, and MIN no higher than MAX");
+    }
+    return RatingRangeSetting{*min, *max};
+}
 
 Expected<ClockSetting, std::string> parse_clock(std::string_view text) {
     const auto plus = text.find('+');
@@ -274,6 +309,18 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
             options.flip = true;
         } else if (flag == "--private") {
             options.is_private = true;
+        } else if (flag == "--rated") {
+            options.rated = true;
+        } else if (flag == "--rating-range") {
+            std::string text;
+            outcome = set(text);
+            if (outcome) {
+                auto range = parse_rating_range(text);
+                if (!range) {
+                    return unexpected(range.error());
+                }
+                options.rating_range = *range;
+            }
         } else if (flag == "--print") {
             options.print = true;
         } else if (flag == "--once") {
@@ -332,6 +379,8 @@ usage: arbiter-cli [options] COMMAND [arguments]
 commands:
   create chess|xiangqi|draughts   open a game and play it
          [--side first|second|random] [--clock MIN+SEC] [--private] [--position FEN]
+         [--rated [--rating-range MIN-MAX]]   a rated game (signed in, timed); MIN- or -MAX
+                                  leaves one side open
          [--opponent ENGINE [--level 1-8]]   play the computer: an engine listed by
                                   `engines` takes the other seat (level default 3, 8 strongest)
   join GAME                       take the open seat of a game and play it

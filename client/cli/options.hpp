@@ -34,6 +34,12 @@ struct ClockSetting {
     std::uint64_t increment_ms = 0;
 };
 
+/// A rated seek's rating range from the command line (either bound open).
+struct RatingRangeSetting {
+    std::optional<int> min;
+    std::optional<int> max;
+};
+
 /// Every option, already checked; fields that a command does not use keep their defaults.
 struct CliOptions {
     Command command = Command::help;
@@ -48,7 +54,9 @@ struct CliOptions {
     std::string side = "random";
     std::optional<ClockSetting> clock;
     bool is_private = false;
-    std::string position;  ///< create: a start FEN
+    bool rated = false;                              ///< create: a rated game
+    std::optional<RatingRangeSetting> rating_range;  ///< create: a rated seek's range
+    std::string position;                            ///< create: a start FEN
     std::string opponent;  ///< create: an engine to play against (a name from welcome.engines)
     int level = kDefaultEngineLevel;  ///< create: the engine's level 1..8
     std::string game;                 ///< join, resume, watch, replay
@@ -58,6 +66,9 @@ struct CliOptions {
     std::optional<int> limit;
     bool once = false;  ///< lobby: print the list once and exit
 };
+
+/// Parses `1400-1800`, `1400-` or `-1800` (a rated seek's rating range; one side may be open).
+Expected<RatingRangeSetting, std::string> parse_rating_range(std::string_view text);
 
 /// Parses `5+3` (minutes + seconds of increment; minutes may have a fraction, as in `0.5+0`).
 Expected<ClockSetting, std::string> parse_clock(std::string_view text);

@@ -50,6 +50,11 @@ std::string create(const CliOptions& options, const std::string& id) {
                                            static_cast<std::int64_t>(options.clock->increment_ms)};
     }
     create.is_private = options.is_private;
+    create.rated = options.rated;
+    if (options.rating_range) {
+        create.rating_range =
+            protocol::RatingRange{options.rating_range->min, options.rating_range->max};
+    }
     create.position = options.position;
     if (!options.opponent.empty()) {
         create.opponent = protocol::EngineOpponent{options.opponent, options.level};

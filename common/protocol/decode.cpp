@@ -31,6 +31,8 @@ constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // 24 h
 constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;     // 1 h
 constexpr std::uint64_t kMaxSeq = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t kMaxLimit = 200;
+// A seek's rating bounds: far beyond any Glicko-2 rating.
+constexpr std::uint64_t kMaxRatingBound = 10000;
 // move.think_ms: any time a move can take, up to the largest integer every JSON reader (a
 // browser's included) holds exactly.
 constexpr std::uint64_t kMaxThinkMs = (1ULL << 53U) - 1;
@@ -78,6 +80,27 @@ std::optional<EngineOpponent> read_opponent(FieldReader& in) {
     return opponent;
 }
 
+std::optional<RatingRange> read_rating_range(FieldReader& in) {
+    const Json* object = in.optional_object("rating_range", false);
+    if (object == nullptr) {
+        return std::nullopt;
+    }
+    FieldReader range_in(*object, "rating_range.");
+    RatingRange range;
+    if (const auto min = range_in.optional_integer("min", 0, kMaxRatingBound)) {
+        range.min = static_cast<int>(*min);
+    }
+    if (const auto max = range_in.optional_integer("max", 0, kMaxRatingBound)) {
+        range.max = static_cast<int>(*max);
+    }
+    if (auto error = range_in.finish()) {
+        in.fail(std::move(*error));
+    } else if (range.min && range.max && *range.min > *range.max) {
+        in.fail("field \"rating_range\": min must not be above max");
+    }
+    return range;
+}
+
 OfferAction read_action(FieldReader& in) {
     return in.choice<OfferAction>("action", {{"offer", OfferAction::offer},
                                              {"accept", OfferAction::accept},
@@ -95,7 +118,8 @@ ClientBody read_hello(FieldReader& in) {
         in.fail("field \"name\": " + normal.error());
         return Hello{};
     }
-    return Hello{std::move(normal).value()};
+    // A session token signs the connection in (POST /api/session gives it).
+    return Hello{std::move(normal).value(), in.optional_text("token", kTokenRule)};
 }
 
 ClientBody read_create(FieldReader& in) {
@@ -114,6 +138,11 @@ ClientBody read_create(FieldReader& in) {
         in.fail("field \"position\": only spaces; send a FEN, or \"\" for the standard start");
     }
     create.opponent = read_opponent(in);
+    create.rated = in.optional_boolean("rated").value_or(false);
+    create.rating_range = read_rating_range(in);
+    if (create.rating_range && !create.rated) {
+        in.fail("field \"rating_range\": only a rated game has one");
+    }
     return create;
 }
 
@@ -124,7 +153,8 @@ ClientBody read_join(FieldReader& in) {
 ClientBody read_resume(FieldReader& in) {
     Resume resume;
     resume.game = in.text("game", kGameIdRule);
-    resume.token = in.text("token", kTokenRule);
+    // Absent: the connection's account holds a seat there (protocol.md, resume).
+    resume.token = in.optional_text("token", kTokenRule).value_or(std::string{});
     resume.since = in.optional_integer("since", 0, kMaxSeq);
     return resume;
 }

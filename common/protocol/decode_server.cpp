@@ -29,6 +29,9 @@ constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t kMaxI64 = std::numeric_limits<std::int64_t>::max();
 constexpr std::uint64_t kMaxInitialMs = 24ULL * 60 * 60 * 1000;  // protocol.md: create.clock
 constexpr std::uint64_t kMaxIncrementMs = 60ULL * 60 * 1000;
+// Ratings as shown: far beyond any Glicko-2 rating, within int.
+constexpr std::int64_t kMinRating = -100000;
+constexpr std::int64_t kMaxRating = 100000;
 /// defs.schema.json, wireMove: 1..64 characters (of any kind: the server sent them).
 constexpr text::TextRule kWireMoveRule{1, 64, text::Charset::any};
 /// Text the protocol does not bound (positions, notation, names, messages).
@@ -120,8 +123,65 @@ std::optional<PlayerInfo> read_player(ObjectReader& players, std::string_view se
         if (const auto after = in.optional_integer("claim_after_ms", 0, kMaxI64)) {
             info->claim_after_ms = static_cast<std::int64_t>(*after);
         }
+        // Issue 40's fields are read when present: a client keeps working with a server from
+        // before them (the JSON Schemas hold the server to sending them).
+        if (in.present("guest")) {
+            info->guest = in.boolean("guest");
+        }
+        if (in.present("rating")) {
+            in.object("rating", true, [&](ObjectReader& rating_in) {
+                info->rating = PlayerRating{
+                    static_cast<int>(rating_in.signed_integer("rating", kMinRating, kMaxRating)),
+                    rating_in.boolean("provisional")};
+            });
+        }
     });
     return info;
+}
+
+std::optional<int> read_bound(ObjectReader& in, std::string_view name) {
+    // A bound is null, or an integer (ratings are positive in practice; the reader is strict).
+    std::optional<int> value;
+    if (const auto bound = in.integer_or_null(name, 0, kMaxRating)) {
+        value = static_cast<int>(*bound);
+    }
+    return value;
+}
+
+/// `rated` and `rating_range`, when present (see read_player).
+void read_rated(ObjectReader& in, bool& rated, std::optional<RatingRange>& range) {
+    if (in.present("rated")) {
+        rated = in.boolean("rated");
+    }
+    if (in.present("rating_range")) {
+        in.object("rating_range", true, [&](ObjectReader& range_in) {
+            range = RatingRange{read_bound(range_in, "min"), read_bound(range_in, "max")};
+        });
+    }
+}
+
+RatingChange read_change(ObjectReader& in) {
+    RatingChange change;
+    change.before = static_cast<int>(in.signed_integer("before", kMinRating, kMaxRating));
+    change.after = static_cast<int>(in.signed_integer("after", kMinRating, kMaxRating));
+    change.diff = static_cast<int>(in.signed_integer("diff", -kMaxRating, kMaxRating));
+    change.provisional = in.boolean("provisional");
+    return change;
+}
+
+std::optional<EndRatings> read_end_ratings(ObjectReader& in, Variant variant) {
+    std::optional<EndRatings> ratings;
+    if (!in.present("ratings")) {
+        return ratings;
+    }
+    in.object("ratings", true, [&](ObjectReader& ratings_in) {
+        ratings.emplace();
+        ratings_in.object(rules::seat_name(variant, Side::first), false,
+                          [&](ObjectReader& seat_in) { ratings->first = read_change(seat_in); });
+        ratings_in.object(rules::seat_name(variant, Side::second), false,
+                          [&](ObjectReader& seat_in) { ratings->second = read_change(seat_in); });
+    });
+    return ratings;
 }
 
 void read_players(ObjectReader& in, Variant variant, std::optional<PlayerInfo>& first,
@@ -170,6 +230,7 @@ std::vector<GameSummary> read_summaries(ObjectReader& in) {
         game.result = read_result(game_in);
         game.reason = read_reason(game_in, true);
         game.created_ms = static_cast<std::int64_t>(game_in.integer("created_ms", 0, kMaxI64));
+        read_rated(game_in, game.rated, game.rating_range);
     });
     return games;
 }
@@ -237,6 +298,7 @@ ServerBody read_state(Context& message) {
     });
     state.spectators = static_cast<std::uint32_t>(in.integer("spectators", 0, kMaxU32));
     state.rematch = in.text_or_null("rematch", kGameIdRule);
+    read_rated(in, state.rated, state.rating_range);
     return state;
 }
 
@@ -274,6 +336,9 @@ ServerBody read_ended(Context& message) {
                                                                  to_string(GameStatus::aborted)};
     const auto status = in.choice("status", kEndStatuses);
     ended.status = status == 1U ? GameStatus::aborted : GameStatus::ended;
+    // The seats of `ratings` are named as in the game's variant (its state told the client).
+    ended.variant = message.variant_of(ended.game).value_or(Variant::chess);
+    ended.ratings = read_end_ratings(in, ended.variant);
     return ended;
 }
 
@@ -382,6 +447,8 @@ ServerBody read_record(Context& message) {
     record.result = read_result(in);
     record.reason = read_reason(in, true);
     record.created_ms = static_cast<std::int64_t>(in.integer("created_ms", 0, kMaxI64));
+    read_rated(in, record.rated, record.rating_range);
+    record.ratings = read_end_ratings(in, record.variant);
     return record;
 }
 

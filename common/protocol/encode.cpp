@@ -34,6 +34,57 @@ void player(JsonWriter& out, const std::optional<PlayerInfo>& info) {
     if (info->claim_after_ms) {
         out.number("claim_after_ms", *info->claim_after_ms);
     }
+    out.boolean("guest", info->guest).key("rating");
+    if (info->rating) {
+        out.begin_object()
+            .number("rating", info->rating->rating)
+            .boolean("provisional", info->rating->provisional)
+            .end_object();
+    } else {
+        out.null();
+    }
+    out.end_object();
+}
+
+void bound(JsonWriter& out, std::string_view name, const std::optional<int>& value) {
+    out.key(name);
+    if (value) {
+        out.number(*value);
+    } else {
+        out.null();
+    }
+}
+
+// `rated` and `rating_range` of a state, a listing or a record.
+void rated(JsonWriter& out, bool is_rated, const std::optional<RatingRange>& range) {
+    out.boolean("rated", is_rated).key("rating_range");
+    if (!range) {
+        out.null();
+        return;
+    }
+    out.begin_object();
+    bound(out, "min", range->min);
+    bound(out, "max", range->max);
+    out.end_object();
+}
+
+void rating_change(JsonWriter& out, const RatingChange& change) {
+    out.begin_object()
+        .number("before", change.before)
+        .number("after", change.after)
+        .number("diff", change.diff)
+        .boolean("provisional", change.provisional)
+        .end_object();
+}
+
+void end_ratings(JsonWriter& out, rules::Variant variant, const std::optional<EndRatings>& r) {
+    if (!r) {
+        out.null();
+        return;
+    }
+    out.begin_object();
+    rating_change(out.key(seat(variant, rules::Side::first)), r->first);
+    rating_change(out.key(seat(variant, rules::Side::second)), r->second);
     out.end_object();
 }
 
@@ -82,8 +133,9 @@ void summaries(JsonWriter& out, const std::vector<GameSummary>& games) {
         out.number("ply", game.ply)
             .text_or_null("result", result_text(game.result))
             .text_or_null("reason", to_string(game.reason))
-            .number("created_ms", game.created_ms)
-            .end_object();
+            .number("created_ms", game.created_ms);
+        rated(out, game.rated, game.rating_range);
+        out.end_object();
     }
     out.end_array();
 }
@@ -141,6 +193,7 @@ void body(JsonWriter& out, const State& m) {
     } else {
         out.null();
     }
+    rated(out, m.rated, m.rating_range);
 }
 
 void body(JsonWriter& out, const Moved& m) {
@@ -164,6 +217,7 @@ void body(JsonWriter& out, const Ended& m) {
         .text_or_null("result", result_text(m.result))
         .text("reason", to_string(m.reason))
         .text("status", to_string(m.status));
+    end_ratings(out.key("ratings"), m.variant, m.ratings);
 }
 
 void body(JsonWriter& out, const OfferEvent& m) {
@@ -259,6 +313,8 @@ void body(JsonWriter& out, const Record& m) {
         .text_or_null("result", result_text(m.result))
         .text_or_null("reason", to_string(m.reason))
         .number("created_ms", m.created_ms);
+    rated(out, m.rated, m.rating_range);
+    end_ratings(out.key("ratings"), m.variant, m.ratings);
 }
 
 void body(JsonWriter& out, const ErrorMessage& m) {

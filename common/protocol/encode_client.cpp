@@ -32,6 +32,9 @@ std::string_view claim_name(ClaimKind kind) {
 
 void body(JsonWriter& out, const Hello& m) {
     out.text("type", "hello").text("name", m.name);
+    if (m.token) {
+        out.text("token", *m.token);
+    }
 }
 
 void body(JsonWriter& out, const Create& m) {
@@ -58,6 +61,19 @@ void body(JsonWriter& out, const Create& m) {
             .number("level", m.opponent->level)
             .end_object();
     }
+    if (m.rated) {
+        out.boolean("rated", true);
+    }
+    if (m.rating_range) {
+        out.key("rating_range").begin_object();
+        if (m.rating_range->min) {
+            out.number("min", *m.rating_range->min);
+        }
+        if (m.rating_range->max) {
+            out.number("max", *m.rating_range->max);
+        }
+        out.end_object();
+    }
 }
 
 void body(JsonWriter& out, const Join& m) {
@@ -65,7 +81,10 @@ void body(JsonWriter& out, const Join& m) {
 }
 
 void body(JsonWriter& out, const Resume& m) {
-    out.text("type", "resume").text("game", m.game).text("token", m.token);
+    out.text("type", "resume").text("game", m.game);
+    if (!m.token.empty()) {
+        out.text("token", m.token);
+    }
     if (m.since) {
         out.number("since", *m.since);
     }

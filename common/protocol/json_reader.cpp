@@ -1,6 +1,7 @@
 #include "common/protocol/json_reader.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "common/protocol/text_rules.hpp"
 
@@ -499,6 +500,45 @@ std::optional<std::uint64_t> ObjectReader::optional_integer(std::string_view nam
                                                             std::uint64_t min, std::uint64_t max) {
     Member* member = locate(name, false);
     return member != nullptr ? integer_value(name, *member, min, max) : std::nullopt;
+}
+
+bool ObjectReader::present(std::string_view name) {
+    for (std::size_t i = 0; i < count_; ++i) {
+        if (members_[i].key == name) {
+            return !members_[i].known;
+        }
+    }
+    while (const Member* member = discover()) {
+        if (member->key == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::int64_t ObjectReader::signed_integer(std::string_view name, std::int64_t min,
+                                          std::int64_t max) {
+    Member* member = locate(name, true);
+    if (member == nullptr) {
+        return min;
+    }
+    bool negative = false;
+    std::uint64_t magnitude = 0;
+    const bool read = read_value(*member, [&](JsonCursor& in) {
+        negative = in.take('-');
+        return in.unsigned_integer(magnitude);
+    });
+    constexpr auto kLimit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    const bool fits = read && magnitude <= kLimit;
+    const std::int64_t value = fits ? (negative ? -static_cast<std::int64_t>(magnitude)
+                                                : static_cast<std::int64_t>(magnitude))
+                                    : 0;
+    if (!fits || value < min || value > max) {
+        fail(quoted(name) + ": must be an integer from " + std::to_string(min) + " to " +
+             std::to_string(max));
+        return min;
+    }
+    return value;
 }
 
 bool ObjectReader::boolean(std::string_view name) {

@@ -121,6 +121,10 @@ class ObjectReader {
     /// Such an integer that may be absent.
     std::optional<std::uint64_t> optional_integer(std::string_view name, std::uint64_t min,
                                                   std::uint64_t max);
+    /// Whether the object has a member `name` not read yet (it stays to be read).
+    bool present(std::string_view name);
+    /// A required integer within [min, max], which may be negative (a rating change).
+    std::int64_t signed_integer(std::string_view name, std::int64_t min, std::int64_t max);
     /// A required boolean.
     bool boolean(std::string_view name);
     /// A member that is absent, or `true` (a flag the server writes only when it is set).

@@ -117,6 +117,8 @@ enum class ClaimKind : std::uint8_t { win, draw };
 
 struct Hello {
     std::string name;  ///< 1..32 printable characters
+    /// A session token (POST /api/session) that signs the connection in; nullopt: a guest.
+    std::optional<std::string> token = std::nullopt;
     friend bool operator==(const Hello&, const Hello&) = default;
 };
 /// The levels an engine opponent accepts: 1 (weakest) .. 8 (strongest).
@@ -129,6 +131,13 @@ struct EngineOpponent {
     int level = kMinEngineLevel;
     friend bool operator==(const EngineOpponent&, const EngineOpponent&) = default;
 };
+/// A seek's rating range (create.rating_range): only players whose rating in the game's pool lies
+/// within it may join. Either bound may be absent (no bound on that side).
+struct RatingRange {
+    std::optional<int> min;
+    std::optional<int> max;
+    friend bool operator==(const RatingRange&, const RatingRange&) = default;
+};
 struct Create {
     rules::Variant variant = rules::Variant::chess;
     SidePreference side = SidePreference::random;
@@ -136,6 +145,8 @@ struct Create {
     bool is_private = false;                 ///< wire: "private"
     std::string position;                    ///< FEN of the start position; empty = standard start
     std::optional<EngineOpponent> opponent;  ///< nullopt: wait for a person to join
+    bool rated = false;                      ///< the game moves both players' ratings
+    std::optional<RatingRange> rating_range = std::nullopt;  ///< only with rated
     friend bool operator==(const Create&, const Create&) = default;
 };
 struct Join {
@@ -144,6 +155,8 @@ struct Join {
 };
 struct Resume {
     std::string game;
+    /// The seat's token; "" (absent on the wire) when the connection is signed in as the account
+    /// bound to a seat of the game.
     std::string token;
     std::optional<std::uint64_t> since;
     friend bool operator==(const Resume&, const Resume&) = default;
@@ -231,6 +244,13 @@ struct ProtocolError {
 
 // ---- server -> client ---------------------------------------------------------------------
 
+/// A player's rating as shown beside the name: rounded, and whether it is still provisional.
+struct PlayerRating {
+    int rating = 1500;
+    bool provisional = true;
+    friend bool operator==(const PlayerRating&, const PlayerRating&) = default;
+};
+
 /// One seat as others see it.
 struct PlayerInfo {
     std::string name;
@@ -239,6 +259,11 @@ struct PlayerInfo {
     /// In a state of a game in play, for a player who is away: ms until the opponent may claim
     /// (0: already). Absent otherwise.
     std::optional<std::int64_t> claim_after_ms = std::nullopt;
+    /// A person not signed in (false for accounts and engines).
+    bool guest = false;
+    /// The account's rating in the game's pool when it sat down; nullopt for guests, engines and
+    /// untimed games.
+    std::optional<PlayerRating> rating = std::nullopt;
     friend bool operator==(const PlayerInfo&, const PlayerInfo&) = default;
 };
 
@@ -302,6 +327,8 @@ struct State {
     std::vector<OpenOffer> offers;
     std::uint32_t spectators = 0;
     std::optional<std::string> rematch;  ///< the next game, once a rematch was agreed
+    bool rated = false;
+    std::optional<RatingRange> rating_range = std::nullopt;
     friend bool operator==(const State&, const State&) = default;
 };
 struct Moved {
@@ -318,12 +345,30 @@ struct Moved {
     std::optional<ClockState> clock;
     friend bool operator==(const Moved&, const Moved&) = default;
 };
+/// One player's rating change at the end of a rated game (ratings rounded as shown).
+struct RatingChange {
+    int before = 1500;
+    int after = 1500;
+    int diff = 0;             ///< after - before
+    bool provisional = true;  ///< of the new rating
+    friend bool operator==(const RatingChange&, const RatingChange&) = default;
+};
+/// Both players' rating changes, by seat.
+struct EndRatings {
+    RatingChange first;
+    RatingChange second;
+    friend bool operator==(const EndRatings&, const EndRatings&) = default;
+};
 struct Ended {
     std::string game;
     std::uint64_t seq = 0;
     rules::Outcome result = rules::Outcome::ongoing;  ///< ongoing for an aborted game
     EndReason reason = EndReason::none;               ///< checkmate, resign, timeout, aborted ...
     GameStatus status = GameStatus::ended;            ///< ended | aborted
+    /// The rating changes, when a rated game ended (not aborted).
+    std::optional<EndRatings> ratings = std::nullopt;
+    /// Not on the wire: names the seats of `ratings` (the decoder reads it from their names).
+    rules::Variant variant = rules::Variant::chess;
     friend bool operator==(const Ended&, const Ended&) = default;
 };
 /// `offer`: an offer was made, accepted, declined or withdrawn.
@@ -402,6 +447,8 @@ struct GameSummary {
     rules::Outcome result = rules::Outcome::ongoing;
     EndReason reason = EndReason::none;
     std::int64_t created_ms = 0;  ///< Unix time in ms
+    bool rated = false;
+    std::optional<RatingRange> rating_range = std::nullopt;
     friend bool operator==(const GameSummary&, const GameSummary&) = default;
 };
 struct LobbyList {
@@ -441,6 +488,9 @@ struct Record {
     EndReason reason = EndReason::none;
     std::int64_t created_ms = 0;
     bool initial_check = false;  ///< the side to move at the start is in check (a set-up position)
+    bool rated = false;
+    std::optional<RatingRange> rating_range = std::nullopt;
+    std::optional<EndRatings> ratings = std::nullopt;  ///< a finished rated game's changes
     friend bool operator==(const Record&, const Record&) = default;
 };
 struct ErrorMessage {

@@ -14,6 +14,7 @@ struct Rating {
     double rating = 1500.0;
     double deviation = 350.0;  ///< RD
     double volatility = 0.06;  ///< sigma
+    friend bool operator==(const Rating&, const Rating&) = default;
 };
 
 /// The system's constants (the paper's suggestions as defaults).

@@ -26,13 +26,13 @@ ClientLimitsConfig limits_of(const HubConfig& config) {
 
 Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
          Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
-         EngineDirectory* engines)
+         EngineDirectory* engines, RatingBook* ratings)
     : config_(std::move(config)),
       time_(time),
       metrics_(metrics),
       make_executor_(std::move(make_executor)),
       reads_(reads),
-      room_context_{repository, time, *this, metrics, config_.room, engines},
+      room_context_{repository, time, *this, metrics, config_.room, engines, ratings},
       replies_(metrics, time),
       limits_(limits_of(config_)),
       lobby_(config_.lobby_size),
@@ -143,13 +143,7 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
     return std::visit(
         Overloaded{
             [&](protocol::Hello& hello) {
-                connections_.set_name(peer->id(), std::move(hello.name));
-                replies_.reply(peer,
-                               protocol::Welcome{config_.server_name, protocol::kProtocolVersion,
-                                                 room_context_.engines != nullptr
-                                                     ? room_context_.engines->offered()
-                                                     : std::vector<protocol::EngineInfo>{}},
-                               id);
+                on_hello(peer, hello, id);
                 return false;
             },
             [&](protocol::Ping&) {
@@ -180,13 +174,46 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
             // the lookup's lock and copy.
             [&](protocol::Join& join) {
                 return registry_.route(RoomRequest{peer, id, std::move(join),
-                                                   connections_.name_of(peer->id()), received});
+                                                   connections_.name_of(peer->id()), received,
+                                                   connections_.user_of(peer->id())});
+            },
+            // A resume may find its seat by the connection's account (issue 40).
+            [&](protocol::Resume& resume) {
+                return registry_.route(RoomRequest{
+                    peer, id, std::move(resume), {}, received, connections_.user_of(peer->id())});
             },
             [&]<GameRequest Request>(Request& request) {
                 return registry_.route(RoomRequest{peer, id, std::move(request), {}, received});
             },
         },
         message.body);
+}
+
+protocol::Welcome Hub::welcome() const {
+    return protocol::Welcome{config_.server_name, protocol::kProtocolVersion,
+                             room_context_.engines != nullptr
+                                 ? room_context_.engines->offered()
+                                 : std::vector<protocol::EngineInfo>{}};
+}
+
+void Hub::on_hello(const std::shared_ptr<net::Peer>& peer, protocol::Hello& hello,
+                   const std::optional<std::string>& id) {
+    if (!hello.token || !session_lookup_) {
+        connections_.set_name(peer->id(), std::move(hello.name));
+        replies_.reply(peer, welcome(), id);
+        return;
+    }
+    // MINIMAL HOOK (rated40): identity40 replaces this with the contract's sign-in (error code
+    // `unauthorized`, the name rules, `welcome.user`).
+    session_lookup_(std::move(*hello.token), [this, peer,
+                                              id](const std::optional<AccountUser>& user) {
+        if (!user) {
+            replies_.refuse(peer, ErrorCode::forbidden, "the session has ended: sign in again", id);
+            return;
+        }
+        connections_.set_user(peer->id(), user);
+        replies_.reply(peer, welcome(), id);
+    });
 }
 
 // ---- what the rooms report ----------------------------------------------------------------

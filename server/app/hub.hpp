@@ -69,9 +69,17 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// `make_executor`: a new strand for each room. `reads`: where reads of stored games run
     /// (bringing a game back, replay, games), off the network threads. `engines`: the engine
     /// opponents offered (nullptr: none; create.opponent is refused).
+    /// `ratings`: the rating book rated games read and settle (nullptr: no game is rated).
     Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
         Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
-        EngineDirectory* engines = nullptr);
+        EngineDirectory* engines = nullptr, RatingBook* ratings = nullptr);
+
+    /// Looks a session token up, answering its account or nullopt (from any thread).
+    using SessionLookup = std::function<void(std::string token,
+                                             std::function<void(std::optional<AccountUser>)> done)>;
+    /// MINIMAL HOOK (rated40), to be replaced by identity40's sign-in at merge: `hello` with a
+    /// `token` signs the connection in through `lookup` before its `welcome`.
+    void set_session_lookup(SessionLookup lookup) { session_lookup_ = std::move(lookup); }
 
     using Restored = RoomRegistry::Restored;
     /// Loads every unfinished game from storage, or returns the storage error.
@@ -126,6 +134,10 @@ class Hub final : public net::PeerHandler, public RoomHost {
     // Games (hub_games.cpp).
     void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
                    const std::optional<std::string>& id);
+    /// `hello`: the name, and the account when it carries a session token.
+    void on_hello(const std::shared_ptr<net::Peer>& peer, protocol::Hello& hello,
+                  const std::optional<std::string>& id);
+    protocol::Welcome welcome() const;
     void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                   const std::optional<std::string>& id);
     /// `lobby`: follows the lobby, or answers one page of it (LobbySubscribe::paged).
@@ -157,6 +169,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     Lobby lobby_;
     RoomRegistry registry_;
     AbortedPruner pruner_;
+    SessionLookup session_lookup_;
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
 };
 

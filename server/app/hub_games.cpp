@@ -2,6 +2,7 @@
 #include <sys/random.h>
 
 #include "server/app/hub.hpp"
+#include "server/app/rated_rules.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/secrets.hpp"
 #include "server/app/stored_views.hpp"
@@ -34,6 +35,20 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
                         id);
         return;
     }
+    const auto user = connections_.user_of(peer->id());
+    if (create.rated) {
+        auto standard = rules::make_game(create.variant, "");
+        const bool standard_start =
+            standard && (*standard)->initial_position() == (*game)->initial_position();
+        if (auto refusal = rated_create_refusal(create, user.has_value(), standard_start)) {
+            replies_.refuse(peer, ErrorCode::not_allowed, *refusal, id);
+            return;
+        }
+        if (room_context_.ratings == nullptr) {
+            replies_.refuse(peer, ErrorCode::not_allowed, "this server rates no games", id);
+            return;
+        }
+    }
     storage::GameRow header;
     header.id = new_game_id();
     const ClientKey client = client_of(*peer);
@@ -57,6 +72,8 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
         header.clock_initial_ms = create.clock->initial_ms;
         header.clock_increment_ms = create.clock->increment_ms;
     }
+    header.rated = create.rated;
+    header.rating_range = create.rating_range;
     header.status = protocol::GameStatus::waiting;
     header.created_ms = time_.unix_ms();
     header.updated_ms = header.created_ms;
@@ -68,6 +85,13 @@ void Hub::on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Crea
     std::array<std::optional<SeatSpec>, 2> seats;
     seats[seat_index(side)] =
         SeatSpec{connections_.name_of(peer->id()), new_seat_token(), {peer}, "", 0};
+    if (user) {
+        seats[seat_index(side)]->user_id = user->id;
+        if (create.rated) {
+            seats[seat_index(side)]->rating = room_context_.ratings->shown(
+                user->id, Perf{create.variant, *rated_speed(create.clock)}, time_.unix_ms());
+        }
+    }
     if (create.opponent) {
         // The engine takes the other seat and the game starts at once.
         auto name = room_context_.engines != nullptr
@@ -105,6 +129,17 @@ void Hub::start_rematch(const storage::GameRow& finished, const std::string& id,
     header.created_ms = time_.unix_ms();
     header.updated_ms = header.created_ms;
     header.rematch_of = finished.id;
+    // A rematch of a rated game is rated (both seats are the same accounts); the seek's range
+    // served to find the opponent, and is not carried.
+    const auto speed = rated_speed(time_control_of(finished));
+    header.rated = finished.rated && speed && room_context_.ratings != nullptr &&
+                   seats[0].user_id && seats[1].user_id;
+    if (header.rated) {
+        for (auto& seat : seats) {
+            seat.rating = room_context_.ratings->shown(
+                *seat.user_id, Perf{finished.variant, *speed}, time_.unix_ms());
+        }
+    }
     auto game = rules::make_game(finished.variant, finished.initial_position);
     // A rematch against an engine is an open game of its players' connections, as one they
     // created (--max-open-games): else create, resign, rematch, create ... piled them up.

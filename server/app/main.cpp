@@ -103,11 +103,19 @@ int main(int argc, char** argv) {
     app::Metrics metrics;
     std::unique_ptr<net::Network> network;
     engines::EngineRegistry engines(config.engines);
+    // Every rating, before any game is served (rating_book.hpp: why in memory).
+    app::RatingBook ratings;
+    if (auto stored = (*repository)->load_ratings(); stored) {
+        ratings.load(*stored);
+    } else {
+        log_event(LogLevel::error, "ratings_not_loaded", {{"error", stored.error().message}});
+        return 1;
+    }
     // Stopped explicitly below, before the hub and the repository its reads use.
     app::ReadWorker reads(config.max_queued_reads);
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
-        reads, &engines);
+        reads, &engines, &ratings);
     // The error_code form: a folder that cannot be looked at (no search permission on a parent, a
     // symbolic link loop) is reported like a missing one, where the other form threw and the
     // process ended with no word.
@@ -127,6 +135,14 @@ int main(int argc, char** argv) {
     app::AccountHttp account_http(accounts);
     app::PlayerHttp player_http(**repository, **repository, **repository,
                                 app::system_account_clocks().wall_ms);
+    // MINIMAL HOOK (rated40): `hello.token` signs a connection in; identity40 replaces it.
+    hub->set_session_lookup([&accounts](std::string token, auto done) {
+        accounts.user_of(std::move(token), [done = std::move(done)](const auto& user) {
+            done(user ? std::optional<app::AccountUser>(
+                            app::AccountUser{user->user_id, user->username})
+                      : std::nullopt);
+        });
+    });
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,

@@ -55,8 +55,9 @@ std::shared_ptr<GameRoom> GameRoom::create(RoomContext& context, std::shared_ptr
                                            std::optional<std::string> reply_id) {
     for (std::size_t i = 0; i < 2; ++i) {
         if (seats[i]) {
-            header.seats[i] = {seats[i]->name, token_hash(seats[i]->token), seats[i]->engine,
-                               seats[i]->engine_level};
+            header.seats[i] = {seats[i]->name,    token_hash(seats[i]->token),
+                               seats[i]->engine,  seats[i]->engine_level,
+                               seats[i]->user_id, seats[i]->rating};
         }
     }
     header.seq = 1;
@@ -97,6 +98,18 @@ void GameRoom::begin_creation() {
 
 Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
     RoomContext& context, std::shared_ptr<Executor> executor, storage::StoredGame stored) {
+    const auto speed = rated_speed(time_control_of(stored.header));
+    if (stored.header.rated && speed && context.ratings != nullptr) {
+        // Storage keeps the rounded rating a seat sat down with, not whether it was provisional:
+        // that is read from the player's rating as it stands (it changes only when a rated game
+        // of theirs ends, and then rarely crosses the bound).
+        for (auto& seat : stored.header.seats) {
+            if (seat.user_id && seat.rating) {
+                seat.rating->provisional = provisional(context.ratings->current(
+                    *seat.user_id, Perf{stored.header.variant, *speed}, context.time.unix_ms()));
+            }
+        }
+    }
     auto table = Table::restore(std::move(stored), table_config(context),
                                 Instant{context.time.now(), context.time.unix_ms()});
     if (!table) {
@@ -279,18 +292,53 @@ void GameRoom::run(TableCommand command, std::optional<RequestOrigin> origin, Th
            engine_move);
 }
 
+std::optional<Perf> GameRoom::perf() const {
+    const auto speed = rated_speed(table_.time_control());
+    if (!table_.rated() || !speed) {
+        return std::nullopt;
+    }
+    return Perf{variant_, *speed};
+}
+
+std::optional<Settlement> GameRoom::settle_ratings(Decision& decision) {
+    auto* ratings = decision.intent ? storage::ratings_of(*decision.intent) : nullptr;
+    const auto ending = decision.intent ? storage::ending_of(*decision.intent) : std::nullopt;
+    const auto pool = perf();
+    if (ratings == nullptr || !ending || ending->status != GameStatus::ended || !pool ||
+        context_.ratings == nullptr) {
+        return std::nullopt;
+    }
+    const auto& first = table_.seat(Side::first).user_id;
+    const auto& second = table_.seat(Side::second).user_id;
+    if (!first || !second) {
+        return std::nullopt;  // a rated game seats two accounts (rated_join_refusal)
+    }
+    Settlement settled =
+        context_.ratings->settle({*first, *second}, *pool, ending->result, context_.time.unix_ms());
+    *ratings = settled.stored();
+    for (auto& event : decision.events) {
+        if (auto* ended = std::get_if<protocol::Ended>(&event)) {
+            ended->ratings = settled.shown();
+        }
+    }
+    return settled;
+}
+
 void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestOrigin> origin,
                       Then then, Failed if_failed, std::optional<std::uint32_t> engine_move) {
     busy_ = true;
+    // Settled before the write, undone if it fails: the ratings are stored with the end.
+    auto settled = settle_ratings(*decision);
     const auto started = context_.time.now();
     auto self = shared_from_this();
     context_.repository.write(
         std::move(*decision->intent),
-        [self, decision, started, engine_move, origin = std::move(origin), then = std::move(then),
+        [self, decision, started, engine_move, settled, origin = std::move(origin),
+         then = std::move(then),
          if_failed = std::move(if_failed)](Expected<void, storage::StorageError> done) mutable {
             // The repository calls this once: its captures move on rather than being copied.
             self->executor_->post([self, decision = std::move(decision), started, engine_move,
-                                   origin = std::move(origin), then = std::move(then),
+                                   settled, origin = std::move(origin), then = std::move(then),
                                    if_failed = std::move(if_failed), done = std::move(done)] {
                 if (done) {
                     self->context_.metrics.commit_latency(
@@ -301,6 +349,9 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
                     self->settle(*decision, origin, then);
                 } else {
                     log_storage_failure(self->context_.time, self->id_, done.error().message);
+                    if (settled) {
+                        self->context_.ratings->undo(*settled);
+                    }
                     self->table_.discard(*decision);
                     if (origin) {
                         self->reply_error(

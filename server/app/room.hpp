@@ -21,6 +21,8 @@
 #include "common/protocol/codec.hpp"
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
+#include "server/app/connections.hpp"
+#include "server/app/rating_book.hpp"
 #include "server/app/seat_agent.hpp"
 #include "server/app/spectator_notices.hpp"
 #include "server/app/table.hpp"
@@ -51,6 +53,8 @@ struct RoomRequest {
     protocol::ClientBody body;
     std::string player_name;  ///< from `hello`, or a default
     std::chrono::steady_clock::time_point received;
+    /// The account the connection is signed in as (for join and resume; nullopt otherwise).
+    std::optional<AccountUser> user = std::nullopt;
 };
 
 /// What a reply reads of a request: who asked, the id it echoes, when it arrived, and whether it
@@ -75,6 +79,9 @@ struct SeatSpec {
     std::vector<std::shared_ptr<net::Peer>> peers;
     std::string engine;    ///< an engine seat: the engine's name (no peers then); "" for a person
     int engine_level = 0;  ///< 1..8 for an engine seat
+    std::optional<std::int64_t> user_id = std::nullopt;  ///< the account playing it
+    /// In a rated game: the account's rating in the game's pool now.
+    std::optional<protocol::PlayerRating> rating = std::nullopt;
 };
 
 class GameRoom;
@@ -127,6 +134,8 @@ struct RoomContext {
     Metrics& metrics;
     RoomConfig config;
     EngineDirectory* engines = nullptr;  ///< nullptr: no engine seats (they fall to nobody)
+    /// Where rated games' ratings are read and settled; nullptr: no game is rated (tests).
+    RatingBook* ratings = nullptr;
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
@@ -213,6 +222,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// A seat's connection went or came back: its `presence`, after any write in flight.
     void presence(rules::Side side, bool connected);
     Instant instant() const;
+    /// A decision that ends a rated game (not an abort): the book settles both ratings now, and
+    /// the intent and the `ended` event carry them (the table decided the end; the room rates).
+    std::optional<Settlement> settle_ratings(Decision& decision);
+    /// The rating pool of this game, when it is rated.
+    std::optional<Perf> perf() const;
 
     // Queueing: one command at a time; one whose decision writes holds the queue until its commit.
     void enqueue(Task task);

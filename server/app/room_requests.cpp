@@ -67,20 +67,24 @@ void GameRoom::handle(RoomRequest& request) {
 void GameRoom::on_join(RoomRequest& request) {
     const std::string token = new_seat_token();
     std::string hash = token_hash(token);
-    run(command::Join{request.player_name, hash, held_by(*request.peer)}, request,
-        [this, token, hash, peer = request.peer, id = request.id] {
-            const Side side =
-                table_.seat(Side::first).token_hash == hash ? Side::first : Side::second;
-            // The seat change is not an event a client can replay: later `since` requests from
-            // before it get a full state.
-            history_.clear();
-            add_member(peer, side);
-            after_change();
-            send(peer, protocol::SeatGranted{false, id_, variant_, side, token}, id);
-            for_each_connection([this](const std::shared_ptr<net::Peer>& member) {
-                send_state(member, std::nullopt);
-            });
-        });
+    command::Join join{request.player_name, hash, held_by(*request.peer)};
+    if (request.user) {
+        join.user_id = request.user->id;
+        if (const auto pool = perf(); pool && context_.ratings != nullptr) {
+            join.rating = context_.ratings->shown(request.user->id, *pool, context_.time.unix_ms());
+        }
+    }
+    run(std::move(join), request, [this, token, hash, peer = request.peer, id = request.id] {
+        const Side side = table_.seat(Side::first).token_hash == hash ? Side::first : Side::second;
+        // The seat change is not an event a client can replay: later `since` requests from
+        // before it get a full state.
+        history_.clear();
+        add_member(peer, side);
+        after_change();
+        send(peer, protocol::SeatGranted{false, id_, variant_, side, token}, id);
+        for_each_connection(
+            [this](const std::shared_ptr<net::Peer>& member) { send_state(member, std::nullopt); });
+    });
 }
 
 void GameRoom::on_move(RoomRequest& request, protocol::MoveRequest& move) {
@@ -203,15 +207,30 @@ void GameRoom::settle_absent_seats() {
 }
 
 void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
-    const std::string hash = token_hash(resume.token);
     std::optional<Side> side;
-    for (Side s : {Side::first, Side::second}) {
-        if (same_hash(hash, table_.seat(s).token_hash)) {
-            side = s;
+    if (!resume.token.empty()) {
+        const std::string hash = token_hash(resume.token);
+        for (Side s : {Side::first, Side::second}) {
+            if (same_hash(hash, table_.seat(s).token_hash)) {
+                side = s;
+            }
+        }
+    }
+    if (!side && request.user) {
+        // A seat bound to the connection's account is its own, whatever device asks (issue 40):
+        // the first such seat this connection does not hold already.
+        for (Side s : {Side::first, Side::second}) {
+            if (!side && table_.seat(s).user_id == request.user->id &&
+                !held_by(*request.peer).holds(s)) {
+                side = s;
+            }
         }
     }
     if (!side) {
-        reply_error(request, ErrorCode::forbidden, "that token does not hold a seat in this game");
+        reply_error(request, ErrorCode::forbidden,
+                    resume.token.empty()
+                        ? "no seat of this game is yours: send its token, or sign in as its player"
+                        : "that token does not hold a seat in this game");
         return;
     }
     const bool was_connected = table_.seat_connected(*side);
@@ -326,6 +345,7 @@ void GameRoom::start_rematch(const std::string& next) {
         spec.token = new_seat_token();
         spec.engine = seat.engine;
         spec.engine_level = seat.engine_level;
+        spec.user_id = seat.user_id;
         for (const auto& member : members_) {
             if (member.seat == side) {
                 spec.peers.push_back(member.peer);

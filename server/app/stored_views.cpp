@@ -16,7 +16,25 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat, 
         return std::nullopt;
     }
     const bool engine = !seat.engine.empty();
-    return protocol::PlayerInfo{seat.name, present || engine, engine};
+    return protocol::PlayerInfo{seat.name,    present || engine,        engine,
+                                std::nullopt, !engine && !seat.user_id, seat.rating};
+}
+
+// A finished rated game's changes: the rating each seat sat down with and the change the end
+// stored. Whether the new rating is provisional is not stored (migration 0010); it is read from
+// the seat's rating as the row gives it.
+std::optional<protocol::EndRatings> stored_ratings(const storage::GameRow& row) {
+    if (!row.rated || !row.rating_diffs[0] || !row.rating_diffs[1] || !row.seats[0].rating ||
+        !row.seats[1].rating) {
+        return std::nullopt;
+    }
+    const auto change = [&](std::size_t i) {
+        const int before = row.seats[i].rating->rating;
+        const int diff = *row.rating_diffs[i];
+        return protocol::RatingChange{before, before + diff, diff,
+                                      row.seats[i].rating->provisional};
+    };
+    return protocol::EndRatings{change(0), change(1)};
 }
 
 // Milliseconds as the seconds PGN's TimeControl counts in: "300", or "90.5" for a part second.
@@ -42,7 +60,9 @@ protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2
                                  row.ply,
                                  row.result,
                                  row.reason,
-                                 row.created_ms};
+                                 row.created_ms,
+                                 row.rated,
+                                 row.rating_range};
 }
 
 protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present) {
@@ -58,6 +78,9 @@ protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> 
     record.result = row.result;
     record.reason = row.reason;
     record.created_ms = row.created_ms;
+    record.rated = row.rated;
+    record.rating_range = row.rating_range;
+    record.ratings = stored_ratings(row);
     auto made = rules::make_game(row.variant, row.initial_position);
     std::unique_ptr<rules::Game> replay = made ? std::move(*made) : nullptr;
     record.initial_check = replay && replay->in_check();

@@ -21,6 +21,8 @@ Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, 
       variant_(header.variant),
       initial_position_(header.initial_position),
       is_private_(header.is_private),
+      rated_(header.rated),
+      rating_range_(header.rating_range),
       control_(time_control_of(header)),
       created_ms_(header.created_ms),
       updated_ms_(header.updated_ms),
@@ -34,7 +36,8 @@ Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, 
       offers_(header.offers) {
     for (std::size_t i = 0; i < 2; ++i) {
         const auto& row = header.seats[i];
-        seats_[i] = TableSeat{row.name, row.token_hash, row.engine, row.engine_level, false, {}};
+        seats_[i] = TableSeat{row.name, row.token_hash, row.engine, row.engine_level, false,
+                              {},       row.user_id,    row.rating};
     }
     if (control_) {
         clock_.emplace(*control_);
@@ -131,6 +134,8 @@ void Table::apply(Decision& decision, Instant now) {
                        auto& seat = seats_[seat_index(seated.side)];
                        seat.name = std::move(seated.name);
                        seat.token_hash = std::move(seated.token_hash);
+                       seat.user_id = seated.user_id;
+                       seat.rating = seated.rating;
                        status_ = GameStatus::playing;
                        seq_ = decision.seq_;
                        updated_ms_ = decision.updated_ms_;

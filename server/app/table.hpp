@@ -53,6 +53,10 @@ struct TableSeat {
     /// Since when its player is away, as announced (a `presence` event, or a restart); nullopt
     /// while connected or never gone.
     std::optional<std::chrono::steady_clock::time_point> away_since;
+    /// The account playing it (issue 40); nullopt for a guest, an engine or an open seat.
+    std::optional<std::int64_t> user_id = std::nullopt;
+    /// In a rated game: the account's rating in the game's pool when it sat down.
+    std::optional<protocol::PlayerRating> rating = std::nullopt;
 
     /// Someone holds the seat (a person or an engine).
     bool taken() const noexcept { return !token_hash.empty(); }
@@ -99,6 +103,11 @@ class Table {
     rules::Outcome result() const noexcept { return result_; }
     protocol::EndReason reason() const noexcept { return reason_; }
     bool is_private() const noexcept { return is_private_; }
+    /// The game moves both players' ratings when it ends (not when aborted).
+    bool rated() const noexcept { return rated_; }
+    const std::optional<protocol::RatingRange>& rating_range() const noexcept {
+        return rating_range_;
+    }
     /// The start position, as stored.
     const std::string& initial_position() const noexcept { return initial_position_; }
     std::uint64_t seq() const noexcept { return seq_; }
@@ -224,6 +233,8 @@ class Table {
     rules::Variant variant_;
     std::string initial_position_;
     bool is_private_ = false;
+    bool rated_ = false;
+    std::optional<protocol::RatingRange> rating_range_;
     std::optional<protocol::ClockSpec> control_;
     std::int64_t created_ms_ = 0;
     std::int64_t updated_ms_ = 0;

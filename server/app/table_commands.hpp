@@ -69,6 +69,11 @@ struct Join {
     std::string name;
     std::string token_hash;  ///< of the token the room issues for the seat
     HeldSeats held;
+    /// The account the joiner is signed in as (issue 40); nullopt for a guest.
+    std::optional<std::int64_t> user_id = std::nullopt;
+    /// Its rating in the game's pool as it stands now (the room asks the rating book); set for
+    /// a signed-in joiner of a rated game.
+    std::optional<protocol::PlayerRating> rating = std::nullopt;
 };
 /// A move at `ply`, in wire or display notation.
 struct Move {
@@ -193,6 +198,8 @@ class Decision {
         rules::Side side;
         std::string name;
         std::string token_hash;
+        std::optional<std::int64_t> user_id;
+        std::optional<protocol::PlayerRating> rating;
     };
     struct Played {
         PlyRecord record;

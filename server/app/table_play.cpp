@@ -126,8 +126,9 @@ Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
         ending = storage::GameEnding{GameStatus::ended, status.outcome,
                                      protocol::end_reason_of(status.reason)};
         decision.seq_ += 1;
-        decision.events.emplace_back(
-            protocol::Ended{id_, decision.seq_, ending->result, ending->reason, ending->status});
+        decision.events.emplace_back(protocol::Ended{id_, decision.seq_, ending->result,
+                                                     ending->reason, ending->status, std::nullopt,
+                                                     variant_});
     }
     decision.intent = storage::AppendMove{id_, std::move(row), clocks, decision.seq_, ending};
     decision.change_ = Decision::Played{std::move(record), ending, timed, seat, round_trip_ms};
@@ -255,8 +256,8 @@ Decision Table::end_game(rules::Outcome outcome, EndReason reason, TimePoint sto
     const storage::GameEnding ending{
         status, status == GameStatus::aborted ? rules::Outcome::ongoing : outcome, reason};
     decision.intent = storage::EndGame{id_, ending, clocks, decision.seq_, now.unix_ms};
-    decision.events.emplace_back(
-        protocol::Ended{id_, decision.seq_, ending.result, ending.reason, ending.status});
+    decision.events.emplace_back(protocol::Ended{id_, decision.seq_, ending.result, ending.reason,
+                                                 ending.status, std::nullopt, variant_});
     decision.answers_request = true;
     decision.change_ = Decision::Ended{ending, clocks};
     return decision;

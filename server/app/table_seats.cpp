@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/core/assert.hpp"
 #include "server/app/claim_window.hpp"
+#include "server/app/rated_rules.hpp"
 #include "server/app/seats.hpp"
 #include "server/app/speed.hpp"
 #include "server/app/table.hpp"
@@ -44,12 +46,26 @@ Table::Verdict Table::on_join(const command::Join& join, Instant now) {
         return unexpected(Refusal{ErrorCode::forbidden, "you already hold a seat in this game"});
     }
     const Side side = seats_[0].name.empty() ? Side::first : Side::second;
+    std::optional<protocol::PlayerRating> rating;
+    if (rated_) {
+        const auto speed = rated_speed(control_);
+        ARBITER_ASSERT(speed.has_value());  // a rated game is timed (rated_create_refusal)
+        const RatedSeek seek{*speed, seats_[seat_index(rules::opponent(side))].user_id,
+                             rating_range_};
+        rating = join.rating.value_or(protocol::PlayerRating{});
+        if (auto refusal = rated_join_refusal(seek, join.user_id, rating->rating)) {
+            return unexpected(Refusal{ErrorCode::forbidden, std::move(*refusal)});
+        }
+    }
     Decision decision;
     decision.seq_ = seq_ + 1;
     decision.updated_ms_ = now.unix_ms;
-    decision.intent = storage::SeatPlayer{
-        id_, side, {join.name, join.token_hash, "", 0}, decision.seq_, now.unix_ms};
-    decision.change_ = Decision::Seated{side, join.name, join.token_hash};
+    decision.intent = storage::SeatPlayer{id_,
+                                          side,
+                                          {join.name, join.token_hash, "", 0, join.user_id, rating},
+                                          decision.seq_,
+                                          now.unix_ms};
+    decision.change_ = Decision::Seated{side, join.name, join.token_hash, join.user_id, rating};
     // A creator who left while the game waited is away from a game in play now: the claim
     // window opens a full timeout from the join, and the joiner hears so, as after any
     // disconnect (not from the creator's leave, which would let a joiner claim a win the moment

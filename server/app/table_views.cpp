@@ -12,7 +12,9 @@ std::optional<protocol::PlayerInfo> Table::player(Side side) const {
     if (seat.name.empty() && !seat.taken()) {
         return std::nullopt;
     }
-    return protocol::PlayerInfo{seat.name, seat_connected(side), !seat.engine.empty()};
+    const bool engine = !seat.engine.empty();
+    return protocol::PlayerInfo{seat.name,    seat_connected(side),     engine,
+                                std::nullopt, !engine && !seat.user_id, seat.rating};
 }
 
 protocol::State Table::state(std::optional<Side> you, std::uint32_t spectators,
@@ -54,13 +56,24 @@ protocol::State Table::state(std::optional<Side> you, std::uint32_t spectators,
     state.offers = offers_;
     state.spectators = spectators;
     state.rematch = rematch_next_;
+    state.rated = rated_;
+    state.rating_range = rating_range_;
     return state;
 }
 
 protocol::GameSummary Table::summary() const {
-    return protocol::GameSummary{
-        id_,   variant_, status_, player(Side::first), player(Side::second), control_,
-        ply(), result_,  reason_, created_ms_};
+    return protocol::GameSummary{id_,
+                                 variant_,
+                                 status_,
+                                 player(Side::first),
+                                 player(Side::second),
+                                 control_,
+                                 ply(),
+                                 result_,
+                                 reason_,
+                                 created_ms_,
+                                 rated_,
+                                 rating_range_};
 }
 
 storage::GameRow Table::row() const {
@@ -78,7 +91,8 @@ storage::GameRow Table::row() const {
     row.reason = reason_;
     for (std::size_t i = 0; i < 2; ++i) {
         const auto& seat = seats_[i];
-        row.seats[i] = {seat.name, seat.token_hash, seat.engine, seat.engine_level};
+        row.seats[i] = {seat.name,         seat.token_hash, seat.engine,
+                        seat.engine_level, seat.user_id,    seat.rating};
     }
     row.clock_ms = clock_ ? clock_->stored() : Clocks{0, 0};
     row.seq = seq_;
@@ -88,6 +102,8 @@ storage::GameRow Table::row() const {
     row.rematch_of = rematch_of_;
     row.rematch_next = rematch_next_;
     row.offers = offers_;
+    row.rated = rated_;
+    row.rating_range = rating_range_;
     return row;
 }
 

@@ -22,6 +22,25 @@ std::optional<std::string> column_optional_text(const sqlite::Statement& stateme
     return statement.column_text(index);
 }
 
+std::optional<std::int64_t> optional_int(std::optional<int> value) {
+    return value ? std::optional<std::int64_t>(*value) : std::nullopt;
+}
+
+std::optional<int> column_optional_int(const sqlite::Statement& statement, int index) {
+    const auto value = statement.column_optional_int64(index);
+    return value ? std::optional<int>(static_cast<int>(*value)) : std::nullopt;
+}
+
+// A seat's rating when it sat down: the rounded rating the row keeps. Provisional is not stored
+// (migration 0010 has no column for it): read as provisional, the cautious reading; a room
+// brought back corrects it from the player's rating (GameRoom::restore).
+std::optional<protocol::PlayerRating> column_seat_rating(const sqlite::Statement& statement,
+                                                         int index) {
+    const auto rating = column_optional_int(statement, index);
+    return rating ? std::optional<protocol::PlayerRating>(protocol::PlayerRating{*rating, true})
+                  : std::nullopt;
+}
+
 // A seat of the offers column: the seat's place, whatever the variant calls it.
 std::string_view seat_text(rules::Side side) noexcept {
     return side == rules::Side::first ? "first" : "second";
@@ -101,7 +120,20 @@ void bind_game(sqlite::Statement& statement, const GameRow& game) {
         .bind(23, std::int64_t{game.seats[0].engine_level})
         .bind(24, std::string_view(game.seats[1].engine))
         .bind(25, std::int64_t{game.seats[1].engine_level})
-        .bind(26, std::string_view(offers_text(game.offers)));
+        .bind(26, std::string_view(offers_text(game.offers)))
+        .bind(27, game.seats[0].user_id)
+        .bind(28, game.seats[1].user_id)
+        .bind(29, std::int64_t{game.rated ? 1 : 0})
+        .bind(30, optional_int(game.rating_range ? game.rating_range->min : std::nullopt))
+        .bind(31, optional_int(game.rating_range ? game.rating_range->max : std::nullopt))
+        .bind(32,
+              optional_int(game.seats[0].rating ? std::optional<int>(game.seats[0].rating->rating)
+                                                : std::nullopt))
+        .bind(33,
+              optional_int(game.seats[1].rating ? std::optional<int>(game.seats[1].rating->rating)
+                                                : std::nullopt))
+        .bind(34, optional_int(game.rating_diffs[0]))
+        .bind(35, optional_int(game.rating_diffs[1]));
 }
 
 sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
@@ -167,6 +199,17 @@ Expected<GameRow, StorageError> read_game(const sqlite::Statement& row) {
     if (flag_at && flag_seq) {
         game.parked_flag = ParkedFlag{*flag_at, static_cast<std::uint64_t>(*flag_seq)};
     }
+    game.seats[0].user_id = row.column_optional_int64(28);
+    game.seats[1].user_id = row.column_optional_int64(29);
+    game.rated = row.column_int64(30) != 0;
+    const auto rating_min = column_optional_int(row, 31);
+    const auto rating_max = column_optional_int(row, 32);
+    if (rating_min || rating_max) {
+        game.rating_range = protocol::RatingRange{rating_min, rating_max};
+    }
+    game.seats[0].rating = column_seat_rating(row, 33);
+    game.seats[1].rating = column_seat_rating(row, 34);
+    game.rating_diffs = {column_optional_int(row, 35), column_optional_int(row, 36)};
     return game;
 }
 

@@ -19,13 +19,15 @@
 namespace arbiter::server::storage::detail {
 
 /// Every column of a `games` row, in the order of the columns read_game() reads; the first 26 are
-/// the parameters ?1...?26 of bind_game() (a new game has no parked flag).
+/// the parameters ?1...?26 of bind_game() (a new game has no parked flag), the 9 after the parked
+/// flag (migration 0010: accounts and ratings) its parameters ?27...?35.
 inline constexpr std::string_view kGameColumns =
     "id, variant, initial_position, is_private, clock_initial_ms, clock_increment_ms, status, "
     "result, reason, first_name, first_token_hash, second_name, second_token_hash, "
     "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
     "first_engine, first_engine_level, second_engine, second_engine_level, offers, flag_at_ms, "
-    "flag_at_seq";
+    "flag_at_seq, first_user_id, second_user_id, rated, rating_min, rating_max, first_rating, "
+    "second_rating, first_rating_diff, second_rating_diff";
 
 /// The columns of a move, after its game id, in `moves` and in `move_journal` alike.
 inline constexpr std::string_view kMoveColumns =
@@ -57,7 +59,8 @@ std::string offers_text(const std::vector<protocol::OpenOffer>& offers);
 /// no offer: nobody could accept it.
 std::vector<protocol::OpenOffer> parse_offers(std::string_view text);
 
-/// Binds a whole header to ?1...?26 in kGameColumns order (an INSERT of a new game).
+/// Binds a whole header to ?1...?35 in kGameColumns order, the parked flag left out (an INSERT of
+/// a new game).
 void bind_game(sqlite::Statement& statement, const GameRow& game);
 /// The parameters ?1...?11 of a move row: its game, then kMoveColumns in order. The text is not
 /// copied: the caller runs the statement while `game_id` and `move` live.

@@ -33,9 +33,26 @@ constexpr std::string_view kInsertGameSql =
     "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
     "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
     "rematch_of, rematch_next, first_engine, first_engine_level, second_engine, "
-    "second_engine_level, offers) "
+    "second_engine_level, offers, first_user_id, second_user_id, rated, rating_min, rating_max, "
+    "first_rating, second_rating, first_rating_diff, second_rating_diff) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-    "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
+    "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)";
+
+// A rated game's end (RatingsSettled), beside the end's own update: each player's rating row
+// (one more game), ?1 user, ?2 variant, ?3 speed, ?4 rating, ?5 deviation, ?6 volatility, ?7 at.
+constexpr std::string_view kUpsertRatingSql =
+    "INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
+    "updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7) ON CONFLICT (user_id, variant, speed) DO "
+    "UPDATE SET rating = excluded.rating, deviation = excluded.deviation, volatility = "
+    "excluded.volatility, games = games + 1, updated_ms = excluded.updated_ms";
+// ?1 user, ?2 variant, ?3 speed, ?4 at, ?5 game, ?6 rating, ?7 deviation.
+constexpr std::string_view kInsertRatingHistorySql =
+    "INSERT INTO rating_history (user_id, variant, speed, at_ms, game_id, rating, deviation) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+// Only a rated game that just ended takes its changes.
+constexpr std::string_view kRatingDiffsSql =
+    "UPDATE games SET first_rating_diff = ?2, second_rating_diff = ?3 WHERE id = ?1 AND rated = 1 "
+    "AND status = 'ended'";
 
 // Games nobody played, aborted and created before ?1: by games_by_status_created (status,
 // created_ms) and then each row's own columns. The move checks cover rows edited by hand: an
@@ -45,13 +62,15 @@ constexpr std::string_view kPruneAbortedSql =
     "AND ply = 0 AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id) "
     "AND NOT EXISTS (SELECT 1 FROM move_journal WHERE move_journal.game_id = games.id)";
 
-// A seat taken: ?2 name, ?3 token hash, ?4 engine, ?5 level, ?6 seq, ?7 updated_ms.
+// A seat taken: ?2 name, ?3 token hash, ?4 engine, ?5 level, ?6 seq, ?7 updated_ms, ?8 the
+// account, ?9 its rating then.
 std::string seat_sql(std::string_view seat) {
     const std::string s(seat);
     return "UPDATE games SET " + s + "_name = ?2, " + s + "_token_hash = ?3, " + s +
            "_engine = ?4, " + s +
            "_engine_level = ?5, status = 'playing', seq = ?6, "
-           "updated_ms = ?7 WHERE id = ?1";
+           "updated_ms = ?7, " +
+           s + "_user_id = ?8, " + s + "_rating = ?9 WHERE id = ?1";
 }
 
 // ?1 game, ?2 ply, ?3 ?4 clocks, ?5 seq, ?6 updated_ms (kAppendSql, kTakeBackSql).
@@ -106,6 +125,9 @@ Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& c
          "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, updated_ms = ?4, "
          "flag_at_ms = ?5, flag_at_seq = ?6 WHERE id = ?1"},
         {&writer.prune_aborted_, std::string(kPruneAbortedSql)},
+        {&writer.upsert_rating_, std::string(kUpsertRatingSql)},
+        {&writer.insert_rating_history_, std::string(kInsertRatingHistorySql)},
+        {&writer.rating_diffs_, std::string(kRatingDiffsSql)},
         {&writer.data_version_, "PRAGMA data_version"},
     };
     for (auto& [target, sql] : sources) {
@@ -176,7 +198,10 @@ Expected<void, StorageError> IntentWriter::write(const SeatPlayer& seat) {
         .bind_unowned(4, seat.seat.engine)
         .bind(5, std::int64_t{seat.seat.engine_level})
         .bind(6, static_cast<std::int64_t>(seat.seq))
-        .bind(7, seat.updated_ms);
+        .bind(7, seat.updated_ms)
+        .bind(8, seat.seat.user_id)
+        .bind(9, seat.seat.rating ? std::optional<std::int64_t>(seat.seat.rating->rating)
+                                  : std::nullopt);
     return update_row(update, seat.game);
 }
 
@@ -217,6 +242,11 @@ Expected<void, StorageError> IntentWriter::write(const AppendMove& append) {
         // The row said the ply before, and `moves` holds this one (a file changed by hand).
         if (auto same = explain_no_change(append); !same) {
             return same;
+        }
+    }
+    if (append.ratings) {
+        if (auto rated = write_ratings(append.game, *append.ratings); !rated) {
+            return rated;
         }
     }
     if (append.ending) {
@@ -299,6 +329,11 @@ Expected<void, StorageError> IntentWriter::write(const EndGame& end) {
     if (auto updated = update_row(end_game_, end.game); !updated) {
         return updated;
     }
+    if (end.ratings) {
+        if (auto rated = write_ratings(end.game, *end.ratings); !rated) {
+            return rated;
+        }
+    }
     plies_.erase(end.game);  // a finished game is rarely written again
     return {};
 }
@@ -345,6 +380,47 @@ Expected<void, StorageError> IntentWriter::write(const PruneAborted& prune) {
 }
 
 // --- helpers -------------------------------------------------------------------------------
+
+Expected<void, StorageError> IntentWriter::write_ratings(const std::string& game,
+                                                         const RatingsSettled& settled) {
+    const std::string_view variant = rules::to_string(settled.variant);
+    for (const RatingUpdate& seat : settled.seats) {
+        upsert_rating_.reset();
+        upsert_rating_.bind(1, seat.user_id)
+            .bind(2, variant)
+            .bind_unowned(3, settled.speed)
+            .bind_real(4, seat.rating)
+            .bind_real(5, seat.deviation)
+            .bind_real(6, seat.volatility)
+            .bind(7, settled.at_ms);
+        if (auto upserted = upsert_rating_.run(); !upserted) {
+            return upserted;
+        }
+        insert_rating_history_.reset();
+        insert_rating_history_.bind(1, seat.user_id)
+            .bind(2, variant)
+            .bind_unowned(3, settled.speed)
+            .bind(4, settled.at_ms)
+            .bind_unowned(5, game)
+            .bind_real(6, seat.rating)
+            .bind_real(7, seat.deviation);
+        if (auto inserted = insert_rating_history_.run(); !inserted) {
+            return inserted;
+        }
+    }
+    rating_diffs_.reset();
+    rating_diffs_.bind_unowned(1, game)
+        .bind(2, std::int64_t{settled.seats[0].diff})
+        .bind(3, std::int64_t{settled.seats[1].diff});
+    if (auto updated = rating_diffs_.run(); !updated) {
+        return updated;
+    }
+    if (connection_->changes() == 0) {
+        // Ratings for a game that is not a rated game ending here: nothing of it may stand.
+        return unexpected(StorageError{"game " + game + " is not a rated game that ended"});
+    }
+    return {};
+}
 
 Expected<bool, StorageError> IntentWriter::journal_if_next(const AppendMove& append) {
     auto last = stored_ply(append.game);

@@ -66,6 +66,9 @@ class IntentWriter {
     Expected<void, StorageError> write(const StoreClocks& clocks);
     Expected<void, StorageError> write(const PruneAborted& prune);
 
+    /// A rated game's end: its players' ratings rows, history rows and the game's changes.
+    Expected<void, StorageError> write_ratings(const std::string& game,
+                                               const RatingsSettled& settled);
     /// Journals `append` if it is its game's next ply: true if it did.
     Expected<bool, StorageError> journal_if_next(const AppendMove& append);
     /// Why `append` changed no row: ok when its ply holds the same move (a resend), else an error.
@@ -95,6 +98,9 @@ class IntentWriter {
     sqlite::Statement link_rematch_;
     sqlite::Statement store_clocks_;
     sqlite::Statement prune_aborted_;
+    sqlite::Statement upsert_rating_;
+    sqlite::Statement insert_rating_history_;
+    sqlite::Statement rating_diffs_;
     sqlite::Statement data_version_;
     /// PRAGMA data_version at the last note_other_commits(), if it could be read.
     std::optional<std::int64_t> data_version_seen_;

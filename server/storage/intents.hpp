@@ -29,6 +29,27 @@ struct GameEnding {
     friend bool operator==(const GameEnding&, const GameEnding&) = default;
 };
 
+/// One player's rating after a rated game ended (issue 40).
+struct RatingUpdate {
+    std::int64_t user_id = 0;
+    double rating = 1500.0;
+    double deviation = 350.0;
+    double volatility = 0.06;
+    int diff = 0;  ///< rounded after minus rounded before: games.<seat>_rating_diff
+    friend bool operator==(const RatingUpdate&, const RatingUpdate&) = default;
+};
+
+/// A rated game's end moved both players' ratings in its pool (variant and speed). Written in the
+/// same transaction as the end: the `ratings` rows (one more game each, updated at `at_ms`), one
+/// `rating_history` row per player, and the game's rating changes.
+struct RatingsSettled {
+    rules::Variant variant = rules::Variant::chess;
+    std::string speed;  ///< "bullet", "blitz", "rapid", "classical"
+    std::int64_t at_ms = 0;
+    std::array<RatingUpdate, 2> seats{};  ///< [first, second]
+    friend bool operator==(const RatingsSettled&, const RatingsSettled&) = default;
+};
+
 /// A new game: its whole row, inserted. Its moves come later, one AppendMove each.
 struct CreateGame {
     GameRow header;
@@ -54,6 +75,8 @@ struct AppendMove {
     std::array<std::int64_t, 2> clock_ms{};
     std::uint64_t seq = 0;
     std::optional<GameEnding> ending;
+    /// The move ended a rated game: its players' new ratings, stored with it.
+    std::optional<RatingsSettled> ratings = std::nullopt;
 };
 
 /// Moves were taken back on agreement: every move after `to_ply` is deleted, the game's ply
@@ -90,6 +113,8 @@ struct EndGame {
     std::array<std::int64_t, 2> clock_ms{};
     std::uint64_t seq = 0;
     std::int64_t updated_ms = 0;
+    /// A rated game ended (not aborted): its players' new ratings, stored with the end.
+    std::optional<RatingsSettled> ratings = std::nullopt;
 };
 
 /// Both players agreed to a rematch: the finished game names the new one; its offers lapse.
@@ -120,6 +145,29 @@ struct PruneAborted {
 /// One atomic change to one game (or PruneAborted).
 using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers,
                                 RecordEvent, EndGame, LinkRematch, StoreClocks, PruneAborted>;
+
+/// Where an intent that ends a game keeps the ratings it settles (AppendMove with an ending,
+/// EndGame); nullptr for any other intent.
+/// (Inline: the app reads intents without linking the storage engines.)
+inline std::optional<RatingsSettled>* ratings_of(GameIntent& intent) noexcept {
+    if (auto* append = std::get_if<AppendMove>(&intent); append && append->ending) {
+        return &append->ratings;
+    }
+    if (auto* end = std::get_if<EndGame>(&intent)) {
+        return &end->ratings;
+    }
+    return nullptr;
+}
+/// How the intent ends its game, if it does.
+inline std::optional<GameEnding> ending_of(const GameIntent& intent) noexcept {
+    if (const auto* append = std::get_if<AppendMove>(&intent)) {
+        return append->ending;
+    }
+    if (const auto* end = std::get_if<EndGame>(&intent)) {
+        return end->ending;
+    }
+    return std::nullopt;
+}
 
 /// The game an intent changes; "" for PruneAborted.
 const std::string& game_of(const GameIntent& intent) noexcept;

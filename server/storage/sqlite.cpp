@@ -131,12 +131,12 @@ void Statement::reset() noexcept {
     bind_error_.reset();
 }
 
-std::int64_t Statement::column_int64(int index) const noexcept {
-    return sqlite3_column_int64(handle_, index);
-}
-
 double Statement::column_double(int index) const noexcept {
     return sqlite3_column_double(handle_, index);
+}
+
+std::int64_t Statement::column_int64(int index) const noexcept {
+    return sqlite3_column_int64(handle_, index);
 }
 
 std::string Statement::column_text(int index) const {

@@ -29,6 +29,11 @@ struct SeatRow {
     std::string token_hash;  ///< hex SHA-256 of the seat token; "" while open
     std::string engine;      ///< the engine playing this seat ("stockfish"); "" for a person
     int engine_level = 0;    ///< 1..8 for an engine seat
+    /// The account playing it (users.id); nullopt for a guest, an engine or an open seat.
+    std::optional<std::int64_t> user_id = std::nullopt;
+    /// In a rated game: the account's rating when it sat down. Only the rounded rating is stored
+    /// (games.first_rating); `provisional` is what the server knew when it wrote or read the row.
+    std::optional<protocol::PlayerRating> rating = std::nullopt;
 };
 
 /// A game that left memory with its clock running: when the side to move's flag falls. It holds
@@ -62,6 +67,12 @@ struct GameRow {
     std::vector<protocol::OpenOffer> offers;
     /// Set when the game left memory with its clock running (see ParkedFlag).
     std::optional<ParkedFlag> parked_flag;
+    /// The game moves both players' ratings when it ends (not when aborted).
+    bool rated = false;
+    /// A seek's rating range (either bound optional); nullopt: none.
+    std::optional<protocol::RatingRange> rating_range;
+    /// Each seat's rating change, once a rated game ended [first, second].
+    std::array<std::optional<int>, 2> rating_diffs{};
 };
 
 /// One played move.

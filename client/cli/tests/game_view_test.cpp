@@ -377,5 +377,36 @@ TEST(CliReplayView, StepKeys) {
     EXPECT_FALSE(parse_replay_step("jump", 0, 5));
 }
 
+// Issue 40: a rated game's seats show their ratings (`?` while provisional), a guest is marked,
+// and the end tells both rating changes.
+TEST(CliGameView, RatingsGuestMarksAndTheRatingChangeAtTheEnd) {
+    GameView view;
+    json state = chess_state();
+    state["players"]["white"]["guest"] = false;
+    state["players"]["white"]["rating"] = {{"rating", 1512}, {"provisional", true}};
+    state["players"]["black"]["guest"] = false;
+    state["players"]["black"]["rating"] = {{"rating", 1720}, {"provisional", false}};
+    state["rated"] = true;
+    state["rating_range"] = nullptr;
+    (void)apply_message(view, state);
+    EXPECT_EQ(view.players["white"].badge, " 1512?");
+    EXPECT_EQ(view.players["black"].badge, " 1720");
+    const std::string clocks = render_clocks(view, false, 0);
+    EXPECT_NE(clocks.find("Ana 1512?"), std::string::npos) << clocks;
+    json ended = {{"type", "ended"}, {"game", "g1"},       {"seq", 5},
+                  {"result", "0-1"}, {"reason", "resign"}, {"status", "ended"}};
+    ended["ratings"] = {
+        {"white", {{"before", 1512}, {"after", 1490}, {"diff", -22}, {"provisional", true}}},
+        {"black", {{"before", 1720}, {"after", 1725}, {"diff", 5}, {"provisional", false}}}};
+    (void)apply_message(view, ended);
+    EXPECT_EQ(describe(view, ended), "Game over: 0-1 (resign); white 1490? (-22); black 1725 (+5)");
+
+    GameView guest_view;
+    json guest = chess_state();
+    guest["players"]["white"]["guest"] = true;
+    (void)apply_message(guest_view, guest);
+    EXPECT_EQ(guest_view.players["white"].badge, " (guest)");
+}
+
 }  // namespace
 }  // namespace arbiter::client

@@ -136,6 +136,31 @@ TEST(CliOptions, NoArgumentsOrHelpMeanHelp) {
     EXPECT_EQ(parse({"help"})->command, Command::help);
 }
 
+TEST(CliRatingRange, EitherBoundMayBeOpen) {
+    auto both = parse_rating_range("1400-1800");
+    ASSERT_TRUE(both);
+    EXPECT_EQ(both->min, 1400);
+    EXPECT_EQ(both->max, 1800);
+    auto floor = parse_rating_range("1400-");
+    ASSERT_TRUE(floor);
+    EXPECT_EQ(floor->min, 1400);
+    EXPECT_FALSE(floor->max);
+    EXPECT_EQ(parse_rating_range("-1800")->max, 1800);
+    EXPECT_FALSE(parse_rating_range("1800-1400"));
+    EXPECT_FALSE(parse_rating_range("-"));
+    EXPECT_FALSE(parse_rating_range("1500"));
+    EXPECT_FALSE(parse_rating_range("abc-1800"));
+}
+
+TEST(CliRatingRange, CreateTakesRatedAndTheRange) {
+    auto options =
+        parse({"create", "chess", "--clock", "3+2", "--rated", "--rating-range", "1400-"});
+    ASSERT_TRUE(options) << options.error();
+    EXPECT_TRUE(options->rated);
+    ASSERT_TRUE(options->rating_range);
+    EXPECT_EQ(options->rating_range->min, 1400);
+}
+
 TEST(CliClock, MinutesMayHaveAFraction) {
     auto clock = parse_clock("0.5+0");
     ASSERT_TRUE(clock);

@@ -716,5 +716,91 @@ TEST_F(RoomTest, AResumeThatReplacesAnAnsweringConnectionIsSilent) {
     EXPECT_TRUE(white->of_type("presence").empty());
 }
 
+// ---- rated games (issue 40) -----------------------------------------------------------------
+
+struct RatedRoomTest : RoomTest {
+    RatingBook book;
+
+    /// A rated blitz chess game between accounts 1 (Ana, white) and 2 (Bo, black), created.
+    void open_rated_game() {
+        context.ratings = &book;
+        storage::GameRow header;
+        header.id = "g1";
+        header.variant = rules::Variant::chess;
+        auto game = rules::make_game(rules::Variant::chess, "").value();
+        header.initial_position = game->initial_position();
+        header.clock_initial_ms = 180'000;
+        header.clock_increment_ms = 2'000;
+        header.status = protocol::GameStatus::playing;
+        header.rated = true;
+        SeatSpec ana{"Ana", "token-a", {white}, "", 0, 1, protocol::PlayerRating{1500, true}};
+        SeatSpec bo{"Bo", "token-b", {black}, "", 0, 2, protocol::PlayerRating{1500, true}};
+        room = GameRoom::create(context, executor, header, std::move(game),
+                                {std::move(ana), std::move(bo)}, "c1");
+        room->begin_creation();
+        executor->drain();
+        repository.complete();
+        executor->drain();
+    }
+};
+
+TEST_F(RatedRoomTest, TheEndOfARatedGameCarriesItsRatingsInTheIntentAndTheEvent) {
+    open_rated_game();
+    submit(white, protocol::Resign{"g1"}, "r1");
+    const auto& end = repository.last<storage::EndGame>();
+    ASSERT_TRUE(end.ratings.has_value());
+    EXPECT_EQ(end.ratings->speed, "blitz");
+    EXPECT_EQ(end.ratings->seats[0].user_id, 1);
+    EXPECT_EQ(end.ratings->seats[1].user_id, 2);
+    EXPECT_LT(end.ratings->seats[0].diff, 0);
+    EXPECT_EQ(end.ratings->seats[1].diff, -end.ratings->seats[0].diff);
+    EXPECT_TRUE(black->of_type("ended").empty()) << "nobody hears of the end before its commit";
+    repository.complete();
+    executor->drain();
+    const auto ended = black->of_type("ended").at(0);
+    EXPECT_EQ(ended["ratings"]["black"]["before"], 1500);
+    EXPECT_EQ(ended["ratings"]["black"]["diff"], end.ratings->seats[1].diff);
+    EXPECT_EQ(ended["ratings"]["white"]["after"], 1500 + end.ratings->seats[0].diff);
+    EXPECT_GT(
+        book.current(2, Perf{rules::Variant::chess, RatedSpeed::blitz}, time.unix_ms()).rating,
+        1500.0);
+}
+
+TEST_F(RatedRoomTest, ARatedEndWhoseCommitFailsChangesNoRating) {
+    open_rated_game();
+    submit(white, protocol::Resign{"g1"}, "r1");
+    const int diff = repository.last<storage::EndGame>().ratings->seats[1].diff;
+    repository.complete(/*ok=*/false);
+    executor->drain();
+    const Perf pool{rules::Variant::chess, RatedSpeed::blitz};
+    EXPECT_EQ(book.current(1, pool, time.unix_ms()), glicko2::Rating{});
+    EXPECT_EQ(book.current(2, pool, time.unix_ms()), glicko2::Rating{});
+    // The resignation again rates from the ratings as they were, once.
+    submit(white, protocol::Resign{"g1"}, "r2");
+    EXPECT_EQ(repository.last<storage::EndGame>().ratings->seats[1].diff, diff);
+}
+
+TEST_F(RatedRoomTest, AnAbortChangesNoRating) {
+    open_rated_game();
+    submit(white, protocol::Abort{"g1"}, "a1");
+    EXPECT_FALSE(repository.last<storage::EndGame>().ratings.has_value());
+}
+
+TEST_F(RatedRoomTest, AConnectionSignedInAsASeatsAccountResumesItWithoutTheToken) {
+    open_rated_game();
+    auto other_device = std::make_shared<RecordingPeer>(3);
+    room->submit(RoomRequest{other_device, "x1", protocol::Resume{"g1", "", std::nullopt}, "",
+                             time.now(), AccountUser{1, "Ana"}});
+    executor->drain();
+    EXPECT_EQ(other_device->reply_to("x1")["type"], "state");
+    EXPECT_EQ(other_device->reply_to("x1")["you"], "white");
+    EXPECT_EQ(white->of_type("seat_lost").size(), 1u);
+    auto stranger = std::make_shared<RecordingPeer>(4);
+    room->submit(RoomRequest{stranger, "x2", protocol::Resume{"g1", "", std::nullopt}, "",
+                             time.now(), AccountUser{3, "Cy"}});
+    executor->drain();
+    EXPECT_EQ(stranger->reply_to("x2")["code"], "forbidden");
+}
+
 }  // namespace
 }  // namespace arbiter::server::app

@@ -100,6 +100,29 @@ TEST(ProtocolDecodeCreate, EveryFieldIsRead) {
               SidePreference::random);
 }
 
+TEST(ProtocolDecodeCreate, RatedAndItsRangeAreRead) {
+    const Create create = accepted_body<Create>(
+        R"({"type":"create","variant":"chess","rated":true,"rating_range":{"min":1200}})");
+    EXPECT_TRUE(create.rated);
+    EXPECT_EQ(create.rating_range, (RatingRange{1200, std::nullopt}));
+    EXPECT_FALSE(accepted_body<Create>(R"({"type":"create","variant":"chess"})").rated);
+}
+
+TEST(ProtocolDecodeCreate, ARatingRangeOutsideARatedGameOrUpsideDownIsRefused) {
+    expect_bad_request(R"({"type":"create","variant":"chess","rating_range":{"min":1}})",
+                       "only a rated game");
+    expect_bad_request(
+        R"({"type":"create","variant":"chess","rated":true,"rating_range":{"min":9,"max":8}})",
+        "min must not be above max");
+    expect_bad_request(
+        R"({"type":"create","variant":"chess","rated":true,"rating_range":{"low":9}})", "low");
+}
+
+TEST(ProtocolDecodeResume, TheTokenMayBeLeftOutBySignedInPlayers) {
+    EXPECT_EQ(accepted_body<Resume>(R"({"type":"resume","game":"g1"})").token, "");
+    EXPECT_EQ(accepted_body<Resume>(R"({"type":"resume","game":"g1","token":"abc"})").token, "abc");
+}
+
 TEST(ProtocolDecodeCreate, VariantMustBeKnown) {
     expect_bad_request(R"({"type":"create"})", "missing field \"variant\"");
     expect_bad_request(R"({"type":"create","variant":"go"})", "\"variant\"");

@@ -112,8 +112,12 @@ TEST(ProtocolEncode, StateCarriesEveryField) {
     EXPECT_EQ(state["variant"], "chess");
     EXPECT_EQ(state["status"], "playing");
     EXPECT_EQ(state["you"], "black");
-    EXPECT_EQ(state["players"], (Json{{"white", {{"name", "Ana"}, {"connected", true}}},
-                                      {"black", {{"name", "Bo"}, {"connected", false}}}}));
+    EXPECT_EQ(
+        state["players"],
+        (Json{{"white",
+               {{"name", "Ana"}, {"connected", true}, {"guest", false}, {"rating", nullptr}}},
+              {"black",
+               {{"name", "Bo"}, {"connected", false}, {"guest", false}, {"rating", nullptr}}}}));
     EXPECT_EQ(state["initial_position"], "startpos-fen");
     EXPECT_EQ(state["position"], "now-fen");
     EXPECT_EQ(state["moves"], Json::array({"e2e4"}));
@@ -130,7 +134,9 @@ TEST(ProtocolEncode, StateCarriesEveryField) {
     EXPECT_EQ(state["offers"], Json::array({{{"kind", "draw"}, {"by", "white"}}}));
     EXPECT_EQ(state["spectators"], 3);
     EXPECT_TRUE(state["rematch"].is_null());
-    EXPECT_EQ(state.size(), 22U) << state.dump();
+    EXPECT_EQ(state["rated"], false);
+    EXPECT_TRUE(state["rating_range"].is_null());
+    EXPECT_EQ(state.size(), 24U) << state.dump();
 }
 
 TEST(ProtocolEncode, StateOfAWaitingXiangqiGameForASpectator) {
@@ -142,8 +148,10 @@ TEST(ProtocolEncode, StateOfAWaitingXiangqiGameForASpectator) {
     const Json state = round_trip(waiting);
     EXPECT_EQ(state["you"], "spectator");
     EXPECT_EQ(state["turn"], "red");
-    EXPECT_EQ(state["players"],
-              (Json{{"red", {{"name", "Li"}, {"connected", true}}}, {"black", nullptr}}));
+    EXPECT_EQ(
+        state["players"],
+        (Json{{"red", {{"name", "Li"}, {"connected", true}, {"guest", false}, {"rating", nullptr}}},
+              {"black", nullptr}}));
     EXPECT_TRUE(state["clock"].is_null());
     EXPECT_TRUE(state["time_control"].is_null());
     EXPECT_EQ(state["offers"], Json::array());
@@ -277,16 +285,16 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
     const std::map<std::string, Names> documented = {
         {"welcome", {"type", "server", "protocol", "engines"}},
         {"created", {"type", "game", "seat", "token", "variant", "id"}},
-        {"state", {"type",         "game",   "seq",      "variant",
-                   "status",       "you",    "players",  "initial_position",
-                   "position",     "moves",  "notation", "ply",
-                   "turn",         "legal",  "check",    "clock",
-                   "time_control", "result", "reason",   "offers",
-                   "spectators",   "rematch"}},
+        {"state", {"type",         "game",    "seq",      "variant",
+                   "status",       "you",     "players",  "initial_position",
+                   "position",     "moves",   "notation", "ply",
+                   "turn",         "legal",   "check",    "clock",
+                   "time_control", "result",  "reason",   "offers",
+                   "spectators",   "rematch", "rated",    "rating_range"}},
         {"moved",
          {"type", "game", "seq", "ply", "move", "notation", "position", "turn", "legal", "check",
           "clock", "id"}},
-        {"ended", {"type", "game", "seq", "result", "reason", "status"}},
+        {"ended", {"type", "game", "seq", "result", "reason", "status", "ratings"}},
         {"offer", {"type", "game", "seq", "kind", "action", "by"}},
         {"takeback", {"type", "game", "seq", "ply", "position", "turn", "legal", "check", "clock"}},
         {"presence", {"type", "game", "seq", "seat", "connected", "claim_after_ms"}},
@@ -297,7 +305,8 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
         {"games", {"type", "games"}},
         {"record",
          {"type", "game", "variant", "status", "players", "time_control", "initial_position",
-          "initial_check", "moves", "result", "reason", "created_ms", "id"}},
+          "initial_check", "moves", "result", "reason", "created_ms", "rated", "rating_range",
+          "ratings", "id"}},
         {"error", {"type", "code", "message", "id"}},
         {"pong", {"type", "id"}},
     };
@@ -318,14 +327,15 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
 
     const Ordered state = Ordered::parse(encode(one_of_each_message()[3]));
     EXPECT_EQ(member_names(state["players"]), (Names{"white", "black"}));
-    EXPECT_EQ(member_names(state["players"]["black"]), (Names{"name", "connected", "engine"}));
+    EXPECT_EQ(member_names(state["players"]["black"]),
+              (Names{"name", "connected", "engine", "guest", "rating"}));
     const Ordered record = Ordered::parse(encode(one_of_each_message()[14]));
     EXPECT_EQ(member_names(record["moves"][0]),
               (Names{"ply", "move", "notation", "position", "clock_ms", "think_ms", "check"}));
     const Ordered lobby = Ordered::parse(encode(one_of_each_message()[12]));
     EXPECT_EQ(member_names(lobby["games"][1]),
               (Names{"game", "variant", "status", "players", "time_control", "ply", "result",
-                     "reason", "created_ms"}));
+                     "reason", "created_ms", "rated", "rating_range"}));
     EXPECT_EQ(member_names(lobby["games"][1]["time_control"]),
               (Names{"initial_ms", "increment_ms"}));
 }
@@ -404,7 +414,8 @@ TEST(ProtocolEncode, EndedWritesNullForTheResultOfAnAbortedGame) {
               {"seq", 9},
               {"result", "1/2-1/2"},
               {"reason", "agreement"},
-              {"status", "ended"}}));
+              {"status", "ended"},
+              {"ratings", nullptr}}));
     const Json aborted = round_trip(
         Ended{"g1", 2, rules::Outcome::ongoing, EndReason::aborted, GameStatus::aborted});
     EXPECT_TRUE(aborted["result"].is_null());
@@ -481,12 +492,16 @@ TEST(ProtocolEncode, LobbyAndGamesListSummaries) {
         {"game", "g5"},
         {"variant", "xiangqi"},
         {"status", "waiting"},
-        {"players", {{"red", {{"name", "Li"}, {"connected", true}}}, {"black", nullptr}}},
+        {"players",
+         {{"red", {{"name", "Li"}, {"connected", true}, {"guest", false}, {"rating", nullptr}}},
+          {"black", nullptr}}},
         {"time_control", {{"initial_ms", 60000}, {"increment_ms", 0}}},
         {"ply", 0},
         {"result", nullptr},
         {"reason", nullptr},
-        {"created_ms", 1700000000000}};
+        {"created_ms", 1700000000000},
+        {"rated", false},
+        {"rating_range", nullptr}};
     const Json lobby = round_trip(LobbyList{{sample_summary()}});
     EXPECT_EQ(lobby["type"], "lobby");
     EXPECT_EQ(lobby["games"], Json::array({expected_summary}));

@@ -152,6 +152,33 @@ std::vector<ServerMessage> server_messages() {
     State against_engine = state_of(Variant::draughts, Side::first, false);
     against_engine.second = PlayerInfo{"Arbiter builtin (level 8)", true, true};
     out.push_back({against_engine, {}});
+    // Rated games (issue 40): ratings by seat, a guest, a seek's range, the changes at the end.
+    for (const Variant variant : kVariants) {
+        State rated = state_of(variant, Side::second, false);
+        rated.first = PlayerInfo{"ann", true, false, std::nullopt, false, PlayerRating{1512, true}};
+        rated.second = PlayerInfo{"bob", true, false, 0, false, PlayerRating{1388, false}};
+        rated.rated = true;
+        rated.rating_range = RatingRange{1200, std::nullopt};
+        out.push_back({rated, {}});
+        const EndRatings changes{RatingChange{1512, 1530, 18, true},
+                                 RatingChange{1388, 1370, -18, false}};
+        out.push_back({Ended{"g1", 15, arbiter::rules::Outcome::first_wins, EndReason::resign,
+                             GameStatus::ended, changes, variant},
+                       "e1"});
+        GameSummary seek = summary_of(variant);
+        seek.first->rating = PlayerRating{1500, true};
+        seek.rated = true;
+        seek.rating_range = RatingRange{std::nullopt, 1800};
+        Record record{"g1",        variant,      GameStatus::ended,
+                      rated.first, rated.second, ClockSpec{180000, 2000}};
+        record.rated = true;
+        record.ratings = changes;
+        out.push_back({GamesList{{seek}}, {}});
+        out.push_back({record, {}});
+    }
+    State guest = state_of(Variant::chess, Side::first, false);
+    guest.first->guest = true;
+    out.push_back({guest, {}});
     out.push_back({RematchEvent{"g1", 13, "g2"}, {}});
     out.push_back({SpectatorCount{"g1", 0}, {}});
     out.push_back({LobbyList{}, {}});

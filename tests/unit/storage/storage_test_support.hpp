@@ -147,6 +147,10 @@ inline GameRow after(GameRow row, const GameIntent& intent) {
                     row.result = change.ending->result;
                     row.reason = change.ending->reason;
                 }
+                if (change.ratings) {
+                    row.rating_diffs = {change.ratings->seats[0].diff,
+                                        change.ratings->seats[1].diff};
+                }
             } else if constexpr (std::is_same_v<T, TakeBack>) {
                 row.ply = change.to_ply;
                 row.clock_ms = change.clock_ms;
@@ -168,6 +172,10 @@ inline GameRow after(GameRow row, const GameIntent& intent) {
                 row.clock_ms = change.clock_ms;
                 row.seq = change.seq;
                 row.updated_ms = change.updated_ms;
+                if (change.ratings) {
+                    row.rating_diffs = {change.ratings->seats[0].diff,
+                                        change.ratings->seats[1].diff};
+                }
             } else if constexpr (std::is_same_v<T, LinkRematch>) {
                 row.rematch_next = change.next;
                 row.offers.clear();
@@ -213,7 +221,16 @@ inline void expect_same_game(const GameRow& actual, const GameRow& expected) {
         EXPECT_EQ(actual.seats[seat].engine, expected.seats[seat].engine);
         EXPECT_EQ(actual.seats[seat].engine_level, expected.seats[seat].engine_level);
         EXPECT_EQ(actual.clock_ms[seat], expected.clock_ms[seat]);
+        EXPECT_EQ(actual.seats[seat].user_id, expected.seats[seat].user_id);
+        // Only the rounded rating is stored (provisional is not: stored_game.hpp).
+        EXPECT_EQ(actual.seats[seat].rating.has_value(), expected.seats[seat].rating.has_value());
+        if (actual.seats[seat].rating && expected.seats[seat].rating) {
+            EXPECT_EQ(actual.seats[seat].rating->rating, expected.seats[seat].rating->rating);
+        }
+        EXPECT_EQ(actual.rating_diffs[seat], expected.rating_diffs[seat]);
     }
+    EXPECT_EQ(actual.rated, expected.rated);
+    EXPECT_EQ(actual.rating_range, expected.rating_range);
     EXPECT_EQ(actual.seq, expected.seq);
     EXPECT_EQ(actual.ply, expected.ply);
     EXPECT_EQ(actual.created_ms, expected.created_ms);
