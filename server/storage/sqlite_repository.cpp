@@ -216,6 +216,8 @@ Expected<void, StorageError> SqliteRepository::leaderboard(const LeaderboardQuer
                                                            const EachLeader& each) {
     return read_snapshot(read_mutex_, reader_, "reading a leaderboard",
                          [&] { return detail::leaderboard(reader_, query, each); });
+}
+
 Expected<std::vector<StoredRating>, StorageError> SqliteRepository::load_ratings() {
     std::lock_guard lock(read_mutex_);
     return detail::read_ratings(reader_);
