@@ -170,6 +170,16 @@ Expected<std::optional<SessionRow>, StorageError> SqliteRepository::find_session
     return detail::find_session(reader_, token_hash);
 }
 
+Expected<AccountSnapshot, StorageError> SqliteRepository::load_accounts() {
+    std::lock_guard lock(read_mutex_);
+    // One snapshot: no session without its user.
+    auto snapshot = sqlite::Transaction::begin(reader_, sqlite::TransactionKind::deferred);
+    if (!snapshot) {
+        return unexpected(prefixed("loading accounts", snapshot.error()));
+    }
+    return detail::load_accounts(reader_);
+}
+
 // --- health and maintenance --------------------------------------------------------------------
 
 bool SqliteRepository::writable() {
