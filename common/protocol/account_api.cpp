@@ -44,6 +44,14 @@ Expected<PasswordChange, std::string> decode_password_change(std::string_view bo
                           (*parsed)["new_password"].get<std::string>()};
 }
 
+Expected<std::string, std::string> decode_password_confirmation(std::string_view body) {
+    auto parsed = object_of_strings(body, {"password"});
+    if (!parsed) {
+        return unexpected(std::move(parsed).error());
+    }
+    return (*parsed)["password"].get<std::string>();
+}
+
 std::string encode_account(std::string_view username) {
     return Json{{"username", username}}.dump();
 }

@@ -24,6 +24,8 @@ struct PasswordChange {
     std::string new_password;
 };
 
+/// `{"password"}`: the body of DELETE /api/account (the owner confirms with the password).
+Expected<std::string, std::string> decode_password_confirmation(std::string_view body);
 /// The credentials in `body`, or why it is not a JSON object with both fields as strings (the
 /// reason never repeats a field's value).
 Expected<Credentials, std::string> decode_credentials(std::string_view body);

@@ -86,6 +86,7 @@ OfferAction read_action(FieldReader& in) {
 
 ClientBody read_hello(FieldReader& in) {
     std::string name = in.text("name", kNameRule);
+    std::optional<std::string> token = in.optional_text("token", kTokenRule);
     if (in.failed()) {
         return Hello{};
     }
@@ -95,7 +96,7 @@ ClientBody read_hello(FieldReader& in) {
         in.fail("field \"name\": " + normal.error());
         return Hello{};
     }
-    return Hello{std::move(normal).value()};
+    return Hello{std::move(normal).value(), std::move(token)};
 }
 
 ClientBody read_create(FieldReader& in) {

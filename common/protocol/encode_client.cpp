@@ -32,6 +32,9 @@ std::string_view claim_name(ClaimKind kind) {
 
 void body(JsonWriter& out, const Hello& m) {
     out.text("type", "hello").text("name", m.name);
+    if (m.token) {
+        out.text("token", *m.token);
+    }
 }
 
 void body(JsonWriter& out, const Create& m) {

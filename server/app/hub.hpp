@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "server/app/aborted_pruner.hpp"
+#include "server/app/account_directory.hpp"
 #include "server/app/client_limits.hpp"
 #include "server/app/connections.hpp"
 #include "server/app/lobby.hpp"
@@ -68,10 +69,12 @@ class Hub final : public net::PeerHandler, public RoomHost {
 
     /// `make_executor`: a new strand for each room. `reads`: where reads of stored games run
     /// (bringing a game back, replay, games), off the network threads. `engines`: the engine
-    /// opponents offered (nullptr: none; create.opponent is refused).
+    /// opponents offered (nullptr: none; create.opponent is refused). `accounts`: the sessions
+    /// and registered names that sign connections in and keep guests off registered names
+    /// (nullptr: no accounts; every connection is a guest).
     Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
         Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
-        EngineDirectory* engines = nullptr);
+        EngineDirectory* engines = nullptr, const AccountDirectory* accounts = nullptr);
 
     using Restored = RoomRegistry::Restored;
     /// Loads every unfinished game from storage, or returns the storage error.
@@ -118,6 +121,11 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// Takes a token for the message `text`; refuses it (rate_limited) or closes the connection
     /// (a flood) when there is none.
     bool admit(const std::shared_ptr<net::Peer>& peer, std::string_view text);
+    /// Answers `hello`: signs the connection in, names a guest, or refuses (hello_identity.hpp).
+    void on_hello(const std::shared_ptr<net::Peer>& peer, const protocol::Hello& hello,
+                  const std::optional<std::string>& id);
+    /// A connection signed in as an account deleted since becomes a guest.
+    void drop_deleted_account(const net::Peer& peer);
     /// Sends the decoded `message` where its type goes; says whether a room took it (the room
     /// then times its answer).
     bool dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
@@ -150,6 +158,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     Metrics& metrics_;
     ExecutorFactory make_executor_;
     ReadQueue& reads_;
+    const AccountDirectory* accounts_;
     RoomContext room_context_;
     Replies replies_;
     ClientLimits limits_;

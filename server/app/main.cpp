@@ -98,6 +98,27 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    if (!config.delete_account.empty()) {
+        auto deleted = app::delete_account_now(**repository, config.delete_account,
+                                               app::system_account_clocks().wall_ms());
+        (*repository)->flush();
+        if (!deleted) {
+            std::fprintf(stderr, "arbiter-server: %s\n", deleted.error().c_str());
+            return 1;
+        }
+        std::printf("%s\n", deleted->c_str());
+        return 0;
+    }
+    // Who is signed in, in memory: the hub reads it on network threads (account_directory.hpp).
+    app::AccountDirectory account_directory;
+    if (auto loaded = (*repository)->load_accounts()) {
+        account_directory.load(*loaded);
+    } else {
+        log_event(LogLevel::error, "database_open_failed",
+                  {{"db", config.database}, {"error", loaded.error().message}});
+        return 1;
+    }
+
     SystemTime time;
     app::Metrics metrics;
     std::unique_ptr<net::Network> network;
@@ -106,7 +127,7 @@ int main(int argc, char** argv) {
     app::ReadWorker reads(config.max_queued_reads);
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
-        reads, &engines);
+        reads, &engines, &account_directory);
     // The error_code form: a folder that cannot be looked at (no search permission on a parent, a
     // symbolic link loop) is reported like a missing one, where the other form threw and the
     // process ended with no word.
@@ -120,7 +141,7 @@ int main(int argc, char** argv) {
     }
     // Password hashes run on a thread of their own, never on a network thread (accounts.hpp).
     app::ReadWorker hashing(config.max_queued_hashes, "arbiter-hashing");
-    app::Accounts accounts(**repository, hashing, reads,
+    app::Accounts accounts(**repository, account_directory, hashing, reads,
                            config.password_cost == "minimal" ? app::minimal_password_cost()
                                                              : app::interactive_password_cost());
     app::AccountHttp account_http(accounts);
