@@ -167,7 +167,9 @@ int run_listing(const CliOptions& options) {
         // The engines come with the welcome that answers hello (protocol.md).
         auto welcome = ask<protocol::Welcome>(
             socket, options, terminal,
-            requests::hello(options.name.empty() ? "arbiter-cli" : options.name));
+            requests::hello(options.name.empty() ? "arbiter-cli" : options.name,
+                            options.session_token.empty() ? std::nullopt
+                                                          : std::optional(options.session_token)));
         socket.close();
         if (!welcome) {
             return g_interrupted ? kExitInterrupted : kExitFailed;

@@ -6,6 +6,7 @@
 
 #include "client/cli/options.hpp"
 #include "client/cli/session.hpp"
+#include "client/cli/token_store.hpp"
 
 namespace {
 void on_interrupt(int) {
@@ -19,6 +20,14 @@ int main(int argc, char** argv) {
     if (!options) {
         std::fprintf(stderr, "arbiter-cli: %s\n", options.error().c_str());
         return kExitUsage;
+    }
+    // Every connection says hello with the session `login` stored for this server.
+    if (options->command != Command::help && options->command != Command::login) {
+        if (auto store = TokenStore::from_environment()) {
+            if (auto session = store->find_session(options->server)) {
+                options->session_token = session->token;
+            }
+        }
     }
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
@@ -37,6 +46,10 @@ int main(int argc, char** argv) {
         case Command::lobby:
         case Command::engines:
             return run_listing(*options);
+        case Command::login:
+        case Command::logout:
+        case Command::whoami:
+            return run_account(*options);
     }
     return kExitUsage;
 }

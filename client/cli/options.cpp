@@ -13,7 +13,7 @@
 namespace arbiter::client {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Command>, 9> kCommands = {{
+constexpr std::array<std::pair<std::string_view, Command>, 12> kCommands = {{
     {"help", Command::help},
     {"create", Command::create},
     {"join", Command::join},
@@ -23,11 +23,14 @@ constexpr std::array<std::pair<std::string_view, Command>, 9> kCommands = {{
     {"games", Command::games},
     {"lobby", Command::lobby},
     {"engines", Command::engines},
+    {"login", Command::login},
+    {"logout", Command::logout},
+    {"whoami", Command::whoami},
 }};
 
 // The options that belong to one command, and its name: given with another command they would
 // be ignored, and a user who typed them meant something else.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kCommandOptions = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kCommandOptions = {{
     {"--side", "create"},
     {"--clock", "create"},
     {"--private", "create"},
@@ -42,6 +45,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kCommand
     {"--variant", "games"},
     {"--limit", "games"},
     {"--once", "lobby"},
+    {"--user", "login"},
 }};
 
 bool is_one_of(std::string_view value, std::initializer_list<std::string_view> allowed) {
@@ -276,6 +280,8 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
             }
             options.level = *level;
             level_given = true;
+        } else if (flag == "--user") {
+            outcome = set(options.user);
         } else if (flag == "--token") {
             outcome = set(options.token);
         } else if (flag == "--status") {
@@ -391,6 +397,11 @@ commands:
   games [--status S] [--variant V] [--limit N]   list stored games
   lobby [--once]                  follow the open public games
   engines                         list the engines this server offers and the games they play
+  login [--user NAME]             sign in (the password is asked for without echo, or read from
+                                  standard input when it is not a terminal); every later
+                                  connection to this server says hello with the session
+  logout                          sign out and forget the session
+  whoami                          say whom this server sees: your username, or guest
 
 options:
   --server URL   the server (default ws://127.0.0.1:8080/ws)
@@ -407,7 +418,8 @@ as Nf3, C2.5) or a command: resign, draw [accept|decline], takeback [accept|decl
 claim win|draw, rematch [accept|decline], flip, help, quit. A move typed before your turn waits
 for it. Moves are read from standard input line by line, so scripts can pipe them in; a line
 over 4096 bytes is refused and nothing of it is sent.
-Seat tokens are kept in $XDG_CONFIG_HOME/arbiter/tokens.json (or ~/.config/arbiter/).
+Seat tokens and the session of `login` are kept, per server, in
+$XDG_CONFIG_HOME/arbiter/tokens.json (or ~/.config/arbiter/), readable by you only.
 
 exit status:
   0    the game ended, or you left it (quit, Ctrl-D); a listing or replay completed

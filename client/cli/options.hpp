@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The command line of arbiter-cli: a subcommand (create, join, resume, watch, replay, games,
-/// lobby, engines, help) and options that may come before or after it.
+/// lobby, engines, login, logout, whoami, help) and options that may come before or after it.
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +14,20 @@
 namespace arbiter::client {
 
 /// What the user asked arbiter-cli to do.
-enum class Command { help, create, join, resume, watch, replay, games, lobby, engines };
+enum class Command {
+    help,
+    create,
+    join,
+    resume,
+    watch,
+    replay,
+    games,
+    lobby,
+    engines,
+    login,
+    logout,
+    whoami
+};
 
 /// arbiter-cli's exit statuses; usage_text() lists them for scripts.
 inline constexpr int kExitDone = 0;           ///< the game ended or was left; a listing completed
@@ -65,6 +78,10 @@ struct CliOptions {
     std::string status;               ///< games: a filter
     std::optional<int> limit;
     bool once = false;  ///< lobby: print the list once and exit
+    std::string user;   ///< login: the username (asked for when not given)
+    /// Not an option: the session `login` stored for this server, sent in every hello (empty:
+    /// none, a guest).
+    std::string session_token;
 };
 
 /// Parses `1400-1800`, `1400-` or `-1800` (a rated seek's rating range; one side may be open).

@@ -71,8 +71,10 @@ void PlayState::use_token(std::string token) {
 
 Expected<std::vector<std::string>, std::string> PlayState::open(bool first) {
     std::vector<std::string> sent;
-    if (!options_.name.empty()) {
-        sent.push_back(requests::hello(options_.name));
+    if (!options_.name.empty() || !options_.session_token.empty()) {
+        sent.push_back(requests::hello(
+            options_.name.empty() ? "arbiter-cli" : options_.name,
+            options_.session_token.empty() ? std::nullopt : std::optional(options_.session_token)));
     }
     const std::optional<std::uint64_t> since =
         view_.have_state ? std::optional(view_.seq) : std::nullopt;

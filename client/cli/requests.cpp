@@ -37,8 +37,8 @@ protocol::OfferAction offer_action_of(const std::string& action) {
 
 }  // namespace
 
-std::string hello(const std::string& name) {
-    return encoded(protocol::Hello{name});
+std::string hello(const std::string& name, std::optional<std::string> session_token) {
+    return encoded(protocol::Hello{name, std::move(session_token)});
 }
 
 std::string create(const CliOptions& options, const std::string& id) {

@@ -14,7 +14,8 @@ namespace arbiter::client::requests {
 // in any error the request causes (protocol.md, "Request ids"): that is how an error is matched
 // to the request that caused it.
 
-std::string hello(const std::string& name);
+/// `hello`, signing the connection in with `session_token` when there is one.
+std::string hello(const std::string& name, std::optional<std::string> session_token = {});
 /// `create` from the command line's variant, side, clock, private flag, position and opponent.
 std::string create(const CliOptions& options, const std::string& id);
 std::string join(const std::string& game, const std::string& id);

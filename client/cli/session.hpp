@@ -22,4 +22,7 @@ int run_replay(const CliOptions& options);
 /// games (one answer), lobby (live list) and engines (the welcome's list).
 int run_listing(const CliOptions& options);
 
+/// login, logout and whoami: the session of this server (account_commands.cpp).
+int run_account(const CliOptions& options);
+
 }  // namespace arbiter::client

@@ -20,6 +20,8 @@ namespace {
 
 using nlohmann::json;
 
+constexpr const char* kSessionKey = "@session";
+
 json read_all(const std::string& path) {
     std::ifstream file(path);
     if (!file) {
@@ -47,8 +49,8 @@ Expected<TokenStore, std::string> TokenStore::from_environment() {
     return unexpected(std::string("neither XDG_CONFIG_HOME nor HOME is set: cannot keep tokens"));
 }
 
-Expected<void, std::string> TokenStore::save(const std::string& server, const std::string& game,
-                                             const StoredSeat& seat) const {
+template <class Change>
+Expected<void, std::string> TokenStore::update(Change&& change) const {
     const std::filesystem::path file(path_);
     std::error_code error;
     std::filesystem::create_directories(file.parent_path(), error);
@@ -57,7 +59,7 @@ Expected<void, std::string> TokenStore::save(const std::string& server, const st
     }
     ::chmod(file.parent_path().c_str(), 0700);
     // Another session (a game in another terminal) may be saving too: reading, adding and
-    // writing back is done under an exclusive lock, or one of the two seats would be lost.
+    // writing back is done under an exclusive lock, or one of the two changes would be lost.
     const std::string lock_path = path_ + ".lock";
     const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (lock < 0) {
@@ -66,20 +68,57 @@ Expected<void, std::string> TokenStore::save(const std::string& server, const st
     // A file system without locks (flock fails otherwise) is written to unlocked, as before.
     while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
     }
-    auto written = write_with(server, game, seat);
+    json all = read_all(path_);
+    change(all);
+    auto written = write_all(all.dump(2) + "\n");
     ::close(lock);  // releases the lock
     return written;
 }
 
-Expected<void, std::string> TokenStore::write_with(const std::string& server,
-                                                   const std::string& game,
-                                                   const StoredSeat& seat) const {
-    json all = read_all(path_);
-    if (!all[server].is_object()) {
-        all[server] = json::object();
+Expected<void, std::string> TokenStore::save(const std::string& server, const std::string& game,
+                                             const StoredSeat& seat) const {
+    return update([&](json& all) {
+        if (!all[server].is_object()) {
+            all[server] = json::object();
+        }
+        all[server][game] = {{"token", seat.token}, {"seat", seat.seat}};
+    });
+}
+
+Expected<void, std::string> TokenStore::save_session(const std::string& server,
+                                                     const StoredSession& session) const {
+    return update([&](json& all) {
+        if (!all[server].is_object()) {
+            all[server] = json::object();
+        }
+        // Game ids are letters and digits: "@session" is never one.
+        all[server][kSessionKey] = {{"username", session.username}, {"token", session.token}};
+    });
+}
+
+Expected<void, std::string> TokenStore::forget_session(const std::string& server) const {
+    return update([&](json& all) {
+        if (all.contains(server) && all[server].is_object()) {
+            all[server].erase(kSessionKey);
+        }
+    });
+}
+
+std::optional<StoredSession> TokenStore::find_session(const std::string& server) const {
+    const json all = read_all(path_);
+    auto by_server = all.find(server);
+    if (by_server == all.end() || !by_server->is_object()) {
+        return std::nullopt;
     }
-    all[server][game] = {{"token", seat.token}, {"seat", seat.seat}};
-    const std::string text = all.dump(2) + "\n";
+    auto entry = by_server->find(kSessionKey);
+    if (entry == by_server->end() || !entry->is_object() || !entry->contains("token") ||
+        !entry->at("token").is_string()) {
+        return std::nullopt;
+    }
+    return StoredSession{entry->value("username", ""), entry->value("token", "")};
+}
+
+Expected<void, std::string> TokenStore::write_all(const std::string& text) const {
     const std::string temporary = path_ + ".tmp" + std::to_string(::getpid());
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) {

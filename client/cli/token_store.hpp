@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// Seat tokens kept per server and game in $XDG_CONFIG_HOME/arbiter/tokens.json (or
+/// Seat tokens kept per server and game, and the session of `arbiter-cli login` per server, in
+/// $XDG_CONFIG_HOME/arbiter/tokens.json (or
 /// ~/.config/arbiter/tokens.json), readable by the user only (0600), so that `resume GAME` works
 /// without typing the token.
 
@@ -17,6 +18,12 @@ struct StoredSeat {
     std::string seat;
 };
 
+/// A stored session (arbiter-cli login): who signed in, and the token to send in hello.
+struct StoredSession {
+    std::string username;
+    std::string token;
+};
+
 /// The token file.
 class TokenStore {
   public:
@@ -31,12 +38,22 @@ class TokenStore {
     /// The seat stored for a game, if any.
     std::optional<StoredSeat> find(const std::string& server, const std::string& game) const;
 
+    /// Remembers the session signed in on `server` (replacing an older one).
+    Expected<void, std::string> save_session(const std::string& server,
+                                             const StoredSession& session) const;
+    /// Forgets the session of `server` (none stored: nothing to do).
+    Expected<void, std::string> forget_session(const std::string& server) const;
+    /// The session stored for `server`, if any.
+    std::optional<StoredSession> find_session(const std::string& server) const;
+
     const std::string& path() const { return path_; }
 
   private:
-    /// save() once the file is locked: the file read, the seat added, the file replaced.
-    Expected<void, std::string> write_with(const std::string& server, const std::string& game,
-                                           const StoredSeat& seat) const;
+    /// Runs `change` on the file's JSON under the file's lock, and writes the result back.
+    template <class Change>
+    Expected<void, std::string> update(Change&& change) const;
+    /// Replaces the file with `text`, readable by the user only.
+    Expected<void, std::string> write_all(const std::string& text) const;
 
     std::string path_;
 };

@@ -44,6 +44,31 @@ Expected<PasswordChange, std::string> decode_password_change(std::string_view bo
                           (*parsed)["new_password"].get<std::string>()};
 }
 
+Expected<std::string, std::string> decode_password_confirmation(std::string_view body) {
+    auto parsed = object_of_strings(body, {"password"});
+    if (!parsed) {
+        return unexpected(std::move(parsed).error());
+    }
+    return (*parsed)["password"].get<std::string>();
+}
+
+std::string encode_credentials(std::string_view username, std::string_view password) {
+    return Json{{"username", username}, {"password", password}}.dump();
+}
+
+Expected<SignedInAnswer, std::string> decode_signed_in(std::string_view body) {
+    auto parsed = object_of_strings(body, {"username", "token"});
+    if (!parsed) {
+        return unexpected(std::move(parsed).error());
+    }
+    return SignedInAnswer{(*parsed)["username"].get<std::string>(),
+                          (*parsed)["token"].get<std::string>()};
+}
+
+std::string encode_password_confirmation(std::string_view password) {
+    return Json{{"password", password}}.dump();
+}
+
 std::string encode_account(std::string_view username) {
     return Json{{"username", username}}.dump();
 }

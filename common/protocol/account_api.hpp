@@ -24,11 +24,24 @@ struct PasswordChange {
     std::string new_password;
 };
 
+/// `{"password"}`: the body of DELETE /api/account (the owner confirms with the password).
+Expected<std::string, std::string> decode_password_confirmation(std::string_view body);
 /// The credentials in `body`, or why it is not a JSON object with both fields as strings (the
 /// reason never repeats a field's value).
 Expected<Credentials, std::string> decode_credentials(std::string_view body);
 /// The password change in `body`, or why not.
 Expected<PasswordChange, std::string> decode_password_change(std::string_view body);
+
+/// `{"username", "password"}`: what a client sends to sign up or in.
+std::string encode_credentials(std::string_view username, std::string_view password);
+/// `{"username", "token"}`: the sign-in's answer, as a client reads it.
+struct SignedInAnswer {
+    std::string username;
+    std::string token;
+};
+Expected<SignedInAnswer, std::string> decode_signed_in(std::string_view body);
+/// `{"password"}`: the body of DELETE /api/account.
+std::string encode_password_confirmation(std::string_view password);
 
 /// `{"username"}`: a new account.
 std::string encode_account(std::string_view username);

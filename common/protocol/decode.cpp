@@ -109,6 +109,7 @@ OfferAction read_action(FieldReader& in) {
 
 ClientBody read_hello(FieldReader& in) {
     std::string name = in.text("name", kNameRule);
+    std::optional<std::string> token = in.optional_text("token", kTokenRule);
     if (in.failed()) {
         return Hello{};
     }
@@ -118,8 +119,7 @@ ClientBody read_hello(FieldReader& in) {
         in.fail("field \"name\": " + normal.error());
         return Hello{};
     }
-    // A session token signs the connection in (POST /api/session gives it).
-    return Hello{std::move(normal).value(), in.optional_text("token", kTokenRule)};
+    return Hello{std::move(normal).value(), std::move(token)};
 }
 
 ClientBody read_create(FieldReader& in) {

@@ -22,6 +22,7 @@ using rules::Variant;
 using text::kEngineRule;
 using text::kGameIdRule;
 using text::kIdRule;
+using text::kNameRule;
 using text::kTokenRule;
 
 constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
@@ -58,8 +59,8 @@ const auto kResultNames =
 const auto kOfferKindNames = wire_names<OfferKind, 3>([](OfferKind k) { return to_string(k); });
 const auto kOfferActionNames =
     wire_names<OfferAction, 3>([](OfferAction a) { return to_string(a); });
-const auto kErrorCodeNames = wire_names<ErrorCode, 18>([](ErrorCode c) { return to_string(c); });
-static_assert(static_cast<std::size_t>(ErrorCode::internal) + 1 == 18, "one name per code");
+const auto kErrorCodeNames = wire_names<ErrorCode, 20>([](ErrorCode c) { return to_string(c); });
+static_assert(static_cast<std::size_t>(ErrorCode::internal) + 1 == 20, "one name per code");
 const auto kSeatLossNames =
     wire_names<SeatLossReason, 1>([](SeatLossReason r) { return to_string(r); });
 
@@ -253,6 +254,9 @@ ServerBody read_welcome(Context& message) {
             }
             engine.variants.push_back(*variant);
         }
+    });
+    in.object("user", true, [&](ObjectReader& user_in) {
+        welcome.user = SignedInUser{user_in.text("username", kNameRule)};
     });
     return welcome;
 }

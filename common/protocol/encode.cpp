@@ -151,6 +151,12 @@ void body(JsonWriter& out, const Welcome& m) {
         out.end_array().end_object();
     }
     out.end_array();
+    out.key("user");
+    if (m.user) {
+        out.begin_object().text("username", m.user->username).end_object();
+    } else {
+        out.null();
+    }
 }
 
 void body(JsonWriter& out, const SeatGranted& m) {

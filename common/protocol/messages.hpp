@@ -41,6 +41,8 @@ enum class ErrorCode : std::uint8_t {
     not_ready,      ///< the game has not started (no opponent yet)
     unavailable,    ///< the server cannot take this now (storage failed, shutting down)
     engine_unavailable,  ///< create.opponent names no engine for that variant, or a bad level
+    unauthorized,        ///< hello.token names no live session: sign in again
+    name_taken,          ///< a guest's hello.name is a registered username (ignoring case)
     internal,            ///< a bug on the server; the request changed nothing
 };
 /// The wire name of an error code: "bad_json", "not_your_turn", ...
@@ -117,8 +119,8 @@ enum class ClaimKind : std::uint8_t { win, draw };
 
 struct Hello {
     std::string name;  ///< 1..32 printable characters
-    /// A session token (POST /api/session) that signs the connection in; nullopt: a guest.
-    std::optional<std::string> token = std::nullopt;
+    /// A session token (POST /api/session) that signs the connection in; nullopt: none sent.
+    std::optional<std::string> token;
     friend bool operator==(const Hello&, const Hello&) = default;
 };
 /// The levels an engine opponent accepts: 1 (weakest) .. 8 (strongest).
@@ -288,10 +290,16 @@ struct EngineInfo {
     std::vector<rules::Variant> variants;
     friend bool operator==(const EngineInfo&, const EngineInfo&) = default;
 };
+/// welcome.user: the account a connection is signed in as.
+struct SignedInUser {
+    std::string username;
+    friend bool operator==(const SignedInUser&, const SignedInUser&) = default;
+};
 struct Welcome {
     std::string server;  ///< "arbiter/<version>"
     int protocol = kProtocolVersion;
-    std::vector<EngineInfo> engines;  ///< what create.opponent may name
+    std::vector<EngineInfo> engines;   ///< what create.opponent may name
+    std::optional<SignedInUser> user;  ///< nullopt: a guest (null on the wire)
     friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 /// `created` and `joined`: the seat and its secret token, sent only to that seat's connection.

@@ -7,11 +7,11 @@ namespace arbiter::protocol {
 namespace {
 
 // In the order of the enumerators; the wire names are the enumerator names.
-constexpr std::array<std::string_view, 18> kErrorCodeNames = {
+constexpr std::array<std::string_view, 20> kErrorCodeNames = {
     "bad_json",      "bad_request",        "unknown_type", "unknown_game", "forbidden",
     "not_your_turn", "illegal_move",       "stale_ply",    "game_over",    "seat_taken",
     "rate_limited",  "too_large",          "no_offer",     "not_allowed",  "not_ready",
-    "unavailable",   "engine_unavailable", "internal"};
+    "unavailable",   "engine_unavailable", "unauthorized", "name_taken",   "internal"};
 
 static_assert(kErrorCodeNames.size() == static_cast<std::size_t>(ErrorCode::internal) + 1,
               "one wire name per error code");

@@ -133,8 +133,13 @@ void AccountHttp::handle(const net::HttpRequest& request, std::string_view path,
                          net::HttpHandler::Respond respond) {
     const std::string& method = request.method;
     if (path == "/api/account") {
-        return method == "POST" ? sign_up(request, std::move(respond))
-                                : respond(not_allowed("POST"));
+        if (method == "POST") {
+            return sign_up(request, std::move(respond));
+        }
+        if (method == "DELETE") {
+            return delete_account(request, std::move(respond));
+        }
+        return respond(not_allowed("POST, DELETE"));
     }
     if (path == "/api/session") {
         if (method == "POST") {
@@ -221,6 +226,30 @@ void AccountHttp::change_password(const net::HttpRequest& request,
                 return respond(failure(done.error()));
             }
             respond(no_content());
+        });
+}
+
+void AccountHttp::delete_account(const net::HttpRequest& request,
+                                 net::HttpHandler::Respond respond) {
+    auto token = session_token_of(request.authorization, request.cookie);
+    if (!token) {
+        return respond(refusal(401, "not_signed_in", "not signed in"));
+    }
+    auto password = protocol::decode_password_confirmation(request.body);
+    if (!password) {
+        return respond(refusal(400, "invalid", password.error()));
+    }
+    accounts_.delete_account(
+        std::move(*token), std::move(*password),
+        request.client.key.empty() ? request.remote_address : request.client.key,
+        [respond = std::move(respond),
+         secure = request.secure](const Expected<void, AccountError>& done) {
+            if (!done) {
+                return respond(failure(done.error()));
+            }
+            auto response = no_content();
+            response.headers.emplace_back("Set-Cookie", session_cookie("", secure));
+            respond(std::move(response));
         });
 }
 

@@ -5,6 +5,8 @@
 ///   POST   /api/session           {"username","password"}  200 {"username","token"} + cookie
 ///                                                          | 401 | 429 + Retry-After
 ///   DELETE /api/session           (cookie or Bearer token)  204, the cookie cleared
+///   DELETE /api/account           {"password"} + (cookie or Bearer token)  204, the cookie
+///                                 cleared | 401 | 429
 ///   POST   /api/account/password  {"password","new_password"} 204, every other session ended
 /// (A player's profile, GET /api/users/{name}, is the players' API: player_http.hpp.)
 /// Origin was checked by the network layer for every method but GET and HEAD. Passwords and
@@ -48,6 +50,7 @@ class AccountHttp {
     void sign_in(const net::HttpRequest& request, net::HttpHandler::Respond respond);
     void sign_out(const net::HttpRequest& request, net::HttpHandler::Respond respond);
     void change_password(const net::HttpRequest& request, net::HttpHandler::Respond respond);
+    void delete_account(const net::HttpRequest& request, net::HttpHandler::Respond respond);
 
     Accounts& accounts_;
 };

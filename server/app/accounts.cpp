@@ -1,5 +1,6 @@
 #include "server/app/accounts.hpp"
 
+#include <future>
 #include <memory>
 #include <utility>
 
@@ -42,9 +43,42 @@ AccountClocks system_account_clocks() {
                          [] { return std::chrono::steady_clock::now(); }};
 }
 
-Accounts::Accounts(storage::AccountStore& store, ReadQueue& hashing, ReadQueue& reads,
-                   PasswordCost cost, AccountClocks clocks)
-    : store_(store), hashing_(hashing), reads_(reads), cost_(cost), clocks_(std::move(clocks)) {}
+Expected<std::string, std::string> delete_account_now(storage::AccountStore& store,
+                                                      const std::string& username,
+                                                      std::int64_t now_ms) {
+    auto user = store.find_user(username_key(username));
+    if (!user) {
+        return unexpected("could not read the accounts: " + user.error().message);
+    }
+    if (!user->has_value()) {
+        return unexpected("no account named '" + username + "'");
+    }
+    const storage::UserRow& row = **user;
+    if (row.deleted_ms) {
+        return "the account '" + row.username + "' was deleted already";
+    }
+    std::promise<Expected<void, storage::StorageError>> written;
+    auto done = written.get_future();
+    store.write_account(storage::DeleteUser{row.id, now_ms},
+                        [&written](Expected<void, storage::StorageError> result) {
+                            written.set_value(std::move(result));
+                        });
+    if (auto result = done.get(); !result) {
+        return unexpected("could not delete the account: " + result.error().message);
+    }
+    log_event(LogLevel::info, "account_deleted", {{"user", row.username}, {"by", "operator"}});
+    return "deleted the account '" + row.username +
+           "': its sessions ended, its games and its name stay";
+}
+
+Accounts::Accounts(storage::AccountStore& store, AccountDirectory& directory, ReadQueue& hashing,
+                   ReadQueue& reads, PasswordCost cost, AccountClocks clocks)
+    : store_(store),
+      directory_(directory),
+      hashing_(hashing),
+      reads_(reads),
+      cost_(cost),
+      clocks_(std::move(clocks)) {}
 
 template <class T>
 void Accounts::post(ReadQueue& queue, Reply<T> reply, std::function<void(const Reply<T>&)> work) {
@@ -76,8 +110,9 @@ void Accounts::sign_up(const std::string& username, std::string password,
                                        clocks_.wall_ms()};
             store_.write_account(
                 std::move(create),
-                [answer, username](const Expected<void, storage::StorageError>& written) {
+                [this, answer, username](const Expected<void, storage::StorageError>& written) {
                     if (written) {
+                        directory_.signed_up(username);
                         return answer(username);
                     }
                     if (written.error().taken) {
@@ -151,80 +186,122 @@ void Accounts::sign_in(const std::string& username, std::string password, std::s
             }
             std::string token = new_seat_token();
             const std::int64_t now = clocks_.wall_ms();
+            std::string hash = token_hash(token);
             store_.write_account(
-                storage::CreateSession{storage::SessionRow{token_hash(token), row.id, now, now}},
-                [answer, signed_in = SignedIn{row.username, token}](
+                storage::CreateSession{storage::SessionRow{hash, row.id, now, now}},
+                [this, answer, hash, user = AccountUser{row.id, row.username},
+                 signed_in = SignedIn{row.username, token}](
                     const Expected<void, storage::StorageError>& written) {
                     if (!written) {
                         return answer(unexpected(storage_failed("signing in", written.error())));
                     }
+                    // Known to the hub before the token reaches its owner.
+                    directory_.signed_in(hash, user);
                     answer(signed_in);
                 });
         });
 }
 
 void Accounts::sign_out(const std::string& token, Reply<void> reply) {
+    std::string hash = token_hash(token);
     store_.write_account(
-        storage::DeleteSession{token_hash(token)},
-        [reply = std::move(reply)](const Expected<void, storage::StorageError>& done) {
+        storage::DeleteSession{hash},
+        [this, hash, reply = std::move(reply)](const Expected<void, storage::StorageError>& done) {
             if (!done) {
                 return reply(unexpected(storage_failed("signing out", done.error())));
             }
+            directory_.signed_out(hash);
             reply({});
         });
 }
 
+Expected<storage::UserRow, AccountError> Accounts::verify_session_password(
+    const std::string& session_hash, const std::string& password, const std::string& address,
+    std::string_view doing) {
+    auto session = store_.find_session(session_hash);
+    if (!session) {
+        return unexpected(storage_failed(doing, session.error()));
+    }
+    if (!session->has_value()) {
+        return unexpected(error(AccountProblem::not_signed_in, "not signed in"));
+    }
+    auto user = store_.find_user_by_id((*session)->user_id);
+    if (!user) {
+        return unexpected(storage_failed(doing, user.error()));
+    }
+    if (!live(*user)) {
+        return unexpected(error(AccountProblem::not_signed_in, "not signed in"));
+    }
+    storage::UserRow row = std::move(**user);
+    if (const auto wait = sign_in_wait(address, row.username_key)) {
+        return unexpected(AccountError{
+            AccountProblem::slowed, "too many failed sign-ins; wait before trying again", *wait});
+    }
+    const bool verified = verify_password(row.password_hash, password);
+    note_sign_in(address, row.username_key, verified);
+    if (!verified) {
+        return unexpected(error(AccountProblem::wrong_credentials, std::string(kWrongCredentials)));
+    }
+    return row;
+}
+
 void Accounts::change_password(std::string token, std::string password, std::string new_password,
                                std::string address, Reply<void> reply) {
-    post<void>(
-        hashing_, std::move(reply),
-        [this, token = std::move(token), password = std::move(password),
-         new_password = std::move(new_password),
-         address = std::move(address)](const Reply<void>& answer) {
-            const std::string session_hash = token_hash(token);
-            auto session = store_.find_session(session_hash);
-            if (!session) {
-                return answer(unexpected(storage_failed("changing a password", session.error())));
-            }
-            if (!session->has_value()) {
-                return answer(unexpected(error(AccountProblem::not_signed_in, "not signed in")));
-            }
-            auto user = store_.find_user_by_id((*session)->user_id);
-            if (!user) {
-                return answer(unexpected(storage_failed("changing a password", user.error())));
-            }
-            if (!live(*user)) {
-                return answer(unexpected(error(AccountProblem::not_signed_in, "not signed in")));
-            }
-            const storage::UserRow& row = **user;
-            if (const auto wait = sign_in_wait(address, row.username_key)) {
-                return answer(unexpected(
-                    AccountError{AccountProblem::slowed,
-                                 "too many failed sign-ins; wait before trying again", *wait}));
-            }
-            const bool verified = verify_password(row.password_hash, password);
-            note_sign_in(address, row.username_key, verified);
-            if (!verified) {
-                return answer(unexpected(
-                    error(AccountProblem::wrong_credentials, std::string(kWrongCredentials))));
-            }
-            if (auto valid = check_password(new_password, row.username); !valid) {
-                return answer(unexpected(error(AccountProblem::invalid, valid.error())));
-            }
-            auto hash = hash_password(new_password, cost_);
-            if (!hash) {
-                return answer(
-                    unexpected(error(AccountProblem::busy, "the server is out of memory")));
-            }
-            store_.write_account(storage::SetPasswordHash{row.id, std::move(*hash), session_hash},
-                                 [answer](const Expected<void, storage::StorageError>& written) {
-                                     if (!written) {
-                                         return answer(unexpected(storage_failed(
-                                             "changing a password", written.error())));
-                                     }
-                                     answer({});
-                                 });
-        });
+    post<void>(hashing_, std::move(reply),
+               [this, token = std::move(token), password = std::move(password),
+                new_password = std::move(new_password),
+                address = std::move(address)](const Reply<void>& answer) {
+                   const std::string session_hash = token_hash(token);
+                   auto row = verify_session_password(session_hash, password, address,
+                                                      "changing a password");
+                   if (!row) {
+                       return answer(unexpected(std::move(row).error()));
+                   }
+                   if (auto valid = check_password(new_password, row->username); !valid) {
+                       return answer(unexpected(error(AccountProblem::invalid, valid.error())));
+                   }
+                   auto hash = hash_password(new_password, cost_);
+                   if (!hash) {
+                       return answer(
+                           unexpected(error(AccountProblem::busy, "the server is out of memory")));
+                   }
+                   store_.write_account(
+                       storage::SetPasswordHash{row->id, std::move(*hash), session_hash},
+                       [this, answer, user_id = row->id,
+                        session_hash](const Expected<void, storage::StorageError>& written) {
+                           if (!written) {
+                               return answer(unexpected(
+                                   storage_failed("changing a password", written.error())));
+                           }
+                           directory_.other_sessions_ended(user_id, session_hash);
+                           answer({});
+                       });
+               });
+}
+
+void Accounts::delete_account(std::string token, std::string password, std::string address,
+                              Reply<void> reply) {
+    post<void>(hashing_, std::move(reply),
+               [this, token = std::move(token), password = std::move(password),
+                address = std::move(address)](const Reply<void>& answer) {
+                   auto row = verify_session_password(token_hash(token), password, address,
+                                                      "deleting an account");
+                   if (!row) {
+                       return answer(unexpected(std::move(row).error()));
+                   }
+                   store_.write_account(storage::DeleteUser{row->id, clocks_.wall_ms()},
+                                        [this, answer, user_id = row->id, username = row->username](
+                                            const Expected<void, storage::StorageError>& done) {
+                                            if (!done) {
+                                                return answer(unexpected(storage_failed(
+                                                    "deleting an account", done.error())));
+                                            }
+                                            directory_.account_deleted(user_id);
+                                            log_event(LogLevel::info, "account_deleted",
+                                                      {{"user", username}, {"by", "owner"}});
+                                            answer({});
+                                        });
+               });
 }
 
 void Accounts::user_of(std::string token, Reply<SessionUser> reply) {

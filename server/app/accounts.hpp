@@ -15,6 +15,7 @@
 #include <string>
 
 #include "common/core/expected.hpp"
+#include "server/app/account_directory.hpp"
 #include "server/app/password_hash.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/sign_in_throttle.hpp"
@@ -66,16 +67,24 @@ struct AccountClocks {
 /// The system's clocks.
 AccountClocks system_account_clocks();
 
+/// The operator deletes the account `username` (any case), `arbiter-server --delete-account`:
+/// waits for the write to commit, and answers what it did, or why nothing was done (no such
+/// account, a storage failure). An account deleted already is left as it is.
+Expected<std::string, std::string> delete_account_now(storage::AccountStore& store,
+                                                      const std::string& username,
+                                                      std::int64_t now_ms);
+
 /// Thread-safe.
 class Accounts {
   public:
     template <class T>
     using Reply = std::function<void(Expected<T, AccountError>)>;
 
-    /// `hashing`: one thread for password hashes (its queue bounds the hashes waiting);
-    /// `reads`: where the store is read. `cost`: the Argon2id cost of new hashes.
-    Accounts(storage::AccountStore& store, ReadQueue& hashing, ReadQueue& reads, PasswordCost cost,
-             AccountClocks clocks = system_account_clocks());
+    /// `directory`: told of each committed change, so that the hub knows sessions and names
+    /// without a read. `hashing`: one thread for password hashes (its queue bounds the hashes
+    /// waiting); `reads`: where the store is read. `cost`: the Argon2id cost of new hashes.
+    Accounts(storage::AccountStore& store, AccountDirectory& directory, ReadQueue& hashing,
+             ReadQueue& reads, PasswordCost cost, AccountClocks clocks = system_account_clocks());
 
     /// Registers `username` with `password`; answers the username as registered.
     void sign_up(const std::string& username, std::string password, Reply<std::string> reply);
@@ -89,6 +98,10 @@ class Accounts {
     /// every other session of that user.
     void change_password(std::string token, std::string password, std::string new_password,
                          std::string address, Reply<void> reply);
+    /// Deletes the account of `token` when `password` is its password: every session of it
+    /// ends, its games stay, its name stays taken (a deleted account cannot sign in again).
+    void delete_account(std::string token, std::string password, std::string address,
+                        Reply<void> reply);
     /// Whose session `token` is.
     void user_of(std::string token, Reply<SessionUser> reply);
     /// The public profile of `username` (any case).
@@ -102,11 +115,17 @@ class Accounts {
     /// no such user (a hash of nothing is verified instead), so that the time does not tell
     /// whether a name is registered.
     bool verify_on_worker(const std::optional<storage::UserRow>& user, const std::string& password);
+    /// On the hashing worker: the live user whose session hashes to `session_hash`, when
+    /// `password` is its password (throttled as a sign-in is).
+    Expected<storage::UserRow, AccountError> verify_session_password(
+        const std::string& session_hash, const std::string& password, const std::string& address,
+        std::string_view doing);
     std::optional<std::chrono::milliseconds> sign_in_wait(const std::string& address,
                                                           const std::string& key);
     void note_sign_in(const std::string& address, const std::string& key, bool succeeded);
 
     storage::AccountStore& store_;
+    AccountDirectory& directory_;
     ReadQueue& hashing_;
     ReadQueue& reads_;
     const PasswordCost cost_;

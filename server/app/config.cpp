@@ -122,6 +122,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
         ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
+        ("delete-account", po::value(&config.delete_account), "delete the account NAME (its sessions end, its games and its name stay) and exit")
         ("engine", po::value(&engine_flags)->composing(), "NAME[:GAMES]=PATH: offer a UCI engine (repeatable); GAMES is chess and/or xiangqi, comma-separated (without it a NAME with 'fairy' plays xiangqi, others chess); 'builtin' is always offered")
         ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes running at once: a new game against a UCI engine is refused while all run, and an engine that must start then stops the one idle longest and waits for it to end")
         ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")

@@ -36,7 +36,8 @@ struct ServerConfig {
     unsigned threads = 2;
     std::string log_format = "text";  ///< json | logfmt | text
     std::string log_level = "info";
-    std::string backup_to;  ///< --backup FILE: copy the database and exit
+    std::string backup_to;       ///< --backup FILE: copy the database and exit
+    std::string delete_account;  ///< --delete-account NAME: delete the account and exit
     engines::EngineOptions engines;
 };
 

@@ -2,6 +2,7 @@
 
 #include "common/core/overloaded.hpp"
 #include "common/protocol/codec.hpp"
+#include "server/app/hello_identity.hpp"
 #include "server/app/log.hpp"
 
 namespace arbiter::server::app {
@@ -26,12 +27,14 @@ ClientLimitsConfig limits_of(const HubConfig& config) {
 
 Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
          Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
-         EngineDirectory* engines, RatingBook* ratings)
+         EngineDirectory* engines, RatingBook* ratings,
+         const AccountDirectory* accounts)
     : config_(std::move(config)),
       time_(time),
       metrics_(metrics),
       make_executor_(std::move(make_executor)),
       reads_(reads),
+      accounts_(accounts),
       room_context_{repository, time, *this, metrics, config_.room, engines, ratings},
       replies_(metrics, time),
       limits_(limits_of(config_)),
@@ -57,8 +60,56 @@ ClientKey Hub::client_of(const net::Peer& peer) {
 void Hub::on_open(const std::shared_ptr<net::Peer>& peer) {
     connections_.opened(peer->id());
     limits_.connected(client_of(*peer), time_.now());
+    // The upgrade's session cookie signs the connection in; an unknown one leaves a guest.
+    std::optional<AccountUser> user;
+    if (accounts_ != nullptr) {
+        user = cookie_user(peer->upgrade_cookie(), *accounts_);
+    }
     log_event(LogLevel::info, "connection_opened",
-              {{"peer", peer->id()}, {"address", peer->address()}});
+              {{"peer", peer->id()},
+               {"address", peer->address()},
+               {"user", user ? user->username : std::string()}});
+    if (user) {
+        connections_.set_user(peer->id(), std::move(user));
+    }
+}
+
+void Hub::on_hello(const std::shared_ptr<net::Peer>& peer, const protocol::Hello& hello,
+                   const std::optional<std::string>& id) {
+    if (accounts_ == nullptr) {
+        if (hello.token) {
+            return replies_.refuse(peer, ErrorCode::unauthorized,
+                                   "this server has no accounts: sign-in is not possible", id);
+        }
+        connections_.set_name(peer->id(), hello.name);
+    } else {
+        const auto outcome = decide_hello(connections_.user_of(peer->id()), hello, *accounts_);
+        if (const auto* refused = std::get_if<HelloOutcome::Refused>(&outcome.result)) {
+            return replies_.refuse(peer, refused->code, refused->message, id);
+        }
+        if (const auto* signed_in = std::get_if<HelloOutcome::SignedIn>(&outcome.result)) {
+            connections_.set_user(peer->id(), signed_in->user);
+        } else {
+            connections_.set_name(peer->id(), std::get<HelloOutcome::Guest>(outcome.result).name);
+        }
+    }
+    const auto user = connections_.user_of(peer->id());
+    replies_.reply(peer,
+                   protocol::Welcome{
+                       config_.server_name, protocol::kProtocolVersion,
+                       room_context_.engines != nullptr ? room_context_.engines->offered()
+                                                        : std::vector<protocol::EngineInfo>{},
+                       user ? std::optional(protocol::SignedInUser{user->username}) : std::nullopt},
+                   id);
+}
+
+void Hub::drop_deleted_account(const net::Peer& peer) {
+    if (accounts_ == nullptr) {
+        return;
+    }
+    if (const auto user = connections_.user_of(peer.id()); user && accounts_->deleted(user->id)) {
+        connections_.set_user(peer.id(), std::nullopt);
+    }
 }
 
 void Hub::on_close(const std::shared_ptr<net::Peer>& peer) {
@@ -121,6 +172,8 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
     const auto received = time_.now();
     // Rooms time the requests they take (GameRoom::answered); the hub times the rest.
     bool routed = false;
+    // A deleted account's connections are guests from their next message on.
+    drop_deleted_account(*peer);
     if (admit(peer, text)) {
         if (auto decoded = protocol::decode(text)) {
             routed = dispatch(peer, std::move(*decoded), received);
@@ -187,33 +240,6 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
             },
         },
         message.body);
-}
-
-protocol::Welcome Hub::welcome() const {
-    return protocol::Welcome{config_.server_name, protocol::kProtocolVersion,
-                             room_context_.engines != nullptr
-                                 ? room_context_.engines->offered()
-                                 : std::vector<protocol::EngineInfo>{}};
-}
-
-void Hub::on_hello(const std::shared_ptr<net::Peer>& peer, protocol::Hello& hello,
-                   const std::optional<std::string>& id) {
-    if (!hello.token || !session_lookup_) {
-        connections_.set_name(peer->id(), std::move(hello.name));
-        replies_.reply(peer, welcome(), id);
-        return;
-    }
-    // MINIMAL HOOK (rated40): identity40 replaces this with the contract's sign-in (error code
-    // `unauthorized`, the name rules, `welcome.user`).
-    session_lookup_(std::move(*hello.token), [this, peer,
-                                              id](const std::optional<AccountUser>& user) {
-        if (!user) {
-            replies_.refuse(peer, ErrorCode::forbidden, "the session has ended: sign in again", id);
-            return;
-        }
-        connections_.set_user(peer->id(), user);
-        replies_.reply(peer, welcome(), id);
-    });
 }
 
 // ---- what the rooms report ----------------------------------------------------------------

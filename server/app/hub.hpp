@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "server/app/aborted_pruner.hpp"
+#include "server/app/account_directory.hpp"
 #include "server/app/client_limits.hpp"
 #include "server/app/connections.hpp"
 #include "server/app/lobby.hpp"
@@ -70,16 +71,12 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// (bringing a game back, replay, games), off the network threads. `engines`: the engine
     /// opponents offered (nullptr: none; create.opponent is refused).
     /// `ratings`: the rating book rated games read and settle (nullptr: no game is rated).
+    /// `accounts`: the sessions and registered names that sign connections in and keep guests
+    /// off registered names (nullptr: no accounts; every connection is a guest).
     Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
         Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
-        EngineDirectory* engines = nullptr, RatingBook* ratings = nullptr);
-
-    /// Looks a session token up, answering its account or nullopt (from any thread).
-    using SessionLookup = std::function<void(std::string token,
-                                             std::function<void(std::optional<AccountUser>)> done)>;
-    /// MINIMAL HOOK (rated40), to be replaced by identity40's sign-in at merge: `hello` with a
-    /// `token` signs the connection in through `lookup` before its `welcome`.
-    void set_session_lookup(SessionLookup lookup) { session_lookup_ = std::move(lookup); }
+        EngineDirectory* engines = nullptr, RatingBook* ratings = nullptr,
+        const AccountDirectory* accounts = nullptr);
 
     using Restored = RoomRegistry::Restored;
     /// Loads every unfinished game from storage, or returns the storage error.
@@ -126,6 +123,11 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// Takes a token for the message `text`; refuses it (rate_limited) or closes the connection
     /// (a flood) when there is none.
     bool admit(const std::shared_ptr<net::Peer>& peer, std::string_view text);
+    /// Answers `hello`: signs the connection in, names a guest, or refuses (hello_identity.hpp).
+    void on_hello(const std::shared_ptr<net::Peer>& peer, const protocol::Hello& hello,
+                  const std::optional<std::string>& id);
+    /// A connection signed in as an account deleted since becomes a guest.
+    void drop_deleted_account(const net::Peer& peer);
     /// Sends the decoded `message` where its type goes; says whether a room took it (the room
     /// then times its answer).
     bool dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
@@ -134,10 +136,6 @@ class Hub final : public net::PeerHandler, public RoomHost {
     // Games (hub_games.cpp).
     void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
                    const std::optional<std::string>& id);
-    /// `hello`: the name, and the account when it carries a session token.
-    void on_hello(const std::shared_ptr<net::Peer>& peer, protocol::Hello& hello,
-                  const std::optional<std::string>& id);
-    protocol::Welcome welcome() const;
     void on_games(const std::shared_ptr<net::Peer>& peer, const protocol::GamesQuery& query,
                   const std::optional<std::string>& id);
     /// `lobby`: follows the lobby, or answers one page of it (LobbySubscribe::paged).
@@ -162,6 +160,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     Metrics& metrics_;
     ExecutorFactory make_executor_;
     ReadQueue& reads_;
+    const AccountDirectory* accounts_;
     RoomContext room_context_;
     Replies replies_;
     ClientLimits limits_;
@@ -169,7 +168,6 @@ class Hub final : public net::PeerHandler, public RoomHost {
     Lobby lobby_;
     RoomRegistry registry_;
     AbortedPruner pruner_;
-    SessionLookup session_lookup_;
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
 };
 

@@ -99,6 +99,27 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    if (!config.delete_account.empty()) {
+        auto deleted = app::delete_account_now(**repository, config.delete_account,
+                                               app::system_account_clocks().wall_ms());
+        (*repository)->flush();
+        if (!deleted) {
+            std::fprintf(stderr, "arbiter-server: %s\n", deleted.error().c_str());
+            return 1;
+        }
+        std::printf("%s\n", deleted->c_str());
+        return 0;
+    }
+    // Who is signed in, in memory: the hub reads it on network threads (account_directory.hpp).
+    app::AccountDirectory account_directory;
+    if (auto loaded = (*repository)->load_accounts()) {
+        account_directory.load(*loaded);
+    } else {
+        log_event(LogLevel::error, "database_open_failed",
+                  {{"db", config.database}, {"error", loaded.error().message}});
+        return 1;
+    }
+
     SystemTime time;
     app::Metrics metrics;
     std::unique_ptr<net::Network> network;
@@ -115,7 +136,7 @@ int main(int argc, char** argv) {
     app::ReadWorker reads(config.max_queued_reads);
     auto hub = std::make_shared<app::Hub>(
         config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
-        reads, &engines, &ratings);
+        reads, &engines, &ratings, &account_directory);
     // The error_code form: a folder that cannot be looked at (no search permission on a parent, a
     // symbolic link loop) is reported like a missing one, where the other form threw and the
     // process ended with no word.
@@ -129,20 +150,12 @@ int main(int argc, char** argv) {
     }
     // Password hashes run on a thread of their own, never on a network thread (accounts.hpp).
     app::ReadWorker hashing(config.max_queued_hashes, "arbiter-hashing");
-    app::Accounts accounts(**repository, hashing, reads,
+    app::Accounts accounts(**repository, account_directory, hashing, reads,
                            config.password_cost == "minimal" ? app::minimal_password_cost()
                                                              : app::interactive_password_cost());
     app::AccountHttp account_http(accounts);
     app::PlayerHttp player_http(**repository, **repository, **repository,
                                 app::system_account_clocks().wall_ms);
-    // MINIMAL HOOK (rated40): `hello.token` signs a connection in; identity40 replaces it.
-    hub->set_session_lookup([&accounts](std::string token, auto done) {
-        accounts.user_of(std::move(token), [done = std::move(done)](const auto& user) {
-            done(user ? std::optional<app::AccountUser>(
-                            app::AccountUser{user->user_id, user->username})
-                      : std::nullopt);
-        });
-    });
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,

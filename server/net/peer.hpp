@@ -43,6 +43,13 @@ class Peer {
         static const ClientAddress kLocal{"", true};
         return kLocal;
     }
+    /// The Cookie field of the WebSocket upgrade request (several lines joined by ", "), which
+    /// may carry the session that signs the connection in; nullopt when none was sent. Never
+    /// logged.
+    virtual const std::optional<std::string>& upgrade_cookie() const noexcept {
+        static const std::optional<std::string> kNone;
+        return kNone;
+    }
     /// The connection's round trip as the server's own pings last measured it; nullopt before
     /// the first answer (and for connections that measure none).
     virtual std::optional<std::chrono::milliseconds> round_trip() const noexcept {

@@ -46,17 +46,19 @@ class WebsocketSession;
 class PeerHandle final : public Peer {
   public:
     PeerHandle(std::uint64_t id, std::string address, ClientAddress client,
-               std::weak_ptr<WebsocketSession> session,
+               std::optional<std::string> cookie, std::weak_ptr<WebsocketSession> session,
                std::chrono::milliseconds unresponsive_after)
         : id_(id),
           address_(std::move(address)),
           client_(std::move(client)),
+          cookie_(std::move(cookie)),
           session_(std::move(session)),
           unresponsive_after_(unresponsive_after),
           last_heard_(Clock::now().time_since_epoch().count()) {}
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
     const ClientAddress& client() const noexcept override { return client_; }
+    const std::optional<std::string>& upgrade_cookie() const noexcept override { return cookie_; }
     std::optional<std::chrono::milliseconds> round_trip() const noexcept override {
         const auto micros = round_trip_us_.load(std::memory_order_relaxed);
         if (micros < 0) {
@@ -87,6 +89,7 @@ class PeerHandle final : public Peer {
     const std::uint64_t id_;
     const std::string address_;
     const ClientAddress client_;
+    const std::optional<std::string> cookie_;
     const std::weak_ptr<WebsocketSession> session_;
     const std::chrono::milliseconds unresponsive_after_;
     std::atomic<Clock::rep> last_heard_;           ///< steady_clock ticks
@@ -119,7 +122,7 @@ class WebsocketSession final : public Connection,
     void run(http::request<http::string_body> request) {
         // The peer first: a memory shed on another thread reads it (queue_use) once tracked.
         peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, remote_.client,
-                                             weak_from_this(),
+                                             cookie_of(request), weak_from_this(),
                                              Liveness::unresponsive_after(liveness_times()));
         state_->track(ticket_->id(), weak_from_this());
         auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
@@ -154,6 +157,19 @@ class WebsocketSession final : public Connection,
             self->ws_.async_accept(*shared_request,
                                    [self, shared_request](error_code ec) { self->on_accept(ec); });
         });
+    }
+
+    // RFC 6265 5.4: one Cookie field; should a client send several, they are one list.
+    static std::optional<std::string> cookie_of(const http::request<http::string_body>& request) {
+        const auto [first, last] = request.equal_range(http::field::cookie);
+        if (first == last) {
+            return std::nullopt;
+        }
+        std::string value;
+        for (auto line = first; line != last; ++line) {
+            value += (line == first ? "" : ", ") + std::string(line->value());
+        }
+        return value;
     }
 
     // Any thread. The counters cover frames posted but not yet on the strand too, so the

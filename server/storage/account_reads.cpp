@@ -64,4 +64,33 @@ Expected<std::optional<SessionRow>, StorageError> find_session(sqlite::Connectio
     return found;
 }
 
+Expected<AccountSnapshot, StorageError> load_accounts(sqlite::Connection& connection) {
+    AccountSnapshot snapshot;
+    auto users = connection.prepare(
+        "SELECT id, username, username_key, deleted_ms IS NOT NULL FROM users ORDER BY id");
+    if (!users) {
+        return unexpected(std::move(users).error());
+    }
+    auto read = users->each_row([&] {
+        snapshot.users.push_back(AccountSnapshot::User{users->column_int64(0),
+                                                       users->column_text(1), users->column_text(2),
+                                                       users->column_int64(3) != 0});
+    });
+    if (!read) {
+        return unexpected(std::move(read).error());
+    }
+    auto sessions = connection.prepare("SELECT token_hash, user_id FROM sessions");
+    if (!sessions) {
+        return unexpected(std::move(sessions).error());
+    }
+    read = sessions->each_row([&] {
+        snapshot.sessions.push_back(
+            AccountSnapshot::Session{sessions->column_text(0), sessions->column_int64(1)});
+    });
+    if (!read) {
+        return unexpected(std::move(read).error());
+    }
+    return snapshot;
+}
+
 }  // namespace arbiter::server::storage::detail

@@ -19,6 +19,8 @@ Expected<std::optional<UserRow>, StorageError> find_user_by_key(sqlite::Connecti
 /// The user with this id, or nullopt.
 Expected<std::optional<UserRow>, StorageError> find_user_by_id(sqlite::Connection& connection,
                                                                std::int64_t id);
+/// Every user and session.
+Expected<AccountSnapshot, StorageError> load_accounts(sqlite::Connection& connection);
 /// The session with this token hash, or nullopt.
 Expected<std::optional<SessionRow>, StorageError> find_session(sqlite::Connection& connection,
                                                                const std::string& token_hash);

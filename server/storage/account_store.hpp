@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "common/core/expected.hpp"
 #include "server/storage/stored_game.hpp"
@@ -73,9 +74,36 @@ struct SetPasswordHash {
     std::optional<std::string> keep_token_hash;
 };
 
+/// An account is deleted (by its owner, or by the operator): deleted_ms is set and every
+/// session of it ends, in one change. The row stays, so that its games keep their player and its
+/// name stays taken. Fails when there is no such user or it is deleted already.
+struct DeleteUser {
+    std::int64_t user_id = 0;
+    std::int64_t deleted_ms = 0;
+};
+
 /// One atomic change to accounts.
-using AccountIntent =
-    std::variant<CreateUser, CreateSession, DeleteSession, DeleteOtherSessions, SetPasswordHash>;
+using AccountIntent = std::variant<CreateUser, CreateSession, DeleteSession, DeleteOtherSessions,
+                                   SetPasswordHash, DeleteUser>;
+
+/// What the server keeps in memory of accounts (app::AccountDirectory): every user's name and
+/// whether it is deleted, and every session. No hashes of passwords.
+struct AccountSnapshot {
+    struct User {
+        std::int64_t id = 0;
+        std::string username;
+        std::string username_key;
+        bool deleted = false;
+        friend bool operator==(const User&, const User&) = default;
+    };
+    struct Session {
+        std::string token_hash;
+        std::int64_t user_id = 0;
+        friend bool operator==(const Session&, const Session&) = default;
+    };
+    std::vector<User> users;
+    std::vector<Session> sessions;
+};
 
 /// Accounts' storage. Thread-safe: any thread may call any member.
 class AccountStore {
@@ -96,6 +124,8 @@ class AccountStore {
     /// The session whose token hashes to `token_hash`, or nullopt.
     virtual Expected<std::optional<SessionRow>, StorageError> find_session(
         const std::string& token_hash) = 0;
+    /// Every user and session, read in one snapshot (at start).
+    virtual Expected<AccountSnapshot, StorageError> load_accounts() = 0;
 };
 
 }  // namespace arbiter::server::storage

@@ -21,6 +21,9 @@ Expected<AccountWriter, StorageError> AccountWriter::prepare(sqlite::Connection&
         {&writer.delete_session_, "DELETE FROM sessions WHERE token_hash = ?1"},
         {&writer.delete_other_sessions_,
          "DELETE FROM sessions WHERE user_id = ?1 AND token_hash != ?2"},
+        {&writer.mark_user_deleted_,
+         "UPDATE users SET deleted_ms = ?2 WHERE id = ?1 AND deleted_ms IS NULL"},
+        {&writer.delete_user_sessions_, "DELETE FROM sessions WHERE user_id = ?1"},
         {&writer.set_password_hash_, "UPDATE users SET password_hash = ?2 WHERE id = ?1"},
     };
     for (auto& [target, sql] : sources) {
@@ -79,6 +82,21 @@ Expected<void, StorageError> AccountWriter::write(const DeleteOtherSessions& end
     delete_other_sessions_.reset();
     delete_other_sessions_.bind(1, end.user_id).bind(2, end.keep_token_hash);
     return delete_other_sessions_.run();
+}
+
+Expected<void, StorageError> AccountWriter::write(const DeleteUser& deletion) {
+    mark_user_deleted_.reset();
+    mark_user_deleted_.bind(1, deletion.user_id).bind(2, deletion.deleted_ms);
+    if (auto ran = mark_user_deleted_.run(); !ran) {
+        return ran;
+    }
+    if (connection_->changes() == 0) {
+        return unexpected(
+            StorageError{"no user " + std::to_string(deletion.user_id) + " to delete"});
+    }
+    delete_user_sessions_.reset();
+    delete_user_sessions_.bind(1, deletion.user_id);
+    return delete_user_sessions_.run();
 }
 
 Expected<void, StorageError> AccountWriter::write(const SetPasswordHash& change) {

@@ -24,6 +24,7 @@ class AccountWriter {
     Expected<void, StorageError> write(const CreateSession& create);
     Expected<void, StorageError> write(const DeleteSession& end);
     Expected<void, StorageError> write(const DeleteOtherSessions& end);
+    Expected<void, StorageError> write(const DeleteUser& deletion);
     Expected<void, StorageError> write(const SetPasswordHash& change);
 
     sqlite::Connection* connection_ = nullptr;
@@ -31,6 +32,8 @@ class AccountWriter {
     sqlite::Statement insert_session_;
     sqlite::Statement delete_session_;
     sqlite::Statement delete_other_sessions_;
+    sqlite::Statement mark_user_deleted_;
+    sqlite::Statement delete_user_sessions_;
     sqlite::Statement set_password_hash_;
 };
 

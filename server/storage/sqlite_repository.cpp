@@ -223,6 +223,16 @@ Expected<std::vector<StoredRating>, StorageError> SqliteRepository::load_ratings
     return detail::read_ratings(reader_);
 }
 
+Expected<AccountSnapshot, StorageError> SqliteRepository::load_accounts() {
+    std::lock_guard lock(read_mutex_);
+    // One snapshot: no session without its user.
+    auto snapshot = sqlite::Transaction::begin(reader_, sqlite::TransactionKind::deferred);
+    if (!snapshot) {
+        return unexpected(prefixed("loading accounts", snapshot.error()));
+    }
+    return detail::load_accounts(reader_);
+}
+
 // --- health and maintenance --------------------------------------------------------------------
 
 bool SqliteRepository::writable() {

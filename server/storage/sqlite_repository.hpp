@@ -82,6 +82,7 @@ class SqliteRepository final : public GameRepository, public AccountStore, publi
     void write_account(AccountIntent intent, AccountStore::Done done) override;
     Expected<std::optional<UserRow>, StorageError> find_user(const std::string& key) override;
     Expected<std::optional<UserRow>, StorageError> find_user_by_id(std::int64_t id) override;
+    Expected<AccountSnapshot, StorageError> load_accounts() override;
     Expected<std::optional<SessionRow>, StorageError> find_session(
         const std::string& token_hash) override;
 

@@ -82,7 +82,7 @@ TEST(CliEngines, ListsEachEngineWithItsVariants) {
     const json welcome = json::parse(
         R"({"type":"welcome","server":"arbiter/0.1.0","protocol":1,"engines":[
             {"name":"builtin","variants":["chess","xiangqi","draughts"]},
-            {"name":"stockfish","variants":["chess"]}]})");
+            {"name":"stockfish","variants":["chess"]}],"user":null})");
     const std::vector<std::string> lines = engine_lines(welcome);
     ASSERT_EQ(lines.size(), 3u);
     EXPECT_EQ(lines[0], "builtin  chess, xiangqi, draughts");
@@ -91,8 +91,8 @@ TEST(CliEngines, ListsEachEngineWithItsVariants) {
 }
 
 TEST(CliEngines, SaysSoWhenTheServerListsNone) {
-    const json welcome =
-        json::parse(R"({"type":"welcome","server":"arbiter/0.1.0","protocol":1,"engines":[]})");
+    const json welcome = json::parse(
+        R"({"type":"welcome","server":"arbiter/0.1.0","protocol":1,"engines":[],"user":null})");
     const std::vector<std::string> lines = engine_lines(welcome);
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_NE(lines[0].find("no engines"), std::string::npos);

@@ -46,6 +46,17 @@ class MemoryAccounts final : public storage::AccountStore {
         const auto found = sessions_.find(hash);
         return found == sessions_.end() ? std::optional<SessionRow>() : found->second;
     }
+    Expected<storage::AccountSnapshot, StorageError> load_accounts() override {
+        storage::AccountSnapshot snapshot;
+        for (const auto& [id, user] : users_) {
+            snapshot.users.push_back(
+                {id, user.username, user.username_key, user.deleted_ms.has_value()});
+        }
+        for (const auto& [hash, session] : sessions_) {
+            snapshot.sessions.push_back({hash, session.user_id});
+        }
+        return snapshot;
+    }
 
     std::map<std::int64_t, UserRow> users_;
     std::map<std::string, SessionRow> sessions_;
@@ -65,6 +76,10 @@ class MemoryAccounts final : public storage::AccountStore {
         return {};
     }
     Expected<void, StorageError> apply(const storage::CreateSession& create) {
+        const auto user = users_.find(create.session.user_id);
+        if (user == users_.end() || user->second.deleted_ms) {
+            return unexpected(StorageError{"no user"});
+        }
         sessions_[create.session.token_hash] = create.session;
         return {};
     }
@@ -76,6 +91,16 @@ class MemoryAccounts final : public storage::AccountStore {
         std::erase_if(sessions_, [&](const auto& item) {
             return item.second.user_id == end.user_id && item.first != end.keep_token_hash;
         });
+        return {};
+    }
+    Expected<void, StorageError> apply(const storage::DeleteUser& deletion) {
+        const auto user = users_.find(deletion.user_id);
+        if (user == users_.end() || user->second.deleted_ms) {
+            return unexpected(StorageError{"no user"});
+        }
+        user->second.deleted_ms = deletion.deleted_ms;
+        std::erase_if(sessions_,
+                      [&](const auto& item) { return item.second.user_id == deletion.user_id; });
         return {};
     }
     Expected<void, StorageError> apply(const storage::SetPasswordHash& change) {
@@ -103,7 +128,7 @@ struct Answer {
 class AccountsTest : public ::testing::Test {
   protected:
     AccountsTest()
-        : accounts_(store_, hashing_, reads_, minimal_password_cost(),
+        : accounts_(store_, directory_, hashing_, reads_, minimal_password_cost(),
                     AccountClocks{[this] { return wall_ms_; }, [this] { return steady_; }}) {}
 
     void sign_up(const std::string& name, const std::string& password) {
@@ -123,6 +148,7 @@ class AccountsTest : public ::testing::Test {
     }
 
     MemoryAccounts store_;
+    AccountDirectory directory_;
     ManualReads hashing_{4};
     ManualReads reads_;
     std::int64_t wall_ms_ = 1'700'000'000'000;
@@ -271,6 +297,97 @@ TEST_F(AccountsTest, UserOfATokenAndProfilesAreReadOnTheReadsQueue) {
     accounts_.profile("nobody", missing.reply());
     reads_.run();
     EXPECT_EQ(missing.problem(), AccountProblem::not_found);
+}
+
+// ---- the in-memory directory follows each committed change ----------------------------------
+
+TEST_F(AccountsTest, DirectoryKnowsANameOnceSignedUpAndASessionOnceSignedIn) {
+    EXPECT_FALSE(directory_.registered("anna"));
+    sign_up("Anna", "correct horse battery");
+    EXPECT_TRUE(directory_.registered("ANNA"));
+    const auto signed_in = sign_in("anna", "correct horse battery");
+    ASSERT_TRUE(signed_in);
+    const auto user = directory_.session_user(token_hash(signed_in->token));
+    ASSERT_TRUE(user);
+    EXPECT_EQ(user->username, "Anna");
+    EXPECT_EQ(user->id, store_.users_.begin()->first);
+}
+
+TEST_F(AccountsTest, DirectoryForgetsASessionOnSignOutAndOthersOnAPasswordChange) {
+    sign_up("anna", "correct horse battery");
+    const auto here = sign_in("anna", "correct horse battery");
+    const auto elsewhere = sign_in("anna", "correct horse battery");
+    const auto third = sign_in("anna", "correct horse battery");
+    ASSERT_TRUE(here && elsewhere && third);
+
+    Answer<void> out;
+    accounts_.sign_out(third->token, out.reply());
+    EXPECT_FALSE(directory_.session_user(token_hash(third->token)));
+    EXPECT_TRUE(directory_.session_user(token_hash(elsewhere->token)));
+
+    Answer<void> changed;
+    accounts_.change_password(here->token, "correct horse battery", "a brand new phrase", "1.2.3.4",
+                              changed.reply());
+    hashing_.run();
+    ASSERT_TRUE(changed.value && changed.value->has_value());
+    EXPECT_TRUE(directory_.session_user(token_hash(here->token)));
+    EXPECT_FALSE(directory_.session_user(token_hash(elsewhere->token)));
+}
+
+// ---- deleting an account --------------------------------------------------------------------
+
+TEST_F(AccountsTest, DeletionNeedsThePasswordThenEndsEverySessionAndKeepsTheName) {
+    sign_up("Anna", "correct horse battery");
+    const auto here = sign_in("anna", "correct horse battery");
+    const auto elsewhere = sign_in("anna", "correct horse battery");
+    ASSERT_TRUE(here && elsewhere);
+
+    Answer<void> wrong;
+    accounts_.delete_account(here->token, "not it", "1.2.3.4", wrong.reply());
+    hashing_.run();
+    EXPECT_EQ(wrong.problem(), AccountProblem::wrong_credentials);
+    EXPECT_FALSE(store_.users_.begin()->second.deleted_ms);
+
+    Answer<void> deleted;
+    accounts_.delete_account(here->token, "correct horse battery", "1.2.3.4", deleted.reply());
+    hashing_.run();
+    ASSERT_TRUE(deleted.value && deleted.value->has_value());
+    EXPECT_EQ(store_.users_.begin()->second.deleted_ms, wall_ms_);
+    EXPECT_TRUE(store_.sessions_.empty());
+    const std::int64_t id = store_.users_.begin()->first;
+    EXPECT_TRUE(directory_.deleted(id));
+    EXPECT_FALSE(directory_.session_user(token_hash(here->token)));
+    EXPECT_FALSE(directory_.session_user(token_hash(elsewhere->token)));
+    EXPECT_TRUE(directory_.registered("anna"));
+
+    // The same answer as a wrong password, and the name cannot be registered again.
+    const auto again = sign_in("anna", "correct horse battery");
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().problem, AccountProblem::wrong_credentials);
+    Answer<std::string> taken;
+    accounts_.sign_up("ANNA", "another good phrase", taken.reply());
+    hashing_.run();
+    EXPECT_EQ(taken.problem(), AccountProblem::taken);
+}
+
+TEST_F(AccountsTest, DeletionWithoutASessionIsNotSignedIn) {
+    Answer<void> answer;
+    accounts_.delete_account("no-such-token", "correct horse battery", "1.2.3.4", answer.reply());
+    hashing_.run();
+    EXPECT_EQ(answer.problem(), AccountProblem::not_signed_in);
+}
+
+TEST_F(AccountsTest, OperatorDeletesByNameAndRefusesAnUnknownOne) {
+    sign_up("Anna", "correct horse battery");
+    ASSERT_TRUE(sign_in("anna", "correct horse battery"));
+    const auto deleted = delete_account_now(store_, "ANNA", 42);
+    ASSERT_TRUE(deleted) << deleted.error();
+    EXPECT_NE(deleted->find("Anna"), std::string::npos);
+    EXPECT_EQ(store_.users_.begin()->second.deleted_ms, 42);
+    EXPECT_TRUE(store_.sessions_.empty());
+    EXPECT_TRUE(delete_account_now(store_, "anna", 43));  // already deleted: told, unchanged
+    EXPECT_EQ(store_.users_.begin()->second.deleted_ms, 42);
+    EXPECT_FALSE(delete_account_now(store_, "nobody", 44));
 }
 
 }  // namespace

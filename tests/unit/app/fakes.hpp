@@ -236,6 +236,9 @@ class FakePeer final : public net::Peer {
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
     const net::ClientAddress& client() const noexcept override { return client_; }
+    const std::optional<std::string>& upgrade_cookie() const noexcept override { return cookie_; }
+    /// The Cookie field its upgrade carried (before on_open).
+    void set_upgrade_cookie(std::string cookie) { cookie_ = std::move(cookie); }
     bool send(std::shared_ptr<const std::string> text) override {
         std::lock_guard lock(mutex_);
         sent_.push_back(std::move(text));
@@ -294,6 +297,7 @@ class FakePeer final : public net::Peer {
     const std::uint64_t id_;
     const std::string address_;
     const net::ClientAddress client_;
+    std::optional<std::string> cookie_;
     mutable std::mutex mutex_;
     std::vector<std::shared_ptr<const std::string>> sent_;
     std::optional<net::CloseCode> closed_;

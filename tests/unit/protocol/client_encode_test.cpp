@@ -90,6 +90,13 @@ TEST(ClientEncode, TheLoadToolsFramesAreAsBefore) {
               R"({"type":"watch","game":"g1","id":"r"})");
 }
 
+TEST(ClientEncode, HelloCarriesItsTokenOnlyWhenThereIsOne) {
+    EXPECT_EQ(encode(ClientMessage{std::nullopt, Hello{"Ana", std::nullopt}}),
+              R"({"type":"hello","name":"Ana"})");
+    EXPECT_EQ(encode(ClientMessage{std::nullopt, Hello{"Ana", "0123abcd"}}),
+              R"({"type":"hello","name":"Ana","token":"0123abcd"})");
+}
+
 TEST(ClientEncode, TextIsEscapedAsJson) {
     const std::string name = "Ana \\ \"\xE7\x8E\x8B\"";
     const std::string encoded = encode(ClientMessage{"a\nb", Hello{name}});

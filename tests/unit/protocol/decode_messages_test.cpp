@@ -35,6 +35,18 @@ TEST(ProtocolDecodeHello, NameEmptyTooLongOrWithControlsIsRefused) {
     }
 }
 
+TEST(ProtocolDecodeHello, TokenIsOptionalAndMustBeAToken) {
+    EXPECT_EQ(accepted_body<Hello>(R"({"type":"hello","name":"Ana"})").token, std::nullopt);
+    EXPECT_EQ(accepted_body<Hello>(R"({"type":"hello","name":"Ana","token":"0123abcd"})").token,
+              "0123abcd");
+    for (const std::string& token :
+         {std::string(""), std::string("has space"), std::string(129, 't')}) {
+        expect_bad_request(frame("hello", "\"name\":\"Ana\",\"token\":" + json_string(token)),
+                           "\"token\"");
+    }
+    expect_bad_request(R"({"type":"hello","name":"Ana","token":7})", "\"token\"");
+}
+
 // One spelling for what looks the same: NFC, trimmed, inner white space one space.
 TEST(ProtocolDecodeHello, NameIsNormalised) {
     // "Ana" with a combining acute accent (U+0301) is the precomposed a-acute (U+00E1).

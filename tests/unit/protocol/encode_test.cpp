@@ -38,7 +38,11 @@ TEST(ProtocolEncode, WelcomeAndPong) {
     EXPECT_EQ(welcome, (Json{{"type", "welcome"},
                              {"server", "arbiter/0.1.0"},
                              {"protocol", 1},
-                             {"engines", Json::array()}}));
+                             {"engines", Json::array()},
+                             {"user", nullptr}}));
+    EXPECT_EQ(
+        round_trip(Welcome{"arbiter/0.1.0", kProtocolVersion, {}, SignedInUser{"Anna"}})["user"],
+        (Json{{"username", "Anna"}}));
     EXPECT_EQ(round_trip(Pong{}), (Json{{"type", "pong"}}));
 }
 
@@ -283,7 +287,7 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
     using Ordered = nlohmann::ordered_json;
     using Names = std::vector<std::string>;
     const std::map<std::string, Names> documented = {
-        {"welcome", {"type", "server", "protocol", "engines"}},
+        {"welcome", {"type", "server", "protocol", "engines", "user"}},
         {"created", {"type", "game", "seat", "token", "variant", "id"}},
         {"state", {"type",         "game",    "seq",      "variant",
                    "status",       "you",     "players",  "initial_position",

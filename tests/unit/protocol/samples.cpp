@@ -67,12 +67,17 @@ std::vector<ServerMessage> server_messages() {
         {Welcome{"arbiter/0.1.0",
                  kProtocolVersion,
                  {EngineInfo{"builtin", {Variant::chess, Variant::xiangqi, Variant::draughts}},
-                  EngineInfo{"fairy-stockfish", {Variant::xiangqi}}}},
+                  EngineInfo{"fairy-stockfish", {Variant::xiangqi}}},
+                 SignedInUser{"Anna_B"}},
          {}});
     out.push_back({Pong{}, "p1"});
     out.push_back({Pong{}, std::nullopt});
     out.push_back({ErrorMessage{ErrorCode::illegal_move, "e2e5: a pawn cannot move there"}, "m1"});
     out.push_back({ErrorMessage{ErrorCode::bad_json, "the frame is not valid JSON"}, {}});
+    out.push_back(
+        {ErrorMessage{ErrorCode::unauthorized, "the session has ended: sign in again"}, "h2"});
+    out.push_back(
+        {ErrorMessage{ErrorCode::name_taken, "that name belongs to a registered player"}, "h3"});
     for (Variant variant : kVariants) {
         for (Side side : {Side::first, Side::second}) {
             out.push_back({SeatGranted{true, "g1", variant, side, "0123456789abcdef"}, "c1"});

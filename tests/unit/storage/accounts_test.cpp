@@ -167,6 +167,39 @@ TEST_F(StorageAccounts, PasswordOfNoUserIsRefused) {
     EXPECT_FALSE(write_and_wait(*repository_, SetPasswordHash{9, "h", {}}));
 }
 
+TEST_F(StorageAccounts, DeletedUserKeepsItsRowAndNameLosesItsSessionsAndCannotSignIn) {
+    const UserRow anna = sign_up("Anna", "anna");
+    const UserRow bo = sign_up("Bo_b", "bo_b");
+    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
+    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h2", anna.id, 1, 1}}));
+    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h3", bo.id, 1, 1}}));
+
+    ASSERT_TRUE(write_and_wait(*repository_, DeleteUser{anna.id, 5000}));
+    const auto found = repository_->find_user("anna");
+    ASSERT_TRUE(found && found->has_value());
+    EXPECT_EQ((*found)->deleted_ms, 5000);
+    EXPECT_FALSE(session_exists("h1"));
+    EXPECT_FALSE(session_exists("h2"));
+    EXPECT_TRUE(session_exists("h3"));
+    // Its name stays taken, it cannot sign in, and it cannot be deleted twice.
+    EXPECT_FALSE(write_and_wait(*repository_, CreateUser{"ANNA", "anna", "$argon2id$h", 9}));
+    EXPECT_FALSE(write_and_wait(*repository_, CreateSession{{"h4", anna.id, 1, 1}}));
+    EXPECT_FALSE(write_and_wait(*repository_, DeleteUser{anna.id, 6000}));
+    EXPECT_FALSE(write_and_wait(*repository_, DeleteUser{anna.id + 100, 6000}));
+}
+
+TEST_F(StorageAccounts, LoadAccountsHoldsEveryUserWithoutHashesAndEverySession) {
+    const UserRow anna = sign_up("Anna", "anna");
+    const UserRow gone = sign_up("Gone", "gone");
+    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
+    ASSERT_TRUE(write_and_wait(*repository_, DeleteUser{gone.id, 5000}));
+    const auto loaded = repository_->load_accounts();
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    EXPECT_EQ(loaded->users, (std::vector<AccountSnapshot::User>{{anna.id, "Anna", "anna", false},
+                                                                 {gone.id, "Gone", "gone", true}}));
+    EXPECT_EQ(loaded->sessions, (std::vector<AccountSnapshot::Session>{{"h1", anna.id}}));
+}
+
 TEST_F(StorageAccounts, AccountsOutliveARestart) {
     const UserRow anna = sign_up("anna", "anna");
     ASSERT_TRUE(write_and_wait(*repository_, CreateSession{SessionRow{"a1", anna.id, 1, 1}}));
