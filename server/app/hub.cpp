@@ -27,8 +27,7 @@ ClientLimitsConfig limits_of(const HubConfig& config) {
 
 Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource& time,
          Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
-         EngineDirectory* engines, RatingBook* ratings,
-         const AccountDirectory* accounts)
+         EngineDirectory* engines, RatingBook* ratings, const AccountDirectory* accounts)
     : config_(std::move(config)),
       time_(time),
       metrics_(metrics),
