@@ -41,6 +41,9 @@ class MemoryPlayers final : public storage::AccountStore, public storage::Player
         const std::string&) override {
         return std::optional<storage::SessionRow>();
     }
+    Expected<storage::AccountSnapshot, storage::StorageError> load_accounts() override {
+        return storage::AccountSnapshot{};
+    }
 
     Expected<std::vector<storage::RatingRow>, storage::StorageError> ratings_of(
         std::int64_t) override {
