@@ -444,7 +444,11 @@ test('games and replay show a live game\'s players as connected, and an engine s
     const observer = await Client.connect(server.url, 'Observer');
     const { game } = await startGame(a, b, { variant: 'chess' });
     await play(game, a, b, ['e2e4']);
-    const both = { white: { name: 'Ana', connected: true }, black: { name: 'Bo', connected: true } };
+    // Guests (issue 40): marked, and without a rating.
+    const both = {
+      white: { name: 'Ana', connected: true, guest: true, rating: null },
+      black: { name: 'Bo', connected: true, guest: true, rating: null },
+    };
     const replayed = (await observer.ok({ type: 'replay', game })).players;
     assert.deepEqual(replayed, both, `replay of a live game: ${JSON.stringify(replayed)}`);
     const listed = (await observer.ok({ type: 'games', status: 'playing' })).games.find((g) => g.game === game)?.players;
@@ -452,13 +456,13 @@ test('games and replay show a live game\'s players as connected, and an engine s
 
     const engine = await a.ok({ type: 'create', variant: 'chess', side: 'first', opponent: { engine: 'builtin', level: 1 } });
     const engineSeat = (await observer.ok({ type: 'replay', game: engine.game })).players.black;
-    assert.deepEqual(engineSeat, { name: 'Arbiter builtin (level 1)', connected: true, engine: true }, JSON.stringify(engineSeat));
+    assert.deepEqual(engineSeat, { name: 'Arbiter builtin (level 1)', connected: true, engine: true, guest: false, rating: null }, JSON.stringify(engineSeat));
 
     // And connected follows the connection.
     await b.close();
     await a.nextOf('presence', (m) => m.game === game && m.connected === false);
     const after = (await observer.ok({ type: 'replay', game })).players;
-    assert.deepEqual(after, { ...both, black: { name: 'Bo', connected: false } }, JSON.stringify(after));
+    assert.deepEqual(after, { ...both, black: { ...both.black, connected: false } }, JSON.stringify(after));
   });
 });
 
