@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { closePages, drag, launchBrowser, newPlayer, startServer, waitForPly, waitMyTurn } from './harness.mjs';
+import { closePages, drag, launchBrowser, newPlayer, outputDir, startServer, waitForPly, waitMyTurn } from './harness.mjs';
 
 // Cheap password hashes: sign-ups and sign-ins are many here (for tests only, protocol.md).
 const SERVER_ARGS = ['--password-cost', 'minimal'];
@@ -242,6 +242,8 @@ test('a rated game between two signed-in players: the changes at the end, then p
   assert.match(dots[1], new RegExp(`: ${changes.white.after} on `));
   await bob.waitForSelector(`#profile-games li[data-game="${game}"]`);
   assert.match(await bob.textContent(`#profile-games li[data-game="${game}"]`), /rated/);
+  // What a visitor sees (output/profile.png; the issue's closing note describes it).
+  await bob.screenshot({ path: path.join(outputDir, 'profile.png'), fullPage: true });
   await bob.click(`#profile-games li[data-game="${game}"] a.button`);
   await bob.waitForURL(new RegExp(`#/replay/${game}$`));
   await bob.waitForFunction(() => /White wins|Black wins/.test(document.querySelector('#status')?.textContent ?? ''));
@@ -258,6 +260,7 @@ test('a rated game between two signed-in players: the changes at the end, then p
     { user: BOB.username, rating: changes.black.after },
   ].sort((a, b) => b.rating - a.rating);
   assert.deepEqual(board, expected);
+  await bob.screenshot({ path: path.join(outputDir, 'leaderboard.png'), fullPage: true });
   for (const page of [ann, bob]) assert.deepEqual(page.errors, []);
   await closePages(ann, bob);
 });
