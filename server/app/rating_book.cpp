@@ -21,8 +21,12 @@ storage::RatingsSettled Settlement::stored() const {
     for (std::size_t i = 0; i < 2; ++i) {
         const glicko2::Rating& rating = after[i].rating;
         settled.seats[i] =
-            storage::RatingUpdate{users[i], rating.rating, rating.deviation, rating.volatility,
-                                  app::shown(rating.rating) - app::shown(before[i].rating)};
+            storage::RatingUpdate{users[i],
+                                  rating.rating,
+                                  rating.deviation,
+                                  rating.volatility,
+                                  app::shown(rating.rating) - app::shown(before[i].rating),
+                                  app::provisional(rating)};
     }
     return settled;
 }

@@ -98,18 +98,6 @@ void GameRoom::begin_creation() {
 
 Expected<std::shared_ptr<GameRoom>, std::string> GameRoom::restore(
     RoomContext& context, std::shared_ptr<Executor> executor, storage::StoredGame stored) {
-    const auto speed = rated_speed(time_control_of(stored.header));
-    if (stored.header.rated && speed && context.ratings != nullptr) {
-        // Storage keeps the rounded rating a seat sat down with, not whether it was provisional:
-        // that is read from the player's rating as it stands (it changes only when a rated game
-        // of theirs ends, and then rarely crosses the bound).
-        for (auto& seat : stored.header.seats) {
-            if (seat.user_id && seat.rating) {
-                seat.rating->provisional = provisional(context.ratings->current(
-                    *seat.user_id, Perf{stored.header.variant, *speed}, context.time.unix_ms()));
-            }
-        }
-    }
     auto table = Table::restore(std::move(stored), table_config(context),
                                 Instant{context.time.now(), context.time.unix_ms()});
     if (!table) {

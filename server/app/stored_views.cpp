@@ -20,9 +20,8 @@ std::optional<protocol::PlayerInfo> stored_player(const storage::SeatRow& seat, 
                                 std::nullopt, !engine && !seat.user_id, seat.rating};
 }
 
-// A finished rated game's changes: the rating each seat sat down with and the change the end
-// stored. Whether the new rating is provisional is not stored (migration 0010); it is read from
-// the seat's rating as the row gives it.
+// A finished rated game's changes: the rating each seat sat down with, and the change and the new
+// rating's provisional flag the end stored.
 std::optional<protocol::EndRatings> stored_ratings(const storage::GameRow& row) {
     if (!row.rated || !row.rating_diffs[0] || !row.rating_diffs[1] || !row.seats[0].rating ||
         !row.seats[1].rating) {
@@ -32,7 +31,7 @@ std::optional<protocol::EndRatings> stored_ratings(const storage::GameRow& row) 
         const int before = row.seats[i].rating->rating;
         const int diff = *row.rating_diffs[i];
         return protocol::RatingChange{before, before + diff, diff,
-                                      row.seats[i].rating->provisional};
+                                      row.rating_after_provisional.at(i)};
     };
     return protocol::EndRatings{change(0), change(1)};
 }

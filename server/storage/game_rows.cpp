@@ -31,14 +31,15 @@ std::optional<int> column_optional_int(const sqlite::Statement& statement, int i
     return value ? std::optional<int>(static_cast<int>(*value)) : std::nullopt;
 }
 
-// A seat's rating when it sat down: the rounded rating the row keeps. Provisional is not stored
-// (migration 0010 has no column for it): read as provisional, the cautious reading; a room
-// brought back corrects it from the player's rating (GameRoom::restore).
+// A seat's rating when it sat down: the rounded rating and whether it was provisional (a row
+// from before migration 0011 has no flag: read as provisional, the cautious reading).
 std::optional<protocol::PlayerRating> column_seat_rating(const sqlite::Statement& statement,
-                                                         int index) {
-    const auto rating = column_optional_int(statement, index);
-    return rating ? std::optional<protocol::PlayerRating>(protocol::PlayerRating{*rating, true})
-                  : std::nullopt;
+                                                         int rating_index, int provisional_index) {
+    const auto rating = column_optional_int(statement, rating_index);
+    const bool provisional = column_optional_int(statement, provisional_index).value_or(1) != 0;
+    return rating
+               ? std::optional<protocol::PlayerRating>(protocol::PlayerRating{*rating, provisional})
+               : std::nullopt;
 }
 
 // A seat of the offers column: the seat's place, whatever the variant calls it.
@@ -47,6 +48,10 @@ std::string_view seat_text(rules::Side side) noexcept {
 }
 
 }  // namespace
+
+std::optional<std::int64_t> provisional_flag(const std::optional<protocol::PlayerRating>& rating) {
+    return rating ? std::optional<std::int64_t>(rating->provisional ? 1 : 0) : std::nullopt;
+}
 
 std::string_view status_text(protocol::GameStatus status) noexcept {
     return protocol::to_string(status);
@@ -133,7 +138,15 @@ void bind_game(sqlite::Statement& statement, const GameRow& game) {
               optional_int(game.seats[1].rating ? std::optional<int>(game.seats[1].rating->rating)
                                                 : std::nullopt))
         .bind(34, optional_int(game.rating_diffs[0]))
-        .bind(35, optional_int(game.rating_diffs[1]));
+        .bind(35, optional_int(game.rating_diffs[1]))
+        .bind(36, provisional_flag(game.seats[0].rating))
+        .bind(37, provisional_flag(game.seats[1].rating))
+        .bind(38, game.rating_diffs[0]
+                      ? std::optional<std::int64_t>(game.rating_after_provisional[0] ? 1 : 0)
+                      : std::nullopt)
+        .bind(39, game.rating_diffs[1]
+                      ? std::optional<std::int64_t>(game.rating_after_provisional[1] ? 1 : 0)
+                      : std::nullopt);
 }
 
 sqlite::Statement& bind_move(sqlite::Statement& statement, std::string_view game_id,
@@ -207,9 +220,11 @@ Expected<GameRow, StorageError> read_game(const sqlite::Statement& row) {
     if (rating_min || rating_max) {
         game.rating_range = protocol::RatingRange{rating_min, rating_max};
     }
-    game.seats[0].rating = column_seat_rating(row, 33);
-    game.seats[1].rating = column_seat_rating(row, 34);
+    game.seats[0].rating = column_seat_rating(row, 33, 37);
+    game.seats[1].rating = column_seat_rating(row, 34, 38);
     game.rating_diffs = {column_optional_int(row, 35), column_optional_int(row, 36)};
+    game.rating_after_provisional = {column_optional_int(row, 39).value_or(1) != 0,
+                                     column_optional_int(row, 40).value_or(1) != 0};
     return game;
 }
 

@@ -27,7 +27,11 @@ inline constexpr std::string_view kGameColumns =
     "first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, rematch_of, rematch_next, "
     "first_engine, first_engine_level, second_engine, second_engine_level, offers, flag_at_ms, "
     "flag_at_seq, first_user_id, second_user_id, rated, rating_min, rating_max, first_rating, "
-    "second_rating, first_rating_diff, second_rating_diff";
+    "second_rating, first_rating_diff, second_rating_diff, first_rating_provisional, "
+    "second_rating_provisional, first_rating_after_provisional, second_rating_after_provisional";
+
+/// A seat's rating's provisional flag as stored: 1 or 0, NULL when the seat has no rating.
+std::optional<std::int64_t> provisional_flag(const std::optional<protocol::PlayerRating>& rating);
 
 /// The columns of a move, after its game id, in `moves` and in `move_journal` alike.
 inline constexpr std::string_view kMoveColumns =

@@ -34,9 +34,12 @@ constexpr std::string_view kInsertGameSql =
     "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
     "rematch_of, rematch_next, first_engine, first_engine_level, second_engine, "
     "second_engine_level, offers, first_user_id, second_user_id, rated, rating_min, rating_max, "
-    "first_rating, second_rating, first_rating_diff, second_rating_diff) "
+    "first_rating, second_rating, first_rating_diff, second_rating_diff, "
+    "first_rating_provisional, second_rating_provisional, first_rating_after_provisional, "
+    "second_rating_after_provisional) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-    "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)";
+    "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, "
+    "?37, ?38, ?39)";
 
 // A rated game's end (RatingsSettled), beside the end's own update: each player's rating row
 // (one more game), ?1 user, ?2 variant, ?3 speed, ?4 rating, ?5 deviation, ?6 volatility, ?7 at.
@@ -51,8 +54,9 @@ constexpr std::string_view kInsertRatingHistorySql =
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 // Only a rated game that just ended takes its changes.
 constexpr std::string_view kRatingDiffsSql =
-    "UPDATE games SET first_rating_diff = ?2, second_rating_diff = ?3 WHERE id = ?1 AND rated = 1 "
-    "AND status = 'ended'";
+    "UPDATE games SET first_rating_diff = ?2, second_rating_diff = ?3, "
+    "first_rating_after_provisional = ?4, second_rating_after_provisional = ?5 WHERE id = ?1 AND "
+    "rated = 1 AND status = 'ended'";
 
 // Games nobody played, aborted and created before ?1: by games_by_status_created (status,
 // created_ms) and then each row's own columns. The move checks cover rows edited by hand: an
@@ -70,7 +74,8 @@ std::string seat_sql(std::string_view seat) {
            "_engine = ?4, " + s +
            "_engine_level = ?5, status = 'playing', seq = ?6, "
            "updated_ms = ?7, " +
-           s + "_user_id = ?8, " + s + "_rating = ?9 WHERE id = ?1";
+           s + "_user_id = ?8, " + s + "_rating = ?9, " + s +
+           "_rating_provisional = ?10 WHERE id = ?1";
 }
 
 // ?1 game, ?2 ply, ?3 ?4 clocks, ?5 seq, ?6 updated_ms (kAppendSql, kTakeBackSql).
@@ -201,7 +206,8 @@ Expected<void, StorageError> IntentWriter::write(const SeatPlayer& seat) {
         .bind(7, seat.updated_ms)
         .bind(8, seat.seat.user_id)
         .bind(9, seat.seat.rating ? std::optional<std::int64_t>(seat.seat.rating->rating)
-                                  : std::nullopt);
+                                  : std::nullopt)
+        .bind(10, provisional_flag(seat.seat.rating));
     return update_row(update, seat.game);
 }
 
@@ -411,7 +417,9 @@ Expected<void, StorageError> IntentWriter::write_ratings(const std::string& game
     rating_diffs_.reset();
     rating_diffs_.bind_unowned(1, game)
         .bind(2, std::int64_t{settled.seats[0].diff})
-        .bind(3, std::int64_t{settled.seats[1].diff});
+        .bind(3, std::int64_t{settled.seats[1].diff})
+        .bind(4, std::int64_t{settled.seats[0].provisional ? 1 : 0})
+        .bind(5, std::int64_t{settled.seats[1].provisional ? 1 : 0});
     if (auto updated = rating_diffs_.run(); !updated) {
         return updated;
     }

@@ -35,7 +35,8 @@ struct RatingUpdate {
     double rating = 1500.0;
     double deviation = 350.0;
     double volatility = 0.06;
-    int diff = 0;  ///< rounded after minus rounded before: games.<seat>_rating_diff
+    int diff = 0;             ///< rounded after minus rounded before: games.<seat>_rating_diff
+    bool provisional = true;  ///< of the new rating: games.<seat>_rating_after_provisional
     friend bool operator==(const RatingUpdate&, const RatingUpdate&) = default;
 };
 

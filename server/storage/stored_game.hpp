@@ -31,8 +31,8 @@ struct SeatRow {
     int engine_level = 0;    ///< 1..8 for an engine seat
     /// The account playing it (users.id); nullopt for a guest, an engine or an open seat.
     std::optional<std::int64_t> user_id = std::nullopt;
-    /// In a rated game: the account's rating when it sat down. Only the rounded rating is stored
-    /// (games.first_rating); `provisional` is what the server knew when it wrote or read the row.
+    /// In a rated game: the account's rating when it sat down, rounded, and whether it was
+    /// provisional then (games.first_rating, first_rating_provisional).
     std::optional<protocol::PlayerRating> rating = std::nullopt;
 };
 
@@ -73,6 +73,8 @@ struct GameRow {
     std::optional<protocol::RatingRange> rating_range;
     /// Each seat's rating change, once a rated game ended [first, second].
     std::array<std::optional<int>, 2> rating_diffs{};
+    /// Whether each seat's new rating was provisional, once a rated game ended (migration 0011).
+    std::array<bool, 2> rating_after_provisional{true, true};
 };
 
 /// One played move.

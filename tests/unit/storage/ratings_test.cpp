@@ -51,7 +51,7 @@ class StorageRatings : public ::testing::Test {
         game.seats[0].user_id = ann_;
         game.seats[0].rating = protocol::PlayerRating{1500, true};
         game.seats[1].user_id = bob_;
-        game.seats[1].rating = protocol::PlayerRating{1612, true};
+        game.seats[1].rating = protocol::PlayerRating{1612, false};
         return game;
     }
 
@@ -60,8 +60,8 @@ class StorageRatings : public ::testing::Test {
         ratings.variant = rules::Variant::chess;
         ratings.speed = "blitz";
         ratings.at_ms = 1700000060000;
-        ratings.seats[0] = RatingUpdate{ann_, 1662.3, 290.3, 0.059999, first_diff};
-        ratings.seats[1] = RatingUpdate{bob_, 1337.7, 290.3, 0.059999, second_diff};
+        ratings.seats[0] = RatingUpdate{ann_, 1662.3, 290.3, 0.059999, first_diff, true};
+        ratings.seats[1] = RatingUpdate{bob_, 1337.7, 95.1, 0.059999, second_diff, false};
         return ratings;
     }
 
@@ -86,7 +86,7 @@ TEST_F(StorageRatings, ARatedGameKeepsItsAccountsRangeAndSeatRatings) {
     game.status = GameStatus::waiting;
     game.seats[1] = SeatRow{};
     ASSERT_TRUE(write_and_wait(*repository_, testing::created(game)));
-    SeatRow bob{"bob", std::string(64, 'b'), "", 0, bob_, protocol::PlayerRating{1388, true}};
+    SeatRow bob{"bob", std::string(64, 'b'), "", 0, bob_, protocol::PlayerRating{1388, false}};
     ASSERT_TRUE(write_and_wait(*repository_, SeatPlayer{"r1", rules::Side::second, bob, 2, 5}));
     auto stored = repository_->load("r1");
     ASSERT_TRUE(stored && stored->has_value());
@@ -97,6 +97,9 @@ TEST_F(StorageRatings, ARatedGameKeepsItsAccountsRangeAndSeatRatings) {
     EXPECT_EQ(row.seats[0].rating->rating, 1500);
     EXPECT_EQ(row.seats[1].user_id, bob_);
     EXPECT_EQ(row.seats[1].rating->rating, 1388);
+    // Whether each rating was provisional is kept (migration 0011): a settled 1388 is no "1388?".
+    EXPECT_TRUE(row.seats[0].rating->provisional);
+    EXPECT_FALSE(row.seats[1].rating->provisional);
     EXPECT_FALSE(row.rating_diffs[0] || row.rating_diffs[1]);
 }
 
@@ -113,6 +116,8 @@ TEST_F(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
     ASSERT_TRUE(stored && stored->has_value());
     EXPECT_EQ((*stored)->header.rating_diffs[0], 162);
     EXPECT_EQ((*stored)->header.rating_diffs[1], -162);
+    EXPECT_EQ((*stored)->header.rating_after_provisional, (std::array<bool, 2>{true, false}));
+    EXPECT_FALSE((*stored)->header.seats[1].rating->provisional);
     auto ratings = repository_->load_ratings();
     ASSERT_TRUE(ratings);
     ASSERT_EQ(ratings->size(), 2U);
