@@ -242,6 +242,7 @@ test('a rated game between two signed-in players: the changes at the end, then p
   assert.match(dots[1], new RegExp(`: ${changes.white.after} on `));
   await bob.waitForSelector(`#profile-games li[data-game="${game}"]`);
   assert.match(await bob.textContent(`#profile-games li[data-game="${game}"]`), /rated/);
+  assert.equal(await bob.isVisible('#profile-more'), false, 'one game: no "More"');
   // What a visitor sees (output/profile.png; the issue's closing note describes it).
   await bob.screenshot({ path: path.join(outputDir, 'profile.png'), fullPage: true });
   await bob.click(`#profile-games li[data-game="${game}"] a.button`);
