@@ -36,7 +36,7 @@ protocol::EndRatings Settlement::shown() const {
                                 change_of(before[1], after[1].rating)};
 }
 
-void RatingBook::load(const std::vector<storage::StoredRating>& rows) {
+void RatingBook::load(const std::vector<storage::RatingRow>& rows) {
     std::lock_guard lock(mutex_);
     for (const auto& row : rows) {
         const auto speed = parse_rated_speed(row.speed);

@@ -8,7 +8,7 @@
 /// room computes them first, synchronously and serialised by this book's lock, from the ratings
 /// as they stand in this process, and hands the result to the intent. That holds because one
 /// process owns the database (its file lock): nobody else changes a rating meanwhile. It is
-/// loaded whole at start (storage::StoredRating) and costs one small entry per player and pool.
+/// loaded whole at start (storage::RatingRow) and costs one small entry per player and pool.
 /// A settle whose commit then fails is undone (undo). Issue 43 (PostgreSQL, several servers)
 /// will compute the change inside the database transaction instead, reading the rows it updates.
 ///
@@ -27,7 +27,7 @@
 #include "server/app/glicko2.hpp"
 #include "server/app/perf.hpp"
 #include "server/storage/intents.hpp"
-#include "server/storage/rating_reads.hpp"
+#include "server/storage/player_store.hpp"
 
 namespace arbiter::server::app {
 
@@ -61,7 +61,7 @@ class RatingBook {
 
     /// Takes the stored ratings (at start, before any game is served). Rows of an unknown speed
     /// are skipped.
-    void load(const std::vector<storage::StoredRating>& rows);
+    void load(const std::vector<storage::RatingRow>& rows);
 
     /// The player's rating in `perf` as it stands at `now_ms` (deviation grown with the time
     /// since their last rated game: rating_at); Glicko-2's default for a player with none.

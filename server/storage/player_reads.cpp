@@ -62,14 +62,17 @@ const std::string_view kGameCountsSql =
     "FROM games WHERE second_user_id = ?1 AND status = 'ended' AND first_user_id IS NOT ?1)";
 
 Expected<std::vector<RatingRow>, StorageError> ratings_of(sqlite::Connection& connection,
-                                                          std::int64_t user_id) {
+                                                          std::optional<std::int64_t> user_id) {
     auto select = connection.prepare(
-        "SELECT variant, speed, rating, deviation, volatility, games, updated_ms FROM ratings "
-        "WHERE user_id = ?1 ORDER BY variant, speed");
+        std::string("SELECT variant, speed, rating, deviation, volatility, games, updated_ms, "
+                    "user_id FROM ratings") +
+        (user_id ? " WHERE user_id = ?1 ORDER BY variant, speed" : ""));
     if (!select) {
         return unexpected(std::move(select).error());
     }
-    select->bind(1, user_id);
+    if (user_id) {
+        select->bind(1, *user_id);
+    }
     std::vector<RatingRow> rows;
     auto read = select->each_row([&]() -> Expected<void, StorageError> {
         auto variant = variant_column(*select, 0);
@@ -78,7 +81,8 @@ Expected<std::vector<RatingRow>, StorageError> ratings_of(sqlite::Connection& co
         }
         rows.push_back(RatingRow{*variant, select->column_text(1), select->column_double(2),
                                  select->column_double(3), select->column_double(4),
-                                 select->column_int64(5), select->column_int64(6)});
+                                 select->column_int64(5), select->column_int64(6),
+                                 select->column_int64(7)});
         return {};
     });
     if (!read) {

@@ -20,8 +20,10 @@ std::string user_games_sql(const UserGamesQuery& query);
 /// The statement game_counts() runs (?1 the user).
 extern const std::string_view kGameCountsSql;
 
+/// The `ratings` rows of `user_id`, or of every player when nullopt (the rating book's start,
+/// server/app/rating_book.hpp).
 Expected<std::vector<RatingRow>, StorageError> ratings_of(sqlite::Connection& connection,
-                                                          std::int64_t user_id);
+                                                          std::optional<std::int64_t> user_id);
 Expected<GameCounts, StorageError> game_counts(sqlite::Connection& connection,
                                                std::int64_t user_id);
 Expected<std::vector<GameRow>, StorageError> user_games(sqlite::Connection& connection,

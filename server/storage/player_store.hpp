@@ -28,6 +28,7 @@ struct RatingRow {
     double volatility = 0;
     std::int64_t games = 0;
     std::int64_t updated_ms = 0;  ///< the end of the last rated game in the pool
+    std::int64_t user_id = 0;     ///< whose rating
     friend bool operator==(const RatingRow&, const RatingRow&) = default;
 };
 

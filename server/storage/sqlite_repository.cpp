@@ -218,9 +218,9 @@ Expected<void, StorageError> SqliteRepository::leaderboard(const LeaderboardQuer
                          [&] { return detail::leaderboard(reader_, query, each); });
 }
 
-Expected<std::vector<StoredRating>, StorageError> SqliteRepository::load_ratings() {
+Expected<std::vector<RatingRow>, StorageError> SqliteRepository::load_ratings() {
     std::lock_guard lock(read_mutex_);
-    return detail::read_ratings(reader_);
+    return detail::ratings_of(reader_, std::nullopt);
 }
 
 Expected<AccountSnapshot, StorageError> SqliteRepository::load_accounts() {

@@ -26,7 +26,6 @@
 #include "server/storage/group_commit_writer.hpp"
 #include "server/storage/health_probe.hpp"
 #include "server/storage/player_store.hpp"
-#include "server/storage/rating_reads.hpp"
 #include "server/storage/repository.hpp"
 #include "server/storage/sqlite.hpp"
 #include "server/storage/sqlite_options.hpp"
@@ -94,7 +93,7 @@ class SqliteRepository final : public GameRepository, public AccountStore, publi
     Expected<void, StorageError> leaderboard(const LeaderboardQuery& query,
                                              const EachLeader& each) override;
     /// Every stored rating (the rating book's start, server/app/rating_book.hpp).
-    Expected<std::vector<StoredRating>, StorageError> load_ratings();
+    Expected<std::vector<RatingRow>, StorageError> load_ratings();
 
     WriterStats stats();
     const std::string& path() const noexcept { return path_; }

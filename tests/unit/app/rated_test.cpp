@@ -114,7 +114,7 @@ TEST(RatingBook, DeviationGrowsWithTimeAway) {
 
 TEST(RatingBook, UndoRestoresTheRatingsBeforeAFailedSettle) {
     RatingBook book;
-    book.load({storage::StoredRating{1, Variant::chess, "blitz", 1700.0, 80.0, 0.06, 30, 0}});
+    book.load({storage::RatingRow{Variant::chess, "blitz", 1700.0, 80.0, 0.06, 30, 0, 1}});
     const auto settled = book.settle({1, 2}, kChessBlitz, Outcome::second_wins, 1000);
     book.undo(settled);
     EXPECT_EQ(book.current(1, kChessBlitz, 0), (glicko2::Rating{1700.0, 80.0, 0.06}));

@@ -166,7 +166,7 @@ TEST_F(StoragePlayers, RatingsAndHistoryAreTheUsersOwnByPoolOldestFirst) {
     rating(bob, "chess", "blitz", 1400, 80, 9);
     const auto rows = repository_->ratings_of(ann).value();
     ASSERT_EQ(rows.size(), 2U);
-    EXPECT_EQ(rows[0], (RatingRow{rules::Variant::chess, "blitz", 1512.4, 180.3, 0.06, 3, 9}));
+    EXPECT_EQ(rows[0], (RatingRow{rules::Variant::chess, "blitz", 1512.4, 180.3, 0.06, 3, 9, ann}));
     EXPECT_EQ(rows[1].variant, rules::Variant::xiangqi);
     EXPECT_TRUE(repository_->ratings_of(user("Cyd")).value().empty());
 

@@ -121,7 +121,7 @@ TEST_F(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
     auto ratings = repository_->load_ratings();
     ASSERT_TRUE(ratings);
     ASSERT_EQ(ratings->size(), 2U);
-    for (const StoredRating& rating : *ratings) {
+    for (const RatingRow& rating : *ratings) {
         EXPECT_EQ(rating.games, 1);
         EXPECT_EQ(rating.speed, "blitz");
         EXPECT_EQ(rating.updated_ms, 1700000060000);
