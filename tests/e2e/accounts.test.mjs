@@ -138,6 +138,38 @@ test('a reload keeps the session: the welcome says who is signed in', async () =
   await closePages(page);
 });
 
+test('the owner deletes the account from its profile: signed out, the name shown as deleted', async () => {
+  const page = await newPlayer(browser, server, 'Guest-Gus');
+  await submitAccountForm(page, 'up', 'web_gone', PASSWORD);
+  await page.waitForSelector('#account-name');
+  // Only the owner sees the form.
+  const stranger = await newPlayer(browser, server, 'Guest-Hal');
+  await stranger.goto(`${server.url}/#/@/web_gone`);
+  await stranger.waitForSelector('#profile-counts');
+  assert.equal(await stranger.isVisible('#profile-own'), false);
+
+  await page.click('#account-name');
+  await page.waitForSelector('#profile-own:not([hidden])');
+  await page.click('#profile-own summary');
+  await page.fill('#delete-password', 'not-the-password');
+  await page.click('#delete-account');
+  await page.waitForFunction(() => document.querySelector('#delete-error').textContent.length > 0);
+  assert.ok(await page.$('#account-name'), 'a wrong password deletes nothing');
+
+  await page.fill('#delete-password', PASSWORD);
+  await page.click('#delete-account');
+  await page.waitForSelector('#sign-in');
+  assert.match(page.url(), /#\/$/);
+  await stranger.reload();
+  await stranger.waitForFunction(() => /deleted/.test(document.querySelector('#profile-meta')?.textContent ?? ''));
+  // Signing in again fails, and the name stays taken.
+  await submitAccountForm(page, 'in', 'web_gone', PASSWORD);
+  await page.waitForFunction(() => document.querySelector('#account-error').textContent.length > 0);
+  assert.equal(await page.$('#account-name'), null);
+  for (const p of [page, stranger]) assert.deepEqual(p.errors, []);
+  await closePages(page, stranger);
+});
+
 test('a rated game needs a clock: the server\'s refusal is shown in the form', async () => {
   const page = await newPlayer(browser, server, 'Guest-Fay');
   const errors = [];

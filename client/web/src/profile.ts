@@ -160,7 +160,8 @@ export function profileView(app: App, root: HTMLElement, name: string | null): (
     games,
     more,
   );
-  fill(root, h('section', { class: 'profile-page' }, title, meta, error, body));
+  const own = h('div', { class: 'profile-own', id: 'profile-own', hidden: true });
+  fill(root, h('section', { class: 'profile-page' }, title, meta, error, body, own));
   if (!name) {
     error.textContent = 'A username is 3 to 20 letters, digits, _ or -.';
     return () => undefined;
@@ -203,6 +204,10 @@ export function profileView(app: App, root: HTMLElement, name: string | null): (
       meta.textContent = `Playing here since ${dayLabel(user.created_ms)} · `;
       meta.append(h('a', { href: userPath(name, '/export'), id: 'profile-export' }, 'Export all games'));
     }
+    if (user.deleted !== true && typeof user.username === 'string' && app.account.username?.toLowerCase() === user.username.toLowerCase()) {
+      fill(own, deleteAccountForm(app));
+      own.hidden = false;
+    }
     counts.textContent = countsText(user.counts);
     fill(ratings, ratingsTable(user.ratings));
     body.hidden = false;
@@ -214,4 +219,41 @@ export function profileView(app: App, root: HTMLElement, name: string | null): (
   return () => {
     left = true;
   };
+}
+
+/**
+ * The owner's "Delete account" (protocol.md, DELETE /api/account): the password again, then the
+ * account is gone, its games kept under a deleted name. The server's reason is shown as text.
+ */
+function deleteAccountForm(app: App): HTMLElement {
+  const password = h('input', { id: 'delete-password', type: 'password', autocomplete: 'current-password', maxlength: '128' });
+  const button = h('button', { type: 'button', id: 'delete-account', class: 'danger' }, 'Delete my account');
+  const status = h('p', { class: 'message error', id: 'delete-error', role: 'alert' });
+  button.addEventListener('click', async () => {
+    status.textContent = '';
+    const secret = (password as HTMLInputElement).value;
+    if (!secret) {
+      status.textContent = 'Type your password to delete the account.';
+      return;
+    }
+    (button as HTMLButtonElement).disabled = true;
+    const answer = await api('DELETE', '/api/account', { password: secret });
+    (button as HTMLButtonElement).disabled = false;
+    if (!answer.ok) {
+      status.textContent = answer.message;
+      return;
+    }
+    app.account.set(null);
+    app.conn.reconnect();
+    app.navigate('#/');
+  });
+  return h(
+    'details',
+    { class: 'delete-account' },
+    h('summary', {}, 'Delete account'),
+    h('p', {}, 'Your games stay, shown under a deleted name; the name cannot be registered again.'),
+    h('label', {}, 'Password ', password),
+    button,
+    status,
+  );
 }
