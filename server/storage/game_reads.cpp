@@ -146,20 +146,25 @@ std::string list_games_sql(const GameQuery& query) {
     if (query.status) {
         sql += " AND status = ?1";
     }
-    if (query.variant) {
+    return sql + list_tail_sql(query.variant.has_value(), query.include_private,
+                               query.before.has_value());
+}
+
+std::string list_tail_sql(bool variant, bool include_private, bool before) {
+    std::string sql;
+    if (variant) {
         sql += " AND variant = ?2";
     }
-    if (!query.include_private) {
+    if (!include_private) {
         sql += " AND is_private = 0";
     }
-    if (query.before) {
+    if (before) {
         // Keyset paging on (created_ms, id): strictly after the given game in list order, so
         // games created in the same millisecond are neither repeated nor skipped. An unknown id
         // makes the subquery NULL, and the comparison then matches nothing: an empty page.
         sql += " AND (created_ms, id) < (SELECT created_ms, id FROM games WHERE id = ?3)";
     }
-    sql += " ORDER BY created_ms DESC, id DESC LIMIT ?4";
-    return sql;
+    return sql + " ORDER BY created_ms DESC, id DESC LIMIT ?4";
 }
 
 Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,

@@ -32,6 +32,10 @@ inline constexpr std::size_t kMaxListLimit = 200;
 /// (status), ?2 (variant), ?3 (before) and ?4 (limit), each present only when the query has it
 /// (the storage tests read its EXPLAIN QUERY PLAN).
 std::string list_games_sql(const GameQuery& query);
+/// The end every list of games shares, after its own WHERE conditions: ?2 the variant (when
+/// `variant`), public games only (unless `include_private`), keyset paging after the game ?3
+/// (when `before`), newest first, at most ?4.
+std::string list_tail_sql(bool variant, bool include_private, bool before);
 
 /// Headers matching `query`, newest first (created_ms, then id, descending).
 Expected<std::vector<GameRow>, StorageError> list_games(sqlite::Connection& connection,

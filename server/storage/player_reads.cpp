@@ -27,22 +27,11 @@ std::string user_seat_sql(std::string_view seat, const UserGamesQuery& query) {
     // both seats is listed once (UNION, not UNION ALL).
     std::string sql = "SELECT " + std::string(kGameColumns) + " FROM games WHERE " +
                       std::string(seat) + "_user_id = ?1";
-    if (query.variant) {
-        sql += " AND variant = ?2";
-    }
     if (query.ended_only) {
         sql += " AND status = 'ended'";
     }
-    if (!query.include_private) {
-        sql += " AND is_private = 0";
-    }
-    if (query.before) {
-        // As list_games_sql(): strictly after the given game in list order; an unknown id
-        // matches nothing.
-        sql += " AND (created_ms, id) < (SELECT created_ms, id FROM games WHERE id = ?3)";
-    }
-    sql += " ORDER BY created_ms DESC, id DESC LIMIT ?4";
-    return sql;
+    return sql + list_tail_sql(query.variant.has_value(), query.include_private,
+                               query.before.has_value());
 }
 
 }  // namespace

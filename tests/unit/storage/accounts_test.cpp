@@ -14,14 +14,7 @@ namespace {
 
 using testing::TempDatabase;
 
-Expected<void, StorageError> write_and_wait(AccountStore& store, AccountIntent intent) {
-    std::promise<Expected<void, StorageError>> promise;
-    auto future = promise.get_future();
-    store.write_account(std::move(intent), [&promise](Expected<void, StorageError> result) {
-        promise.set_value(std::move(result));
-    });
-    return future.get();
-}
+using testing::write_account_and_wait;
 
 class StorageAccounts : public ::testing::Test {
   protected:
@@ -34,7 +27,8 @@ class StorageAccounts : public ::testing::Test {
 
     /// Signs `username` up and returns its stored row.
     UserRow sign_up(const std::string& username, const std::string& key) {
-        auto created = write_and_wait(*repository_, CreateUser{username, key, "$argon2id$h", 1000});
+        auto created =
+            write_account_and_wait(*repository_, CreateUser{username, key, "$argon2id$h", 1000});
         EXPECT_TRUE(created) << (created ? "" : created.error().message);
         auto found = repository_->find_user(key);
         EXPECT_TRUE(found && found->has_value());
@@ -75,7 +69,8 @@ TEST_F(StorageAccounts, UnknownUserAndSessionAreNotFound) {
 
 TEST_F(StorageAccounts, TakenKeyIsRefusedAsTakenAndKeepsTheFirstUser) {
     const UserRow first = sign_up("Anna", "anna");
-    auto again = write_and_wait(*repository_, CreateUser{"ANNA", "anna", "$argon2id$other", 2000});
+    auto again =
+        write_account_and_wait(*repository_, CreateUser{"ANNA", "anna", "$argon2id$other", 2000});
     ASSERT_FALSE(again);
     EXPECT_TRUE(again.error().taken) << again.error().message;
     auto found = repository_->find_user("anna");
@@ -103,7 +98,7 @@ TEST_F(StorageAccounts, TakenNameInABatchFailsAloneWhileTheOthersCommit) {
 }
 
 TEST_F(StorageAccounts, KeyThatIsNotTheLowerCaseNameIsRefused) {
-    auto created = write_and_wait(*repository_, CreateUser{"Anna", "Anna", "h", 1});
+    auto created = write_account_and_wait(*repository_, CreateUser{"Anna", "Anna", "h", 1});
     ASSERT_FALSE(created);
     EXPECT_FALSE(created.error().taken);
 }
@@ -111,19 +106,20 @@ TEST_F(StorageAccounts, KeyThatIsNotTheLowerCaseNameIsRefused) {
 TEST_F(StorageAccounts, SessionIsCreatedFoundAndDeleted) {
     const UserRow user = sign_up("anna", "anna");
     const SessionRow session{"hash-1", user.id, 10, 10};
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{session}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{session}));
     auto found = repository_->find_session("hash-1");
     ASSERT_TRUE(found && found->has_value());
     EXPECT_EQ(**found, session);
 
-    ASSERT_TRUE(write_and_wait(*repository_, DeleteSession{"hash-1"}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, DeleteSession{"hash-1"}));
     EXPECT_FALSE(session_exists("hash-1"));
     // A sign-out sent twice is not an error.
-    EXPECT_TRUE(write_and_wait(*repository_, DeleteSession{"hash-1"}));
+    EXPECT_TRUE(write_account_and_wait(*repository_, DeleteSession{"hash-1"}));
 }
 
 TEST_F(StorageAccounts, SessionForNoUserIsRefused) {
-    auto created = write_and_wait(*repository_, CreateSession{SessionRow{"hash-1", 77, 1, 1}});
+    auto created =
+        write_account_and_wait(*repository_, CreateSession{SessionRow{"hash-1", 77, 1, 1}});
     EXPECT_FALSE(created);
     EXPECT_FALSE(session_exists("hash-1"));
 }
@@ -132,11 +128,13 @@ TEST_F(StorageAccounts, DeleteOtherSessionsKeepsOnlyTheNamedOneOfThatUser) {
     const UserRow anna = sign_up("anna", "anna");
     const UserRow bert = sign_up("bert", "bert");
     for (const char* hash : {"a1", "a2", "a3"}) {
-        ASSERT_TRUE(write_and_wait(*repository_, CreateSession{SessionRow{hash, anna.id, 1, 1}}));
+        ASSERT_TRUE(
+            write_account_and_wait(*repository_, CreateSession{SessionRow{hash, anna.id, 1, 1}}));
     }
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{SessionRow{"b1", bert.id, 1, 1}}));
+    ASSERT_TRUE(
+        write_account_and_wait(*repository_, CreateSession{SessionRow{"b1", bert.id, 1, 1}}));
 
-    ASSERT_TRUE(write_and_wait(*repository_, DeleteOtherSessions{anna.id, "a2"}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, DeleteOtherSessions{anna.id, "a2"}));
     EXPECT_FALSE(session_exists("a1"));
     EXPECT_TRUE(session_exists("a2"));
     EXPECT_FALSE(session_exists("a3"));
@@ -146,9 +144,11 @@ TEST_F(StorageAccounts, DeleteOtherSessionsKeepsOnlyTheNamedOneOfThatUser) {
 TEST_F(StorageAccounts, PasswordChangeEndsEveryOtherSessionInTheSameWrite) {
     const UserRow anna = sign_up("anna", "anna");
     for (const char* hash : {"a1", "a2"}) {
-        ASSERT_TRUE(write_and_wait(*repository_, CreateSession{SessionRow{hash, anna.id, 1, 1}}));
+        ASSERT_TRUE(
+            write_account_and_wait(*repository_, CreateSession{SessionRow{hash, anna.id, 1, 1}}));
     }
-    ASSERT_TRUE(write_and_wait(*repository_, SetPasswordHash{anna.id, "$argon2id$new", "a1"}));
+    ASSERT_TRUE(
+        write_account_and_wait(*repository_, SetPasswordHash{anna.id, "$argon2id$new", "a1"}));
     auto found = repository_->find_user("anna");
     ASSERT_TRUE(found && found->has_value());
     EXPECT_EQ((*found)->password_hash, "$argon2id$new");
@@ -158,23 +158,25 @@ TEST_F(StorageAccounts, PasswordChangeEndsEveryOtherSessionInTheSameWrite) {
 
 TEST_F(StorageAccounts, RehashKeepsEverySession) {
     const UserRow anna = sign_up("anna", "anna");
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{SessionRow{"a1", anna.id, 1, 1}}));
-    ASSERT_TRUE(write_and_wait(*repository_, SetPasswordHash{anna.id, "$argon2id$new", {}}));
+    ASSERT_TRUE(
+        write_account_and_wait(*repository_, CreateSession{SessionRow{"a1", anna.id, 1, 1}}));
+    ASSERT_TRUE(
+        write_account_and_wait(*repository_, SetPasswordHash{anna.id, "$argon2id$new", {}}));
     EXPECT_TRUE(session_exists("a1"));
 }
 
 TEST_F(StorageAccounts, PasswordOfNoUserIsRefused) {
-    EXPECT_FALSE(write_and_wait(*repository_, SetPasswordHash{9, "h", {}}));
+    EXPECT_FALSE(write_account_and_wait(*repository_, SetPasswordHash{9, "h", {}}));
 }
 
 TEST_F(StorageAccounts, DeletedUserKeepsItsRowAndNameLosesItsSessionsAndCannotSignIn) {
     const UserRow anna = sign_up("Anna", "anna");
     const UserRow bo = sign_up("Bo_b", "bo_b");
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h2", anna.id, 1, 1}}));
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h3", bo.id, 1, 1}}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{{"h2", anna.id, 1, 1}}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{{"h3", bo.id, 1, 1}}));
 
-    ASSERT_TRUE(write_and_wait(*repository_, DeleteUser{anna.id, 5000}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, DeleteUser{anna.id, 5000}));
     const auto found = repository_->find_user("anna");
     ASSERT_TRUE(found && found->has_value());
     EXPECT_EQ((*found)->deleted_ms, 5000);
@@ -182,17 +184,18 @@ TEST_F(StorageAccounts, DeletedUserKeepsItsRowAndNameLosesItsSessionsAndCannotSi
     EXPECT_FALSE(session_exists("h2"));
     EXPECT_TRUE(session_exists("h3"));
     // Its name stays taken, it cannot sign in, and it cannot be deleted twice.
-    EXPECT_FALSE(write_and_wait(*repository_, CreateUser{"ANNA", "anna", "$argon2id$h", 9}));
-    EXPECT_FALSE(write_and_wait(*repository_, CreateSession{{"h4", anna.id, 1, 1}}));
-    EXPECT_FALSE(write_and_wait(*repository_, DeleteUser{anna.id, 6000}));
-    EXPECT_FALSE(write_and_wait(*repository_, DeleteUser{anna.id + 100, 6000}));
+    EXPECT_FALSE(
+        write_account_and_wait(*repository_, CreateUser{"ANNA", "anna", "$argon2id$h", 9}));
+    EXPECT_FALSE(write_account_and_wait(*repository_, CreateSession{{"h4", anna.id, 1, 1}}));
+    EXPECT_FALSE(write_account_and_wait(*repository_, DeleteUser{anna.id, 6000}));
+    EXPECT_FALSE(write_account_and_wait(*repository_, DeleteUser{anna.id + 100, 6000}));
 }
 
 TEST_F(StorageAccounts, LoadAccountsHoldsEveryUserWithoutHashesAndEverySession) {
     const UserRow anna = sign_up("Anna", "anna");
     const UserRow gone = sign_up("Gone", "gone");
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
-    ASSERT_TRUE(write_and_wait(*repository_, DeleteUser{gone.id, 5000}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
+    ASSERT_TRUE(write_account_and_wait(*repository_, DeleteUser{gone.id, 5000}));
     const auto loaded = repository_->load_accounts();
     ASSERT_TRUE(loaded) << loaded.error().message;
     EXPECT_EQ(loaded->users, (std::vector<AccountSnapshot::User>{{anna.id, "Anna", "anna", false},
@@ -202,7 +205,8 @@ TEST_F(StorageAccounts, LoadAccountsHoldsEveryUserWithoutHashesAndEverySession) 
 
 TEST_F(StorageAccounts, AccountsOutliveARestart) {
     const UserRow anna = sign_up("anna", "anna");
-    ASSERT_TRUE(write_and_wait(*repository_, CreateSession{SessionRow{"a1", anna.id, 1, 1}}));
+    ASSERT_TRUE(
+        write_account_and_wait(*repository_, CreateSession{SessionRow{"a1", anna.id, 1, 1}}));
     repository_.reset();
     repository_ = testing::open_or_die(database_.path(), {});
     ASSERT_NE(repository_, nullptr);

@@ -20,12 +20,7 @@ using testing::TempDatabase;
 using testing::write_and_wait;
 
 Expected<void, StorageError> sign_up(AccountStore& store, const std::string& name) {
-    std::promise<Expected<void, StorageError>> promise;
-    auto future = promise.get_future();
-    store.write_account(
-        CreateUser{name, name, "$argon2id$h", 1000},
-        [&promise](Expected<void, StorageError> result) { promise.set_value(std::move(result)); });
-    return future.get();
+    return testing::write_account_and_wait(store, CreateUser{name, name, "$argon2id$h", 1000});
 }
 
 class StorageRatings : public ::testing::Test {

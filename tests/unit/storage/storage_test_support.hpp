@@ -123,6 +123,17 @@ inline Expected<void, StorageError> write_and_wait(GameRepository& repository, G
     return future.get();
 }
 
+/// Writes one account intent and waits for its commit.
+inline Expected<void, StorageError> write_account_and_wait(AccountStore& store,
+                                                           AccountIntent intent) {
+    std::promise<Expected<void, StorageError>> promise;
+    auto future = promise.get_future();
+    store.write_account(std::move(intent), [&promise](Expected<void, StorageError> result) {
+        promise.set_value(std::move(result));
+    });
+    return future.get();
+}
+
 /// What `intent` makes of `row`, the stored row of its game, as intents.hpp says: the model the
 /// tests hold the store to.
 inline GameRow after(GameRow row, const GameIntent& intent) {
