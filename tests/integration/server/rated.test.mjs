@@ -70,6 +70,13 @@ function expectedChange(before, opponent, score) {
 }
 
 // ---- accounts and connections ----------------------------------------------------------------
+/** GET /api/users/{name}: the profile (ratings per pool, won/drawn/lost). */
+async function profileOf(server, name) {
+  const response = await fetch(`${server.http}/api/users/${name}`);
+  assert.equal(response.status, 200);
+  return response.json();
+}
+
 async function post(server, path, body) {
   const response = await fetch(server.http + path, {
     method: 'POST',
@@ -189,6 +196,19 @@ test('a rated game in each variant changes both ratings by Glicko-2, in ended an
     assert.equal(state.players.white.rating.rating, Math.round(after.chess.ann.rating));
     assert.equal(state.players.black.rating.rating, Math.round(after.chess.bob.rating));
     assert.equal((await bob.ok({ type: 'resume', game: restoredGame })).you, 'black');
+    // The profiles after the restart: each pool's rating as ended said, one game each; ann lost
+    // all three, bob won them.
+    const annProfile = await profileOf(second, 'ann');
+    const bobProfile = await profileOf(second, 'bob');
+    for (const variant of ['chess', 'xiangqi', 'draughts']) {
+      const [annPool, bobPool] = [annProfile.ratings[variant].blitz, bobProfile.ratings[variant].blitz];
+      assert.equal(Math.round(annPool.rating), Math.round(after[variant].ann.rating), variant);
+      assert.equal(Math.round(bobPool.rating), Math.round(after[variant].bob.rating), variant);
+      assert.equal(annPool.games, 1);
+      assert.equal(annPool.provisional, true);
+    }
+    assert.deepEqual(annProfile.counts, { games: 3, won: 0, drawn: 0, lost: 3 });
+    assert.deepEqual(bobProfile.counts, { games: 3, won: 3, drawn: 0, lost: 0 });
     // Its end still rates: ann resigns, each rated from the first game's result.
     const ended = await ann.ok({ type: 'resign', game: restoredGame });
     const annChange = expectedChange(after.chess.ann, after.chess.bob, 0);
@@ -203,6 +223,9 @@ test('a rated game in each variant changes both ratings by Glicko-2, in ended an
     assert.equal(record.rated, true);
     assert.equal(record.ratings.white.diff, ended.ratings.white.diff);
     assert.equal(record.ratings.black.diff, ended.ratings.black.diff);
+    const annNow = (await profileOf(second, 'ann')).ratings.chess.blitz;
+    assert.equal(Math.round(annNow.rating), ended.ratings.white.after);
+    assert.equal(annNow.games, 2);
 
     // A new game after the restart shows the ratings the first server stored.
     const { state: fresh } = await createRated(ann, { variant: 'xiangqi' });
