@@ -81,6 +81,24 @@ std::string_view trimmed(std::string_view text) {
     return text;
 }
 
+// The address the sign-in throttle counts against: the client's key (the proxy-reported client
+// when configured), else the peer address.
+const std::string& address_of(const net::HttpRequest& request) {
+    return request.client.key.empty() ? request.remote_address : request.client.key;
+}
+
+// The answer to a request that ended a session (sign-out, deletion): 204, and the cookie cleared.
+Accounts::Reply<void> signed_out(net::HttpHandler::Respond respond, bool secure) {
+    return [respond = std::move(respond), secure](const Expected<void, AccountError>& done) {
+        if (!done) {
+            return respond(failure(done.error()));
+        }
+        auto response = no_content();
+        response.headers.emplace_back("Set-Cookie", session_cookie("", secure));
+        respond(std::move(response));
+    };
+}
+
 }  // namespace
 
 std::optional<std::string> session_token_of(const std::optional<std::string>& authorization,
@@ -178,8 +196,7 @@ void AccountHttp::sign_in(const net::HttpRequest& request, net::HttpHandler::Res
         return respond(refusal(400, "invalid", credentials.error()));
     }
     accounts_.sign_in(
-        credentials->username, std::move(credentials->password),
-        request.client.key.empty() ? request.remote_address : request.client.key,
+        credentials->username, std::move(credentials->password), address_of(request),
         [respond = std::move(respond),
          secure = request.secure](const Expected<SignedIn, AccountError>& done) {
             if (!done) {
@@ -197,15 +214,7 @@ void AccountHttp::sign_out(const net::HttpRequest& request, net::HttpHandler::Re
     if (!token) {
         return respond(refusal(401, "not_signed_in", "not signed in"));
     }
-    accounts_.sign_out(*token, [respond = std::move(respond),
-                                secure = request.secure](const Expected<void, AccountError>& done) {
-        if (!done) {
-            return respond(failure(done.error()));
-        }
-        auto response = no_content();
-        response.headers.emplace_back("Set-Cookie", session_cookie("", secure));
-        respond(std::move(response));
-    });
+    accounts_.sign_out(*token, signed_out(std::move(respond), request.secure));
 }
 
 void AccountHttp::change_password(const net::HttpRequest& request,
@@ -220,7 +229,7 @@ void AccountHttp::change_password(const net::HttpRequest& request,
     }
     accounts_.change_password(
         std::move(*token), std::move(change->password), std::move(change->new_password),
-        request.client.key.empty() ? request.remote_address : request.client.key,
+        address_of(request),
         [respond = std::move(respond)](const Expected<void, AccountError>& done) {
             if (!done) {
                 return respond(failure(done.error()));
@@ -239,18 +248,8 @@ void AccountHttp::delete_account(const net::HttpRequest& request,
     if (!password) {
         return respond(refusal(400, "invalid", password.error()));
     }
-    accounts_.delete_account(
-        std::move(*token), std::move(*password),
-        request.client.key.empty() ? request.remote_address : request.client.key,
-        [respond = std::move(respond),
-         secure = request.secure](const Expected<void, AccountError>& done) {
-            if (!done) {
-                return respond(failure(done.error()));
-            }
-            auto response = no_content();
-            response.headers.emplace_back("Set-Cookie", session_cookie("", secure));
-            respond(std::move(response));
-        });
+    accounts_.delete_account(std::move(*token), std::move(*password), address_of(request),
+                             signed_out(std::move(respond), request.secure));
 }
 
 }  // namespace arbiter::server::app
