@@ -211,20 +211,6 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
 
     // A field sent on several lines is one list, the lines joined by commas (RFC 9110 5.3).
     // (`Name`: an http::field, or the text of a field beast does not know, "X-Forwarded-For".)
-    template <class Name>
-    static std::optional<std::string> field_value(const http::request<http::string_body>& request,
-                                                  Name name) {
-        const auto [first, last] = request.equal_range(name);
-        if (first == last) {
-            return std::nullopt;
-        }
-        std::string value;
-        for (auto line = first; line != last; ++line) {
-            value += (line == first ? "" : ", ") + std::string(line->value());
-        }
-        return value;
-    }
-
     void answer(const http::request<http::string_body>& request) {
         HttpRequest plain;
         plain.method = std::string(request.method_string());

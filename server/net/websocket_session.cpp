@@ -122,7 +122,8 @@ class WebsocketSession final : public Connection,
     void run(http::request<http::string_body> request) {
         // The peer first: a memory shed on another thread reads it (queue_use) once tracked.
         peer_ = std::make_shared<PeerHandle>(ticket_->id(), remote_.address, remote_.client,
-                                             cookie_of(request), weak_from_this(),
+                                             field_value(request, http::field::cookie),
+                                             weak_from_this(),
                                              Liveness::unresponsive_after(liveness_times()));
         state_->track(ticket_->id(), weak_from_this());
         auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
@@ -157,19 +158,6 @@ class WebsocketSession final : public Connection,
             self->ws_.async_accept(*shared_request,
                                    [self, shared_request](error_code ec) { self->on_accept(ec); });
         });
-    }
-
-    // RFC 6265 5.4: one Cookie field; should a client send several, they are one list.
-    static std::optional<std::string> cookie_of(const http::request<http::string_body>& request) {
-        const auto [first, last] = request.equal_range(http::field::cookie);
-        if (first == last) {
-            return std::nullopt;
-        }
-        std::string value;
-        for (auto line = first; line != last; ++line) {
-            value += (line == first ? "" : ", ") + std::string(line->value());
-        }
-        return value;
     }
 
     // Any thread. The counters cover frames posted but not yet on the strand too, so the
