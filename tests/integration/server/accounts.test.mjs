@@ -3,25 +3,9 @@
 // in the log or in any answer but the sign-in's own token.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './harness.mjs';
+import { httpCall as call, startServer } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
-
-async function call(server, method, path, { body, headers = {} } = {}) {
-  const response = await fetch(server.http + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
 
 async function withAccountsServer(use) {
   const server = await startServer({ args: ['--password-cost', 'minimal'], logLevel: 'debug' });

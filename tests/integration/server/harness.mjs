@@ -281,3 +281,23 @@ export async function claimUntilEnded(client, game, deadlineMs) {
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
+
+/**
+ * One HTTP request to `server`: `body` is sent as JSON (a string as it is); answers the status,
+ * the headers, the text and the JSON it parses to (null when it is not JSON).
+ */
+export async function httpCall(server, method, path, { body, headers = {} } = {}) {
+  const response = await fetch(server.http + path, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}

@@ -6,25 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { Client, inTempFolder, serverBinary, startServer } from './harness.mjs';
+import { Client, httpCall as call, inTempFolder, serverBinary, startServer } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
-
-async function call(server, method, path, { body, headers = {} } = {}) {
-  const response = await fetch(server.http + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null; // a refusal by the network layer (403) is plain text
-  }
-  return { status: response.status, headers: response.headers, json };
-}
 
 async function signUpAndIn(server, username) {
   assert.equal((await call(server, 'POST', '/api/account', { body: { username, password: PASSWORD } })).status, 201);

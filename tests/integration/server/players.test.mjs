@@ -3,28 +3,12 @@
 // player, and 400 for bad parameters. Rated games end to end are tested with the rated games.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './harness.mjs';
-
-async function call(server, method, path, body) {
-  const response = await fetch(server.http + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+import { httpCall as call, startServer } from './harness.mjs';
 
 test('a new player: profile, games, history, export and the leaderboards', async () => {
   const server = await startServer({ args: ['--password-cost', 'minimal'] });
   try {
-    const signUp = await call(server, 'POST', '/api/account', { username: 'Nora_P', password: 'a long enough phrase' });
+    const signUp = await call(server, 'POST', '/api/account', { body: { username: 'Nora_P', password: 'a long enough phrase' } });
     assert.equal(signUp.status, 201);
 
     const profile = await call(server, 'GET', '/api/users/nora_p');
