@@ -1,10 +1,12 @@
 // Bundles the client into dist/: app.js (esbuild, from src/main.ts), app.css (chessgroundx's
-// board CSS, its chess piece set renamed to chessgroundx roles, and ours) and index.html.
+// board CSS, its chess piece set renamed to chessgroundx roles, and ours), index.html and the
+// sounds (sounds/*.wav, synthesized by sounds.mjs).
 // Skips all work when dist/ is newer than every input, so `make run` stays quick.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { synthesizeSounds } from './sounds.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, 'src');
@@ -20,11 +22,13 @@ function newest(dir) {
   return latest;
 }
 
-const outputs = ['app.js', 'app.css', 'index.html'].map((f) => path.join(dist, f));
+const soundFiles = Object.keys(synthesizeSounds()).map((name) => `sounds/${name}.wav`);
+const outputs = ['app.js', 'app.css', 'index.html', ...soundFiles].map((f) => path.join(dist, f));
 const inputsTime = Math.max(
   newest(src),
   statSync(path.join(here, 'package-lock.json')).mtimeMs,
   statSync(fileURLToPath(import.meta.url)).mtimeMs,
+  statSync(path.join(here, 'sounds.mjs')).mtimeMs,
 );
 const force = process.argv.includes('--force');
 if (!force && outputs.every((f) => existsSync(f) && statSync(f).mtimeMs >= inputsTime)) {
@@ -59,4 +63,6 @@ const css = [
 ].join('\n');
 writeFileSync(path.join(dist, 'app.css'), css);
 copyFileSync(path.join(src, 'index.html'), path.join(dist, 'index.html'));
+mkdirSync(path.join(dist, 'sounds'), { recursive: true });
+for (const [name, bytes] of Object.entries(synthesizeSounds())) writeFileSync(path.join(dist, 'sounds', `${name}.wav`), bytes);
 console.log('client/web/dist built');
