@@ -6,6 +6,9 @@ import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type { Key } from 'chessgroundx/types';
 import { h } from './dom';
+import { destinations, movesForDrop } from './dropmoves';
+import { KeyboardCursor, squareKey } from './keyboard';
+import { anySquare, bindPremoveCancel, premoveOutcome } from './premove';
 import { draughtsSquare, type Color, type Variant } from './variants';
 
 export interface BoardView {
@@ -13,7 +16,8 @@ export interface BoardView {
   orientation: Color;
   /** Wire moves the player may make now; empty when it is not their move. */
   legal: string[];
-  /** Whose pieces may move ("none" for spectators, replays, and the opponent's turn). */
+  /** Whose pieces may move ("none" for spectators and replays); during the opponent's turn
+   * (no `legal` moves) the player's pieces may be moved as a premove. */
   movable: Color | 'none';
   turn: Color;
   lastMove: string | null;
@@ -21,6 +25,12 @@ export interface BoardView {
 }
 
 const PROMOTION_NAMES: Record<string, string> = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight' };
+/** Piece names by chessgroundx role letter, for the keyboard cursor's words. */
+const ROLE_NAMES: Record<string, Record<string, string>> = {
+  chess: { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' },
+  xiangqi: { k: 'general', a: 'advisor', b: 'elephant', e: 'elephant', n: 'horse', h: 'horse', r: 'chariot', c: 'cannon', p: 'soldier' },
+  draughts: { m: 'man', k: 'king' },
+};
 
 export class Board {
   readonly element: HTMLElement;
@@ -28,6 +38,8 @@ export class Board {
   private view: BoardView | null = null;
   private picker: HTMLElement | null = null;
   private pickerMoves: string[] = [];
+  private keyboard: KeyboardCursor;
+  private unbindPremoveCancel: () => void;
 
   constructor(
     private variant: Variant,
@@ -41,11 +53,21 @@ export class Board {
       coordinates: variant.name !== 'draughts',
       animation: { enabled: true, duration: 150 },
       movable: { free: false, showDests: true, events: { after: (o, d) => this.afterDrop(o, d) } },
-      premovable: { enabled: false },
+      premovable: { enabled: true, premoveFunc: anySquare(variant.width, variant.height) },
       draggable: { enabled: true, showGhost: true },
       drawable: { enabled: true },
       highlight: { lastMove: true, check: true },
       events: { select: (key) => this.afterSelect(key) },
+    });
+    this.unbindPremoveCancel = bindPremoveCancel(this.element, () => this.ground.cancelPremove());
+    this.keyboard = new KeyboardCursor({
+      element: this.element,
+      width: variant.width,
+      height: variant.height,
+      orientation: () => this.orientation(),
+      canPickUp: (key) => !!this.view && this.view.movable !== 'none' && !!this.ground.state.movable.dests?.get(key)?.length,
+      describe: (key) => this.describe(key),
+      drop: (orig, dest) => this.play(orig, dest),
     });
   }
 
@@ -61,17 +83,10 @@ export class Board {
       return;
     }
     this.closePicker();
+    if (view.position !== this.view?.position || view.movable !== this.view?.movable) this.keyboard.reset();
     this.view = view;
-    const dests = new Map<Key, Key[]>();
-    if (view.movable !== 'none') {
-      for (const move of view.legal) {
-        const squares = this.variant.squares(move);
-        if (!squares) continue;
-        const list = dests.get(squares[0]) ?? [];
-        if (!list.includes(squares[1])) list.push(squares[1]);
-        dests.set(squares[0], list);
-      }
-    }
+    const dests = view.movable === 'none' ? new Map<Key, Key[]>() : destinations(this.variant, view.position, view.legal);
+    if (view.movable === 'none') this.ground.cancelPremove();
     const last = view.lastMove ? this.variant.squares(view.lastMove) : null;
     this.ground.set({
       fen: this.variant.boardFen(view.position),
@@ -103,21 +118,60 @@ export class Board {
     if (this.view) this.view.orientation = this.orientation();
   }
 
+  /** The move queued during the opponent's turn ([from, to]), or null. */
+  premove(): [Key, Key] | null {
+    const current = this.ground.state.premovable.current;
+    return current ? [current[0] as Key, current[1]] : null;
+  }
+
+  /**
+   * The turn came: plays the queued move if it means a legal move now (asking which, when it
+   * means several), and drops it otherwise. Returns what became of it (null: none was queued).
+   */
+  playPremove(): 'sent' | 'asked' | 'dropped' | null {
+    const queued = this.premove();
+    this.ground.cancelPremove();
+    if (!queued || !this.view) return null;
+    const outcome = premoveOutcome(movesForDrop(this.variant, this.view.position, this.view.legal, ...queued));
+    if (outcome.kind === 'send') this.onMove(outcome.move);
+    else if (outcome.kind === 'ask') this.openPicker(outcome.moves);
+    return outcome.kind === 'send' ? 'sent' : outcome.kind === 'ask' ? 'asked' : 'dropped';
+  }
+
+  /** Plays the move a piece taken from `orig` and put on `dest` means; false when none. */
+  private play(orig: Key, dest: Key): boolean {
+    const view = this.view;
+    if (!view || view.movable === 'none') return false;
+    const candidates = movesForDrop(this.variant, view.position, view.legal, orig, dest);
+    if (candidates.length === 1) this.onMove(candidates[0]);
+    else if (candidates.length > 1) this.openPicker(candidates);
+    return candidates.length > 0;
+  }
+
   /** A piece was dropped on one of its server-given destinations: pick the wire move. */
   private afterDrop(orig: Key, dest: Key): void {
     const view = this.view;
     if (!view) return;
-    const candidates = view.legal.filter((move) => {
-      const squares = this.variant.squares(move);
-      return !!squares && squares[0] === orig && squares[1] === dest;
-    });
-    if (candidates.length === 1) {
-      this.onMove(candidates[0]);
-    } else if (candidates.length > 1) {
-      this.openPicker(candidates);
-    } else {
-      this.set(view); // cannot happen with server dests; put the piece back
+    // cannot fail with server dests; if it does, the piece goes back
+    if (!this.play(orig, dest)) this.set(view);
+  }
+
+  /** The keyboard cursor's words for a square: "e2, white pawn", "17, black king", "e4, empty". */
+  private describe(key: Key): string {
+    let name: string = key;
+    if (this.variant.name === 'draughts') {
+      for (let n = 1; n <= 32; n++) {
+        const [file, rank] = draughtsSquare(n);
+        if (squareKey(file, rank) === key) name = String(n);
+      }
+    } else if (key[1] === ':') {
+      name = `${key[0]}10`;
     }
+    const piece = this.ground.state.boardState.pieces.get(key);
+    if (!piece) return `${name}, empty`;
+    const role = ROLE_NAMES[this.variant.name][piece.role.charAt(0)] ?? piece.role;
+    const side = this.variant.name === 'xiangqi' && piece.color === 'white' ? 'red' : piece.color;
+    return `${name}, ${side} ${role}`;
   }
 
   /**
@@ -184,6 +238,7 @@ export class Board {
   }
 
   destroy(): void {
+    this.unbindPremoveCancel();
     this.ground.destroy();
   }
 }

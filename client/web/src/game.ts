@@ -10,6 +10,9 @@ import type { App } from './main';
 import { renderControls } from './controls';
 import { diffNode, playerNode } from './players';
 import { formatDiff, formatRange, ratingChanges } from './ratings';
+import { announcer, Attention, moveAnnouncement } from './attention';
+import { browseStep, MoveHistory } from './browse';
+import { crossedLowTime, lowTimeThreshold, moveSound, playSound, preloadSounds, setSoundMuted, soundMuted, statusSound } from './sounds';
 
 export interface GameContext {
   app: App;
@@ -63,7 +66,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     list: 'legal-moves',
     autocomplete: 'off',
     placeholder: 'type a move',
-    'aria-label': 'Type a move in wire notation',
+    'aria-label': 'Type a move, as the move list writes it or in wire notation',
   });
   const legalList = h('datalist', { id: 'legal-moves' });
   const moveForm = h(
@@ -74,6 +77,13 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     h('button', { type: 'submit' }, 'Play'),
   );
   const flip = h('button', { type: 'button', id: 'flip', title: 'Flip the board' }, '⇅ Flip');
+  const soundToggle = h('button', { type: 'button', id: 'sound-toggle' });
+  const backToGame = h('button', { type: 'button', id: 'back-to-game', class: 'primary', hidden: true }, 'Back to the game ⇥');
+  const announce = announcer();
+  const attention = new Attention();
+  // The positions of the plies played, to look back at during the game (browse.ts).
+  const history = new MoveHistory();
+  preloadSounds();
   fill(
     root,
     h(
@@ -92,7 +102,9 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         controls,
         moveForm,
         h('div', { class: 'moves-box' }, moves),
-        h('div', { class: 'row' }, flip),
+        backToGame,
+        h('div', { class: 'row' }, flip, soundToggle),
+        announce.element,
         extra,
       ),
     ),
@@ -161,8 +173,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     event.preventDefault();
     const text = moveInput.value.trim();
     if (!model || !text) return;
+    // Display notation (SAN, WXF, PDN) goes as typed: the server reads it, or says why not.
     if (!myTurn()) say('It is not your move.', 'error');
-    else if (!model.legal.includes(text)) say(`${text} is not a legal move here.`, 'error');
     else {
       moveInput.value = '';
       sendMove(text);
@@ -172,6 +184,53 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     flipped = !flipped;
     render();
   });
+  const showSoundToggle = () => {
+    const muted = soundMuted();
+    soundToggle.textContent = muted ? '🔇 Sound off' : '🔊 Sound on';
+    soundToggle.setAttribute('aria-pressed', String(!muted));
+  };
+  showSoundToggle();
+  soundToggle.addEventListener('click', () => {
+    setSoundMuted(!soundMuted());
+    showSoundToggle();
+  });
+  backToGame.addEventListener('click', () => browseTo(Infinity));
+
+  /** Shows the position after `ply` plies; the last ply is the game itself. */
+  function browseTo(ply: number): void {
+    if (!model) return;
+    history.show(ply, model.ply);
+    const shown = history.current(model.ply);
+    if (shown < model.ply && !history.at(shown)) void fetchHistory();
+    render();
+  }
+
+  // The plies the page did not see played (it opened during the game) come from the record.
+  let fetchingHistory = false;
+  async function fetchHistory(): Promise<void> {
+    if (fetchingHistory) return;
+    fetchingHistory = true;
+    const reply = await app.conn.request({ type: 'replay', game: gameId });
+    fetchingHistory = false;
+    if (reply.type !== 'record' || reply.game !== gameId || !Array.isArray(reply.moves)) return;
+    history.learn(0, { position: reply.initial_position, check: !!reply.initial_check });
+    for (const move of reply.moves) {
+      if (typeof move?.ply === 'number' && typeof move.position === 'string' && !history.at(move.ply)) {
+        history.learn(move.ply, { position: move.position, check: !!move.check });
+      }
+    }
+    render();
+  }
+
+  const onKey = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement | null;
+    if (!model || target?.closest?.('input, textarea, select, .board, .picker')) return;
+    const ply = browseStep(event.key, history.current(model.ply), model.ply);
+    if (ply === null) return;
+    event.preventDefault();
+    browseTo(ply);
+  };
+  document.addEventListener('keydown', onKey);
   takeBack.addEventListener('click', () => {
     // resume with the stored token: the seat comes back here (and the other window is told).
     seatLost = false;
@@ -190,14 +249,35 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     return flipped ? (base === 'white' ? 'black' : 'white') : base;
   }
 
+  /** The ply on the board: the game's last, or the one looked back at (when the page knows it). */
+  function shownPly(): number {
+    const shown = history.current(model!.ply);
+    return history.at(shown) ? shown : model!.ply;
+  }
+
   function boardView() {
     const m = model!;
     const v = variant!;
+    const shown = shownPly();
+    const past = shown < m.ply ? history.at(shown) : undefined;
+    if (past) {
+      return {
+        position: past.position,
+        orientation: orientation() as 'white' | 'black',
+        legal: [],
+        movable: 'none' as const,
+        turn: v.firstToMove(past.position) ? ('white' as const) : ('black' as const),
+        lastMove: shown ? m.moves[shown - 1] : null,
+        check: past.check,
+      };
+    }
+    // The player's pieces stay movable during the opponent's turn: a move made then is a premove.
+    const premoving = !!playing() && m.status === 'playing';
     return {
       position: m.position,
       orientation: orientation() as 'white' | 'black',
       legal: myTurn() ? m.legal : [],
-      movable: myTurn() ? colorOf(v, seat!) : ('none' as const),
+      movable: myTurn() || premoving ? colorOf(v, seat!) : ('none' as const),
       turn: colorOf(v, m.turn),
       lastMove: m.moves.length ? m.moves[m.moves.length - 1] : null,
       check: m.check,
@@ -269,7 +349,12 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     playerBar(topBar, top);
     playerBar(bottomBar, bottom);
     board!.set(boardView());
-    renderMoves(moves, m.notation, variant.firstToMove(m.initial_position), m.ply);
+    const shown = shownPly();
+    if (myTurn() && shown === m.ply && board!.playPremove() === 'dropped') {
+      say('The premove was dropped: it is not a legal move now.');
+    }
+    backToGame.hidden = shown === m.ply;
+    renderMoves(moves, m.notation, variant.firstToMove(m.initial_position), shown, browseTo);
     fill(legalList, ...(myTurn() ? m.legal.map((move) => h('option', { value: move })) : []));
     moveForm.hidden = !playing() || m.status !== 'playing';
     renderControls(controls, { app, model: m, variant, seat: playing(), act, say, rerender: render });
@@ -384,6 +469,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   }
 
   function onMessage(msg: Message): void {
+    const before = model ? { status: model.status, position: model.position, turn: model.turn } : null;
     if (msg.type === 'error') {
       const id: string = msg.id ?? '';
       if (!id.startsWith('g')) return;
@@ -458,6 +544,11 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       model = next;
       noteTurn();
+      history.truncate(model.ply);
+      history.learn(0, history.at(0) ?? { position: model.initial_position, check: false });
+      history.learn(model.ply, { position: model.position, check: model.check });
+      const sound = before ? statusSound(before.status, model.status) : null;
+      if (sound) playSound(sound);
       if (!variant) {
         variant = variantOf(model.variant);
         board = new Board(variant, sendMove);
@@ -482,6 +573,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (outcome === 'gap' || outcome === 'invalid') subscribe();
     if (outcome !== 'applied') return;
     noteTurn();
+    afterEvent(msg, before!);
     if (msg.type === 'ended') {
       const mine = seat ? model.ratings?.[seat] : undefined;
       const result = describeResult(variant!, model.result, model.reason, model.status);
@@ -499,6 +591,39 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (msg.type === 'rematch' && !seat) say('The players start a rematch: follow it with the link below.');
     render();
     releaseHeldMove();
+  }
+
+  /** Sounds, the move's announcement, the tab title and the known plies, after an applied event. */
+  function afterEvent(msg: Message, before: { status: string; position: string; turn: string }): void {
+    const m = model!;
+    const v = variant!;
+    if (msg.type === 'moved') {
+      history.learn(msg.ply, { position: msg.position, check: !!msg.check });
+      playSound(moveSound(v.boardFen(before.position), v.boardFen(msg.position), !!msg.check && v.name !== 'draughts'));
+      const notation = m.notation[msg.ply - 1] ?? msg.move;
+      announce.say(moveAnnouncement(before.turn, notation));
+      if (myTurn()) attention.yourTurn(notation);
+      else attention.clear();
+    } else if (msg.type === 'takeback') {
+      history.truncate(msg.ply);
+      history.learn(msg.ply, { position: msg.position, check: !!msg.check });
+    }
+    const sound = statusSound(before.status, m.status);
+    if (sound) playSound(sound);
+  }
+
+  // The player's clock sounds once as it runs below the low-time line.
+  let lastClockMs: number | null = null;
+  function warnLowTime(): void {
+    const mine = playing();
+    const initial = model?.time_control?.initial_ms;
+    const ms = mine && model ? remainingMs(model, mine) : null;
+    if (ms === null || !initial || model!.status !== 'playing') {
+      lastClockMs = null;
+      return;
+    }
+    if (lastClockMs !== null && crossedLowTime(lastClockMs, ms, lowTimeThreshold(initial))) playSound('lowtime');
+    lastClockMs = ms;
   }
 
   /** The seat was resumed on another connection (protocol.md, seat_lost): say so, offer it back. */
@@ -529,6 +654,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   const offOpen = app.conn.onOpen(subscribe);
   const timer = window.setInterval(() => {
     if (!model || !variant || !model.clock) return;
+    warnLowTime();
     for (const bar of [topBar, bottomBar]) {
       const who = bar.dataset.seat!;
       const clock = bar.querySelector('.clock');
@@ -549,6 +675,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     window.clearTimeout(retryTimer);
     clearInterval(timer);
     clearInterval(claimTimer);
+    document.removeEventListener('keydown', onKey);
+    attention.destroy();
     if (!seat) app.conn.send({ type: 'unwatch', game: gameId });
     board?.destroy();
   };
