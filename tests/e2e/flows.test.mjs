@@ -70,10 +70,14 @@ test('an illegal drop is refused and the piece goes back; a legal one is played'
   assert.deepEqual(await piecesOnBoard(first), before, 'the pawn is back on e2');
   assert.equal(await boardPosition(first), position);
   assert.equal(await pieceAt(first, 'e2'), 'p-piece white');
-  // A move typed by keyboard that the server's list lacks is refused with a message.
+  // A move typed by keyboard that the server's list lacks is refused with the server's reason
+  // (the box sends display notation too, which only the server can read), and nothing is played.
   await first.fill('#move-input', 'e2e5');
   await first.press('#move-input', 'Enter');
-  assert.match(await first.textContent('#message'), /not a legal move/);
+  await first.waitForSelector('#message.error');
+  assert.match(await first.textContent('#message'), /^e2e5: \S/);
+  assert.equal(await boardPosition(first), position);
+  assert.equal(await pieceAt(first, 'e2'), 'p-piece white');
   // Dragging the opponent's piece does nothing either.
   await drag(first, 'e7', 'e5');
   await first.waitForTimeout(300);
