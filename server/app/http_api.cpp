@@ -58,6 +58,7 @@ std::string_view content_type_for(const std::filesystem::path& path) {
         {".png", "image/png"},
         {".ico", "image/x-icon"},
         {".woff2", "font/woff2"},
+        {".wav", "audio/wav"},
         {".txt", "text/plain; charset=utf-8"},
         {".map", "application/json"}};
     auto it = kTypes.find(path.extension().string());

@@ -176,6 +176,25 @@ test('the browser client may not be framed by another site, nor load from one', 
   });
 });
 
+test('static files are served with their media type', async () => {
+  // nosniff is on: a browser refuses a sound or an icon sent as application/octet-stream.
+  await inTempFolder(async (dir) => {
+    const files = { 'index.html': 'text/html; charset=utf-8', 'move.wav': 'audio/wav', 'favicon.ico': 'image/x-icon', 'app.css': 'text/css; charset=utf-8' };
+    for (const name of Object.keys(files)) writeFileSync(path.join(dir, name), 'x');
+    const site = await startServer({ webRoot: dir });
+    try {
+      for (const [name, type] of Object.entries(files)) {
+        const response = await fetch(`${site.http}/${name}`);
+        assert.equal(response.status, 200, name);
+        assert.equal(response.headers.get('content-type'), type, name);
+        await response.arrayBuffer();
+      }
+    } finally {
+      await site.stop();
+    }
+  });
+});
+
 test('static files cannot escape the web root', async () => {
   const response = await fetch(`${server.http}/..%2f..%2fetc%2fpasswd`);
   assert.ok(response.status === 404 || response.status === 400);
