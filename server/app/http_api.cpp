@@ -9,6 +9,7 @@
 
 #include "common/protocol/codec.hpp"
 #include "common/rules/game.hpp"
+#include "server/app/explore_http.hpp"
 #include "server/app/http_validators.hpp"
 #include "server/app/log.hpp"
 #include "server/app/secrets.hpp"
@@ -148,6 +149,9 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
         if (auto refusal = over_api_rate(request)) {
             return respond(std::move(*refusal));
         }
+    }
+    if (path == kExplorePath) {
+        return respond(explore_answer(query));
     }
     if (players_ != nullptr && is_player_path(path)) {
         return read_stored(request, std::move(respond), [this, path = std::string(path), query] {

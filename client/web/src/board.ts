@@ -103,6 +103,16 @@ export class Board {
     this.element.dataset.position = view.position;
   }
 
+  /** Draws `moves` as arrows (the engine's best move in analysis); none clears them. */
+  arrows(moves: string[]): void {
+    const shapes = moves.flatMap((move) => {
+      const squares = this.variant.squares(move);
+      return squares ? [{ orig: squares[0], dest: squares[1], brush: 'paleBlue' }] : [];
+    });
+    this.ground.setAutoShapes(shapes);
+    this.element.dataset.arrows = moves.join(' ');
+  }
+
   /** Freezes the board as it stands (a move is on its way to the server). */
   lock(): void {
     this.closePicker();

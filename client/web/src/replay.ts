@@ -1,6 +1,7 @@
 // Replay a stored game (#/replay/<id>): first / previous / next / last, a slider, the arrow keys,
 // and a click on any move. Positions (and which were check) come from the server's record; nothing
 // is recomputed.
+import { AnalysisPanel } from './analysis';
 import { Board } from './board';
 import { fill, h } from './dom';
 import type { App } from './main';
@@ -36,6 +37,7 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
 
   let record: Message | null = null;
   let board: Board | null = null;
+  let analysis: AnalysisPanel | null = null;
   let ply = 0;
 
   function show(target: number): void {
@@ -57,6 +59,8 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     slider.value = String(ply);
     counter.textContent = `${ply} / ${record.moves.length}`;
     renderMoves(moves, record.moves.map((m: Message) => m.notation ?? m.move), v.firstToMove(record.initial_position), ply, show);
+    analysis?.decorateMoves(moves);
+    analysis?.show(ply, position);
   }
 
   buttons.first.addEventListener('click', () => show(0));
@@ -113,6 +117,9 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
       fill(boardSlot, board.element);
       boardSlot.parentElement!.classList.add(v.name);
       board.set({ position: reply.initial_position, orientation: colorOf(v, v.seats[0]), legal: [], movable: 'none', turn: 'white', lastMove: null, check: false });
+      analysis = new AnalysisPanel(app, gameId, v, board, show);
+      boardSlot.append(analysis.bar);
+      root.querySelector('.side-column')!.append(analysis.element);
     }
     show(firstLoad ? reply.moves.length : ply);
   });
@@ -120,6 +127,7 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
   return () => {
     offOpen();
     document.removeEventListener('keydown', onKey);
+    analysis?.destroy();
     board?.destroy();
   };
 }
