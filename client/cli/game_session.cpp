@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "client/cli/chat.hpp"
 #include "client/cli/game_view.hpp"
 #include "client/cli/line_input.hpp"
 #include "client/cli/play_state.hpp"
@@ -73,6 +74,7 @@ class GameSession {
             tick();
         }
         socket_.close();
+        terminal_.note(state_.leaving_note());
         return kExitInterrupted;
     }
 
@@ -85,9 +87,14 @@ class GameSession {
             return false;
         }
         if (state_.needs_token(first) && store_) {
-            if (auto stored = store_->find(options_.server, state_.game())) {
-                state_.use_token(stored->token);
+            // Both seats of a game may be stored (played from one folder): --seat picks one.
+            auto stored = choose_seat(store_->seats(options_.server, state_.game()), options_.seat,
+                                      state_.game());
+            if (!stored) {
+                terminal_.note(stored.error() + " (stored ones are in " + store_->path() + ")");
+                return false;
             }
+            state_.use_token(stored->token);
         }
         auto requests = state_.open(first);
         if (!requests) {
@@ -125,6 +132,11 @@ class GameSession {
 
     // Returns an exit code when the session is over.
     std::optional<int> on_message(const std::string& text) {
+        // Chat is read apart from the codec's messages (client/cli/chat.hpp).
+        if (auto chat = read_chat_message(text)) {
+            terminal_.json_line(text);
+            return act(state_.on_chat(*chat, Clock::now()));
+        }
         const auto message = protocol::decode_server(
             text, [this](std::string_view game) { return state_.variant_of(game); });
         if (!message) {
@@ -134,6 +146,9 @@ class GameSession {
         }
         terminal_.json_line(text);
         auto code = act(state_.on_message(*message, Clock::now()));
+        if (const auto* state = std::get_if<protocol::State>(&message->body); state && !code) {
+            code = act(state_.on_chat_history(state->game, read_state_chat(text)));
+        }
         if (state_.settled()) {
             reconnect_window_.settled();
         }
@@ -167,7 +182,7 @@ class GameSession {
             }
         }
         if (reaction.redraw) {
-            draw();
+            draw(false);
         }
         for (const std::string& note : reaction.notes) {
             terminal_.note(note);
@@ -178,18 +193,30 @@ class GameSession {
         return reaction.exit_code;
     }
 
-    void draw() {
+    // `again`: the same screen with fresh clocks, the notes written after it kept.
+    void draw(bool again) {
         const GameView& view = state_.view();
         if (!view.have_state) {
             return;
         }
         const auto elapsed = state_.elapsed_ms(Clock::now());
-        const std::string screen = render_screen(view, terminal_.style(), state_.flip(), elapsed);
+        std::string screen = render_screen(view, terminal_.style(), state_.flip(), elapsed);
+        if (const auto queued = state_.queued(); !queued.empty()) {
+            screen += "Queued:";
+            for (const std::string& move : queued) {
+                screen += " " + move;
+            }
+            screen += "\n";
+        }
         const std::string clocks = render_clocks(view, state_.flip(), elapsed);
         const auto at = screen.find(clocks);
         const auto row =
             at == std::string::npos ? 0 : std::count(screen.begin(), screen.begin() + at, '\n') + 1;
-        terminal_.screen(screen, static_cast<int>(row));
+        if (again) {
+            terminal_.redraw(screen, static_cast<int>(row));
+        } else {
+            terminal_.screen(screen, static_cast<int>(row));
+        }
     }
 
     void tick() {
@@ -199,8 +226,12 @@ class GameSession {
             return;
         }
         last_tick_ = Clock::now();
-        terminal_.update_clocks(
-            render_clocks(view, state_.flip(), state_.elapsed_ms(Clock::now())));
+        // Once the screen has scrolled its clock lines are not where they were drawn: the whole
+        // screen is drawn again rather than clocks written over other lines.
+        if (!terminal_.update_clocks(
+                render_clocks(view, state_.flip(), state_.elapsed_ms(Clock::now())))) {
+            draw(true);
+        }
     }
 
     const CliOptions& options_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "client/cli/move_list.hpp"
 #include "common/core/overloaded.hpp"
 
 namespace arbiter::client {
@@ -81,6 +82,7 @@ void read_state(GameView& view, const protocol::State& state) {
     view.players[seat_text(state.variant, Side::first)] = seat_view(state.first);
     view.players[seat_text(state.variant, Side::second)] = seat_view(state.second);
     read_position(view, state);
+    view.initial_position = state.initial_position;
     view.moves = state.moves;
     view.notation = state.notation;
     view.result = std::string(protocol::result_text(state.result));
@@ -177,17 +179,6 @@ Applied apply_game_event(GameView& view, const Event& event, std::int64_t elapse
     return Applied::changed;
 }
 
-// Whether the first seat (white, red) is to move in `position`: a chess or xiangqi FEN names the
-// side after the board ("w"; xiangqi's red may be "r"), a PDN FEN opens with it ("W:...").
-bool first_seat_to_move(const std::string& variant, const std::string& position) {
-    if (variant == "draughts") {
-        return position.starts_with('W');
-    }
-    const auto space = position.find(' ');
-    return space != std::string::npos && space + 1 < position.size() &&
-           (position[space + 1] == 'w' || position[space + 1] == 'r');
-}
-
 // The last move's number as the move list numbers it, in pairs from the game's first ply: "4."
 // after the first seat's move, "4..." after the second's (a game from a position with the second
 // seat to move opens with "1...").
@@ -197,6 +188,10 @@ std::string last_move_number(const GameView& view) {
     const std::uint64_t slot = view.ply - 1 + (second_seat_started ? 1 : 0);
     return std::to_string(slot / 2 + 1) + (second_seat_moved ? "..." : ".");
 }
+
+// The move list under the board: its last lines, as wide as the screen's status line.
+constexpr std::size_t kMoveListWidth = 72;
+constexpr std::size_t kMoveListLines = 3;
 
 std::string seat_title(const std::string& seat) {
     return seat.empty() ? seat : static_cast<char>(std::toupper(seat[0])) + seat.substr(1);
@@ -235,6 +230,20 @@ Applied apply_message(GameView& view, const protocol::ServerMessage& message,
             },
         },
         message.body);
+}
+
+Applied apply_numbered_event(GameView& view, const std::string& game, std::uint64_t seq) {
+    if (!view.have_state || game != view.game) {
+        return Applied::other;
+    }
+    if (seq <= view.seq) {
+        return Applied::duplicate;
+    }
+    if (seq > view.seq + 1) {
+        return Applied::gap;
+    }
+    view.seq = seq;
+    return Applied::changed;
 }
 
 namespace {
@@ -310,6 +319,11 @@ std::string describe(const GameView& view, const protocol::ServerMessage& messag
     return std::visit(
         Overloaded{
             [](const protocol::ErrorMessage& error) {
+                // protocol.md: an illegal_move's message is the reason, for people ("e2e5: a
+                // pawn cannot move there"): shown as the server wrote it.
+                if (error.code == protocol::ErrorCode::illegal_move) {
+                    return error.message;
+                }
                 return "error (" + std::string(protocol::to_string(error.code)) +
                        "): " + error.message;
             },
@@ -369,11 +383,26 @@ std::string render_clocks(const GameView& view, bool flip, std::int64_t elapsed_
 
 std::string render_screen(const GameView& view, const RenderStyle& style, bool flip,
                           std::int64_t elapsed_ms) {
-    BoardRequest request{view.variant, view.position, drawn_flipped(view, flip),
-                         view.moves.empty() ? "" : view.moves.back(), style};
+    BoardRequest request{view.variant,
+                         view.position,
+                         drawn_flipped(view, flip),
+                         view.moves.empty() ? "" : view.moves.back(),
+                         style,
+                         view.check && view.status == "playing"};
     auto board = render_board(request);
     std::string text = board ? *board : board.error() + "\n";
     text += render_clocks(view, flip, elapsed_ms);
+    if (!view.initial_position.empty()) {
+        text += captured_line(captured_pieces(view.variant, view.initial_position, view.position),
+                              view.variant);
+    }
+    if (view.notation.size() == view.moves.size() && !view.notation.empty()) {
+        // Who moved first: the side to move now, and whether an odd number of plies were played.
+        const bool first_to_move = first_seat_to_move(view.variant, view.position);
+        const bool second_seat_started = first_to_move == (view.notation.size() % 2 == 1);
+        text += move_list_text(move_pairs(view.notation, second_seat_started), kMoveListWidth,
+                               kMoveListLines);
+    }
     if (!view.moves.empty()) {
         const std::string& notation =
             view.notation.size() == view.moves.size() ? view.notation.back() : view.moves.back();

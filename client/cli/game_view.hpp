@@ -38,6 +38,7 @@ struct GameView {
     std::string you;     ///< a seat or "spectator"
     std::uint64_t seq = 0;
     std::map<std::string, SeatView> players;
+    std::string initial_position;  ///< where the game started: what was taken is counted from it
     std::string position;
     std::vector<std::string> moves;     ///< wire notation
     std::vector<std::string> notation;  ///< display notation
@@ -71,12 +72,17 @@ std::vector<std::string> seats_of(const std::string& variant);
 Applied apply_message(GameView& view, const protocol::ServerMessage& message,
                       std::int64_t elapsed_ms = 0);
 
+/// A numbered game event this view does not otherwise read (a chat message): it only takes its
+/// place in the seq, by the same rule as the others (duplicate, gap or the next).
+Applied apply_numbered_event(GameView& view, const std::string& game, std::uint64_t seq);
+
 /// A line of text for an event or error worth telling ("Black offers a draw", "error
 /// (illegal_move): ..."); empty when the redrawn board says it all.
 std::string describe(const GameView& view, const protocol::ServerMessage& message);
 
-/// The whole screen: board (from `you`'s side, reversed by `flip`), both clocks with the
-/// opponent's on top (`elapsed_ms` is taken off the running clock), last move, status line.
+/// The whole screen: board (from `you`'s side, reversed by `flip`, the king in check marked),
+/// both clocks with the opponent's on top (`elapsed_ms` is taken off the running clock), the
+/// pieces taken, the move list (its last lines), last move, status line.
 std::string render_screen(const GameView& view, const RenderStyle& style, bool flip,
                           std::int64_t elapsed_ms);
 

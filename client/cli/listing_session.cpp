@@ -154,7 +154,7 @@ int run_replay(const CliOptions& options) {
     }
     auto record = read_record(*answer);
     if (options.print || !terminal.interactive()) {
-        std::cout << print_record(record) << std::flush;
+        std::cout << (options.pgn ? print_record_pgn(record) : print_record(record)) << std::flush;
         return kExitDone;
     }
     return step_through(record, terminal, options);

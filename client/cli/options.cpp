@@ -30,7 +30,7 @@ constexpr std::array<std::pair<std::string_view, Command>, 12> kCommands = {{
 
 // The options that belong to one command, and its name: given with another command they would
 // be ignored, and a user who typed them meant something else.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kCommandOptions = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kCommandOptions = {{
     {"--side", "create"},
     {"--clock", "create"},
     {"--private", "create"},
@@ -40,7 +40,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kCommand
     {"--opponent", "create"},
     {"--level", "create"},
     {"--token", "resume"},
+    {"--seat", "resume"},
     {"--print", "replay"},
+    {"--pgn", "replay"},
     {"--status", "games"},
     {"--variant", "games"},
     {"--limit", "games"},
@@ -284,6 +286,11 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
             outcome = set(options.user);
         } else if (flag == "--token") {
             outcome = set(options.token);
+        } else if (flag == "--seat") {
+            outcome = set(options.seat);
+            if (outcome && !is_one_of(options.seat, {"white", "black", "red"})) {
+                return unexpected(std::string("--seat is white, black or red"));
+            }
         } else if (flag == "--status") {
             outcome = set(options.status);
             if (outcome && !is_one_of(options.status, {"waiting", "playing", "ended", "aborted"})) {
@@ -329,6 +336,9 @@ Expected<CliOptions, std::string> parse_arguments(const std::vector<std::string>
             }
         } else if (flag == "--print") {
             options.print = true;
+        } else if (flag == "--pgn") {
+            options.print = true;
+            options.pgn = true;
         } else if (flag == "--once") {
             options.once = true;
         } else if (flag.size() > 1 && flag[0] == '-') {
@@ -390,10 +400,12 @@ commands:
          [--opponent ENGINE [--level 1-8]]   play the computer: an engine listed by
                                   `engines` takes the other seat (level default 3, 8 strongest)
   join GAME                       take the open seat of a game and play it
-  resume GAME [--token TOKEN]     come back to your seat (the token is remembered per game)
+  resume GAME [--seat SEAT] [--token TOKEN]   come back to your seat (the token is remembered
+                                  per game and seat; --seat picks one when you hold both)
   watch GAME                      follow a game as a spectator
-  replay GAME [--print]           step through a stored game (next, prev, first, last, quit),
-                                  or print it whole (--print, or when input is not a terminal)
+  replay GAME [--print|--pgn]     step through a stored game (next, prev, first, last, quit),
+                                  or print it whole in move pairs (--print, or when input is
+                                  not a terminal), or as PGN (--pgn)
   games [--status S] [--variant V] [--limit N]   list stored games
   lobby [--once]                  follow the open public games
   engines                         list the engines this server offers and the games they play

@@ -74,7 +74,9 @@ struct CliOptions {
     int level = kDefaultEngineLevel;  ///< create: the engine's level 1..8
     std::string game;                 ///< join, resume, watch, replay
     std::string token;                ///< resume: overrides the stored token
+    std::string seat;                 ///< resume: which stored seat (empty: the only one)
     bool print = false;               ///< replay: print the whole game instead of stepping
+    bool pgn = false;                 ///< replay: print it as PGN
     std::string status;               ///< games: a filter
     std::optional<int> limit;
     bool once = false;  ///< lobby: print the list once and exit

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "client/cli/chat.hpp"
 #include "client/cli/requests.hpp"
 #include "client/cli/text_rules.hpp"
 #include "common/core/overloaded.hpp"
@@ -23,11 +24,17 @@ constexpr int kCloseTooBig = 1009;
 // Request ids (the server echoes them in its errors). A move's is "m" and its ply.
 const char* const kOpenId = "open";  // join, resume or watch
 const char* const kCreateId = "create";
+const char* const kChatId = "chat";
+// A state brings up to 100 chat messages back; a screen shows the last few of them.
+constexpr std::size_t kChatHistoryShown = 10;
 
-const char* const kCommandHelp =
+const char* const kPlayerHelp =
     "commands: MOVE (e2e4, Nf3, h3e3, C2.5, 22x15) | resign | abort | draw [offer|accept|decline]\n"
     "  takeback [offer|accept|decline] | rematch [offer|accept|decline] | claim win|draw\n"
+    "  chat TEXT (to your opponent) | mute | unmute (your opponent's chat)\n"
     "  flip | help | quit (the seat stays yours: arbiter-cli resume GAME)\n";
+const char* const kSpectatorHelp =
+    "commands: chat TEXT (to the other spectators) | flip | help | quit\n";
 
 bool is_one_of(const std::string& value, std::initializer_list<std::string_view> allowed) {
     return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
@@ -133,13 +140,11 @@ Reaction PlayState::on_game_message(const protocol::ServerMessage& message,
     if (const auto* state = std::get_if<protocol::State>(&message.body)) {
         variant_ = state->variant;
     }
+    const bool first_state =
+        !view_.have_state && std::holds_alternative<protocol::State>(message.body);
     const Applied applied = apply_message(view_, message, elapsed_ms(now));
     if (applied == Applied::gap) {
-        if (opening_.empty()) {
-            opening_ = spectator() ? requests::watch(game(), view_.seq, kOpenId)
-                                   : requests::resume(game(), token_, view_.seq, kOpenId);
-            reaction.requests.push_back(opening_);
-        }
+        resync(reaction);
         return reaction;
     }
     if (applied == Applied::changed || applied == Applied::duplicate) {
@@ -171,6 +176,11 @@ Reaction PlayState::on_game_message(const protocol::ServerMessage& message,
         }
     }
     reaction.redraw = true;
+    if (first_state && options_.command == Command::resume && !spectator() &&
+        game() == options_.game) {
+        // Coming back, perhaps to one of two seats held from this folder: which one it is.
+        reaction.notes.push_back("Game " + game() + ": you play " + view_.you + " (resumed)");
+    }
     if (auto line = describe(view_, message); !line.empty() && !ended) {
         reaction.notes.push_back(line);
     }
@@ -179,7 +189,7 @@ Reaction PlayState::on_game_message(const protocol::ServerMessage& message,
         if (!interactive_) {
             reaction.exit_code = kExitDone;
         } else if (ended || std::holds_alternative<protocol::State>(message.body)) {
-            reaction.notes.push_back("type rematch to play again, or quit");
+            reaction.notes.push_back(end_hint());
         }
     }
     return reaction;
@@ -252,6 +262,8 @@ Reaction PlayState::on_error(const protocol::ServerMessage& message,
         drop_too_large(reaction);
     } else if (id.rfind('m', 0) == 0) {
         move_in_flight_.reset();  // refused: dropped
+        // The moves typed after it were meant to follow it: none of them is played instead.
+        drop_pending(reaction, "the move was refused");
     }
     // The create, join, watch or resume failed before any state: there is no game to follow.
     if (!view_.have_state && (opening || id == kCreateId || id.empty())) {
@@ -291,6 +303,7 @@ Reaction PlayState::on_line(std::string_view line) {
     const auto last = line.find_last_not_of(" \t\r");
     const std::string text(line.substr(first, last - first + 1));
     if (text == "quit" || text == "exit") {
+        reaction.notes.push_back(leaving_note());
         reaction.exit_code = kExitDone;
         return reaction;
     }
@@ -300,10 +313,14 @@ Reaction PlayState::on_line(std::string_view line) {
     if (auto checked = check_text(text, kMoveRule, "a move"); !checked) {
         reaction.notes.push_back(checked.error() + ": not sent");
     } else if (view_.have_state && over()) {
-        reaction.notes.push_back("the game is over (" + text +
-                                 " not sent): type rematch to play again, or quit");
+        reaction.notes.push_back("the game is over (" + text + " not sent): " + end_hint());
     } else {
+        const bool waits = !spectator() && (!may_move_now() || !pending_moves_.empty());
         pending_moves_.push_back(text);
+        if (waits) {
+            reaction.notes.push_back("queued: " + queued_text() + " (sent in turn)");
+            reaction.redraw = interactive_ && view_.have_state;  // the screen's queue line
+        }
     }
     return reaction;
 }
@@ -311,6 +328,7 @@ Reaction PlayState::on_line(std::string_view line) {
 Reaction PlayState::on_end_of_input() {
     Reaction reaction;
     if (interactive_) {
+        reaction.notes.push_back(leaving_note());
         reaction.exit_code = kExitDone;
     }
     return reaction;
@@ -322,13 +340,17 @@ bool PlayState::command(const std::string& text, Reaction& reaction) {
     const std::string word = text.substr(0, space);
     const std::string argument = space == std::string::npos ? "" : text.substr(space + 1);
     if (word == "help" || word == "?") {
-        reaction.notes.push_back(kCommandHelp);
+        reaction.notes.push_back(spectator() ? kSpectatorHelp : kPlayerHelp);
     } else if (word == "flip") {
         flip_ = !flip_;
         reaction.redraw = true;
-    } else if (spectator() &&
-               is_one_of(word, {"resign", "abort", "draw", "takeback", "rematch", "claim"})) {
+    } else if (word == "chat") {
+        chat(argument, reaction);
+    } else if (spectator() && is_one_of(word, {"resign", "abort", "draw", "takeback", "rematch",
+                                               "claim", "mute", "unmute"})) {
         reaction.notes.push_back("spectators cannot " + word);
+    } else if (word == "mute" || word == "unmute") {
+        reaction.requests.push_back(chat_mute_request(game(), word == "mute", kChatId));
     } else if (word == "resign" || word == "abort") {
         reaction.requests.push_back(requests::game_action(word, game(), word));
     } else if (word == "draw" || word == "takeback" || word == "rematch") {
@@ -397,12 +419,125 @@ void PlayState::drop_pending(Reaction& reaction, const std::string& why) {
     if (pending_moves_.empty()) {
         return;
     }
-    std::string dropped;
-    for (const std::string& move : pending_moves_) {
-        dropped += " " + move;
-    }
-    reaction.notes.push_back(why + ": moves typed ahead are dropped:" + dropped);
+    reaction.notes.push_back(why + ": queued moves dropped: " + queued_text());
     pending_moves_.clear();
+    reaction.redraw = reaction.redraw || (interactive_ && view_.have_state);  // its queue line
+}
+
+void PlayState::resync(Reaction& reaction) {
+    if (opening_.empty()) {
+        opening_ = spectator() ? requests::watch(game(), view_.seq, kOpenId)
+                               : requests::resume(game(), token_, view_.seq, kOpenId);
+        reaction.requests.push_back(opening_);
+    }
+}
+
+bool PlayState::may_move_now() const {
+    return view_.have_state && view_.status == "playing" && view_.turn == view_.you &&
+           !move_in_flight_ && !no_legal_move_;
+}
+
+std::string PlayState::queued_text() const {
+    std::string text;
+    for (const std::string& move : pending_moves_) {
+        text += (text.empty() ? "" : " ") + move;
+    }
+    return text;
+}
+
+std::vector<std::string> PlayState::queued() const {
+    return {pending_moves_.begin(), pending_moves_.end()};
+}
+
+// What may be typed once the game is over: a rematch is for the two players of a game that was
+// played; a spectator, or a player of an aborted game, can only leave.
+std::string PlayState::end_hint() const {
+    if (spectator()) {
+        return "the game is over: type quit to leave";
+    }
+    if (view_.status == "aborted") {
+        return "the game was aborted: type quit to leave";
+    }
+    return "type rematch to play again, or quit";
+}
+
+std::string PlayState::leaving_note() const {
+    if (game().empty() || (view_.have_state && over())) {
+        return "";
+    }
+    const std::string server =
+        options_.server == CliOptions{}.server ? "" : " --server " + options_.server;
+    if (spectator()) {
+        return "To watch again: arbiter-cli" + server + " watch " + game();
+    }
+    const std::string seat = view_.have_state && view_.you != "spectator" ? view_.you : "";
+    return "Your seat stays yours. To come back: arbiter-cli" + server + " resume " + game() +
+           (seat.empty() ? "" : " --seat " + seat);
+}
+
+void PlayState::chat(const std::string& argument, Reaction& reaction) const {
+    auto text = checked_chat_text(argument);
+    if (!text) {
+        reaction.notes.push_back(text.error());
+        return;
+    }
+    if (game().empty()) {
+        reaction.notes.push_back("no game yet: not sent");
+        return;
+    }
+    // protocol.md, Chat: the seats write to the players' room, watchers to the spectators'.
+    reaction.requests.push_back(
+        chat_request(game(), spectator() ? "spectators" : "players", *text, kChatId));
+}
+
+Reaction PlayState::on_chat(const ChatMessage& message, SteadyClock::time_point /*now*/) {
+    Reaction reaction;
+    if (const auto* muted = std::get_if<ChatMuted>(&message)) {
+        if (muted->game == game()) {
+            reaction.notes.push_back(muted->mute ? "your opponent's chat is muted (unmute: unmute)"
+                                                 : "your opponent's chat is shown again");
+        }
+        return reaction;
+    }
+    const auto& event = std::get<ChatEvent>(message);
+    if (event.game != game()) {
+        return reaction;
+    }
+    // A chat message is a game event: it takes its place in the seq like a move.
+    const Applied applied = apply_numbered_event(view_, event.game, event.line.seq);
+    if (applied == Applied::gap) {
+        resync(reaction);
+    } else if (applied == Applied::changed || applied == Applied::duplicate) {
+        opening_.clear();
+    }
+    if (applied == Applied::changed && event.line.text && event.line.seq > chat_shown_) {
+        chat_shown_ = event.line.seq;
+        reaction.notes.push_back(chat_line_text(event.line));
+    }
+    return reaction;
+}
+
+Reaction PlayState::on_chat_history(const std::string& game_id,
+                                    const std::vector<ChatLine>& lines) {
+    Reaction reaction;
+    if (game_id != game()) {
+        return reaction;
+    }
+    std::vector<const ChatLine*> unseen;
+    for (const ChatLine& line : lines) {
+        if (line.text && line.seq > chat_shown_) {
+            unseen.push_back(&line);
+        }
+    }
+    const std::size_t skip =
+        unseen.size() > kChatHistoryShown ? unseen.size() - kChatHistoryShown : 0;
+    for (std::size_t index = skip; index < unseen.size(); ++index) {
+        reaction.notes.push_back(chat_line_text(*unseen[index]));
+    }
+    if (!unseen.empty()) {
+        chat_shown_ = unseen.back()->seq;
+    }
+    return reaction;
 }
 
 std::optional<std::string> PlayState::ask_again(SteadyClock::time_point now) {

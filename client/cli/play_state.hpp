@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "client/cli/chat.hpp"
 #include "client/cli/game_view.hpp"
 #include "client/cli/options.hpp"
 #include "client/cli/token_store.hpp"
@@ -62,6 +63,15 @@ class PlayState {
     Reaction on_message(const protocol::ServerMessage& message, SteadyClock::time_point now);
     /// The connection closed; `close_code` is the server's close code (0: none).
     Reaction on_closed(int close_code);
+    /// A chat message or the answer to a mute (client/cli/chat.hpp).
+    Reaction on_chat(const ChatMessage& message, SteadyClock::time_point now);
+    /// The chat history of a `state` of `game`: the messages not shown yet (the last few).
+    Reaction on_chat_history(const std::string& game, const std::vector<ChatLine>& lines);
+    /// The moves typed ahead of the turn, oldest first (the screen shows them).
+    std::vector<std::string> queued() const;
+    /// What to tell a user leaving a game that goes on (quit, Ctrl-C, Ctrl-D): the command that
+    /// comes back to it, with the seat; empty once the game is over.
+    std::string leaving_note() const;
     /// A line typed (or piped) in: a command, or a move to send when it is the player's turn.
     Reaction on_line(std::string_view line);
     /// Standard input ended. At a terminal that is Ctrl-D, which leaves like `quit` (nothing typed
@@ -91,6 +101,12 @@ class PlayState {
     bool spectator() const;
     bool over() const;
     void drop_pending(Reaction& reaction, const std::string& why);
+    /// Events were missed: resume or watch with since, unless an opening request is on its way.
+    void resync(Reaction& reaction);
+    bool may_move_now() const;
+    std::string queued_text() const;
+    std::string end_hint() const;
+    void chat(const std::string& argument, Reaction& reaction) const;
     void drop_too_large(Reaction& reaction);
 
     CliOptions options_;
@@ -120,6 +136,8 @@ class PlayState {
     std::string opening_;
     std::optional<SteadyClock::time_point> ask_again_at_;
     SteadyClock::time_point clocks_set_at_;
+    /// The seq of the last chat message shown: a state's history after a reconnect repeats none.
+    std::uint64_t chat_shown_ = 0;
 };
 
 /// How long a session keeps reconnecting: kReconnectFor from the first lost connection, until the

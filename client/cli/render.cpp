@@ -18,6 +18,36 @@ Expected<std::string, std::string> render_board(const BoardRequest& request) {
     return unexpected("cannot draw the variant \"" + request.variant + "\"");
 }
 
+bool first_seat_to_move(const std::string& variant, std::string_view position) {
+    if (variant == "draughts") {
+        return position.starts_with('W');
+    }
+    const auto space = position.find(' ');
+    return space != std::string_view::npos && space + 1 < position.size() &&
+           (position[space + 1] == 'w' || position[space + 1] == 'r');
+}
+
+char king_in_check(const BoardRequest& request) {
+    if (!request.check || request.variant == "draughts") {
+        return 0;
+    }
+    return first_seat_to_move(request.variant, request.position) ? 'K' : 'k';
+}
+
+Expected<std::string, std::string> piece_letters(const std::string& variant,
+                                                 std::string_view position) {
+    if (variant == "chess") {
+        return chess_piece_letters(position);
+    }
+    if (variant == "xiangqi") {
+        return xiangqi_piece_letters(position);
+    }
+    if (variant == "draughts") {
+        return draughts_piece_letters(position);
+    }
+    return unexpected("unknown variant \"" + variant + "\"");
+}
+
 std::string format_clock(std::int64_t milliseconds) {
     const std::int64_t ms = milliseconds < 0 ? 0 : milliseconds;
     const std::int64_t total_seconds = ms / 1000;

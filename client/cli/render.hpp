@@ -27,7 +27,15 @@ struct BoardRequest {
     bool flipped = false;   ///< true: the second seat (black) at the bottom
     std::string last_move;  ///< wire notation; its squares are highlighted when colours are on
     RenderStyle style;
+    bool check = false;  ///< the side to move is in check: its king is marked
 };
+
+/// Whether the first seat (white, red) is to move in `position`: a chess or xiangqi FEN names the
+/// side after the board ("w"; xiangqi's red may be "r"), a PDN FEN opens with it ("W:...").
+bool first_seat_to_move(const std::string& variant, std::string_view position);
+
+/// The FEN letter of the king (general) to mark as in check, or 0 for none.
+char king_in_check(const BoardRequest& request);
 
 /// The board as lines of text (each ending in '\n').
 Expected<std::string, std::string> render_board(const BoardRequest& request);
@@ -44,6 +52,15 @@ struct FenBoard {
 /// rank (8 or 10) first; or why it cannot be drawn.
 Expected<std::vector<std::string>, std::string> read_placement(std::string_view fen,
                                                                const FenBoard& board);
+
+/// Every piece on the board of a position, one letter each in no particular order: chess and
+/// xiangqi as their FEN letters (xiangqi's e/h read as b/n), draughts as w/W (a white man, king)
+/// and b/B. For counting what was taken; the error when the position cannot be read.
+Expected<std::string, std::string> piece_letters(const std::string& variant,
+                                                 std::string_view position);
+Expected<std::string, std::string> chess_piece_letters(std::string_view position);
+Expected<std::string, std::string> xiangqi_piece_letters(std::string_view position);
+Expected<std::string, std::string> draughts_piece_letters(std::string_view position);
 
 Expected<std::string, std::string> render_chess(const BoardRequest& request);
 Expected<std::string, std::string> render_xiangqi(const BoardRequest& request);
@@ -62,8 +79,9 @@ inline constexpr std::string_view kBold = "\x1b[1m";
 inline constexpr std::string_view kLightSquare = "\x1b[48;5;180m";
 inline constexpr std::string_view kDarkSquare = "\x1b[48;5;137m";
 inline constexpr std::string_view kHighlightSquare = "\x1b[48;5;143m";
-inline constexpr std::string_view kFirstPiece = "\x1b[1;97m";   ///< white / red pieces
-inline constexpr std::string_view kSecondPiece = "\x1b[1;30m";  ///< black pieces
+inline constexpr std::string_view kCheckSquare = "\x1b[48;5;167m";  ///< a king in check
+inline constexpr std::string_view kFirstPiece = "\x1b[1;97m";       ///< white / red pieces
+inline constexpr std::string_view kSecondPiece = "\x1b[1;30m";      ///< black pieces
 inline constexpr std::string_view kRedPiece = "\x1b[1;31m";
 inline constexpr std::string_view kBluePiece = "\x1b[1;34m";
 inline constexpr std::string_view kDim = "\x1b[2m";

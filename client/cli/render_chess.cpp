@@ -27,12 +27,29 @@ std::string_view symbol(char piece, bool unicode) {
 
 }  // namespace
 
+Expected<std::string, std::string> chess_piece_letters(std::string_view position) {
+    auto grid = read_placement(position, kChessBoard);
+    if (!grid) {
+        return unexpected(grid.error());
+    }
+    std::string letters;
+    for (const std::string& row : *grid) {
+        for (const char cell : row) {
+            if (cell != '.') {
+                letters += cell;
+            }
+        }
+    }
+    return letters;
+}
+
 Expected<std::string, std::string> render_chess(const BoardRequest& request) {
     auto grid = read_placement(request.position, kChessBoard);
     if (!grid) {
         return unexpected(grid.error());
     }
     const auto marked = move_squares(request.last_move);
+    const char checked_king = king_in_check(request);
     const RenderStyle& style = request.style;
     std::string files_line = "   ";
     for (int column = 0; column < 8; ++column) {
@@ -59,11 +76,13 @@ Expected<std::string, std::string> render_chess(const BoardRequest& request) {
                                 : piece;
                 glyph = std::string(symbol(shape, true));
             }
+            const bool in_check = piece == checked_king;
             if (style.color) {
                 const bool last = std::find(marked.begin(), marked.end(), square) != marked.end();
-                text += std::string(last    ? ansi::kHighlightSquare
-                                    : light ? ansi::kLightSquare
-                                            : ansi::kDarkSquare);
+                text += std::string(in_check ? ansi::kCheckSquare
+                                    : last   ? ansi::kHighlightSquare
+                                    : light  ? ansi::kLightSquare
+                                             : ansi::kDarkSquare);
                 if (piece != '.') {
                     text += std::string(std::isupper(static_cast<unsigned char>(piece))
                                             ? ansi::kFirstPiece
@@ -71,7 +90,8 @@ Expected<std::string, std::string> render_chess(const BoardRequest& request) {
                 }
                 text += " " + glyph + " " + std::string(ansi::kReset);
             } else {
-                text += " " + glyph + " ";
+                // Without colours the king in check is framed: (K).
+                text += (in_check ? "(" : " ") + glyph + (in_check ? ")" : " ");
             }
         }
         text += " " + rank + "\n";

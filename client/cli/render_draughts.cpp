@@ -86,6 +86,20 @@ std::string piece_text(char piece, bool unicode) {
 
 }  // namespace
 
+Expected<std::string, std::string> draughts_piece_letters(std::string_view position) {
+    auto squares = read_position(position);
+    if (!squares) {
+        return unexpected(squares.error());
+    }
+    std::string letters;
+    for (const char square : *squares) {
+        if (square != '.' && square != '\0') {
+            letters += square;
+        }
+    }
+    return letters;
+}
+
 Expected<std::string, std::string> render_draughts(const BoardRequest& request) {
     auto squares = read_position(request.position);
     if (!squares) {

@@ -42,12 +42,29 @@ std::string point_text(char piece, bool palace, bool unicode) {
 
 }  // namespace
 
+Expected<std::string, std::string> xiangqi_piece_letters(std::string_view position) {
+    auto grid = read_placement(position, kXiangqiBoard);
+    if (!grid) {
+        return unexpected(grid.error());
+    }
+    std::string letters;
+    for (const std::string& row : *grid) {
+        for (const char cell : row) {
+            if (cell != '.') {
+                letters += cell;
+            }
+        }
+    }
+    return letters;
+}
+
 Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
     auto grid = read_placement(request.position, kXiangqiBoard);
     if (!grid) {
         return unexpected(grid.error());
     }
     const auto marked = move_squares(request.last_move);
+    const char checked_king = king_in_check(request);
     const RenderStyle& style = request.style;
     std::string files_line = "    ";
     for (int column = 0; column < 9; ++column) {
@@ -66,6 +83,10 @@ Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
             const char piece = (*grid)[row][file];
             const bool palace = file >= 3 && file <= 5 && (rank <= 3 || rank >= 8);
             std::string point = point_text(piece, palace, style.unicode);
+            const bool in_check = piece == checked_king;
+            if (in_check && !style.color && !style.unicode) {
+                point = std::string(1, piece) + "!";  // without colours: K! for the general
+            }
             if (style.color) {
                 const std::string square =
                     std::string(1, static_cast<char>('a' + file)) + std::to_string(rank);
@@ -74,7 +95,9 @@ Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
                                     : std::isupper(static_cast<unsigned char>(piece))
                                         ? std::string(ansi::kRedPiece)
                                         : std::string(ansi::kBluePiece);
-                if (last) {
+                if (in_check) {
+                    paint += std::string(ansi::kCheckSquare);
+                } else if (last) {
                     paint += std::string(ansi::kHighlightSquare);
                 }
                 point.insert(0, paint);

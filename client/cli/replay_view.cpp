@@ -1,7 +1,9 @@
 #include "client/cli/replay_view.hpp"
 
+#include <cctype>
 #include <charconv>
-#include <cstdio>
+
+#include "client/cli/move_list.hpp"
 
 namespace arbiter::client {
 
@@ -25,6 +27,42 @@ GameRecord read_record(const protocol::Record& message) {
     return record;
 }
 
+namespace {
+
+// protocol.md: a game's first position is the variant's start unless created from a position.
+constexpr std::string_view kChessStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+// Movetext lines of PGN export format (PGN standard, 8.2.6: at most 79 characters a line).
+constexpr std::size_t kPgnWidth = 79;
+constexpr std::size_t kPrintWidth = 72;
+
+std::vector<std::string> record_pairs(const GameRecord& record) {
+    std::vector<std::string> notation;
+    for (const RecordMove& move : record.moves) {
+        notation.push_back(move.notation.empty() ? move.move : move.notation);
+    }
+    return move_pairs(notation, !first_seat_to_move(record.variant, record.initial_position));
+}
+
+// A PGN tag value: backslash and quote escaped (PGN standard, 7: string tokens).
+std::string pgn_value(const std::string& value) {
+    std::string escaped;
+    for (const char letter : value) {
+        if (letter == '\\' || letter == '"') {
+            escaped += '\\';
+        }
+        escaped += letter;
+    }
+    return escaped;
+}
+
+std::string title(const std::string& word) {
+    return word.empty() ? word
+                        : static_cast<char>(std::toupper(static_cast<unsigned char>(word[0]))) +
+                              word.substr(1);
+}
+
+}  // namespace
+
 std::string print_record(const GameRecord& record) {
     std::string text = "Game " + record.game + " (" + record.variant + ")";
     for (std::size_t index = 0; index < record.players.size(); ++index) {
@@ -32,16 +70,41 @@ std::string print_record(const GameRecord& record) {
                 record.players[index].first + ")";
     }
     text += "\n";
-    for (const RecordMove& move : record.moves) {
-        char line[160];
-        std::snprintf(line, sizeof line, "%4llu. %-10s %s\n",
-                      static_cast<unsigned long long>(move.ply), move.notation.c_str(),
-                      move.move.c_str());
-        text += line;
-    }
+    text += move_list_text(record_pairs(record), kPrintWidth, 0);
     text += record.result.empty() ? "Status: " + record.status + "\n"
                                   : "Result: " + record.result + " (" + record.reason + ")\n";
     return text;
+}
+
+std::string print_record_pgn(const GameRecord& record) {
+    const std::string result = record.result.empty() ? "*" : record.result;
+    std::string text = "[Event \"Arbiter game " + pgn_value(record.game) + "\"]\n";
+    if (record.variant != "chess") {
+        text += "[Variant \"" + pgn_value(title(record.variant)) + "\"]\n";
+    }
+    for (const auto& [seat, name] : record.players) {
+        text += "[" + title(seat) + " \"" + pgn_value(name) + "\"]\n";
+    }
+    text += "[Result \"" + result + "\"]\n";
+    if (record.variant != "chess" || record.initial_position != kChessStart) {
+        text += "[SetUp \"1\"]\n[FEN \"" + pgn_value(record.initial_position) + "\"]\n";
+    }
+    if (!record.reason.empty()) {
+        text += "[Termination \"" + pgn_value(record.reason) + "\"]\n";
+    }
+    auto pairs = record_pairs(record);
+    pairs.push_back(result);
+    // PGN separates the pairs with one space.
+    std::string line;
+    std::string movetext;
+    for (const std::string& pair : pairs) {
+        if (!line.empty() && line.size() + 1 + pair.size() > kPgnWidth) {
+            movetext += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + pair;
+    }
+    return text + "\n" + movetext + line + "\n";
 }
 
 std::string render_record_at(const GameRecord& record, std::size_t ply, const RenderStyle& style,

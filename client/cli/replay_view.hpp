@@ -40,8 +40,12 @@ struct GameRecord {
 /// The parts of a `record` message that replay shows, as text.
 GameRecord read_record(const protocol::Record& message);
 
-/// The whole game: a header line, one line per ply (`  3. Nf3       g1f3`), the result.
+/// The whole game: a header line, the moves in numbered pairs (`1. e4 e5  2. Nf3 Nc6`), the
+/// result.
 std::string print_record(const GameRecord& record);
+/// The whole game as PGN: the tags (Event, Variant, the players by seat, Result, FEN of a game
+/// that did not start from the chess start, Termination) and the movetext in display notation.
+std::string print_record_pgn(const GameRecord& record);
 
 /// The board after `ply` plies (0: the start), with the move that led there.
 std::string render_record_at(const GameRecord& record, std::size_t ply, const RenderStyle& style,

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -14,14 +15,21 @@
 namespace arbiter::client {
 namespace {
 
-// The rows of the terminal on standard output, or 0 when unknown.
-int window_rows() {
+// The size of the terminal on standard output, or 0 x 0 when unknown.
+winsize window_size() {
     winsize size{};
     if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) {
-        return 0;
+        return winsize{};
     }
-    return size.ws_row;
+    return size;
 }
+
+int window_rows() {
+    return window_size().ws_row;
+}
+
+// A redraw shows again at most this many notes written after the screen (chat, offers, errors).
+constexpr std::size_t kNotesKept = 20;
 
 // True when the user's locale (LC_ALL, LC_CTYPE, LANG) says the terminal takes UTF-8. Asked of
 // a locale object of its own, so the program's locale stays "C".
@@ -37,6 +45,44 @@ bool locale_is_utf8() {
 }
 
 }  // namespace
+
+int rows_taken(std::string_view text, int columns) {
+    int rows = 0;
+    int column = 0;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const auto byte = static_cast<unsigned char>(text[at]);
+        if (byte == '\x1b') {
+            // CSI ("ESC [ ... letter") or a two-byte sequence ("ESC 7").
+            if (at + 1 < text.size() && text[at + 1] == '[') {
+                at += 2;
+                while (at < text.size() && !std::isalpha(static_cast<unsigned char>(text[at]))) {
+                    ++at;
+                }
+            } else {
+                ++at;
+            }
+        } else if (byte == '\n') {
+            ++rows;
+            column = 0;
+        } else if (byte == '\r') {
+            column = 0;
+        } else if ((byte & 0xc0) != 0x80) {  // the first byte of a code point
+            if (columns > 0 && column == columns) {
+                ++rows;  // the line wrapped
+                column = 0;
+            }
+            ++column;
+        }
+    }
+    return rows;
+}
+
+std::optional<int> clock_row_now(int clock_row, int rows_used, int rows) {
+    if (clock_row < 1 || (rows > 0 && rows_used > rows)) {
+        return std::nullopt;
+    }
+    return clock_row;
+}
 
 Terminal Terminal::detect(const CliOptions& options) {
     Terminal terminal;
@@ -64,8 +110,12 @@ void Terminal::json_line(std::string_view message) const {
 }
 
 void Terminal::printed(const std::string& text, bool with_prompt) {
-    lines_since_screen_ += static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    lines_since_screen_ += rows_taken(text, window_size().ws_col);
     at_prompt_ = with_prompt;
+}
+
+int Terminal::rows_used() const {
+    return lines_since_screen_ + 1;  // the cursor's line counts too
 }
 
 void Terminal::note(const std::string& text) {
@@ -78,6 +128,10 @@ void Terminal::note(const std::string& text) {
     out << line << (with_prompt ? "> " : "") << std::flush;
     if (!json_) {
         printed(line, with_prompt);
+        notes_since_screen_.push_back(line);
+        if (notes_since_screen_.size() > kNotesKept) {
+            notes_since_screen_.pop_front();
+        }
     }
 }
 
@@ -91,6 +145,7 @@ void Terminal::screen(const std::string& text, int clock_row) {
         clock_row_ = clock_row;
         lines_since_screen_ = 0;
     }
+    notes_since_screen_.clear();
     std::cout << text << (with_prompt ? "> " : interactive_ ? "" : "\n") << std::flush;
     printed(text, with_prompt);
 }
@@ -111,22 +166,18 @@ void Terminal::end() {
     }
 }
 
-void Terminal::update_clocks(const std::string& clock_lines) const {
+bool Terminal::update_clocks(const std::string& clock_lines) const {
     if (!cursor_ || clock_row_ == 0) {
-        return;
+        return true;  // nothing is drawn in place here
     }
-    // The screen was drawn from the top row; once what followed it filled the window it scrolled
-    // up by the excess, and clock lines scrolled off the top cannot be rewritten (writing at their
-    // old row would overwrite the board, or the line being typed).
-    const int rows = window_rows();
-    const int lines_used = lines_since_screen_ + 1;  // the cursor's line counts too
-    const int scrolled = rows > 0 ? std::max(0, lines_used - rows) : 0;
-    int row = clock_row_ - scrolled;
-    const int clock_line_count =
-        static_cast<int>(std::count(clock_lines.begin(), clock_lines.end(), '\n'));
-    if (row < 1 || (rows > 0 && row + clock_line_count - 1 > rows)) {
-        return;
+    // The screen was drawn from the top row. Once what followed it filled the window, it
+    // scrolled, by an amount this program cannot know for sure (a line the user typed may have
+    // wrapped): its clock lines are no longer at a row it could write them to.
+    const auto row_now = clock_row_now(clock_row_, rows_used(), window_rows());
+    if (!row_now) {
+        return false;
     }
+    int row = *row_now;
     std::string out =
         "\x1b"
         "7";  // save the cursor (the user may be typing)
@@ -141,6 +192,29 @@ void Terminal::update_clocks(const std::string& clock_lines) const {
         "\x1b"
         "8";
     std::cout << out << std::flush;
+    return true;
+}
+
+void Terminal::redraw(const std::string& text, int clock_row) {
+    std::deque<std::string> notes = std::move(notes_since_screen_);
+    const bool prompt = prompt_;
+    prompt_ = false;  // the prompt follows the notes
+    screen(text, clock_row);
+    prompt_ = prompt;
+    // The notes that fit below the screen without scrolling it (the prompt's line kept free).
+    const int rows = window_rows();
+    while (!notes.empty() && rows > 0 &&
+           rows_used() + rows_taken(notes.front(), window_size().ws_col) > rows) {
+        notes.pop_front();
+    }
+    std::string shown;
+    for (std::string& line : notes) {
+        shown += line;
+        notes_since_screen_.push_back(std::move(line));
+    }
+    const bool with_prompt = interactive_ && prompt_;
+    std::cout << shown << (with_prompt ? "> " : "") << std::flush;
+    printed(shown, with_prompt);
 }
 
 }  // namespace arbiter::client

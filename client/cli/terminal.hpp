@@ -3,6 +3,8 @@
 /// Where arbiter-cli's output goes: JSON lines for scripts, or boards and notes for people, with
 /// in-place clock updates on an interactive terminal.
 
+#include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,6 +12,17 @@
 #include "client/cli/render.hpp"
 
 namespace arbiter::client {
+
+/// The rows of a window `columns` wide that `text` takes when printed from the start of a line:
+/// one per line end, and more for a line longer than the window (which wraps). Escape sequences
+/// take no room; each code point is taken for one column. `columns` 0: unknown, no wrapping.
+int rows_taken(std::string_view text, int columns);
+
+/// Where the clock lines of a screen drawn from the top row are now: at `clock_row` while
+/// nothing printed since (`rows_used`, the screen and what followed it, the cursor's line
+/// included) has filled the window of `rows` rows (0: unknown); nullopt once the window has
+/// scrolled, when the screen must be drawn again instead.
+std::optional<int> clock_row_now(int clock_row, int rows_used, int rows);
 
 /// Standard output as the user asked for it.
 class Terminal {
@@ -31,8 +44,11 @@ class Terminal {
     /// A whole game screen; `clock_row` is its 1-based line holding the first clock line.
     void screen(const std::string& text, int clock_row);
     /// Rewrites the two clock lines of the last screen in place (interactive terminals that
-    /// take cursor movement, colours or not), unless they have scrolled off the window.
-    void update_clocks(const std::string& clock_lines) const;
+    /// take cursor movement, colours or not). False when the screen has scrolled since it was
+    /// drawn: the caller draws it again (redraw()), as the rows it was drawn at are gone.
+    bool update_clocks(const std::string& clock_lines) const;
+    /// The screen drawn again (fresh clocks), with the notes written after it that fit below.
+    void redraw(const std::string& text, int clock_row);
     /// A line was typed: the prompt moved down.
     void typed();
     /// The program ends: a prompt left waiting (Ctrl-C, Ctrl-D, a refused join) is wiped, or
@@ -41,6 +57,7 @@ class Terminal {
 
   private:
     void printed(const std::string& text, bool with_prompt);
+    int rows_used() const;
 
     bool json_ = false;
     bool interactive_ = false;
@@ -49,7 +66,9 @@ class Terminal {
     bool at_prompt_ = false;  ///< the last thing written was the prompt
     RenderStyle style_;
     int clock_row_ = 0;
-    int lines_since_screen_ = 0;  ///< newlines written since the screen was drawn at the top
+    int lines_since_screen_ = 0;  ///< rows written since the screen was drawn at the top
+    /// The notes written since the screen, the last few, for a redraw to show again.
+    std::deque<std::string> notes_since_screen_;
 };
 
 }  // namespace arbiter::client

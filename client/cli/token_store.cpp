@@ -81,7 +81,17 @@ Expected<void, std::string> TokenStore::save(const std::string& server, const st
         if (!all[server].is_object()) {
             all[server] = json::object();
         }
-        all[server][game] = {{"token", seat.token}, {"seat", seat.seat}};
+        json& entry = all[server][game];
+        if (!entry.is_object() || entry.contains("token")) {
+            // Nothing stored, or one seat in the form of before seats were keyed: the seat of
+            // that form is kept under its name.
+            json seats = json::object();
+            if (entry.is_object() && entry["token"].is_string() && entry["seat"].is_string()) {
+                seats[entry["seat"].get<std::string>()] = {{"token", entry["token"]}};
+            }
+            entry = std::move(seats);
+        }
+        entry[seat.seat] = {{"token", seat.token}};
     });
 }
 
@@ -134,19 +144,55 @@ Expected<void, std::string> TokenStore::write_all(const std::string& text) const
     return {};
 }
 
-std::optional<StoredSeat> TokenStore::find(const std::string& server,
-                                           const std::string& game) const {
+std::vector<StoredSeat> TokenStore::seats(const std::string& server,
+                                          const std::string& game) const {
+    std::vector<StoredSeat> found;
     const json all = read_all(path_);
     auto by_server = all.find(server);
     if (by_server == all.end() || !by_server->is_object()) {
-        return std::nullopt;
+        return found;
     }
     auto entry = by_server->find(game);
-    if (entry == by_server->end() || !entry->is_object() || !entry->contains("token") ||
-        !entry->at("token").is_string()) {
-        return std::nullopt;
+    if (entry == by_server->end() || !entry->is_object()) {
+        return found;
     }
-    return StoredSeat{entry->value("token", ""), entry->value("seat", "")};
+    if (entry->contains("token")) {  // one seat, stored before seats were keyed
+        if (entry->at("token").is_string()) {
+            found.push_back(StoredSeat{entry->at("token").get<std::string>(),
+                                       entry->value("seat", std::string())});
+        }
+        return found;
+    }
+    for (const auto& [seat, stored] : entry->items()) {
+        if (stored.is_object() && stored.contains("token") && stored.at("token").is_string()) {
+            found.push_back(StoredSeat{stored.at("token").get<std::string>(), seat});
+        }
+    }
+    return found;
+}
+
+Expected<StoredSeat, std::string> choose_seat(const std::vector<StoredSeat>& stored,
+                                              const std::string& wanted, const std::string& game) {
+    if (!wanted.empty()) {
+        for (const StoredSeat& seat : stored) {
+            if (seat.seat == wanted) {
+                return seat;
+            }
+        }
+        return unexpected("no token for the " + wanted + " seat of game " + game +
+                          ": pass --token");
+    }
+    if (stored.size() == 1) {
+        return stored.front();
+    }
+    if (stored.empty()) {
+        return unexpected("no token for game " + game + ": pass --token");
+    }
+    std::string names;
+    for (const StoredSeat& seat : stored) {
+        names += (names.empty() ? "" : " or ") + seat.seat;
+    }
+    return unexpected("you hold both seats of game " + game + ": say which with --seat " + names);
 }
 
 }  // namespace arbiter::client

@@ -1,12 +1,13 @@
 #pragma once
 /// \file
-/// Seat tokens kept per server and game, and the session of `arbiter-cli login` per server, in
-/// $XDG_CONFIG_HOME/arbiter/tokens.json (or
+/// Seat tokens kept per server, game and seat, and the session of `arbiter-cli login` per server,
+/// in $XDG_CONFIG_HOME/arbiter/tokens.json (or
 /// ~/.config/arbiter/tokens.json), readable by the user only (0600), so that `resume GAME` works
 /// without typing the token.
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/core/expected.hpp"
 
@@ -32,11 +33,12 @@ class TokenStore {
     /// The store at the default path from the environment (XDG_CONFIG_HOME, else HOME).
     static Expected<TokenStore, std::string> from_environment();
 
-    /// Remembers a seat (replacing an older entry for the same server and game).
+    /// Remembers a seat (replacing an older token for the same server, game and seat; the
+    /// other seat of the game, played from the same folder, is kept).
     Expected<void, std::string> save(const std::string& server, const std::string& game,
                                      const StoredSeat& seat) const;
-    /// The seat stored for a game, if any.
-    std::optional<StoredSeat> find(const std::string& server, const std::string& game) const;
+    /// Every seat stored for a game, by seat name.
+    std::vector<StoredSeat> seats(const std::string& server, const std::string& game) const;
 
     /// Remembers the session signed in on `server` (replacing an older one).
     Expected<void, std::string> save_session(const std::string& server,
@@ -57,5 +59,10 @@ class TokenStore {
 
     std::string path_;
 };
+
+/// The stored seat to resume `game` with: the one named `wanted`, or, when none is named, the
+/// only one stored. The error says what to do (no seat stored; both stored: name one).
+Expected<StoredSeat, std::string> choose_seat(const std::vector<StoredSeat>& stored,
+                                              const std::string& wanted, const std::string& game);
 
 }  // namespace arbiter::client

@@ -1,12 +1,13 @@
 // libFuzzer target: the terminal client's reading of server messages. arbiter-cli decodes every
 // frame the server sends with the protocol's codec, applies what it accepts to its GameView and
 // draws the board from the FEN inside, so a hostile or broken server must not crash it. Input:
-// server messages, one JSON text per line, applied in order to one view; the first byte picks the
-// drawing style, and the variant the client knows before a state names one (bits 4-5).
+// server messages (chat too), one JSON text per line, applied in order to one view; the first byte
+// picks the drawing style, and the variant the client knows before a state names one (bits 4-5).
 
 #include <cstddef>
 #include <cstdint>
 
+#include "client/cli/chat.hpp"
 #include "client/cli/game_view.hpp"
 #include "common/protocol/codec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -32,6 +33,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto newline = rest.find('\n');
         const std::string_view line = rest.substr(0, newline);
         rest = newline == std::string_view::npos ? std::string_view() : rest.substr(newline + 1);
+        // Chat is read apart from the codec (client/cli/chat.hpp), as arbiter-cli reads it.
+        if (const auto chat = arbiter::client::read_chat_message(line)) {
+            if (const auto* event = std::get_if<arbiter::client::ChatEvent>(&*chat)) {
+                static_cast<void>(
+                    arbiter::client::apply_numbered_event(view, event->game, event->line.seq));
+                static_cast<void>(arbiter::client::chat_line_text(event->line));
+            }
+            continue;
+        }
+        for (const auto& chat_line : arbiter::client::read_state_chat(line)) {
+            static_cast<void>(arbiter::client::chat_line_text(chat_line));
+        }
         const auto message = arbiter::protocol::decode_server(line, variant_of);
         if (!message) {
             continue;

@@ -233,8 +233,34 @@ TEST(CliGameView, AStateSaysWhenAClaimOpensAgainstAnOpponentWhoIsAway) {
 }
 
 TEST(CliGameView, ErrorsAreDescribedWithTheirCode) {
-    json error = {{"type", "error"}, {"code", "illegal_move"}, {"message", "e2e5: no"}};
-    EXPECT_EQ(describe(GameView{}, error), "error (illegal_move): e2e5: no");
+    json error = {{"type", "error"}, {"code", "not_your_turn"}, {"message", "wait"}};
+    EXPECT_EQ(describe(GameView{}, error), "error (not_your_turn): wait");
+}
+
+// Issue 41: the reason the server gives for a refused move is for the player, as it came.
+TEST(CliGameView, AnIllegalMoveIsDescribedByTheServersReasonAlone) {
+    json error = {
+        {"type", "error"}, {"code", "illegal_move"}, {"message", "Qg5: no queen can reach g5"}};
+    EXPECT_EQ(describe(GameView{}, error), "Qg5: no queen can reach g5");
+}
+
+// Issue 41: the screen shows the move list in pairs, what each side took, and the king in check.
+TEST(CliGameView, ScreenShowsTheMoveListCapturesAndCheck) {
+    GameView view;
+    json state = chess_state();
+    // 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+: white in check.
+    state["moves"] = {"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5"};
+    state["notation"] = {"e4", "d5", "exd5", "Qxd5", "Nc3", "Qe5+"};
+    state["ply"] = 6;
+    state["position"] = "rnb1kbnr/ppp1pppp/8/4q3/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 4";
+    state["check"] = true;
+    state["you"] = "white";
+    (void)apply_message(view, state);
+    const std::string screen = render_screen(view, {false, false, false}, false, 0);
+    EXPECT_NE(screen.find("1. e4 d5  2. exd5 Qxd5  3. Nc3 Qe5+\n"), std::string::npos) << screen;
+    EXPECT_NE(screen.find("Captured: by White p, by Black P\n"), std::string::npos) << screen;
+    EXPECT_NE(screen.find("(K)"), std::string::npos) << screen;
+    EXPECT_NE(screen.find("Your move (check!)"), std::string::npos) << screen;
 }
 
 TEST(CliGameView, ScreenShowsOpponentOnTopAndTheClocks) {
@@ -304,11 +330,39 @@ TEST(CliReplayView, PrintsEveryMoveAndTheResult) {
     const GameRecord game = read_record(record);
     EXPECT_EQ(print_record(game),
               "Game g1 (draughts): A (white) vs (open) (black)\n"
-              "   1. 22x15      22x15\nResult: 1-0 (no_moves)\n");
+              "1. 22x15\nResult: 1-0 (no_moves)\n");
     EXPECT_NE(render_record_at(game, 0, {false, false, false}, false).find("Ply 0/1"),
               std::string::npos);
     EXPECT_NE(render_record_at(game, 1, {false, false, false}, false).find("Ply 1/1: 22x15"),
               std::string::npos);
+}
+
+// Issue 41: replay --print shows move pairs, --pgn a PGN game.
+TEST(CliReplayView, PrintsMovePairsOrPgn) {
+    json record = json::parse(R"({"type":"record","game":"g7","variant":"chess",
+ "status":"ended","players":{"white":{"name":"Ana","connected":false},
+ "black":{"name":"Bo \"the\" bold","connected":false}},"time_control":null,
+ "initial_position":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+ "initial_check":false,"moves":[
+ {"ply":1,"move":"f2f3","notation":"f3","position":"x","clock_ms":null,"think_ms":null,"check":false},
+ {"ply":2,"move":"e7e5","notation":"e5","position":"x","clock_ms":null,"think_ms":null,"check":false},
+ {"ply":3,"move":"g2g4","notation":"g4","position":"x","clock_ms":null,"think_ms":null,"check":false},
+ {"ply":4,"move":"d8h4","notation":"Qh4#","position":"x","clock_ms":null,"think_ms":null,"check":true}],
+ "result":"0-1","reason":"checkmate","created_ms":1})");
+    const GameRecord game = read_record(record);
+    EXPECT_EQ(print_record(game),
+              "Game g7 (chess): Ana (white) vs Bo \"the\" bold (black)\n"
+              "1. f3 e5  2. g4 Qh4#\nResult: 0-1 (checkmate)\n");
+    EXPECT_EQ(print_record_pgn(game),
+              "[Event \"Arbiter game g7\"]\n[White \"Ana\"]\n[Black \"Bo \\\"the\\\" bold\"]\n"
+              "[Result \"0-1\"]\n[Termination \"checkmate\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+    // A game from a position with black to move opens with "1...", and PGN says where it began.
+    record["initial_position"] = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    const std::string pgn = print_record_pgn(read_record(record));
+    EXPECT_NE(pgn.find("[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"),
+              std::string::npos)
+        << pgn;
+    EXPECT_NE(pgn.find("\n1... f3 2. e5 g4 3. Qh4# 0-1\n"), std::string::npos) << pgn;
 }
 
 TEST(CliReplayView, SaysCheckWhereTheRecordSaysSo) {

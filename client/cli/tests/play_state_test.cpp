@@ -485,6 +485,152 @@ TEST(CliPlayState, AMoveTypedAheadIsSentWhenTheTurnComes) {
     EXPECT_EQ(sent[0]["ply"], 2);
 }
 
+// Issue 41: a refused move's reason is the server's ("e2e5: a pawn cannot move there"), shown
+// as it came; the client adds no reason of its own.
+TEST(CliPlayState, ARefusedMoveShowsTheServersReasonAsItCame) {
+    PlayState play = created_and_joined();
+    (void)play.on_line("e2e5");
+    (void)play.next_move(kStart);
+    json refusal = {{"type", "error"},
+                    {"code", "illegal_move"},
+                    {"message", "e2e5: a pawn cannot move there"},
+                    {"id", "m0"}};
+    const Reaction reaction = play.on_message(server(refusal), kStart);
+    ASSERT_FALSE(reaction.notes.empty());
+    EXPECT_EQ(reaction.notes.front(), "e2e5: a pawn cannot move there");
+}
+
+// Issue 41: moves typed ahead are shown as queued; when one is refused, those after it are
+// dropped, and the player is told.
+TEST(CliPlayState, MovesTypedAheadAreQueuedAndDroppedWhenOneIsRefused) {
+    PlayState play = created_and_joined();  // Ana: white, to move
+    (void)play.on_message(server(moved("g1", 3, 1, "e2e4", "black")), kStart);
+    EXPECT_TRUE(mentions(play.on_line("g1f3"), "queued: g1f3"));
+    EXPECT_TRUE(mentions(play.on_line("f1c4"), "queued: g1f3 f1c4"));
+    EXPECT_EQ(play.queued(), (std::vector<std::string>{"g1f3", "f1c4"}));
+    json reply = moved("g1", 4, 2, "e7e5", "white");
+    reply["legal"] = json::array({"g1f3"});
+    (void)play.on_message(server(reply), kStart);
+    ASSERT_EQ(requests_of(play.next_move(kStart)).size(), 1u);  // g1f3, in turn
+    const Reaction refused = play.on_message(server(error("illegal_move", "m2")), kStart);
+    EXPECT_TRUE(mentions(refused, "queued moves dropped: f1c4"));
+    EXPECT_TRUE(play.queued().empty());
+    EXPECT_TRUE(play.next_move(kStart).requests.empty());
+}
+
+TEST(CliPlayState, AMoveThatGoesAtOnceIsNotCalledQueued) {
+    PlayState play = created_and_joined();  // white to move
+    EXPECT_TRUE(play.on_line("e2e4").notes.empty());
+}
+
+// Issue 41: leaving a game that goes on says how to come back, with the seat.
+TEST(CliPlayState, QuitAndEndOfInputSayHowToComeBack) {
+    PlayState play = created_and_joined();
+    const Reaction quit = play.on_line("quit");
+    EXPECT_EQ(quit.exit_code, std::optional<int>(0));
+    EXPECT_TRUE(mentions(quit, "arbiter-cli resume g1 --seat white")) << quit.notes.front();
+    EXPECT_TRUE(mentions(play.on_end_of_input(), "arbiter-cli resume g1 --seat white"));
+    EXPECT_EQ(play.leaving_note(),
+              "Your seat stays yours. To come back: arbiter-cli resume g1 --seat white");
+
+    PlayState elsewhere(command_line({"--server", "ws://127.0.0.1:9/ws", "create", "chess"}), true,
+                        kStart);
+    ASSERT_TRUE(elsewhere.open(true));
+    (void)elsewhere.on_message(server(seat("created", "g1", "white")), kStart);
+    EXPECT_NE(elsewhere.leaving_note().find("arbiter-cli --server ws://127.0.0.1:9/ws resume g1"),
+              std::string::npos);
+
+    PlayState over = created_and_joined();
+    (void)over.on_message(server(ended("g1", 3, "1-0", "resign")), kStart);
+    EXPECT_EQ(over.leaving_note(), "");
+}
+
+TEST(CliPlayState, AResumeSaysWhichSeatIsPlayed) {
+    PlayState play(command_line({"resume", "g1", "--token", "t"}), true, kStart);
+    ASSERT_TRUE(play.open(true));
+    EXPECT_TRUE(mentions(play.on_message(server(playing("g1", 4, "black", "white", 0)), kStart),
+                         "Game g1: you play black"));
+    // Said once: a state after a reconnect does not repeat it.
+    EXPECT_FALSE(mentions(play.on_message(server(playing("g1", 4, "black", "white", 0)), kStart),
+                          "you play"));
+}
+
+// Issue 41: no rematch offered where there is none to play: to a spectator, or after an abort.
+TEST(CliPlayState, TheHintAtTheEndFitsWhoIsAskedAndHowTheGameEnded) {
+    PlayState player = created_and_joined();
+    EXPECT_TRUE(mentions(player.on_message(server(ended("g1", 3, "1-0", "resign")), kStart),
+                         "type rematch"));
+
+    PlayState aborted = created_and_joined();
+    json abort = event("ended", "g1", 3,
+                       {{"result", nullptr}, {"reason", "aborted"}, {"status", "aborted"}});
+    const Reaction after_abort = aborted.on_message(server(abort), kStart);
+    EXPECT_FALSE(mentions(after_abort, "rematch"));
+    EXPECT_TRUE(mentions(after_abort, "quit"));
+    EXPECT_FALSE(mentions(aborted.on_line("e2e4"), "rematch"));
+
+    PlayState spectator(command_line({"watch", "g1"}), true, kStart);
+    ASSERT_TRUE(spectator.open(true));
+    (void)spectator.on_message(server(playing("g1", 2, "spectator", "white", 0)), kStart);
+    const Reaction watched_end =
+        spectator.on_message(server(ended("g1", 3, "1-0", "resign")), kStart);
+    EXPECT_FALSE(mentions(watched_end, "rematch"));
+    EXPECT_TRUE(mentions(watched_end, "quit"));
+    EXPECT_FALSE(mentions(spectator.on_line("help"), "rematch"));
+}
+
+// Issue 41 and the chat contract: a seat writes to the players' room, a watcher to the
+// spectators'; messages are shown as they come and take their place in the seq.
+TEST(CliPlayState, ChatGoesToTheRoomOfWhoWritesAndComesBackAsANumberedEvent) {
+    PlayState play = created_and_joined();
+    auto sent = requests_of(play.on_line("chat  good luck "));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["type"], "chat");
+    EXPECT_EQ(sent[0]["room"], "players");
+    EXPECT_EQ(sent[0]["text"], "good luck");
+    EXPECT_EQ(sent[0]["game"], "g1");
+    EXPECT_TRUE(play.on_line("chat   ").requests.empty());
+
+    const Reaction shown = play.on_chat(
+        ChatEvent{"g1", ChatLine{3, "players", "Bo", std::string("thanks"), 0}}, kStart);
+    EXPECT_TRUE(mentions(shown, "[players] Bo: thanks"));
+    EXPECT_EQ(play.view().seq, 3u);
+    // A message this reader may not read still counts: the next move is no gap.
+    const Reaction hidden =
+        play.on_chat(ChatEvent{"g1", ChatLine{4, "spectators", "Cy", std::nullopt, 0}}, kStart);
+    EXPECT_TRUE(hidden.notes.empty());
+    EXPECT_TRUE(
+        play.on_message(server(moved("g1", 5, 1, "e2e4", "black")), kStart).requests.empty());
+    // A skipped seq asks for what was missed.
+    const Reaction gap =
+        play.on_chat(ChatEvent{"g1", ChatLine{9, "players", "Bo", std::string("?"), 0}}, kStart);
+    ASSERT_EQ(requests_of(gap).size(), 1u);
+    EXPECT_EQ(requests_of(gap)[0]["type"], "resume");
+
+    PlayState spectator(command_line({"watch", "g1"}), true, kStart);
+    ASSERT_TRUE(spectator.open(true));
+    (void)spectator.on_message(server(playing("g1", 2, "spectator", "white", 0)), kStart);
+    sent = requests_of(spectator.on_line("chat nice game"));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["room"], "spectators");
+    EXPECT_TRUE(mentions(spectator.on_line("mute"), "spectators cannot mute"));
+}
+
+TEST(CliPlayState, MuteAndTheChatHistoryOfAStateAreShownOnce) {
+    PlayState play = created_and_joined();
+    const auto sent = requests_of(play.on_line("mute"));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0],
+              (json{{"type", "chat_mute"}, {"game", "g1"}, {"mute", true}, {"id", "chat"}}));
+    EXPECT_TRUE(mentions(play.on_chat(ChatMuted{"g1", true}, kStart), "muted"));
+    const std::vector<ChatLine> history = {{1, "players", "Bo", std::string("hi"), 0},
+                                           {2, "players", "Ana", std::string("hello"), 0}};
+    const Reaction first = play.on_chat_history("g1", history);
+    ASSERT_EQ(first.notes.size(), 2u);
+    EXPECT_EQ(first.notes[0], "[players] Bo: hi");
+    EXPECT_TRUE(play.on_chat_history("g1", history).notes.empty());  // after a reconnect
+}
+
 TEST(CliReconnectWindow, ALossBeforeTheSessionSettledKeepsTheWindow) {
     ReconnectWindow window;
     window.lost(kStart);

@@ -23,18 +23,58 @@ class CliTokenStore : public ::testing::Test {
     std::filesystem::path directory_;
 };
 
-TEST_F(CliTokenStore, SavedTokensAreFoundPerServerAndGame) {
+using Seats = std::vector<StoredSeat>;
+
+bool same(const Seats& found, const Seats& expected) {
+    if (found.size() != expected.size()) {
+        return false;
+    }
+    for (std::size_t index = 0; index < found.size(); ++index) {
+        if (found[index].token != expected[index].token ||
+            found[index].seat != expected[index].seat) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Issue 41: the tokens were kept per game, so playing both seats of a game from one folder
+// (two terminals, same config directory) kept only the seat saved last.
+TEST_F(CliTokenStore, SavedTokensAreFoundPerServerGameAndSeat) {
     TokenStore store((directory_ / "arbiter" / "tokens.json").string());
     ASSERT_TRUE(store.save("ws://a/ws", "g1", {"t1", "white"}));
     ASSERT_TRUE(store.save("ws://a/ws", "g2", {"t2", "black"}));
     ASSERT_TRUE(store.save("ws://a/ws", "g1", {"t3", "black"}));
-    auto found = store.find("ws://a/ws", "g1");
-    ASSERT_TRUE(found);
-    EXPECT_EQ(found->token, "t3");
-    EXPECT_EQ(found->seat, "black");
-    EXPECT_EQ(store.find("ws://a/ws", "g2")->token, "t2");
-    EXPECT_FALSE(store.find("ws://b/ws", "g1"));
-    EXPECT_FALSE(store.find("ws://a/ws", "g3"));
+    EXPECT_TRUE(same(store.seats("ws://a/ws", "g1"), {{"t3", "black"}, {"t1", "white"}}));
+    ASSERT_TRUE(store.save("ws://a/ws", "g1", {"t4", "white"}));  // a seat's newer token
+    EXPECT_TRUE(same(store.seats("ws://a/ws", "g1"), {{"t3", "black"}, {"t4", "white"}}));
+    EXPECT_TRUE(same(store.seats("ws://a/ws", "g2"), {{"t2", "black"}}));
+    EXPECT_TRUE(store.seats("ws://b/ws", "g1").empty());
+    EXPECT_TRUE(store.seats("ws://a/ws", "g3").empty());
+}
+
+TEST_F(CliTokenStore, ATokenStoredBeforeSeatsWereKeyedIsStillFoundAndKept) {
+    const auto path = directory_ / "tokens.json";
+    std::filesystem::create_directories(directory_);
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    std::fputs(R"({"ws://a/ws": {"g1": {"token": "t1", "seat": "white"}}})", file);
+    std::fclose(file);
+    TokenStore store(path.string());
+    EXPECT_TRUE(same(store.seats("ws://a/ws", "g1"), {{"t1", "white"}}));
+    ASSERT_TRUE(store.save("ws://a/ws", "g1", {"t2", "black"}));
+    EXPECT_TRUE(same(store.seats("ws://a/ws", "g1"), {{"t2", "black"}, {"t1", "white"}}));
+}
+
+TEST(CliChooseSeat, TheOnlySeatOrTheOneNamed) {
+    const Seats both = {{"t2", "black"}, {"t1", "white"}};
+    EXPECT_EQ(choose_seat({{"t1", "white"}}, "", "g1")->token, "t1");
+    EXPECT_EQ(choose_seat(both, "white", "g1")->token, "t1");
+    const auto unnamed = choose_seat(both, "", "g1");
+    ASSERT_FALSE(unnamed);
+    EXPECT_EQ(unnamed.error(),
+              "you hold both seats of game g1: say which with --seat black or white");
+    EXPECT_FALSE(choose_seat({{"t1", "white"}}, "black", "g1"));
+    EXPECT_EQ(choose_seat({}, "", "g1").error(), "no token for game g1: pass --token");
 }
 
 TEST_F(CliTokenStore, TheFileIsReadableByTheUserOnly) {
@@ -49,14 +89,14 @@ TEST_F(CliTokenStore, TheFileIsReadableByTheUserOnly) {
 TEST_F(CliTokenStore, AMissingOrBrokenFileHoldsNoTokens) {
     const auto path = directory_ / "tokens.json";
     TokenStore store(path.string());
-    EXPECT_FALSE(store.find("ws://a/ws", "g1"));
+    EXPECT_TRUE(store.seats("ws://a/ws", "g1").empty());
     std::filesystem::create_directories(directory_);
     std::FILE* file = std::fopen(path.c_str(), "w");
     std::fputs("{not json", file);
     std::fclose(file);
-    EXPECT_FALSE(store.find("ws://a/ws", "g1"));
+    EXPECT_TRUE(store.seats("ws://a/ws", "g1").empty());
     EXPECT_TRUE(store.save("ws://a/ws", "g1", {"t1", "white"}));
-    EXPECT_TRUE(store.find("ws://a/ws", "g1"));
+    EXPECT_FALSE(store.seats("ws://a/ws", "g1").empty());
 }
 
 // Found in exploratory QA: two arbiter-cli sessions (two games in two terminals) saving at the same
@@ -90,7 +130,7 @@ TEST_F(CliTokenStore, SessionsSavingAtOnceKeepEverySeat) {
     for (int session = 0; session < kSessions; ++session) {
         for (int game = 0; game < kGamesEach; ++game) {
             const std::string id = "s" + std::to_string(session) + "g" + std::to_string(game);
-            missing += store.find("ws://a/ws", id) ? 0 : 1;
+            missing += store.seats("ws://a/ws", id).empty() ? 1 : 0;
         }
     }
     EXPECT_EQ(missing, 0);

@@ -272,8 +272,8 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
         tokens_path = os.path.join(workdir, "config", "arbiter", "tokens.json")
         check(os.stat(tokens_path).st_mode & 0o777 == 0o600, "tokens.json is 0600")
         tokens = json.load(open(tokens_path))
-        check(tokens.get(url, {}).get(game, {}).get("token") == created["token"],
-              f"the token was stored: {tokens}")
+        check(tokens.get(url, {}).get(game, {}).get("white", {}).get("token") == created["token"],
+              f"the token was stored for the game and seat: {tokens}")
         first = Process("resumed", cli + ["resume", game], env, first_moves[1:])
         state = first.wait_for(is_type("state", game=game), "state after resume")
         check(state["you"] == "white" and state["ply"] >= 1, "resume took the seat back", first)
@@ -303,11 +303,17 @@ def run_game(args, port, workdir, position, first_moves, second_moves, result, r
     replay = subprocess.run([args.cli, "--server", url, "replay", game, "--print"], env=env,
                             capture_output=True, text=True, timeout=TIMEOUT)
     check(replay.returncode == 0, f"replay failed: {replay.stderr}")
-    printed = re.findall(r"^\s*\d+\. (\S+)\s+(\S+)$", replay.stdout, re.MULTILINE)
-    check([wire for _, wire in printed] == stored_moves,
-          f"replay printed {replay.stdout!r}, the server stored {stored_moves}")
-    check([notation for notation, _ in printed] == [m["notation"] for m in stored["moves"]],
-          "replay prints the stored notation")
+    # Move pairs: "1. f3 e5  2. g4 Qh4#" (a game from a position with the second seat to move
+    # would open with "1... ").
+    movetext = "\n".join(replay.stdout.splitlines()[1:-1])
+    printed = [word for word in movetext.split() if not re.fullmatch(r"\d+\.(\.\.)?", word)]
+    check(printed == [m["notation"] for m in stored["moves"]],
+          f"replay printed {replay.stdout!r}, the server stored {stored['moves']}")
+    check(re.match(r"1\. ", movetext), f"replay numbers the pairs: {replay.stdout!r}")
+    pgn = subprocess.run([args.cli, "--server", url, "replay", game, "--pgn"], env=env,
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    check(pgn.returncode == 0 and f'[Result "{result}"]' in pgn.stdout and
+          pgn.stdout.rstrip().endswith(result), f"replay --pgn: {pgn.stdout!r} {pgn.stderr!r}")
     check(f"Result: {result} ({reason})" in replay.stdout, "replay prints the result")
 
     replay_json = subprocess.run(cli + ["replay", game], env=env, capture_output=True,

@@ -10,7 +10,9 @@ temporary database). Each case was found in exploratory QA:
   being redrawn; TERM=dumb still got escape sequences.
 - Unicode pieces were written whatever the locale: garbage on a terminal that is not UTF-8.
 - On a terminal shorter than the game screen the clock lines scroll off the top, and the clock
-  updates were written at their old rows: over the board, or over the line being typed.
+  updates were written at their old rows: over the board, or over the line being typed. Once
+  the screen has scrolled (a short terminal, or notes that filled a tall one) a clock tick now
+  draws the whole screen again (issue 41: clock lines were still written in the wrong place).
 - Ctrl-C while stepping through a replay exited 0, as if the replay had been quit.
 
 Usage: cli_terminal_test.py --server PATH --cli PATH
@@ -193,9 +195,9 @@ def end_of_input_leaves_like_quit(cli, env):
                     130, "Ctrl-C")
 
 
-def timed_game(cli, env, variant_env, rows, name):
+def timed_game(cli, env, variant_env, rows, name, typed=""):
     """A 1+0 game whose clocks run (both sides moved), the creator at a terminal; returns its
-    output from the last full redraw on, taken after the clocks had 2.5 s to count down."""
+    output, taken after the clocks had 2.5 s to count down (after `typed` was typed)."""
     creator = Terminal(name, cli + ["--name", "Ana", "create", "chess", "--side", "first",
                                     "--clock", "1+0"], dict(env, **variant_env), rows=rows)
     creator.wait_for(lambda out: re.search(rb"Game (\w+): you play", out), "created")
@@ -208,6 +210,9 @@ def timed_game(cli, env, variant_env, rows, name):
         joiner.wait_for(is_type("moved", ply=1), "e2e4")
         joiner.write("e7e5")
         creator.wait_for_text("Last move: 1... e5")
+        if typed:
+            creator.type(typed)
+            creator.pump(0.5)
         creator.pump(2.5)
         return creator.output
     finally:
@@ -231,15 +236,43 @@ def clocks_count_down_without_colours(cli, env):
     check(b"\x1b" not in output, f"TERM=dumb: escape sequences written: {output[-300:]!r}")
 
 
+def redraws_after(output, marker):
+    """The whole-screen redraws after the first `marker` (a redraw shows it again), and whether
+    clocks were written in place there."""
+    after = output[output.find(marker):]
+    return after.count(b"\x1b[2J"), b"\x1b7" in after
+
+
 def clock_updates_stay_on_a_short_terminal(cli, env):
     rows = 8  # far shorter than a chess screen: it scrolls, and its clock lines move up
     output = timed_game(cli, env, {}, rows, "short")
-    check(b"\x1b7" in output[output.rfind(b"Last move: 1... e5"):], "the clocks were not updated")
+    redraws, in_place = redraws_after(output, b"Last move: 1... e5")
+    check(redraws >= 2 and not in_place,
+          f"a scrolled screen is drawn again on each tick: {redraws} redraws, in place {in_place}")
     shown = screen_of(output, rows)
     expected = screen_of(without_clock_updates(output), rows)
     check(same_but_for_the_times(shown, expected),
           "clock updates overwrote other lines of a short terminal:\n" + "\n".join(shown) +
           "\n--- instead of\n" + "\n".join(expected))
+
+
+def clocks_redraw_once_notes_scrolled_the_screen(cli, env):
+    """A tall terminal whose screen was pushed up by notes (help, typed four times): the clock
+    rows are gone from where they were drawn, so the tick draws the screen again."""
+    rows = 30  # the screen fits; 4 helps of 5 rows each push it up
+    output = timed_game(cli, env, {}, rows, "scrolled", "help\nhelp\nhelp\nhelp\n")
+    start = output.find(b"Last move: 1... e5")
+    redraws, _ = redraws_after(output, b"Last move: 1... e5")
+    check(redraws >= 1, "the scrolled screen was not drawn again")
+    last_redraw = output.rfind(b"\x1b[2J")
+    check(b"\x1b7" not in output[start:last_redraw],
+          "clocks were written in place after the screen scrolled")
+    shown = screen_of(output, rows)
+    expected = screen_of(without_clock_updates(output), rows)
+    check(same_but_for_the_times(shown, expected),
+          "clock updates overwrote other lines:\n" + "\n".join(shown))
+    check(any(line.strip().startswith("White  Ana") for line in shown),
+          "the redrawn screen shows the clocks:\n" + "\n".join(shown))
 
 
 def pieces_follow_the_locale(cli, env):
@@ -283,6 +316,7 @@ def run(args, port, workdir):
     end_of_input_leaves_like_quit(cli, env)
     clocks_count_down_without_colours(cli, env)
     clock_updates_stay_on_a_short_terminal(cli, env)
+    clocks_redraw_once_notes_scrolled_the_screen(cli, env)
     game = pieces_follow_the_locale(cli, env)
     interrupted_replay_exits_130(cli, env, game)
 
