@@ -273,6 +273,29 @@ ServerBody read_seat_granted(Context& message) {
     return seat;
 }
 
+// A draughts route (protocol.md, Routes): squares 1..32.
+rules::MoveRoute read_route(ObjectReader& in) {
+    constexpr std::uint64_t kLastSquare = 32;
+    rules::MoveRoute route;
+    for (const std::uint64_t square : in.integers("path", 1, kLastSquare)) {
+        route.path.push_back(static_cast<int>(square));
+    }
+    for (const std::uint64_t square : in.integers("taken", 1, kLastSquare)) {
+        route.taken.push_back(static_cast<int>(square));
+    }
+    return route;
+}
+
+// Draughts: `routes`, one per legal move; the other games send none.
+std::vector<rules::MoveRoute> read_routes(ObjectReader& in, Variant variant) {
+    std::vector<rules::MoveRoute> routes;
+    if (variant == Variant::draughts) {
+        in.objects("routes",
+                   [&](ObjectReader& route_in) { routes.push_back(read_route(route_in)); });
+    }
+    return routes;
+}
+
 ServerBody read_state(Context& message) {
     ObjectReader& in = message.in;
     State state;
@@ -290,6 +313,7 @@ ServerBody read_state(Context& message) {
     state.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxU32));
     state.turn = read_side(in, "turn", state.variant);
     state.legal = in.texts("legal", kWireMoveRule);
+    state.routes = read_routes(in, state.variant);
     state.check = in.boolean("check");
     state.clock = read_clock(in, state.variant);
     state.time_control = read_time_control(in);
@@ -312,6 +336,7 @@ void read_position_after(ObjectReader& in, Event& event) {
     event.position = in.text("position");
     event.turn = read_side(in, "turn", event.variant);
     event.legal = in.texts("legal", kWireMoveRule);
+    event.routes = read_routes(in, event.variant);
     event.check = in.boolean("check");
     event.clock = read_clock(in, event.variant);
 }
@@ -324,6 +349,10 @@ ServerBody read_moved(Context& message) {
     moved.ply = static_cast<std::uint32_t>(in.integer("ply", 0, kMaxU32));
     moved.move = in.text("move", kWireMoveRule);
     moved.notation = in.text("notation");
+    if (moved.variant == Variant::draughts && in.present("route")) {
+        in.object("route", false,
+                  [&](ObjectReader& route_in) { moved.route = read_route(route_in); });
+    }
     read_position_after(in, moved);
     return moved;
 }

@@ -167,6 +167,31 @@ void body(JsonWriter& out, const SeatGranted& m) {
         .text("variant", rules::to_string(m.variant));
 }
 
+// Draughts: a move's route, `{"path":[22,13,6],"taken":[18,9]}` (protocol.md, Routes).
+void route(JsonWriter& out, const rules::MoveRoute& route) {
+    out.begin_object().key("path").begin_array();
+    for (const int square : route.path) {
+        out.number(square);
+    }
+    out.end_array().key("taken").begin_array();
+    for (const int square : route.taken) {
+        out.number(square);
+    }
+    out.end_array().end_object();
+}
+
+// Draughts: the route of each legal move, in the order of `legal`; nothing in the other games.
+void routes(JsonWriter& out, rules::Variant variant, const std::vector<rules::MoveRoute>& routes) {
+    if (variant != rules::Variant::draughts) {
+        return;
+    }
+    out.key("routes").begin_array();
+    for (const rules::MoveRoute& each : routes) {
+        route(out, each);
+    }
+    out.end_array();
+}
+
 void body(JsonWriter& out, const State& m) {
     out.text("type", "state")
         .text("game", m.game)
@@ -181,8 +206,9 @@ void body(JsonWriter& out, const State& m) {
         .texts("notation", m.notation)
         .number("ply", m.ply)
         .text("turn", seat(m.variant, m.turn))
-        .texts("legal", m.legal)
-        .boolean("check", m.check);
+        .texts("legal", m.legal);
+    routes(out, m.variant, m.routes);
+    out.boolean("check", m.check);
     clock(out.key("clock"), m.variant, m.clock);
     time_control(out.key("time_control"), m.time_control);
     out.text_or_null("result", result_text(m.result)).text_or_null("reason", to_string(m.reason));
@@ -208,11 +234,13 @@ void body(JsonWriter& out, const Moved& m) {
         .number("seq", m.seq)
         .number("ply", m.ply)
         .text("move", m.move)
-        .text("notation", m.notation)
-        .text("position", m.position)
-        .text("turn", seat(m.variant, m.turn))
-        .texts("legal", m.legal)
-        .boolean("check", m.check);
+        .text("notation", m.notation);
+    if (m.variant == rules::Variant::draughts && !m.route.path.empty()) {
+        route(out.key("route"), m.route);
+    }
+    out.text("position", m.position).text("turn", seat(m.variant, m.turn)).texts("legal", m.legal);
+    routes(out, m.variant, m.routes);
+    out.boolean("check", m.check);
     clock(out.key("clock"), m.variant, m.clock);
 }
 
@@ -242,8 +270,9 @@ void body(JsonWriter& out, const TakenBack& m) {
         .number("ply", m.ply)
         .text("position", m.position)
         .text("turn", seat(m.variant, m.turn))
-        .texts("legal", m.legal)
-        .boolean("check", m.check);
+        .texts("legal", m.legal);
+    routes(out, m.variant, m.routes);
+    out.boolean("check", m.check);
     clock(out.key("clock"), m.variant, m.clock);
 }
 
@@ -347,17 +376,26 @@ std::size_t position_event_size(const std::string& position,
     return 256 + position.size() + text_size(legal);
 }
 
+// Draughts routes: a few squares each, ~4 bytes a square with its comma.
+std::size_t routes_size(const std::vector<rules::MoveRoute>& routes) {
+    std::size_t size = 0;
+    for (const rules::MoveRoute& route : routes) {
+        size += 24 + 4 * (route.path.size() + route.taken.size());
+    }
+    return size;
+}
+
 std::size_t expected_size(const Moved& m) {
-    return position_event_size(m.position, m.legal);
+    return position_event_size(m.position, m.legal) + routes_size(m.routes);
 }
 
 std::size_t expected_size(const TakenBack& m) {
-    return position_event_size(m.position, m.legal);
+    return position_event_size(m.position, m.legal) + routes_size(m.routes);
 }
 
 std::size_t expected_size(const State& m) {
     return 640 + m.initial_position.size() + m.position.size() + text_size(m.moves) +
-           text_size(m.notation) + text_size(m.legal);
+           text_size(m.notation) + text_size(m.legal) + routes_size(m.routes);
 }
 
 std::size_t expected_size(const Record& m) {

@@ -593,6 +593,36 @@ std::optional<std::size_t> ObjectReader::choice(std::string_view name,
     return std::nullopt;
 }
 
+std::vector<std::uint64_t> ObjectReader::integers(std::string_view name, std::uint64_t min,
+                                                  std::uint64_t max) {
+    std::vector<std::uint64_t> out;
+    Member* member = locate(name, true);
+    if (member == nullptr) {
+        return out;
+    }
+    const bool read = read_value(*member, [&](JsonCursor& in) {
+        if (!in.take('[')) {
+            return false;
+        }
+        if (in.take(']')) {
+            return true;
+        }
+        do {
+            std::uint64_t& item = out.emplace_back();
+            if (!in.unsigned_integer(item) || item < min || item > max) {
+                return false;
+            }
+        } while (in.take(','));
+        return in.take(']');
+    });
+    if (!read) {
+        fail(quoted(name) + ": must be an array of integers from " + std::to_string(min) + " to " +
+             std::to_string(max));
+        out.clear();
+    }
+    return out;
+}
+
 std::vector<std::string> ObjectReader::texts(std::string_view name, const text::TextRule& rule) {
     std::vector<std::string> out;
     Member* member = locate(name, true);

@@ -136,6 +136,9 @@ class ObjectReader {
                                       bool null_allowed = false);
     /// A required array of strings that obey `rule`.
     std::vector<std::string> texts(std::string_view name, const text::TextRule& rule);
+    /// A required array of integers within [min, max] (a draughts route's squares).
+    std::vector<std::uint64_t> integers(std::string_view name, std::uint64_t min,
+                                        std::uint64_t max);
     /// A required object, or null when `null_allowed`: `read(ObjectReader&)` reads its members,
     /// and finish() follows. False when it is null or refused.
     template <typename Read>

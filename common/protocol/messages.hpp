@@ -327,6 +327,8 @@ struct State {
     std::uint32_t ply = 0;
     rules::Side turn = rules::Side::first;
     std::vector<std::string> legal;
+    /// Draughts: the route of each move of `legal`, in its order (on the wire only in draughts).
+    std::vector<rules::MoveRoute> routes;
     bool check = false;
     std::optional<ClockState> clock;
     std::optional<ClockSpec> time_control;
@@ -351,6 +353,10 @@ struct Moved {
     std::vector<std::string> legal;
     bool check = false;
     std::optional<ClockState> clock;
+    /// Draughts: the squares the move passed over and the pieces it took (on the wire only in
+    /// draughts).
+    rules::MoveRoute route = {};
+    std::vector<rules::MoveRoute> routes = {};  ///< as State::routes
     friend bool operator==(const Moved&, const Moved&) = default;
 };
 /// One player's rating change at the end of a rated game (ratings rounded as shown).
@@ -400,6 +406,7 @@ struct TakenBack {
     std::vector<std::string> legal;
     bool check = false;
     std::optional<ClockState> clock;
+    std::vector<rules::MoveRoute> routes = {};  ///< as State::routes
     friend bool operator==(const TakenBack&, const TakenBack&) = default;
 };
 struct Presence {

@@ -78,11 +78,20 @@ struct RulesError {
     std::string message;
 };
 
+/// The squares a draughts move passes over, for a client to draw it: a move whose wire form
+/// names only its start and end ("22x6") may take several pieces on the way.
+struct MoveRoute {
+    std::vector<int> path;   ///< the start, each landing square in order, the end (PDN numbers)
+    std::vector<int> taken;  ///< the squares of the pieces taken, in the order they are jumped
+    friend bool operator==(const MoveRoute&, const MoveRoute&) = default;
+};
+
 /// A move that was played: its canonical wire form and its display notation.
 struct PlayedMove {
     std::string wire;      ///< chess UCI "e7e8q"; xiangqi "h3e3"; draughts PDN "22x15"
     std::string notation;  ///< chess SAN "e8=Q+"; xiangqi WXF "C2.5"; draughts PDN "22x15"
     bool capture = false;  ///< the move took at least one piece
+    MoveRoute route;       ///< draughts: the squares it passed over; empty in chess and xiangqi
 };
 
 /// What a whole-game export (PGN, PDN) needs beyond the moves.
@@ -123,6 +132,9 @@ class Game {
 
     /// Every legal move of the side to move in canonical wire form; empty once the game is over.
     virtual std::vector<std::string> legal_moves() const = 0;
+    /// The route of each move of legal_moves(), in the same order (draughts); empty in the games
+    /// whose moves are one step from a square to a square (chess, xiangqi).
+    virtual std::vector<MoveRoute> legal_routes() const { return {}; }
     /// Plays a move given in wire notation. An illegal or malformed move, or any move once the
     /// game is over, is refused with a reason and changes nothing.
     virtual Expected<PlayedMove, RulesError> play(std::string_view move) = 0;

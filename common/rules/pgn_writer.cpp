@@ -32,10 +32,13 @@ std::string two_digits(std::int64_t value) {
     return {static_cast<char>('0' + value / 10), static_cast<char>('0' + value % 10)};
 }
 
-/// The Seven Tag Roster with `result`, then `other` in ASCII order of their names, then the
-/// empty line.
+/// The Seven Tag Roster with `result`, then `other` and info's TimeControl (when set) in ASCII
+/// order of their names, then the empty line.
 std::string roster_and_tags(const ExportInfo& info, std::string_view round, std::string_view result,
                             std::vector<Tag> other) {
+    if (!info.time_control.empty()) {
+        other.push_back({"TimeControl", info.time_control});
+    }
     std::string text;
     text += tag_line("Event", info.event);
     text += tag_line("Site", info.site);
@@ -57,9 +60,6 @@ std::string roster_and_tags(const ExportInfo& info, std::string_view round, std:
 
 std::string tag_section(const ExportInfo& info, std::string_view round, Outcome outcome,
                         std::vector<Tag> other) {
-    if (!info.time_control.empty()) {
-        other.push_back({"TimeControl", info.time_control});
-    }
     return roster_and_tags(info, round, result_string(outcome), std::move(other));
 }
 

@@ -28,8 +28,8 @@ std::string tag_section(const ExportInfo& info, std::string_view round, Outcome 
                         std::vector<Tag> other);
 
 /// The tag section of a PDN game (PDN 3.0 takes PGN's tag pairs, their order and their
-/// escaping): as tag_section, with PDN's own `result` text ("2-0", "1-1", "0-2", "*") and no
-/// TimeControl, as PDN 3.0 gives clocks no tag.
+/// escaping): as tag_section, TimeControl included (PDN 3.0 has no clock tag of its own; PGN's
+/// is the one lidraughts writes), with PDN's own `result` text ("2-0", "1-1", "0-2", "*").
 std::string pdn_tag_section(const ExportInfo& info, std::string_view round, std::string_view result,
                             std::vector<Tag> other);
 

@@ -187,8 +187,8 @@ class Table {
     /// The `moved` event of the move `wire` that made `ply` plies, from the game `after` it.
     protocol::Moved moved_event_after(const rules::Game& after, std::uint32_t ply,
                                       const std::string& wire, const PlyRecord& record,
-                                      bool playing,
-                                      std::optional<protocol::ClockState> clock) const;
+                                      bool playing, std::optional<protocol::ClockState> clock,
+                                      rules::MoveRoute route) const;
     /// A game at the position after the first `plies` moves, made from the position their
     /// record keeps (O(1) in the game's length), without the history before it: for what the
     /// position alone decides (the side to move, legal moves, check, reading a move's text).

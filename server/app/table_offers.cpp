@@ -133,9 +133,9 @@ Table::Verdict Table::accept_takeback(Side offered_by, Instant now) {
     // The position and both clocks become exactly what they were at that ply.
     const Clocks clocks = clocks_before(target);
     decision.intent = storage::TakeBack{id_, target, clocks, decision.seq_, now.unix_ms};
-    decision.events.emplace_back(
-        protocol::TakenBack{id_, decision.seq_, variant_, target, game->position(), game->turn(),
-                            game->legal_moves(), game->in_check(), reading(clocks, target >= 2)});
+    decision.events.emplace_back(protocol::TakenBack{
+        id_, decision.seq_, variant_, target, game->position(), game->turn(), game->legal_moves(),
+        game->in_check(), reading(clocks, target >= 2), game->legal_routes()});
     decision.answers_request = true;
     decision.change_ = Decision::TakenBack{target, std::move(game)};
     return decision;

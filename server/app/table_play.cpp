@@ -119,7 +119,8 @@ Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
                          game_->in_check(),
                          clock_ ? std::optional<std::int64_t>(lag_ms) : std::nullopt};
     decision.events.emplace_back(moved_event_after(*game_, plies, row.move, record, !status.over(),
-                                                   reading(clocks, !status.over() && plies >= 2)));
+                                                   reading(clocks, !status.over() && plies >= 2),
+                                                   played->route));
     decision.answers_request = true;
     std::optional<storage::GameEnding> ending;
     if (status.over()) {
@@ -265,8 +266,8 @@ Decision Table::end_game(rules::Outcome outcome, EndReason reason, TimePoint sto
 
 protocol::Moved Table::moved_event_after(const rules::Game& after, std::uint32_t ply,
                                          const std::string& wire, const PlyRecord& record,
-                                         bool playing,
-                                         std::optional<protocol::ClockState> clock) const {
+                                         bool playing, std::optional<protocol::ClockState> clock,
+                                         rules::MoveRoute route) const {
     return protocol::Moved{id_,
                            record.seq,
                            variant_,
@@ -277,7 +278,9 @@ protocol::Moved Table::moved_event_after(const rules::Game& after, std::uint32_t
                            after.turn(),
                            playing ? after.legal_moves() : std::vector<std::string>{},
                            after.in_check(),
-                           clock};
+                           clock,
+                           std::move(route),
+                           playing ? after.legal_routes() : std::vector<rules::MoveRoute>{}};
 }
 
 std::optional<protocol::Moved> Table::moved_event(std::uint32_t ply) const {
@@ -299,8 +302,18 @@ std::optional<protocol::Moved> Table::moved_event(std::uint32_t ply) const {
     // since then came in an event of its own). Clocks run from each side's first move on.
     const bool playing = !last || !game_->status().over();
     const PlyRecord& record = plies_[ply - 1];
-    return moved_event_after(after, ply, game_->moves()[ply - 1], record, playing,
-                             reading(record.clocks, playing && ply >= 2));
+    const std::string& wire = game_->moves()[ply - 1];
+    // A draughts move's route is read from the position before it (two positions, still O(1)).
+    rules::MoveRoute route;
+    if (variant_ == rules::Variant::draughts) {
+        if (const auto before = position_after(ply - 1)) {
+            if (auto played = before->play(wire)) {
+                route = std::move(played->route);
+            }
+        }
+    }
+    return moved_event_after(after, ply, wire, record, playing,
+                             reading(record.clocks, playing && ply >= 2), std::move(route));
 }
 
 std::unique_ptr<rules::Game> Table::position_after(std::uint32_t plies) const {

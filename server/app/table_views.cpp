@@ -48,6 +48,7 @@ protocol::State Table::state(std::optional<Side> you, std::uint32_t spectators,
     state.ply = ply();
     state.turn = game_->turn();
     state.legal = playing ? game_->legal_moves() : std::vector<std::string>{};
+    state.routes = playing ? game_->legal_routes() : std::vector<rules::MoveRoute>{};
     state.check = game_->in_check();
     state.clock = reading(clocks_at(now), clock_ && clock_->running() && playing);
     state.time_control = control_;

@@ -5,11 +5,15 @@
 import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type { Key } from 'chessgroundx/types';
+import type { DrawShape } from 'chessgroundx/draw';
 import { h } from './dom';
 import { destinations, movesForDrop } from './dropmoves';
-import { KeyboardCursor, squareKey } from './keyboard';
+import { KeyboardCursor } from './keyboard';
 import { anySquare, bindPremoveCancel, premoveOutcome } from './premove';
+import { firstClicks, mustCapture, resolveClicks } from './jumps';
+import type { Route } from './model';
 import { draughtsSquare, type Color, type Variant } from './variants';
+import { wxfFileLabels } from './xiangqi_labels';
 
 export interface BoardView {
   position: string;
@@ -22,7 +26,22 @@ export interface BoardView {
   turn: Color;
   lastMove: string | null;
   check: boolean;
+  /** Draughts: the route of each move of `legal` (protocol.md, Routes). */
+  routes?: Route[];
+  /** Draughts: the last move's route, drawn with the men it took. */
+  lastRoute?: Route | null;
 }
+
+const FILE_LETTERS = 'abcdefgh';
+/** A draughts square 1..32 as a board key, and back. */
+const draughtsKey = (n: number): Key => {
+  const [file, rank] = draughtsSquare(n);
+  return (FILE_LETTERS[file] + String(rank + 1)) as Key;
+};
+const draughtsNumber = (key: Key): number => {
+  for (let n = 1; n <= 32; n++) if (draughtsKey(n) === key) return n;
+  return 0;
+};
 
 const PROMOTION_NAMES: Record<string, string> = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight' };
 /** Piece names by chessgroundx role letter, for the keyboard cursor's words. */
@@ -40,6 +59,8 @@ export class Board {
   private pickerMoves: string[] = [];
   private keyboard: KeyboardCursor;
   private unbindPremoveCancel: () => void;
+  /** Draughts: the squares clicked so far of a capture entered square by square. */
+  private pending: number[] | null = null;
 
   constructor(
     private variant: Variant,
@@ -50,7 +71,8 @@ export class Board {
     this.element.dataset.variant = variant.name;
     this.ground = Chessground(cg, {
       dimensions: { width: variant.width, height: variant.height },
-      coordinates: variant.name !== 'draughts',
+      // Xiangqi's edges carry WXF file numbers of its own (labelFiles), as its move list.
+      coordinates: variant.name === 'chess',
       animation: { enabled: true, duration: 150 },
       movable: { free: false, showDests: true, events: { after: (o, d) => this.afterDrop(o, d) } },
       premovable: { enabled: true, premoveFunc: anySquare(variant.width, variant.height) },
@@ -69,6 +91,21 @@ export class Board {
       describe: (key) => this.describe(key),
       drop: (orig, dest) => this.play(orig, dest),
     });
+    if (variant.name === 'xiangqi') this.labelFiles();
+  }
+
+  /** Xiangqi: each edge's WXF file numbers, as the side sitting there counts them. */
+  private labelFiles(): void {
+    const labels = wxfFileLabels(this.orientation());
+    const row = (edge: 'top' | 'bottom') =>
+      h(
+        'div',
+        { class: `xq-files ${edge}`, 'aria-hidden': 'true' },
+        ...labels[edge].map((label) => h('span', { 'data-file': label.file }, String(label.number))),
+      );
+    this.element.querySelectorAll('.xq-files').forEach((old) => old.remove());
+    this.element.prepend(row('top'));
+    this.element.append(row('bottom'));
   }
 
   /**
@@ -84,9 +121,18 @@ export class Board {
     }
     this.closePicker();
     if (view.position !== this.view?.position || view.movable !== this.view?.movable) this.keyboard.reset();
+    this.pending = null;
     this.view = view;
     const dests = view.movable === 'none' ? new Map<Key, Key[]>() : destinations(this.variant, view.position, view.legal);
     if (view.movable === 'none') this.ground.cancelPremove();
+    else {
+      // A capture may also be entered landing by landing: its first landing is a destination.
+      for (const [from, targets] of firstClicks(view.routes ?? [])) {
+        const list = dests.get(draughtsKey(from)) ?? [];
+        for (const target of targets) if (!list.includes(draughtsKey(target))) list.push(draughtsKey(target));
+        dests.set(draughtsKey(from), list);
+      }
+    }
     const last = view.lastMove ? this.variant.squares(view.lastMove) : null;
     this.ground.set({
       fen: this.variant.boardFen(view.position),
@@ -101,6 +147,66 @@ export class Board {
     });
     if (!last) this.ground.set({ lastMove: undefined });
     this.element.dataset.position = view.position;
+    if (this.variant.name === 'draughts') this.drawRoutes();
+    if (this.variant.name === 'xiangqi') this.labelFiles();
+  }
+
+  /**
+   * Draughts marks: the men that must capture (yellow), the capture being entered (green arrows,
+   * the men it takes in red), or else the last move's route and the men it took. The squares are
+   * also on the element (data-must-capture, data-pending, data-route, data-taken).
+   */
+  private drawRoutes(taken: number[] = []): void {
+    const view = this.view;
+    if (!view) return;
+    const shapes: DrawShape[] = [];
+    const arrows = (path: number[], brush: string) => {
+      for (let i = 0; i + 1 < path.length; i++) shapes.push({ orig: draughtsKey(path[i]), dest: draughtsKey(path[i + 1]), brush });
+    };
+    const rings = (squares: number[], brush: string) => squares.forEach((n) => shapes.push({ orig: draughtsKey(n), brush }));
+    const must = view.movable !== 'none' && !this.pending ? mustCapture(view.routes ?? []) : [];
+    const route = this.pending ? null : view.lastRoute ?? null;
+    rings(must, 'yellow');
+    if (this.pending) {
+      arrows(this.pending, 'green');
+      rings(taken, 'red');
+    } else if (route) {
+      arrows(route.path, 'blue');
+      rings(route.taken, 'red');
+    }
+    this.ground.setAutoShapes(shapes);
+    const data = this.element.dataset;
+    data.mustCapture = must.join(' ');
+    data.pending = this.pending?.join(' ') ?? '';
+    data.route = route?.path.join(' ') ?? '';
+    data.taken = (this.pending ? taken : route?.taken ?? []).join(' ');
+  }
+
+  /**
+   * A draughts piece went to `dest`: the end of a capture or one of its landings. Returns false
+   * when no route runs that way (the drop is then read by its two squares).
+   */
+  private afterJump(orig: Key, dest: Key): boolean {
+    const view = this.view!;
+    const from = draughtsNumber(orig);
+    const clicked = this.pending && this.pending[this.pending.length - 1] === from ? [...this.pending, draughtsNumber(dest)] : [from, draughtsNumber(dest)];
+    const found = resolveClicks(view.legal, view.routes ?? [], clicked);
+    if (found.kind === 'none') {
+      this.pending = null;
+      return false;
+    }
+    if (found.kind === 'move') {
+      this.pending = null;
+      if (found.moves.length === 1) this.onMove(found.moves[0]);
+      else this.openPicker(found.moves);
+      return true;
+    }
+    // Under way: the piece stands on the landing, and only the next landings are offered.
+    this.pending = clicked;
+    this.ground.set({ movable: { dests: new Map([[dest, found.next.map(draughtsKey)]]) } });
+    this.ground.selectSquare(dest);
+    this.drawRoutes(found.taken);
+    return true;
   }
 
   /** Draws `moves` as arrows (the engine's best move in analysis); none clears them. */
@@ -126,6 +232,7 @@ export class Board {
   flip(): void {
     this.ground.toggleOrientation();
     if (this.view) this.view.orientation = this.orientation();
+    if (this.variant.name === 'xiangqi') this.labelFiles();
   }
 
   /** The move queued during the opponent's turn ([from, to]), or null. */
@@ -162,6 +269,7 @@ export class Board {
   private afterDrop(orig: Key, dest: Key): void {
     const view = this.view;
     if (!view) return;
+    if (this.variant.name === 'draughts' && view.routes?.length && this.afterJump(orig, dest)) return;
     // cannot fail with server dests; if it does, the piece goes back
     if (!this.play(orig, dest)) this.set(view);
   }
@@ -170,10 +278,7 @@ export class Board {
   private describe(key: Key): string {
     let name: string = key;
     if (this.variant.name === 'draughts') {
-      for (let n = 1; n <= 32; n++) {
-        const [file, rank] = draughtsSquare(n);
-        if (squareKey(file, rank) === key) name = String(n);
-      }
+      name = String(draughtsNumber(key));
     } else if (key[1] === ':') {
       name = `${key[0]}10`;
     }
@@ -191,6 +296,11 @@ export class Board {
   private afterSelect(key: Key): void {
     const view = this.view;
     if (!view || view.movable === 'none') return;
+    // A click away from a capture under way drops it: the piece goes back to its start.
+    if (this.pending && key !== draughtsKey(this.pending[this.pending.length - 1])) {
+      this.set(view);
+      return;
+    }
     const circular = view.legal.filter((move) => {
       const squares = this.variant.squares(move);
       return !!squares && squares[0] === key && squares[1] === key;

@@ -281,6 +281,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       turn: colorOf(v, m.turn),
       lastMove: m.moves.length ? m.moves[m.moves.length - 1] : null,
       check: m.check,
+      routes: myTurn() ? m.routes : [],
+      lastRoute: m.lastRoute,
     };
   }
 

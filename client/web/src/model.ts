@@ -10,6 +10,12 @@ export interface Clock {
   running: boolean;
 }
 
+/** Draughts: the squares a move passes over and the men it takes (protocol.md, Routes). */
+export interface Route {
+  path: number[];
+  taken: number[];
+}
+
 export interface Offer {
   kind: 'draw' | 'takeback' | 'rematch';
   by: string;
@@ -36,6 +42,10 @@ export interface GameModel {
   ply: number;
   turn: string;
   legal: string[];
+  /** Draughts: the route of each move of `legal`, in its order; empty in the other games. */
+  routes: Route[];
+  /** Draughts: the route of the last move, when a `moved` event told it; null otherwise. */
+  lastRoute: Route | null;
   check: boolean;
   clock: Clock | null;
   /** performance.now() when `clock` was read from the server. */
@@ -56,6 +66,14 @@ const isStringList = (value: unknown): value is string[] => Array.isArray(value)
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isClock = (value: unknown): boolean => value === null || value === undefined || isObject(value);
 const STATUSES = ['waiting', 'playing', 'ended', 'aborted'];
+const isSquares = (value: unknown): value is number[] => Array.isArray(value) && value.every(isCount);
+const isRoute = (value: unknown): value is Route =>
+  isObject(value) && isSquares((value as Message).path) && isSquares((value as Message).taken);
+/** The routes beside `legal`, when they are there and one per move; else none. */
+function routesOf(message: Message): Route[] {
+  const routes = message.routes;
+  return Array.isArray(routes) && routes.every(isRoute) && routes.length === (message.legal ?? []).length ? routes : [];
+}
 
 /**
  * Whether a `state` has what the page draws from (protocol.md, "state"). One that does not is
@@ -121,6 +139,8 @@ export function fromState(state: Message): GameModel {
     ply: state.ply,
     turn: state.turn,
     legal: state.legal ?? [],
+    routes: routesOf(state),
+    lastRoute: null,
     check: !!state.check,
     clock: state.clock ?? null,
     clockAt: performance.now(),
@@ -170,6 +190,8 @@ export function applyEvent(model: GameModel, event: Message): EventOutcome {
       model.position = event.position;
       model.turn = event.turn;
       model.legal = event.legal ?? [];
+      model.routes = routesOf(event);
+      model.lastRoute = isRoute(event.route) ? event.route : null;
       model.check = !!event.check;
       setClock(model, event.clock);
       // A move answers any open takeback or draw offer by moving on.
@@ -182,6 +204,8 @@ export function applyEvent(model: GameModel, event: Message): EventOutcome {
       model.position = event.position;
       model.turn = event.turn;
       model.legal = event.legal ?? [];
+      model.routes = routesOf(event);
+      model.lastRoute = null;
       model.check = !!event.check;
       setClock(model, event.clock);
       // An accepted takeback clears the open draw and takeback offers, as a move does.
@@ -201,6 +225,7 @@ export function applyEvent(model: GameModel, event: Message): EventOutcome {
       model.reason = event.reason ?? null;
       model.ratings = ratingChanges(event.ratings);
       model.legal = [];
+      model.routes = [];
       model.offers = [];
       break;
     case 'offer':

@@ -41,6 +41,39 @@ std::string_view pdn_result(Outcome outcome) noexcept {
     return "*";
 }
 
+/// The squares `move` passes over: its start, landings and end, and each piece it takes in the
+/// order it is jumped. Each leg of a capture runs along one diagonal and passes exactly one
+/// piece, the one it takes (CBD rules), so walking from one landing towards the next finds it.
+MoveRoute route_of(const Move& move) {
+    MoveRoute route;
+    route.path.push_back(move.from + 1);
+    for (int i = 0; i < move.landing_count; ++i) {
+        route.path.push_back(move.landing(i) + 1);
+    }
+    route.path.push_back(move.to + 1);
+    if (!move.is_capture()) {
+        return route;
+    }
+    for (std::size_t leg = 0; leg + 1 < route.path.size(); ++leg) {
+        const int start = route.path[leg] - 1;
+        const int end = route.path[leg + 1] - 1;
+        for (const Direction direction : kDirections) {
+            int taken = -1;
+            int square = neighbour(start, direction);
+            for (; square >= 0 && square != end; square = neighbour(square, direction)) {
+                if ((move.captured & bit(square)) != 0) {
+                    taken = square;
+                }
+            }
+            if (square == end && taken >= 0) {
+                route.taken.push_back(taken + 1);
+                break;
+            }
+        }
+    }
+    return route;
+}
+
 class DraughtsGame final : public Game {
   public:
     explicit DraughtsGame(const Position& start)
@@ -70,6 +103,18 @@ class DraughtsGame final : public Game {
         return texts;
     }
 
+    std::vector<MoveRoute> legal_routes() const override {
+        std::vector<MoveRoute> routes;
+        if (status().over()) {
+            return routes;
+        }
+        routes.reserve(legal_.size());
+        for (const Move& move : legal_) {
+            routes.push_back(route_of(move));
+        }
+        return routes;
+    }
+
     Expected<PlayedMove, RulesError> play(std::string_view text) override {
         if (status().over()) {
             return unexpected(RulesError{std::string(text) + ": the game is over"});
@@ -78,7 +123,7 @@ class DraughtsGame final : public Game {
         if (!move) {
             return unexpected(move.error());
         }
-        PlayedMove played{canonical_text(*move, legal_), {}, move->is_capture()};
+        PlayedMove played{canonical_text(*move, legal_), {}, move->is_capture(), route_of(*move)};
         played.notation = played.wire;
         const Position next = current_.after(*move);
         clock_ = clock_.next(current_, *move, next);
@@ -119,10 +164,11 @@ class DraughtsGame final : public Game {
     bool in_check() const override { return false; }
     bool can_win(Side side) const override { return current_.pieces(side) != 0; }
 
-    // PDN 3.0 takes PGN's export format: the tag roster, then FEN for a non-standard start and
-    // GameType; the movetext (numbering, lines under 80 characters, the empty line that ends a
-    // game). The results are PDN's own. ExportInfo's termination and clocks have no PDN 3.0 tag
-    // and are left out.
+    // PDN 3.0 takes PGN's export format: the tag roster, then FEN for a non-standard start,
+    // GameType, Termination and TimeControl (PGN 9.8.1 and 9.6.1, as lidraughts writes them);
+    // the movetext (numbering, lines under 80 characters, the empty line that ends a game) with
+    // the mover's clock after each move as "{[%clk 0:04:58]}", as the chess PGN export does. The
+    // results are PDN's own.
     std::string export_text(const ExportInfo& info) const override {
         // Game type 26 is Brazilian draughts, whose default notation is algebraic ("26,W,8,8,A1,0"
         // in the PDN 3.0 list): the moves here are numeric, so the tag says so in full. White
@@ -132,10 +178,16 @@ class DraughtsGame final : public Game {
         if (const std::string fen = initial_.fen(); fen != kStartFen) {
             tags.push_back({"FEN", fen});
         }
+        if (!info.termination.empty()) {
+            tags.push_back({"Termination", info.termination});
+        }
         const std::string_view result = pdn_result(info.outcome);
         pgn::Movetext movetext(1, initial_.side_to_move());
-        for (const std::string& move : moves_) {
-            movetext.move(move);
+        for (std::size_t ply = 0; ply < moves_.size(); ++ply) {
+            movetext.move(moves_[ply]);
+            if (ply < info.clock_ms.size()) {
+                movetext.comment("{" + pgn::clock_command(info.clock_ms[ply]) + "}");
+            }
         }
         return pgn::pdn_tag_section(info, "-", result, std::move(tags)) + movetext.finish(result);
     }

@@ -8,7 +8,9 @@ namespace arbiter::rules::xiangqi {
 
 std::string export_pgn(const ExportInfo& info, const PgnGame& game) {
     const Outcome outcome = info.outcome != Outcome::ongoing ? info.outcome : game.status.outcome;
-    std::vector<pgn::Tag> tags{{"Variant", "xiangqi"}};
+    // One notation story: the export's moves are the move list's (WXF), and the Format tag of
+    // XQ PGN (xqbase.com: "WXF", "ICCS" or "Chinese") says which notation they are in.
+    std::vector<pgn::Tag> tags{{"Variant", "xiangqi"}, {"Format", "WXF"}};
     const std::string fen = game.start.fen();
     if (fen != kStartFen) {
         tags.push_back({"FEN", fen});
@@ -19,8 +21,8 @@ std::string export_pgn(const ExportInfo& info, const PgnGame& game) {
     }
     pgn::Movetext movetext(game.start.fullmove(),
                            game.start.side_to_move() == Color::red ? Side::first : Side::second);
-    for (std::size_t ply = 0; ply < game.san.size(); ++ply) {
-        movetext.move(game.san[ply]);
+    for (std::size_t ply = 0; ply < game.wxf.size(); ++ply) {
+        movetext.move(game.wxf[ply]);
         if (ply < info.clock_ms.size()) {
             // pychess writes its clock comments with spaces inside the braces.
             movetext.comment("{ " + pgn::clock_command(info.clock_ms[ply]) + " }");

@@ -1,10 +1,11 @@
 #pragma once
 /// \file
-/// Whole-game export of xiangqi as PGN the way pychess writes it, in PGN export format: the
-/// seven-tag roster, then in ASCII order [FEN] and [SetUp "1"] for a non-standard start,
-/// [Termination] and [Variant "xiangqi"]; movetext in Fairy-Stockfish's xiangqi SAN (what
-/// pychess's export calls produce) in lines of fewer than 80 characters, with optional
-/// { [%clk H:MM:SS] } comments, and the empty line that ends the game.
+/// Whole-game export of xiangqi as PGN, in PGN export format: the seven-tag roster, then in
+/// ASCII order [FEN] and [SetUp "1"] for a non-standard start, [Format "WXF"], [Termination],
+/// [TimeControl] and [Variant "xiangqi"]; movetext in WXF notation, the notation the move list
+/// of every client shows (`C2.5 H8+7`), with the XQ PGN `Format` tag that names it, in lines of
+/// fewer than 80 characters, with optional { [%clk H:MM:SS] } comments, and the empty line that
+/// ends the game.
 
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@ namespace arbiter::rules::xiangqi {
 /// The parts of a game that its PGN shows.
 struct PgnGame {
     const Position& start;
-    const std::vector<std::string>& san;  ///< SAN of each ply, in order
+    const std::vector<std::string>& wxf;  ///< WXF of each ply, in order
     Status status;                        ///< the game's own verdict
 };
 

@@ -71,7 +71,7 @@ class XiangqiGame final : public Game {
         }
         PlayedMove played{wire_notation(*move), wxf_notation(current_, *move),
                           current_.at(move->to()) != kEmpty};
-        san_.push_back(san_notation(current_, *move));
+        wxf_.push_back(played.notation);
         current_ = current_.after(*move);
         hashes_.push_back(current_.hash());
         moves_.push_back(played.wire);
@@ -104,7 +104,7 @@ class XiangqiGame final : public Game {
     }
 
     std::string export_text(const ExportInfo& info) const override {
-        return export_pgn(info, PgnGame{start_, san_, status_});
+        return export_pgn(info, PgnGame{start_, wxf_, status_});
     }
 
     std::uint64_t perft(int depth) const override { return xiangqi::perft(current_, depth); }
@@ -144,7 +144,7 @@ class XiangqiGame final : public Game {
     Position start_;
     Position current_;
     std::vector<std::string> moves_;
-    std::vector<std::string> san_;
+    std::vector<std::string> wxf_;  ///< the WXF of each move, as the move list shows it
     std::vector<std::uint64_t> hashes_;
     std::vector<Move> played_;  ///< the moves of moves_, decoded
     Status status_;

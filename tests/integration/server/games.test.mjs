@@ -196,3 +196,39 @@ test('the record of an untimed game has null clock_ms and think_ms; a timed one 
   }
   await Promise.all([a.close(), b.close()]);
 });
+
+test('draughts: state, moved and takeback carry each legal move\'s route, and moved the route played', async () => {
+  const a = await Client.connect(server.url, 'Ana');
+  const b = await Client.connect(server.url, 'Bo');
+  // Black moves first and must take twice: 7x14x23, written 7x23 (protocol.md, Routes).
+  const { game, stateA } = await startGame(a, b, {
+    variant: 'draughts',
+    position: 'B:W10,18,21,22,24,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,11,12,13',
+  });
+  assert.deepEqual(stateA.legal, ['7x23']);
+  assert.deepEqual(stateA.routes, [{ path: [7, 14, 23], taken: [10, 18] }]);
+  const moved = await b.ok({ type: 'move', game, move: '7x23', ply: 0 });
+  assert.equal(moved.move, '7x23', 'the wire form is unchanged');
+  assert.deepEqual(moved.route, { path: [7, 14, 23], taken: [10, 18] });
+  assert.equal(moved.routes.length, moved.legal.length);
+  moved.legal.forEach((move, i) => {
+    const route = moved.routes[i];
+    assert.equal(route.path[0], Number(move.split(/[-x]/)[0]), move);
+    assert.equal(route.path.at(-1), Number(move.split(/[-x]/).at(-1)), move);
+  });
+  const seen = await a.nextOf('moved', (m) => m.game === game);
+  assert.deepEqual(seen.route, moved.route);
+  // A re-sent move (since) carries the same route, read from the position before it.
+  const watcher = await Client.connect(server.url, 'Watcher');
+  watcher.send({ type: 'watch', game, since: moved.seq - 1 });
+  const again = await watcher.nextOf('moved', (m) => m.game === game);
+  assert.deepEqual(again.route, moved.route);
+  // Chess events have neither field.
+  const c = await Client.connect(server.url, 'Cy');
+  const d = await Client.connect(server.url, 'Di');
+  const chess = await startGame(c, d, { variant: 'chess' });
+  assert.equal('routes' in chess.stateA, false);
+  const chessMoved = await c.ok({ type: 'move', game: chess.game, move: 'e2e4', ply: 0 });
+  assert.equal('route' in chessMoved || 'routes' in chessMoved, false);
+  for (const client of [a, b, c, d, watcher]) await client.close();
+});

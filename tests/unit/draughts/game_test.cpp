@@ -103,12 +103,44 @@ TEST(DraughtsGame, ExportWritesTagsAsPgnDoes) {
     EXPECT_NE(pdn.find("[Event \"?\"]\n"), std::string::npos) << pdn;
     EXPECT_NE(pdn.find("[White \"Ana[Result \\\"0-2\\\"]\"]\n"), std::string::npos) << pdn;
     EXPECT_NE(pdn.find("[Black \"Bruno \\\\ \\\"B\\\"\"]\n"), std::string::npos) << pdn;
-    EXPECT_NE(
-        pdn.find("[Result \"*\"]\n[FEN \"B:W21,K30:B10,12\"]\n[GameType \"26,W,8,8,N2,0\"]\n\n"),
-        std::string::npos)
+    EXPECT_NE(pdn.find("[Result \"*\"]\n[FEN \"B:W21,K30:B10,12\"]\n[GameType \"26,W,8,8,N2,0\"]\n"
+                       "[TimeControl \"300+2\"]\n\n"),
+              std::string::npos)
         << pdn;
-    // PDN 3.0 gives clocks no tag.
-    EXPECT_EQ(pdn.find("TimeControl"), std::string::npos) << pdn;
+}
+
+TEST(DraughtsGame, ExportCarriesTerminationTimeControlAndEachMovesClock) {
+    // As the chess PGN export: [Termination] and [TimeControl] among the tags in ASCII order,
+    // and the mover's clock after each move as a {[%clk h:mm:ss]} comment, with the move number
+    // repeated before a black move that follows one (PGN 8.2.2.2).
+    const auto game = game_from("startpos");
+    testing::play_all(*game, {"22-18", "11-15", "18x11"});
+    ExportInfo info;
+    info.outcome = Outcome::first_wins;
+    info.termination = "time forfeit";
+    info.time_control = "180+2";
+    info.clock_ms = {180000, 179400, 3725000};
+    const std::string pdn = game->export_text(info);
+    EXPECT_NE(pdn.find("[Result \"2-0\"]\n[GameType \"26,W,8,8,N2,0\"]\n"
+                       "[Termination \"time forfeit\"]\n[TimeControl \"180+2\"]\n\n"),
+              std::string::npos)
+        << pdn;
+    EXPECT_TRUE(
+        pdn.ends_with("\n\n1. 22-18 {[%clk 0:03:00]} 1... 11-15 {[%clk 0:02:59]} 2. 18x11 "
+                      "{[%clk 1:02:05]}\n2-0\n\n"))
+        << pdn;
+}
+
+TEST(DraughtsGame, ExportOfAnUntimedGameHasNoClockComments) {
+    const auto game = game_from("startpos");
+    testing::play_all(*game, {"22-18", "11-15"});
+    ExportInfo info;
+    info.time_control = "-";
+    info.termination = "unterminated";
+    const std::string pdn = game->export_text(info);
+    EXPECT_NE(pdn.find("[TimeControl \"-\"]\n"), std::string::npos) << pdn;
+    EXPECT_NE(pdn.find("[Termination \"unterminated\"]\n"), std::string::npos) << pdn;
+    EXPECT_TRUE(pdn.ends_with("\n\n1. 22-18 11-15 *\n\n")) << pdn;
 }
 
 TEST(DraughtsGame, LongGamesWrapMovetext) {

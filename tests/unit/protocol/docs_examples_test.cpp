@@ -94,15 +94,17 @@ TEST(ProtocolDocs, EveryClientExampleIsEncodedAsTheSameMessage) {
     }
 }
 
-// The server examples name white and black: a client that follows their game knows it is chess
-// (or draughts); the messages with a variant say theirs.
+// The server examples name white and black: a client that follows their game knows it is chess,
+// or draughts for the game of the Routes example (d4Rt1); the messages with a variant say theirs.
 TEST(ProtocolDocs, EveryServerExampleDecodesAsItIsWritten) {
     const std::vector<std::string> examples =
         examples_in(protocol_md(), "## Server to client", true);
     std::set<std::size_t> types_shown;
     for (const std::string& example : examples) {
-        const auto decoded = decode_server(
-            example, [](std::string_view) { return std::optional(rules::Variant::chess); });
+        const auto decoded = decode_server(example, [](std::string_view game) {
+            return std::optional(game == "d4Rt1" ? rules::Variant::draughts
+                                                 : rules::Variant::chess);
+        });
         ASSERT_TRUE(decoded.has_value()) << example << " -> " << decoded.error().message;
         types_shown.insert(decoded->body.index());
         EXPECT_EQ(nlohmann::json::parse(encode(*decoded)), nlohmann::json::parse(example))

@@ -188,8 +188,11 @@ TEST(ProtocolEncode, Moved) {
                 Side::second,
                 {"10-14"},
                 false,
-                ClockState{1000, 2000, false}};
+                ClockState{1000, 2000, false},
+                {{22, 15}, {18}},
+                {{{10, 14}, {}}}};
     const Json json = round_trip(moved);
+    // protocol.md, Routes: a draughts move's route, and one per legal move.
     EXPECT_EQ(json,
               (Json{{"type", "moved"},
                     {"game", "g1"},
@@ -197,13 +200,43 @@ TEST(ProtocolEncode, Moved) {
                     {"ply", 3},
                     {"move", "22x15"},
                     {"notation", "22x15"},
+                    {"route", {{"path", {22, 15}}, {"taken", {18}}}},
                     {"position", "W:W15:B1"},
                     {"turn", "black"},
                     {"legal", {"10-14"}},
+                    {"routes", Json::array({{{"path", {10, 14}}, {"taken", Json::array()}}})},
                     {"check", false},
                     {"clock", {{"white_ms", 1000}, {"black_ms", 2000}, {"running", false}}}}));
     moved.clock.reset();
     EXPECT_TRUE(round_trip(moved)["clock"].is_null());
+}
+
+TEST(ProtocolEncode, OnlyDraughtsEventsCarryRoutes) {
+    Moved moved{"g1", 8, Variant::chess, 3, "e2e4", "e4", "fen", Side::second, {"e7e5"}, false, {}};
+    const Json chess = round_trip(moved);
+    EXPECT_FALSE(chess.contains("route"));
+    EXPECT_FALSE(chess.contains("routes"));
+    moved.variant = Variant::draughts;
+    const Json draughts = round_trip(moved);
+    EXPECT_EQ(draughts["routes"], Json::array());
+    EXPECT_FALSE(draughts.contains("route")) << "no route is known for this move";
+    State state = sample_state();
+    EXPECT_FALSE(round_trip(state).contains("routes"));
+    state.variant = Variant::draughts;
+    state.legal = {"7x23"};
+    state.routes = {{{7, 14, 23}, {10, 18}}};
+    EXPECT_EQ(round_trip(state)["routes"], Json::parse(R"([{"path":[7,14,23],"taken":[10,18]}])"));
+    const Json takeback = round_trip(TakenBack{"g1",
+                                               11,
+                                               Variant::draughts,
+                                               2,
+                                               "fen",
+                                               Side::first,
+                                               {"7x23"},
+                                               false,
+                                               {},
+                                               {{{7, 14, 23}, {10, 18}}}});
+    EXPECT_EQ(takeback["routes"], Json::parse(R"([{"path":[7,14,23],"taken":[10,18]}])"));
 }
 
 // Every message is written straight into its text, not through a Json tree: the text must be

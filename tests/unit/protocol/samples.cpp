@@ -122,6 +122,40 @@ std::vector<ServerMessage> server_messages() {
         out.push_back({State{state_of(variant, std::nullopt, true)}, "w1"});
         out.push_back(
             {Moved{"g1", 10, variant, 4, "a1a2", "A2", "now", Side::first, {}, true, {}}, {}});
+        if (variant == Variant::draughts) {
+            // protocol.md, Routes: the played move's route, and one per legal move.
+            const arbiter::rules::MoveRoute jump{{7, 14, 23}, {10, 18}};
+            const arbiter::rules::MoveRoute step{{26, 22}, {}};
+            out.push_back({Moved{"g1",
+                                 11,
+                                 variant,
+                                 5,
+                                 "7x23",
+                                 "7x23",
+                                 "now",
+                                 Side::first,
+                                 {"26-22", "7x23"},
+                                 false,
+                                 std::nullopt,
+                                 jump,
+                                 {step, jump}},
+                           {}});
+            out.push_back({TakenBack{"g1",
+                                     12,
+                                     variant,
+                                     4,
+                                     "now",
+                                     Side::second,
+                                     {"7x23"},
+                                     false,
+                                     std::nullopt,
+                                     {jump}},
+                           {}});
+            State state = state_of(variant, Side::first, false);
+            state.legal = {"26-22", "7x23"};
+            state.routes = {step, jump};
+            out.push_back({std::move(state), {}});
+        }
         out.push_back({LobbyList{{summary_of(variant)}}, {}});
         Record record{"g1",
                       variant,

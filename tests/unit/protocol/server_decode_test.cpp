@@ -56,6 +56,36 @@ TEST(ServerDecode, ReadsAMovedEventsFieldsAndItsLegalList) {
     EXPECT_TRUE(body.clock->running);
 }
 
+TEST(ServerDecode, ReadsADraughtsMovesRouteAndTheLegalMovesRoutes) {
+    const auto moved =
+        read(R"({"type":"moved","game":"d1","seq":9,"ply":7,"move":"7x23","notation":"7x23",)"
+             R"("route":{"path":[7,14,23],"taken":[10,18]},"position":"W:W21:B23",)"
+             R"("turn":"white","legal":["21-17"],"routes":[{"path":[21,17],"taken":[]}],)"
+             R"("check":false,"clock":null})",
+             Variant::draughts);
+    ASSERT_TRUE(moved) << moved.error().message;
+    const auto& body = std::get<Moved>(moved->body);
+    EXPECT_EQ(body.route, (rules::MoveRoute{{7, 14, 23}, {10, 18}}));
+    EXPECT_EQ(body.routes, (std::vector<rules::MoveRoute>{{{21, 17}, {}}}));
+}
+
+TEST(ServerDecode, RefusesRoutesOffTheBoardOrInAnotherGame) {
+    const std::string head =
+        R"({"type":"takeback","game":"d1","seq":9,"ply":2,"position":"p","turn":"white",)"
+        R"("legal":["21-17"],)";
+    const std::string tail = R"("check":false,"clock":null})";
+    EXPECT_TRUE(
+        read(head + R"("routes":[{"path":[21,17],"taken":[]}],)" + tail, Variant::draughts));
+    for (const char* routes :
+         {R"("routes":[{"path":[21,33],"taken":[]}],)", R"("routes":[{"path":[0,17],"taken":[]}],)",
+          R"("routes":[{"path":[21,17]}],)", R"("routes":[[21,17]],)",
+          R"("routes":[{"path":[21,17.0],"taken":[]}],)"}) {
+        EXPECT_FALSE(read(head + routes + tail, Variant::draughts)) << routes;
+    }
+    EXPECT_FALSE(read(head + R"("routes":[{"path":[21,17],"taken":[]}],)" + tail, Variant::chess))
+        << "chess has no routes";
+}
+
 TEST(ServerDecode, TheRequestIdMayStandAnywhere) {
     const auto first = read(R"({"id":"p","type":"pong"})");
     const auto last = read(R"( {"type":"pong","id":"p"} )");

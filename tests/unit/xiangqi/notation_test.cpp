@@ -196,7 +196,9 @@ TEST(XiangqiNotation, WxfRoundTripsOverEveryLegalMoveOfTheReferencePositions) {
     EXPECT_GT(checked, 300U);
 }
 
-TEST(XiangqiPgn, ExportsLikePychessWithSanMovetext) {
+TEST(XiangqiPgn, ExportsTheMoveListsWxfNotation) {
+    // One notation story: the movetext is the WXF of the move list (PlayedMove::notation), and
+    // [Format "WXF"] (XQ PGN) names it.
     auto game = make_game(Variant::xiangqi, "startpos");
     ASSERT_TRUE(game);
     for (const char* move : {"h3e3", "h10g8", "e3e7"}) {
@@ -212,25 +214,26 @@ TEST(XiangqiPgn, ExportsLikePychessWithSanMovetext) {
     const std::string pgn = (*game)->export_text(info);
     EXPECT_NE(pgn.find("[Event \"Club \\\"open\\\"\"]\n[Site \"?\"]\n[Date \"2026.11.30\"]\n"
                        "[Round \"?\"]\n[White \"Red player\"]\n[Black \"Black player\"]\n"
-                       "[Result \"*\"]\n[Termination \"normal\"]\n[Variant \"xiangqi\"]\n\n"),
+                       "[Result \"*\"]\n[Format \"WXF\"]\n[Termination \"normal\"]\n"
+                       "[Variant \"xiangqi\"]\n\n"),
               std::string::npos)
         << pgn;
     EXPECT_EQ(pgn.find("[FEN"), std::string::npos) << "standard start: no FEN tag";
     // PGN 8.2.2.2: a black move that follows a comment carries its move number.
-    EXPECT_NE(pgn.find("\n\n1. Che3 { [%clk 0:05:00] } 1... Hg8 { [%clk 0:04:59] } 2. Cxe7\n"
+    EXPECT_NE(pgn.find("\n\n1. C2.5 { [%clk 0:05:00] } 1... H8+7 { [%clk 0:04:59] } 2. C5+4\n"
                        "{ [%clk 1:02:05] } *\n\n"),
               std::string::npos)
         << pgn;
 }
 
-TEST(XiangqiPgn, SanDisambiguatesByRankOnOneFile) {
+TEST(XiangqiPgn, TandemPiecesAreWrittenFrontAndRearAsInTheMoveList) {
     auto game = make_game(Variant::xiangqi, fen_of({"K e1", "R a1", "R a5", "k d10"}));
     ASSERT_TRUE(game);
     for (const char* move : {"a1a3", "d10d9", "a5a4"}) {
         ASSERT_TRUE((*game)->play(move)) << move;
     }
     const std::string pgn = (*game)->export_text(ExportInfo{});
-    EXPECT_NE(pgn.find("\n\n1. R1a3 Kd9 2. R5a4 *\n\n"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("\n\n1. -R+2 K4+1 2. +R-1 *\n\n"), std::string::npos) << pgn;
 }
 
 TEST(XiangqiPgn, NonStandardStartCarriesFenAndTheResult) {
@@ -243,11 +246,11 @@ TEST(XiangqiPgn, NonStandardStartCarriesFenAndTheResult) {
     const std::string pgn = (*game)->export_text(ExportInfo{});
     // PGN 8.1.1: the roster, then the other tags in ASCII order of their names.
     EXPECT_NE(pgn.find("[Result \"1-0\"]\n[FEN \"" + fen +
-                       "\"]\n[SetUp \"1\"]\n[Variant \"xiangqi\"]\n\n"),
+                       "\"]\n[Format \"WXF\"]\n[SetUp \"1\"]\n[Variant \"xiangqi\"]\n\n"),
               std::string::npos)
         << pgn;
     EXPECT_EQ(pgn.rfind("[Event ", 0), 0U) << "the roster comes first";
-    EXPECT_NE(pgn.find("\n\n1... Kf10 2. Rb10# 1-0\n\n"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("\n\n1... K5.6 2. R8+2 1-0\n\n"), std::string::npos) << pgn;
 }
 
 TEST(XiangqiPgn, LongTimedGameIsWrappedIntoLinesUnder80Characters) {
