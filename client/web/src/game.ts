@@ -8,6 +8,7 @@ import { forgetSeat, loadSeat, saveSeat, type Message } from './net';
 import { colorOf, describeResult, seatTitle, variantOf, type Variant } from './variants';
 import type { App } from './main';
 import { renderControls } from './controls';
+import { ChatPanel } from './chat';
 import { diffNode, playerNode } from './players';
 import { formatDiff, formatRange, ratingChanges } from './ratings';
 
@@ -74,6 +75,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     h('button', { type: 'submit' }, 'Play'),
   );
   const flip = h('button', { type: 'button', id: 'flip', title: 'Flip the board' }, '⇅ Flip');
+  const chat = new ChatPanel((msg) => act(msg));
   fill(
     root,
     h(
@@ -94,6 +96,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         h('div', { class: 'moves-box' }, moves),
         h('div', { class: 'row' }, flip),
         extra,
+        chat.element,
       ),
     ),
   );
@@ -274,6 +277,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     moveForm.hidden = !playing() || m.status !== 'playing';
     renderControls(controls, { app, model: m, variant, seat: playing(), act, say, rerender: render });
     renderExtra();
+    chat.update(playing(), m.status);
   }
 
   /** Each player's rating change at the end of a rated game: "White Alice 1500 → 1512 (+12)". */
@@ -457,6 +461,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         }
       }
       model = next;
+      chat.load(msg.chat, playing(), model.status);
       noteTurn();
       if (!variant) {
         variant = variantOf(model.variant);
@@ -476,6 +481,10 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       return;
     }
+    if (msg.type === 'chat_muted') {
+      chat.setMuted(msg.mute === true);
+      return;
+    }
     if (!model || awaiting !== null) return;
     const outcome = applyEvent(model, msg);
     // A gap, or an event too malformed to apply: ask for what was missed, since the last seq applied.
@@ -487,6 +496,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       const result = describeResult(variant!, model.result, model.reason, model.status);
       say(mine ? `${result}. Your rating: ${Math.round(mine.after)}${mine.provisional ? '?' : ''} (${formatDiff(mine.diff)})` : result);
     }
+    if (msg.type === 'chat') chat.add(msg);
     if (msg.type === 'offer') describeOffer(msg);
     if (msg.type === 'takeback') say('A move was taken back.');
     if (msg.type === 'presence' && msg.seat !== seat) {
