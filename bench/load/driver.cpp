@@ -343,7 +343,8 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
             [](const OneOf<protocol::Welcome, protocol::OfferEvent, protocol::TakenBack,
                            protocol::Presence, protocol::RematchEvent, protocol::SpectatorCount,
                            protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
-                           protocol::Record, protocol::Pong> auto&) {},
+                           protocol::Record, protocol::Pong, protocol::ChatEvent,
+                           protocol::ChatMuted> auto&) {},
         },
         message->body);
 }

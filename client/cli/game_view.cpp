@@ -162,6 +162,10 @@ void apply_event(GameView& view, const protocol::RematchEvent& rematch,
     view.rematch = rematch.next;
 }
 
+// Chat has no place in this view yet; its seq still counts (the gap rule).
+void apply_event(GameView& /*view*/, const protocol::ChatEvent& /*chat*/,
+                 std::int64_t /*elapsed_ms*/) {}
+
 // A game event (protocol.md, "Events, seq and since"): applied when it is the next of this game.
 template <typename Event>
 Applied apply_game_event(GameView& view, const Event& event, std::int64_t elapsed_ms) {
@@ -225,7 +229,7 @@ Applied apply_message(GameView& view, const protocol::ServerMessage& message,
             },
             [](const OneOf<protocol::Welcome, protocol::SeatGranted, protocol::SeatLost,
                            protocol::LobbyList, protocol::GamesList, protocol::Record,
-                           protocol::ErrorMessage, protocol::Pong> auto&) {
+                           protocol::ErrorMessage, protocol::Pong, protocol::ChatMuted> auto&) {
                 return Applied::other;
             },
         },
@@ -342,7 +346,8 @@ std::string describe(const GameView& view, const protocol::ServerMessage& messag
             [&](const protocol::State& state) { return describe_state(view, state); },
             [](const OneOf<protocol::Welcome, protocol::Moved, protocol::SpectatorCount,
                            protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
-                           protocol::Record, protocol::Pong> auto&) { return std::string(); },
+                           protocol::Record, protocol::Pong, protocol::ChatEvent,
+                           protocol::ChatMuted> auto&) { return std::string(); },
         },
         message.body);
 }

@@ -129,7 +129,9 @@ Reaction PlayState::on_message(const protocol::ServerMessage& message,
                 return event.game == game() ? on_game_message(message, now) : Reaction{};
             },
             [](const OneOf<protocol::Welcome, protocol::LobbyList, protocol::GamesList,
-                           protocol::Record, protocol::Pong> auto&) { return Reaction{}; },
+                           protocol::Record, protocol::Pong, protocol::ChatMuted> auto&) {
+                return Reaction{};
+            },
         },
         message.body);
 }

@@ -234,12 +234,38 @@ ClientBody read_ping(FieldReader& /*in*/) {
     return Ping{};
 }
 
+ClientBody read_chat(FieldReader& in) {
+    ChatRequest chat;
+    chat.game = in.text("game", kGameIdRule);
+    chat.room = in.choice<ChatRoom>(
+        "room", {{"players", ChatRoom::players}, {"spectators", ChatRoom::spectators}});
+    const std::string raw = in.text("text", text::kChatRawRule);
+    if (in.failed()) {
+        return chat;
+    }
+    // protocol.md, Chat: the text is judged trimmed of the white space around it.
+    auto text = text::chat_text(raw, kMaxChatLength);
+    if (!text) {
+        in.fail("field \"text\": " + text.error());
+        return chat;
+    }
+    chat.text = std::move(text).value();
+    return chat;
+}
+
+ClientBody read_chat_mute(FieldReader& in) {
+    ChatMute mute;
+    mute.game = in.text("game", kGameIdRule);
+    mute.mute = in.optional_boolean("mute").value_or(true);
+    return mute;
+}
+
 struct MessageType {
     std::string_view name;
     ClientBody (*read)(FieldReader&);
 };
 
-constexpr std::array<MessageType, 17> kMessageTypes = {{
+constexpr std::array<MessageType, 19> kMessageTypes = {{
     {"hello", read_hello},
     {"create", read_create},
     {"join", read_join},
@@ -257,6 +283,8 @@ constexpr std::array<MessageType, 17> kMessageTypes = {{
     {"games", read_games},
     {"replay", read_replay},
     {"ping", read_ping},
+    {"chat", read_chat},
+    {"chat_mute", read_chat_mute},
 }};
 
 ProtocolError refuse(ErrorCode code, std::string message, std::optional<std::string> id = {}) {

@@ -296,6 +296,31 @@ std::vector<rules::MoveRoute> read_routes(ObjectReader& in, Variant variant) {
     return routes;
 }
 
+const std::array<std::string_view, 2> kChatRoomNames = {"players", "spectators"};
+/// A chat message's text as the server sends it: what `chat` accepts, trimmed.
+constexpr text::TextRule kChatTextRule{1, kMaxChatLength, text::Charset::printable};
+
+ChatRoom read_chat_room(ObjectReader& in) {
+    return static_cast<ChatRoom>(in.choice("room", kChatRoomNames).value_or(0));
+}
+
+// `chat` of a state or a record; absent (a server from before chat): none.
+std::vector<ChatLine> read_chat_lines(ObjectReader& in) {
+    std::vector<ChatLine> lines;
+    if (!in.present("chat")) {
+        return lines;
+    }
+    in.objects("chat", [&](ObjectReader& line_in) {
+        ChatLine& line = lines.emplace_back();
+        line.seq = line_in.integer("seq", 1, kMaxU64);
+        line.room = read_chat_room(line_in);
+        line.from = line_in.text("from", kNameRule);
+        line.text = line_in.text("text", kChatTextRule);
+        line.at_ms = static_cast<std::int64_t>(line_in.integer("at_ms", 0, kMaxI64));
+    });
+    return lines;
+}
+
 ServerBody read_state(Context& message) {
     ObjectReader& in = message.in;
     State state;
@@ -327,6 +352,7 @@ ServerBody read_state(Context& message) {
     state.spectators = static_cast<std::uint32_t>(in.integer("spectators", 0, kMaxU32));
     state.rematch = in.text_or_null("rematch", kGameIdRule);
     read_rated(in, state.rated, state.rating_range);
+    state.chat = read_chat_lines(in);
     return state;
 }
 
@@ -482,6 +508,7 @@ ServerBody read_record(Context& message) {
     record.created_ms = static_cast<std::int64_t>(in.integer("created_ms", 0, kMaxI64));
     read_rated(in, record.rated, record.rating_range);
     record.ratings = read_end_ratings(in, record.variant);
+    record.chat = read_chat_lines(in);
     return record;
 }
 
@@ -497,12 +524,32 @@ ServerBody read_pong(Context& /*message*/) {
     return Pong{};
 }
 
+ServerBody read_chat(Context& message) {
+    ObjectReader& in = message.in;
+    ChatEvent chat;
+    chat.game = in.text("game", kGameIdRule);
+    chat.seq = in.integer("seq", 1, kMaxU64);
+    chat.room = read_chat_room(in);
+    chat.from = in.text("from", kNameRule);
+    chat.text = in.text_or_null("text", kChatTextRule);
+    chat.at_ms = static_cast<std::int64_t>(in.integer("at_ms", 0, kMaxI64));
+    return chat;
+}
+
+ServerBody read_chat_muted(Context& message) {
+    ObjectReader& in = message.in;
+    ChatMuted muted;
+    muted.game = in.text("game", kGameIdRule);
+    muted.mute = in.boolean("mute");
+    return muted;
+}
+
 struct MessageType {
     std::string_view name;
     ServerBody (*read)(Context&);
 };
 
-constexpr std::array<MessageType, 17> kMessageTypes = {{
+constexpr std::array<MessageType, 19> kMessageTypes = {{
     {"welcome", read_welcome},
     {"created", read_seat_granted<true>},
     {"joined", read_seat_granted<false>},
@@ -520,6 +567,8 @@ constexpr std::array<MessageType, 17> kMessageTypes = {{
     {"record", read_record},
     {"error", read_error},
     {"pong", read_pong},
+    {"chat", read_chat},
+    {"chat_muted", read_chat_muted},
 }};
 
 ProtocolError refuse(ErrorCode code, std::string message, std::optional<std::string> id = {}) {

@@ -140,6 +140,20 @@ void summaries(JsonWriter& out, const std::vector<GameSummary>& games) {
     out.end_array();
 }
 
+void chat_lines(JsonWriter& out, const std::vector<ChatLine>& lines) {
+    out.key("chat").begin_array();
+    for (const ChatLine& line : lines) {
+        out.begin_object()
+            .number("seq", line.seq)
+            .text("room", to_string(line.room))
+            .text("from", line.from)
+            .text("text", line.text)
+            .number("at_ms", line.at_ms)
+            .end_object();
+    }
+    out.end_array();
+}
+
 void body(JsonWriter& out, const Welcome& m) {
     out.text("type", "welcome").text("server", m.server).number("protocol", m.protocol);
     out.key("engines").begin_array();
@@ -226,6 +240,7 @@ void body(JsonWriter& out, const State& m) {
         out.null();
     }
     rated(out, m.rated, m.rating_range);
+    chat_lines(out, m.chat);
 }
 
 void body(JsonWriter& out, const Moved& m) {
@@ -350,6 +365,7 @@ void body(JsonWriter& out, const Record& m) {
         .number("created_ms", m.created_ms);
     rated(out, m.rated, m.rating_range);
     end_ratings(out.key("ratings"), m.variant, m.ratings);
+    chat_lines(out, m.chat);
 }
 
 void body(JsonWriter& out, const ErrorMessage& m) {
@@ -358,6 +374,33 @@ void body(JsonWriter& out, const ErrorMessage& m) {
 
 void body(JsonWriter& out, const Pong& /*m*/) {
     out.text("type", "pong");
+}
+
+void body(JsonWriter& out, const ChatEvent& m) {
+    out.text("type", "chat")
+        .text("game", m.game)
+        .number("seq", m.seq)
+        .text("room", to_string(m.room))
+        .text("from", m.from)
+        .key("text");
+    if (m.text) {
+        out.text(*m.text);
+    } else {
+        out.null();
+    }
+    out.number("at_ms", m.at_ms);
+}
+
+void body(JsonWriter& out, const ChatMuted& m) {
+    out.text("type", "chat_muted").text("game", m.game).boolean("mute", m.mute);
+}
+
+std::size_t chat_size(const std::vector<ChatLine>& lines) {
+    std::size_t size = 16;
+    for (const ChatLine& line : lines) {
+        size += 96 + line.from.size() + line.text.size();
+    }
+    return size;
 }
 
 // About how long a message's text is: its strings, and ~24 bytes a field for names, quotes and
@@ -395,11 +438,12 @@ std::size_t expected_size(const TakenBack& m) {
 
 std::size_t expected_size(const State& m) {
     return 640 + m.initial_position.size() + m.position.size() + text_size(m.moves) +
-           text_size(m.notation) + text_size(m.legal) + routes_size(m.routes);
+           text_size(m.notation) + text_size(m.legal) + routes_size(m.routes) +
+           chat_size(m.chat);
 }
 
 std::size_t expected_size(const Record& m) {
-    std::size_t size = 384 + m.initial_position.size();
+    std::size_t size = 384 + m.initial_position.size() + chat_size(m.chat);
     for (const RecordMove& move : m.moves) {
         size += 112 + move.move.size() + move.notation.size() + move.position.size();
     }

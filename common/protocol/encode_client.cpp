@@ -158,6 +158,17 @@ void body(JsonWriter& out, const Ping& /*m*/) {
     out.text("type", "ping");
 }
 
+void body(JsonWriter& out, const ChatRequest& m) {
+    out.text("type", "chat")
+        .text("game", m.game)
+        .text("room", to_string(m.room))
+        .text("text", m.text);
+}
+
+void body(JsonWriter& out, const ChatMute& m) {
+    out.text("type", "chat_mute").text("game", m.game).boolean("mute", m.mute);
+}
+
 }  // namespace
 
 std::string encode(const ClientMessage& message) {

@@ -115,6 +115,13 @@ std::optional<rules::Outcome> parse_result(std::string_view text) noexcept;
 /// claim.kind
 enum class ClaimKind : std::uint8_t { win, draw };
 
+/// The two chat rooms of a game (protocol.md, Chat): the seats' own, and the watchers'.
+enum class ChatRoom : std::uint8_t { players, spectators };
+/// "players", "spectators".
+std::string_view to_string(ChatRoom room) noexcept;
+/// The most code points of a chat message, after trimming (protocol.md, Chat).
+inline constexpr std::size_t kMaxChatLength = 140;
+
 // ---- client -> server ---------------------------------------------------------------------
 
 struct Hello {
@@ -223,10 +230,24 @@ struct ReplayRequest {  ///< wire type "replay"
 struct Ping {
     friend bool operator==(const Ping&, const Ping&) = default;
 };
+/// Wire type "chat": a message to one of the game's rooms. `text` is trimmed, 1..140 code
+/// points without control characters (the decoder refuses anything else).
+struct ChatRequest {
+    std::string game;
+    ChatRoom room = ChatRoom::players;
+    std::string text;
+    friend bool operator==(const ChatRequest&, const ChatRequest&) = default;
+};
+/// Wire type "chat_mute": a seat holder mutes (or unmutes) the opponent's players'-room messages.
+struct ChatMute {
+    std::string game;
+    bool mute = true;
+    friend bool operator==(const ChatMute&, const ChatMute&) = default;
+};
 
-using ClientBody =
-    std::variant<Hello, Create, Join, Resume, Watch, Unwatch, MoveRequest, Resign, OfferRequest,
-                 Abort, Claim, LobbySubscribe, GamesQuery, ReplayRequest, Ping>;
+using ClientBody = std::variant<Hello, Create, Join, Resume, Watch, Unwatch, MoveRequest, Resign,
+                                OfferRequest, Abort, Claim, LobbySubscribe, GamesQuery,
+                                ReplayRequest, Ping, ChatRequest, ChatMute>;
 
 /// One decoded client message: the optional request id (≤ 64 chars) and the body.
 struct ClientMessage {
@@ -311,6 +332,16 @@ struct SeatGranted {
     std::string token;
     friend bool operator==(const SeatGranted&, const SeatGranted&) = default;
 };
+/// One chat message as `state.chat` and `record.chat` list it (always with its text).
+struct ChatLine {
+    std::uint64_t seq = 0;
+    ChatRoom room = ChatRoom::players;
+    std::string from;  ///< the author's display name
+    std::string text;
+    std::int64_t at_ms = 0;  ///< Unix ms
+    friend bool operator==(const ChatLine&, const ChatLine&) = default;
+};
+
 /// `state`: everything a client needs to draw a game from scratch.
 struct State {
     std::string game;
@@ -339,6 +370,8 @@ struct State {
     std::optional<std::string> rematch;  ///< the next game, once a rematch was agreed
     bool rated = false;
     std::optional<RatingRange> rating_range = std::nullopt;
+    /// The last messages (at most kStateChatLines) this connection may read, oldest first.
+    std::vector<ChatLine> chat = {};
     friend bool operator==(const State&, const State&) = default;
 };
 struct Moved {
@@ -418,6 +451,26 @@ struct Presence {
     std::optional<std::int64_t> claim_after_ms;  ///< set on a disconnect: when a claim opens
     friend bool operator==(const Presence&, const Presence&) = default;
 };
+/// `chat`: a message posted to one of the game's rooms (a game event). `text` is nullopt (null)
+/// for a member who may not read that room, or who muted the author.
+struct ChatEvent {
+    std::string game;
+    std::uint64_t seq = 0;
+    ChatRoom room = ChatRoom::players;
+    std::string from;
+    std::optional<std::string> text;
+    std::int64_t at_ms = 0;
+    friend bool operator==(const ChatEvent&, const ChatEvent&) = default;
+};
+/// `chat_muted`: the answer to `chat_mute`, to that connection only (no seq).
+struct ChatMuted {
+    std::string game;
+    bool mute = true;
+    friend bool operator==(const ChatMuted&, const ChatMuted&) = default;
+};
+/// The most messages `state.chat` lists.
+inline constexpr std::size_t kStateChatLines = 100;
+
 /// `rematch`: both players agreed; `next` is the new game (spectators may watch it).
 struct RematchEvent {
     std::string game;
@@ -506,6 +559,8 @@ struct Record {
     bool rated = false;
     std::optional<RatingRange> rating_range = std::nullopt;
     std::optional<EndRatings> ratings = std::nullopt;  ///< a finished rated game's changes
+    /// The spectators' room, and the players' room for an account that sat in the game.
+    std::vector<ChatLine> chat = {};
     friend bool operator==(const Record&, const Record&) = default;
 };
 struct ErrorMessage {
@@ -520,11 +575,12 @@ struct Pong {
 /// The game events (protocol.md, "Game events, seq and since"): each carries its `game` and `seq`,
 /// and a client applies them in `seq` order. A visit may handle them together by this name.
 template <typename T>
-concept GameEvent = OneOf<T, Moved, Ended, OfferEvent, TakenBack, Presence, RematchEvent>;
+concept GameEvent =
+    OneOf<T, Moved, Ended, OfferEvent, TakenBack, Presence, RematchEvent, ChatEvent>;
 
 using ServerBody = std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack,
                                 Presence, RematchEvent, SpectatorCount, SeatLost, LobbyList,
-                                GamesList, Record, ErrorMessage, Pong>;
+                                GamesList, Record, ErrorMessage, Pong, ChatEvent, ChatMuted>;
 
 /// One server message; `id` echoes the request it answers (direct replies and errors only).
 struct ServerMessage {

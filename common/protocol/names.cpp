@@ -74,6 +74,10 @@ std::string_view to_string(SeatLossReason reason) noexcept {
     return kSeatLossReasonNames[static_cast<std::size_t>(reason)];
 }
 
+std::string_view to_string(ChatRoom room) noexcept {
+    return room == ChatRoom::players ? "players" : "spectators";
+}
+
 std::string_view to_string(GameStatus status) noexcept {
     return kGameStatusNames[static_cast<std::size_t>(status)];
 }

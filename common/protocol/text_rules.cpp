@@ -141,4 +141,20 @@ std::string clip(std::string_view text) {
     return std::string(text.substr(0, cut)) + "...";
 }
 
+Expected<std::string, std::string> chat_text(std::string_view text, std::size_t max_length) {
+    constexpr std::string_view kSpace = " \t\n\v\f\r";
+    const std::size_t first = text.find_first_not_of(kSpace);
+    if (first == std::string_view::npos) {
+        return unexpected(std::string("the message is empty"));
+    }
+    const std::string_view trimmed = text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+    if (code_points(trimmed) > max_length) {
+        return unexpected("the message is over " + std::to_string(max_length) + " characters");
+    }
+    if (has_control(trimmed)) {
+        return unexpected(std::string("the message has control characters"));
+    }
+    return std::string(trimmed);
+}
+
 }  // namespace arbiter::protocol::text

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/core/expected.hpp"
+
 namespace arbiter::protocol::text {
 
 /// Which characters a text field admits.
@@ -33,6 +35,8 @@ inline constexpr TextRule kIdRule{0, 64, Charset::any};
 inline constexpr TextRule kMoveRule{1, 64, Charset::printable};
 inline constexpr TextRule kNameRule{1, 32, Charset::printable};
 inline constexpr TextRule kPositionRule{0, 256, Charset::printable};
+/// A chat message as sent, before trimming: generous, so that the trimmed text is what is judged.
+inline constexpr TextRule kChatRawRule{0, 1024, Charset::any};
 /// Engine names are configuration keys ("stockfish", "fairy-stockfish"): the game id alphabet.
 inline constexpr TextRule kEngineRule{1, 32, Charset::game_id};
 
@@ -51,5 +55,10 @@ std::string_view charset_text(Charset charset) noexcept;
 /// At most 64 bytes of `text`, cut between code points, with "..." when cut: for echoing
 /// untrusted text in error messages.
 std::string clip(std::string_view text);
+
+/// A chat message as the protocol takes it (protocol.md, Chat): `text` (valid UTF-8) without
+/// the ASCII white space around it, 1..`max_length` code points and no control characters; or
+/// why it is none, for a person to read.
+Expected<std::string, std::string> chat_text(std::string_view text, std::size_t max_length);
 
 }  // namespace arbiter::protocol::text

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -78,6 +79,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     std::string sync = "full";
     std::vector<std::string> engine_flags;
     std::vector<std::string> trusted_proxies;
+    bool no_spectator_chat = false;
+    std::string chat_words_file;
     unsigned engine_timeout_ms = static_cast<unsigned>(config.engines.handshake_timeout.count());
     unsigned engine_margin_ms = static_cast<unsigned>(config.engines.answer_margin.count());
     po::options_description options("arbiter-server options");
@@ -110,6 +113,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("idle-timeout", po::value(&idle_seconds)->default_value(idle_seconds), "seconds without a frame or a pong before a WebSocket connection counts as gone and is closed (its player's presence goes out)")
         ("ping-interval-ms", po::value(&ping_interval_ms)->default_value(ping_interval_ms), "the server pings every WebSocket connection this often (at least twice per --idle-timeout) and measures its round trip")
         ("close-timeout-ms", po::value(&close_timeout_ms)->default_value(close_timeout_ms), "a WebSocket close handshake not finished by then ends with a TCP reset (a peer that stopped reading)")
+        ("no-spectator-chat", po::bool_switch(&no_spectator_chat), "turn the spectators' chat room off: a watcher's chat is refused (not_allowed); the players' room stays")
+        ("chat-words", po::value(&chat_words_file), "FILE of words (one a line; blank lines and # comments skipped) masked in chat messages: whole words, ignoring ASCII case, each replaced by as many * as it has characters, before they are stored and sent")
         ("rate", po::value(&config.hub.messages_per_second)->default_value(config.hub.messages_per_second), "WebSocket messages per second per client address, all its connections together (sustained)")
         ("burst", po::value(&config.hub.message_burst)->default_value(config.hub.message_burst), "WebSocket messages per client address in a burst")
         ("disconnect-timeout", po::value(&disconnect_seconds)->default_value(disconnect_seconds), "seconds after a player's disconnect before the opponent may claim, at most (faster time controls get less: protocol.md, \"Disconnects and claims\"); also before a game waiting for an opponent whose creator left is aborted, and before a game nobody is in leaves memory (a timed one is brought back when its flag falls)")
@@ -286,6 +291,20 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);
     config.hub.prune_aborted_after = std::chrono::seconds(prune_seconds);
     config.synchronous_full = sync == "full";
+    config.hub.room.spectator_chat = !no_spectator_chat;
+    if (!chat_words_file.empty()) {
+        std::ifstream file(chat_words_file, std::ios::binary);
+        std::stringstream text;
+        text << file.rdbuf();
+        if (!file) {
+            return refuse("--chat-words " + chat_words_file + ": cannot be read");
+        }
+        auto words = ChatWords::parse(text.str());
+        if (!words) {
+            return refuse("--chat-words " + chat_words_file + ": " + words.error());
+        }
+        config.hub.room.chat_words = std::make_shared<const ChatWords>(std::move(words).value());
+    }
     return config;
 }
 

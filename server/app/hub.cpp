@@ -16,7 +16,8 @@ template <class T>
 concept GameRequest = std::same_as<T, protocol::Join> || std::same_as<T, protocol::Resume> ||
     std::same_as<T, protocol::Watch> || std::same_as<T, protocol::MoveRequest> ||
     std::same_as<T, protocol::Resign> || std::same_as<T, protocol::OfferRequest> ||
-    std::same_as<T, protocol::Abort> || std::same_as<T, protocol::Claim>;
+    std::same_as<T, protocol::Abort> || std::same_as<T, protocol::Claim> ||
+    std::same_as<T, protocol::ChatMute>;
 
 ClientLimitsConfig limits_of(const HubConfig& config) {
     return {config.messages_per_second, config.message_burst, config.max_refused_in_row,
@@ -37,6 +38,7 @@ Hub::Hub(HubConfig config, storage::GameRepository& repository, const TimeSource
       room_context_{repository, time, *this, metrics, config_.room, engines, ratings},
       replies_(metrics, time),
       limits_(limits_of(config_)),
+      chat_rates_(config_.chat_per_second, config_.chat_burst),
       lobby_(config_.lobby_size),
       registry_(room_context_, make_executor_, reads, replies_),
       pruner_(repository, time, config_.prune_aborted_after) {}
@@ -234,11 +236,28 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
                 return registry_.route(RoomRequest{
                     peer, id, std::move(resume), {}, received, connections_.user_of(peer->id())});
             },
+            [&](protocol::ChatRequest& chat) { return on_chat(peer, chat, id, received); },
             [&]<GameRequest Request>(Request& request) {
                 return registry_.route(RoomRequest{peer, id, std::move(request), {}, received});
             },
         },
         message.body);
+}
+
+bool Hub::on_chat(const std::shared_ptr<net::Peer>& peer, protocol::ChatRequest& chat,
+                  const std::optional<std::string>& id,
+                  std::chrono::steady_clock::time_point received) {
+    if (const auto wait = chat_rates_.take(std::to_string(peer->id()), received)) {
+        const auto wait_ms =
+            std::max<std::int64_t>(1, std::chrono::ceil<std::chrono::milliseconds>(*wait).count());
+        metrics_.rate_limited();
+        replies_.refuse(peer, ErrorCode::rate_limited,
+                        "too many chat messages; try again in " + std::to_string(wait_ms) + " ms",
+                        id);
+        return false;
+    }
+    return registry_.route(
+        RoomRequest{peer, id, std::move(chat), connections_.name_of(peer->id()), received});
 }
 
 // ---- what the rooms report ----------------------------------------------------------------

@@ -33,6 +33,7 @@
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/replies.hpp"
+#include "server/app/request_rates.hpp"
 #include "server/app/room.hpp"
 #include "server/app/room_registry.hpp"
 #include "server/net/peer.hpp"
@@ -60,6 +61,10 @@ struct HubConfig {
     std::chrono::seconds prune_aborted_after{86'400};
     std::string server_name = "arbiter/0.1.0";
     RoomConfig room;
+    /// The chat budget of one connection (protocol.md, Chat): `chat_burst` messages at once, then
+    /// `chat_per_second`; a message beyond is refused (rate_limited) with when to try again.
+    double chat_per_second = 0.5;
+    double chat_burst = 5;
 };
 
 /// Dispatch of every connection's messages, and the rooms' host.
@@ -143,6 +148,11 @@ class Hub final : public net::PeerHandler, public RoomHost {
                   const std::optional<std::string>& id);
     void on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& game,
                    const std::optional<std::string>& id);
+    /// `chat`: within the connection's chat budget, routed to its game with the connection's
+    /// name; beyond it refused (rate_limited) with when to try again. True when routed.
+    bool on_chat(const std::shared_ptr<net::Peer>& peer, protocol::ChatRequest& chat,
+                 const std::optional<std::string>& id,
+                 std::chrono::steady_clock::time_point received);
     /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
     void read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
                      std::function<void()> read);
@@ -164,6 +174,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     RoomContext room_context_;
     Replies replies_;
     ClientLimits limits_;
+    /// Chat budgets, by connection id (HubConfig::chat_per_second).
+    RequestRates chat_rates_;
     Connections connections_;
     Lobby lobby_;
     RoomRegistry registry_;

@@ -221,7 +221,10 @@ void Hub::on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& g
             replies_.refuse(peer, ErrorCode::unknown_game, "no game with that id", id);
             return;
         }
-        replies_.reply(peer, record_of(**stored, registry_.seats_present(game)), id);
+        protocol::Record record = record_of(**stored, registry_.seats_present(game));
+        const auto user = connections_.user_of(peer->id());
+        record.chat = record_chat(**stored, user ? std::optional(user->id) : std::nullopt);
+        replies_.reply(peer, std::move(record), id);
     });
 }
 

@@ -30,7 +30,8 @@ void log_storage_failure(const TimeSource& time, const std::string& game,
 }
 
 TableConfig table_config(const RoomContext& context) {
-    return TableConfig{context.config.disconnect_timeout, context.engines != nullptr};
+    return TableConfig{context.config.disconnect_timeout, context.engines != nullptr,
+                       context.config.spectator_chat, context.config.chat_words};
 }
 
 }  // namespace

@@ -44,6 +44,10 @@ struct RoomConfig {
     std::size_t max_pending = 256;    ///< requests queued behind a commit before refusing
     /// The least time between two `spectators` counts to a game's members (SpectatorNotices).
     std::chrono::milliseconds spectator_interval{250};
+    /// Watchers may write to the spectators' room (--no-spectator-chat turns it off).
+    bool spectator_chat = true;
+    /// The operator's word list (--chat-words); nullptr: none.
+    std::shared_ptr<const ChatWords> chat_words = nullptr;
 };
 
 /// A request from a connection, as the hub hands it to a room.
@@ -244,6 +248,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void on_watch(RoomRequest& request, const protocol::Watch& watch);
     void on_move(RoomRequest& request, protocol::MoveRequest& move);
     void on_offer(RoomRequest& request, const protocol::OfferRequest& offer);
+    void on_chat(RoomRequest& request, protocol::ChatRequest& chat);
+    /// A seat holder mutes or unmutes its opponent's players'-room messages (for the seats it
+    /// holds, for the life of the room); answered `chat_muted`.
+    void on_chat_mute(RoomRequest& request, const protocol::ChatMute& mute);
     /// Answers a move re-sent at a past ply with the `moved` event of the move that made `ply`
     /// plies, as first sent.
     void answer_resend(const RequestOrigin& origin, std::uint32_t ply);
@@ -321,8 +329,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void reply_error(const RequestOrigin& request, protocol::ErrorCode code,
                      const std::string& message);
     /// Encodes a game event once, keeps it in the history, and sends it to every member; the
-    /// requester's copy carries its request id.
+    /// requester's copy carries its request id. A `chat` event is encoded twice, with its text
+    /// and without, and each member gets the form it may read (may_read_chat).
     void emit(const protocol::ServerBody& event, const RequestOrigin* requester);
+    /// The chat rules' view of `peer`: the seats it holds, and whether it watches.
+    ChatMember chat_member(const net::Peer& peer) const;
+    struct Event;
+    /// emit() of a `chat` event kept as `entry`: each member gets the form it may read.
+    void emit_chat(const Event& entry, const std::shared_ptr<net::Peer>& requester,
+                   const std::optional<std::string>& id);
     /// Sends the events after `since` (the first answers `id`) if the history has them all and
     /// there is at least one; false otherwise (the caller sends a state).
     bool replay_since(const std::shared_ptr<net::Peer>& peer, std::optional<std::uint64_t> since,
@@ -352,8 +367,21 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
         std::uint64_t seq = 0;
         std::uint32_t moved_ply = 0;  ///< for a `moved` event: plies played after it; else 0
         protocol::SharedMessage message;
+        /// A `chat` event: its form with `text: null`, for members who may not read it.
+        struct Chat {
+            protocol::SharedMessage hidden;
+            protocol::ChatRoom room = protocol::ChatRoom::players;
+            std::optional<rules::Side> seat;  ///< the author's; nullopt: a spectator
+        };
+        std::optional<Chat> chat = std::nullopt;
+        /// The form `reader` gets: the text, or (chat it may not read) the hidden one.
+        const protocol::SharedMessage& for_reader(const ChatMember& reader,
+                                                  protocol::GameStatus status,
+                                                  const std::array<bool, 2>& muted) const;
     };
     std::deque<Event> history_;  ///< front = oldest
+    /// Seat i muted its opponent's players'-room messages (chat_mute), for the life of the room.
+    std::array<bool, 2> chat_muted_{};
     /// A request from a connection, or the room's own work (a leave, a timer, an engine answer).
     using Queued = std::variant<Task, RoomRequest>;
     std::deque<Queued> pending_;

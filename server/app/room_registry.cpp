@@ -17,7 +17,8 @@ const std::string* room_game(const protocol::ClientBody& body) {
         Overloaded{
             [](const OneOf<protocol::Join, protocol::Resume, protocol::Watch, protocol::Unwatch,
                            protocol::MoveRequest, protocol::Resign, protocol::OfferRequest,
-                           protocol::Abort, protocol::Claim, protocol::ReplayRequest> auto& request)
+                           protocol::Abort, protocol::Claim, protocol::ReplayRequest,
+                           protocol::ChatRequest, protocol::ChatMute> auto& request)
                 -> const std::string* { return &request.game; },
             [](const OneOf<protocol::Hello, protocol::Create, protocol::LobbySubscribe,
                            protocol::GamesQuery, protocol::Ping> auto&) -> const std::string* {

@@ -43,6 +43,8 @@ void GameRoom::handle(RoomRequest& request) {
                    [&](protocol::Claim& claim) {
                        run(command::Claim{held, claim.kind, request.received}, request);
                    },
+                   [&](protocol::ChatRequest& chat) { on_chat(request, chat); },
+                   [&](protocol::ChatMute& mute) { on_chat_mute(request, mute); },
                    // The hub answers these itself and never routes them to a room.
                    [&](protocol::Hello&) { not_a_game_request(); },
                    [&](protocol::Create&) { not_a_game_request(); },
@@ -109,6 +111,27 @@ void GameRoom::on_offer(RoomRequest& request, const protocol::OfferRequest& offe
         }
     }
     run(std::move(command), request);
+}
+
+void GameRoom::on_chat(RoomRequest& request, protocol::ChatRequest& chat) {
+    const ChatMember author = chat_member(*request.peer);
+    run(command::Chat{author.held, author.watching, chat.room, request.player_name,
+                      std::move(chat.text)},
+        request);
+}
+
+void GameRoom::on_chat_mute(RoomRequest& request, const protocol::ChatMute& mute) {
+    const HeldSeats held = held_by(*request.peer);
+    if (!held.any()) {
+        reply_error(request, ErrorCode::forbidden, "only a player mutes the opponent's chat");
+        return;
+    }
+    for (const Side side : {Side::first, Side::second}) {
+        if (held.holds(side)) {
+            chat_muted_[seat_index(side)] = mute.mute;
+        }
+    }
+    send(request.peer, protocol::ChatMuted{id_, mute.mute}, request.id);
 }
 
 void GameRoom::answer_resend(const RequestOrigin& origin, std::uint32_t ply) {

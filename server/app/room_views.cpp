@@ -85,7 +85,33 @@ void GameRoom::send(const std::shared_ptr<net::Peer>& peer, protocol::ServerBody
 }
 
 void GameRoom::send_state(const std::shared_ptr<net::Peer>& peer, std::optional<std::string> id) {
-    send(peer, table_.state(seat_of(*peer), spectator_count(), context_.time.now()), std::move(id));
+    protocol::State state = table_.state(seat_of(*peer), spectator_count(), context_.time.now());
+    state.chat = table_.chat_for(chat_member(*peer), chat_muted_);
+    send(peer, std::move(state), std::move(id));
+}
+
+ChatMember GameRoom::chat_member(const net::Peer& peer) const {
+    ChatMember member;
+    for (const auto& entry : members_) {
+        if (entry.peer.get() != &peer) {
+            continue;
+        }
+        if (entry.seat) {
+            (*entry.seat == Side::first ? member.held.first : member.held.second) = true;
+        } else {
+            member.watching = true;
+        }
+    }
+    return member;
+}
+
+const protocol::SharedMessage& GameRoom::Event::for_reader(const ChatMember& reader,
+                                                           protocol::GameStatus status,
+                                                           const std::array<bool, 2>& muted) const {
+    if (!chat || may_read_chat(chat->room, chat->seat, reader, status, muted)) {
+        return message;
+    }
+    return chat->hidden;
 }
 
 void GameRoom::reply_error(const RequestOrigin& request, ErrorCode code,
@@ -111,23 +137,38 @@ void GameRoom::emit(const protocol::ServerBody& event, const RequestOrigin* orig
     const protocol::SharedMessage message(event);
     const std::shared_ptr<const std::string>& text = message.text();
     Event entry{0, 0, message};
-    std::visit(
-        Overloaded{
-            [&](const protocol::Moved& moved) {
-                entry.seq = moved.seq;
-                entry.moved_ply = moved.ply;
-            },
-            [&](const protocol::GameEvent auto& game_event) { entry.seq = game_event.seq; },
-            [&](const protocol::State& state) { entry.seq = state.seq; },
-            // No seq: nothing a `since` replay counts.
-            [](const OneOf<protocol::Welcome, protocol::SeatGranted, protocol::SpectatorCount,
-                           protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
-                           protocol::Record, protocol::ErrorMessage, protocol::Pong> auto&) {},
-        },
-        event);
+    std::visit(Overloaded{
+                   [&](const protocol::Moved& moved) {
+                       entry.seq = moved.seq;
+                       entry.moved_ply = moved.ply;
+                   },
+                   [&](const protocol::ChatEvent& chat) {
+                       entry.seq = chat.seq;
+                       protocol::ChatEvent hidden = chat;
+                       hidden.text.reset();
+                       // The table has just kept the message: its author's seat is its last one's.
+                       const auto& kept = table_.chat();
+                       const std::optional<Side> seat =
+                           !kept.empty() && kept.back().line.seq == chat.seq ? kept.back().seat
+                                                                             : std::nullopt;
+                       entry.chat = Event::Chat{protocol::SharedMessage(hidden), chat.room, seat};
+                   },
+                   [&](const protocol::GameEvent auto& game_event) { entry.seq = game_event.seq; },
+                   [&](const protocol::State& state) { entry.seq = state.seq; },
+                   // No seq: nothing a `since` replay counts.
+                   [](const OneOf<protocol::Welcome, protocol::SeatGranted,
+                                  protocol::SpectatorCount, protocol::SeatLost, protocol::LobbyList,
+                                  protocol::GamesList, protocol::Record, protocol::ErrorMessage,
+                                  protocol::Pong, protocol::ChatMuted> auto&) {},
+               },
+               event);
     history_.push_back(entry);
     while (history_.size() > context_.config.event_history) {
         history_.pop_front();
+    }
+    if (entry.chat) {
+        emit_chat(entry, requester, id);
+        return;
     }
     std::shared_ptr<const std::string> own;
     if (requester && id) {
@@ -141,6 +182,38 @@ void GameRoom::emit(const protocol::ServerBody& event, const RequestOrigin* orig
     });
     if (requester && !requester_sent) {
         requester->send(own ? own : text);
+    }
+}
+
+void GameRoom::emit_chat(const Event& entry, const std::shared_ptr<net::Peer>& requester,
+                         const std::optional<std::string>& id) {
+    // Both forms were encoded once (Event); each member gets one of them by reference. Seat
+    // holders are few: each is looked up; every other connection is a watcher with no seat.
+    const protocol::GameStatus status = table_.status();
+    bool requester_sent = false;
+    const auto deliver = [&](const std::shared_ptr<net::Peer>& peer, const ChatMember& reader) {
+        const protocol::SharedMessage& form = entry.for_reader(reader, status, chat_muted_);
+        const bool is_requester = peer == requester;
+        requester_sent = requester_sent || is_requester;
+        peer->send(is_requester ? form.for_request(id) : form.text());
+    };
+    std::vector<const net::Peer*> seated;
+    for (const auto& member : members_) {
+        if (member.seat &&
+            std::find(seated.begin(), seated.end(), member.peer.get()) == seated.end()) {
+            seated.push_back(member.peer.get());
+            deliver(member.peer, chat_member(*member.peer));
+        }
+    }
+    const ChatMember watcher{HeldSeats{}, true};
+    for (const auto& member : members_) {
+        if (!member.seat &&
+            std::find(seated.begin(), seated.end(), member.peer.get()) == seated.end()) {
+            deliver(member.peer, watcher);
+        }
+    }
+    if (requester && !requester_sent) {
+        deliver(requester, chat_member(*requester));
     }
 }
 
@@ -164,10 +237,13 @@ bool GameRoom::replay_since(const std::shared_ptr<net::Peer>& peer,
         return false;
     }
     bool first = true;
+    const ChatMember reader = chat_member(*peer);
     for (const auto& event : history_) {
         if (event.seq > *since) {
             // The events are direct replies: the first echoes the request's id.
-            peer->send(first ? event.message.for_request(id) : event.message.text());
+            const protocol::SharedMessage& form =
+                event.for_reader(reader, table_.status(), chat_muted_);
+            peer->send(first ? form.for_request(id) : form.text());
             first = false;
         }
     }

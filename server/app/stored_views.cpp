@@ -64,6 +64,19 @@ protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2
                                  row.rating_range};
 }
 
+std::vector<protocol::ChatLine> record_chat(const storage::StoredGame& game,
+                                            std::optional<std::int64_t> reader) {
+    const auto& seats = game.header.seats;
+    const bool sat = reader && (seats[0].user_id == reader || seats[1].user_id == reader);
+    std::vector<protocol::ChatLine> lines;
+    for (const auto& row : game.chat) {
+        if (row.room == protocol::ChatRoom::spectators || sat) {
+            lines.push_back({row.seq, row.room, row.from, row.text, row.at_ms});
+        }
+    }
+    return lines;
+}
+
 protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present) {
     protocol::Record record;
     const auto& row = game.header;

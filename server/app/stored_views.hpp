@@ -17,6 +17,10 @@ namespace arbiter::server::app {
 protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2> present = {});
 /// A `record` message from a stored game (`present` as for summary_of).
 protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present = {});
+/// The chat a `record` lists (protocol.md, Chat): the spectators' room for everyone, and the
+/// players' room too for `reader`, an account that sat in the game (nullopt: a guest).
+std::vector<protocol::ChatLine> record_chat(const storage::StoredGame& game,
+                                            std::optional<std::int64_t> reader);
 /// A stored game in its variant's notation, as GET /api/games/{id}/export gives it (PGN for chess
 /// and xiangqi, PDN for draughts, from rules::Game::export_text); or why its moves do not replay.
 Expected<std::string, std::string> export_text(const storage::StoredGame& game);

@@ -89,6 +89,14 @@ Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableCon
         table.clock_->set(clocks);
     }
     table.rebuild_lag();
+    for (auto& row : stored.chat) {
+        table.chat_.push_back({protocol::ChatLine{row.seq, row.room, std::move(row.from),
+                                                  std::move(row.text), row.at_ms},
+                               row.seat});
+    }
+    while (table.chat_.size() > kKeptChat) {
+        table.chat_.pop_front();
+    }
     if (table.status_ == GameStatus::playing || table.status_ == GameStatus::waiting) {
         // Nobody is connected after a restart: the claim window (or, for a game still waiting
         // for an opponent, its creator's time to come back) opens a full timeout from now.
@@ -117,6 +125,7 @@ Expected<Decision, Refusal> Table::decide(TableCommand command, Instant now) {
             [&](const command::AbandonCheck&) { return on_abandon_check(now); },
             [&](const command::EngineMove& move) { return on_engine_move(move, now); },
             [&](const command::EngineFailure& failure) { return on_engine_failure(failure, now); },
+            [&](const command::Chat& chat) { return on_chat(chat, now); },
         },
         command);
     pending_ = verdict.has_value();
@@ -196,6 +205,13 @@ void Table::apply(Decision& decision, Instant now) {
                        seq_ = decision.seq_;
                    },
                    [&](Decision::EventOnly&) { seq_ = decision.seq_; },
+                   [&](Decision::ChatPosted& posted) {
+                       seq_ = decision.seq_;
+                       chat_.push_back(std::move(posted.chat));
+                       if (chat_.size() > kKeptChat) {
+                           chat_.pop_front();
+                       }
+                   },
                },
                change);
 }

@@ -16,6 +16,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,7 @@
 #include "common/core/expected.hpp"
 #include "common/protocol/messages.hpp"
 #include "common/rules/game.hpp"
+#include "server/app/chat_rules.hpp"
 #include "server/app/game_clock.hpp"
 #include "server/app/lag_tracker.hpp"
 #include "server/app/table_commands.hpp"
@@ -41,6 +43,10 @@ struct TableConfig {
     std::chrono::milliseconds disconnect_timeout{60'000};
     /// Engine seats are played (the server has engines); without, an engine seat is nobody's.
     bool engines = true;
+    /// Watchers may write to the spectators' room (--no-spectator-chat turns it off).
+    bool spectator_chat = true;
+    /// The operator's word list (--chat-words); nullptr: none.
+    std::shared_ptr<const ChatWords> chat_words;
 };
 
 /// One seat of the table.
@@ -161,6 +167,14 @@ class Table {
     /// perhaps in another order), rebuilt from its record (O(1) in the game's length); nullopt
     /// when there is no such move.
     std::optional<protocol::Moved> moved_event(std::uint32_t ply) const;
+    /// The chat messages kept (the last kKeptChat), oldest first.
+    const std::deque<TableChat>& chat() const noexcept { return chat_; }
+    /// The last protocol::kStateChatLines messages `reader` may read (may_read_chat), oldest
+    /// first: a `state`'s chat.
+    std::vector<protocol::ChatLine> chat_for(const ChatMember& reader,
+                                             const std::array<bool, 2>& muted) const;
+    /// The messages kept in memory: enough for any reader's state once mutes skip some.
+    static constexpr std::size_t kKeptChat = storage::kLoadedChat;
 
   private:
     Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, TableConfig config);
@@ -194,6 +208,9 @@ class Table {
     /// position alone decides (the side to move, legal moves, check, reading a move's text).
     /// Null when the position no longer parses.
     std::unique_ptr<rules::Game> position_after(std::uint32_t plies) const;
+
+    // table_chat.cpp
+    Verdict on_chat(const command::Chat& chat, Instant now);
 
     // table_offers.cpp
     Verdict on_offer(const command::Offer& offer, Instant now);
@@ -252,6 +269,7 @@ class Table {
     std::optional<TimePoint> turn_since_;
     std::array<LagTracker, 2> lag_{};  ///< per seat, [first, second]
     std::vector<protocol::OpenOffer> offers_;
+    std::deque<TableChat> chat_;         ///< the last kKeptChat messages, oldest first
     std::uint32_t engine_failures_ = 0;  ///< failures at engine_failure_ply_
     std::uint32_t engine_failure_ply_ = 0;
     /// A decision is out, neither applied nor discarded: nothing else may be decided.

@@ -126,6 +126,14 @@ struct EngineMove {
     std::uint32_t ply = 0;
     std::string move;
 };
+/// A chat message to one of the game's rooms (its text checked by the decoder).
+struct Chat {
+    HeldSeats held;
+    bool watching = false;  ///< the connection watches the game
+    protocol::ChatRoom room = protocol::ChatRoom::players;
+    std::string name;  ///< the connection's name: a spectator's `from` (a seat's is its own)
+    std::string text;
+};
 /// The engine failed to move at `ply` (crashed, no answer in time, a move the rules refused).
 struct EngineFailure {
     std::uint32_t ply = 0;
@@ -138,13 +146,20 @@ struct EngineFailure {
 using TableCommand = std::variant<command::Create, command::Start, command::Join, command::Move,
                                   command::Resign, command::Offer, command::Abort, command::Claim,
                                   command::Presence, command::FlagFall, command::AbandonCheck,
-                                  command::EngineMove, command::EngineFailure>;
+                                  command::EngineMove, command::EngineFailure, command::Chat>;
 
 /// A request refused: it changed nothing. The code and message are the player's `error`.
 struct Refusal {
     protocol::ErrorCode code = protocol::ErrorCode::internal;
     std::string message;
     friend bool operator==(const Refusal&, const Refusal&) = default;
+};
+
+/// A chat message as the table keeps it: its line, and the seat that wrote it (nullopt: a
+/// spectator), which mutes read.
+struct TableChat {
+    protocol::ChatLine line;
+    std::optional<rules::Side> seat;
 };
 
 /// One played ply, beside its wire form in the rules game: what the table needs of it later.
@@ -224,8 +239,11 @@ class Decision {
         std::string next;
     };
     struct EventOnly {};  ///< an event that changes no more than seq (presence)
+    struct ChatPosted {
+        TableChat chat;
+    };
     using Change = std::variant<Unchanged, TurnStarts, Seated, Played, Ended, OffersChanged,
-                                TakenBack, Rematched, EventOnly>;
+                                TakenBack, Rematched, EventOnly, ChatPosted>;
 
     Change change_;
     std::uint64_t seq_ = 0;  ///< the game's seq after it

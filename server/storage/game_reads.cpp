@@ -47,6 +47,32 @@ Expected<void, StorageError> merge_journal(sqlite::Statement& select_journal, St
     });
 }
 
+Expected<sqlite::Statement, StorageError> prepare_select_chat(sqlite::Connection& connection) {
+    return connection.prepare(
+        "SELECT seq, room, author, seat, text, at_ms FROM chat_messages WHERE game_id = ?1 "
+        "ORDER BY seq");
+}
+
+// The game's chat messages (migration 0012), oldest first. The rows' texts are the CHECKs'.
+Expected<void, StorageError> load_chat(sqlite::Statement& select_chat, StoredGame& game) {
+    select_chat.reset();
+    select_chat.bind(1, std::string_view(game.header.id));
+    return select_chat.each_row([&] {
+        ChatRow row;
+        row.seq = static_cast<std::uint64_t>(select_chat.column_int64(0));
+        row.room = select_chat.column_text(1) == "spectators" ? protocol::ChatRoom::spectators
+                                                              : protocol::ChatRoom::players;
+        row.from = select_chat.column_text(2);
+        if (!select_chat.column_is_null(3)) {
+            row.seat =
+                select_chat.column_text(3) == "second" ? rules::Side::second : rules::Side::first;
+        }
+        row.text = select_chat.column_text(4);
+        row.at_ms = select_chat.column_int64(5);
+        game.chat.push_back(std::move(row));
+    });
+}
+
 // Steps a header query to the end, collecting the rows; the first row that cannot be read
 // stops it.
 Expected<std::vector<GameRow>, StorageError> collect_games(sqlite::Statement& select) {
@@ -98,6 +124,13 @@ Expected<std::optional<StoredGame>, StorageError> load_game(sqlite::Connection& 
     if (auto merged = merge_journal(*select_journal, game); !merged) {
         return unexpected(merged.error());
     }
+    auto select_chat = prepare_select_chat(connection);
+    if (!select_chat) {
+        return unexpected(std::move(select_chat).error());
+    }
+    if (auto chat = load_chat(*select_chat, game); !chat) {
+        return unexpected(chat.error());
+    }
     return std::optional<StoredGame>(std::move(game));
 }
 
@@ -121,6 +154,10 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
     if (!select_journal) {
         return unexpected(std::move(select_journal).error());
     }
+    auto select_chat = prepare_select_chat(connection);
+    if (!select_chat) {
+        return unexpected(std::move(select_chat).error());
+    }
     std::vector<StoredGame> games;
     games.reserve(headers->size());
     for (GameRow& header : *headers) {
@@ -131,6 +168,9 @@ Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
         games.push_back(StoredGame{std::move(header), std::move(moves).value()});
         if (auto merged = merge_journal(*select_journal, games.back()); !merged) {
             return unexpected(merged.error());
+        }
+        if (auto chat = load_chat(*select_chat, games.back()); !chat) {
+            return unexpected(chat.error());
         }
     }
     return games;

@@ -121,6 +121,9 @@ Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& c
          "WHERE id = ?1"},
         {&writer.record_event_,
          "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, seq = ?4 WHERE id = ?1"},
+        {&writer.insert_chat_,
+         "INSERT INTO chat_messages (game_id, seq, room, author, seat, text, at_ms) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
         {&writer.end_game_,
          "UPDATE games SET status = ?2, result = ?3, reason = ?4, offers = '', "
          "first_clock_ms = ?5, second_clock_ms = ?6, seq = ?7, updated_ms = ?8 WHERE id = ?1"},
@@ -317,6 +320,26 @@ Expected<void, StorageError> IntentWriter::write(const RecordEvent& event) {
         .bind(3, event.clock_ms[1])
         .bind(4, static_cast<std::int64_t>(event.seq));
     return update_row(record_event_, event.game);
+}
+
+Expected<void, StorageError> IntentWriter::write(const PostChat& chat) {
+    // The game's row first: a message for a game that is not stored fails there, as every
+    // other intent does.
+    if (auto recorded = write(RecordEvent{chat.game, chat.clock_ms, chat.seq}); !recorded) {
+        return recorded;
+    }
+    insert_chat_.reset();
+    insert_chat_.bind_unowned(1, chat.game)
+        .bind(2, static_cast<std::int64_t>(chat.message.seq))
+        .bind(3, protocol::to_string(chat.message.room))
+        .bind_unowned(4, chat.message.from);
+    if (chat.message.seat) {
+        insert_chat_.bind(5, *chat.message.seat == rules::Side::first ? "first" : "second");
+    } else {
+        insert_chat_.bind_null(5);
+    }
+    insert_chat_.bind_unowned(6, chat.message.text).bind(7, chat.message.at_ms);
+    return insert_chat_.run();
 }
 
 Expected<void, StorageError> IntentWriter::write(const EndGame& end) {

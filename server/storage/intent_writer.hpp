@@ -65,6 +65,7 @@ class IntentWriter {
     Expected<void, StorageError> write(const LinkRematch& link);
     Expected<void, StorageError> write(const StoreClocks& clocks);
     Expected<void, StorageError> write(const PruneAborted& prune);
+    Expected<void, StorageError> write(const PostChat& chat);
 
     /// A rated game's end: its players' ratings rows, history rows and the game's changes.
     Expected<void, StorageError> write_ratings(const std::string& game,
@@ -94,6 +95,7 @@ class IntentWriter {
     sqlite::Statement delete_moves_after_;
     sqlite::Statement set_offers_;
     sqlite::Statement record_event_;
+    sqlite::Statement insert_chat_;
     sqlite::Statement end_game_;
     sqlite::Statement link_rematch_;
     sqlite::Statement store_clocks_;

@@ -106,6 +106,15 @@ struct RecordEvent {
     std::uint64_t seq = 0;
 };
 
+/// A chat message was posted (a `chat` event): its row is inserted, and the game's last event
+/// number and clocks are `seq` and `clock_ms`, as for RecordEvent.
+struct PostChat {
+    std::string game;
+    ChatRow message;
+    std::array<std::int64_t, 2> clock_ms{};
+    std::uint64_t seq = 0;
+};
+
 /// The game ended other than by a move (resignation, agreement, timeout, claim, abort, engine
 /// failure): its offers lapse (a rematch may be offered from here on).
 struct EndGame {
@@ -144,8 +153,9 @@ struct PruneAborted {
 };
 
 /// One atomic change to one game (or PruneAborted).
-using GameIntent = std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers,
-                                RecordEvent, EndGame, LinkRematch, StoreClocks, PruneAborted>;
+using GameIntent =
+    std::variant<CreateGame, SeatPlayer, AppendMove, TakeBack, SetOffers, RecordEvent, EndGame,
+                 LinkRematch, StoreClocks, PruneAborted, PostChat>;
 
 /// Where an intent that ends a game keeps the ratings it settles (AppendMove with an ending,
 /// EndGame); nullptr for any other intent.

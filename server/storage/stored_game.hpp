@@ -94,10 +94,24 @@ struct MoveRow {
     std::optional<std::int64_t> lag_ms = std::nullopt;
 };
 
-/// A game with all its moves, in ply order.
+/// One chat message of a game (migration 0012), its text as it was sent (masked already).
+struct ChatRow {
+    std::uint64_t seq = 0;  ///< the `chat` event's number
+    protocol::ChatRoom room = protocol::ChatRoom::players;
+    std::string from;                 ///< the author's display name
+    std::optional<rules::Side> seat;  ///< the author's seat; nullopt for a spectator
+    std::string text;
+    std::int64_t at_ms = 0;  ///< Unix ms
+    friend bool operator==(const ChatRow&, const ChatRow&) = default;
+};
+
+/// A game with all its moves, in ply order, and all its chat messages, in seq order.
 struct StoredGame {
     GameRow header;
     std::vector<MoveRow> moves;
+    std::vector<ChatRow> chat = {};
 };
+/// The most chat messages a table keeps in memory: enough for every reader's `state.chat`.
+inline constexpr std::size_t kLoadedChat = 400;
 
 }  // namespace arbiter::server::storage

@@ -8,6 +8,7 @@ import { forgetSeat, loadSeat, saveSeat, type Message } from './net';
 import { colorOf, describeResult, seatTitle, variantOf, type Variant } from './variants';
 import type { App } from './main';
 import { renderControls } from './controls';
+import { ChatPanel } from './chat';
 import { diffNode, playerNode } from './players';
 import { formatDiff, formatRange, ratingChanges } from './ratings';
 import { announcer, Attention, moveAnnouncement } from './attention';
@@ -84,6 +85,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   // The positions of the plies played, to look back at during the game (browse.ts).
   const history = new MoveHistory();
   preloadSounds();
+  const chat = new ChatPanel((msg) => act(msg));
   fill(
     root,
     h(
@@ -106,6 +108,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         h('div', { class: 'row' }, flip, soundToggle),
         announce.element,
         extra,
+        chat.element,
       ),
     ),
   );
@@ -361,6 +364,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     moveForm.hidden = !playing() || m.status !== 'playing';
     renderControls(controls, { app, model: m, variant, seat: playing(), act, say, rerender: render });
     renderExtra();
+    chat.update(playing(), m.status);
   }
 
   /** Each player's rating change at the end of a rated game: "White Alice 1500 → 1512 (+12)". */
@@ -545,6 +549,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         }
       }
       model = next;
+      chat.load(msg.chat, playing(), model.status);
       noteTurn();
       history.truncate(model.ply);
       history.learn(0, history.at(0) ?? { position: model.initial_position, check: false });
@@ -569,6 +574,10 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       return;
     }
+    if (msg.type === 'chat_muted') {
+      chat.setMuted(msg.mute === true);
+      return;
+    }
     if (!model || awaiting !== null) return;
     const outcome = applyEvent(model, msg);
     // A gap, or an event too malformed to apply: ask for what was missed, since the last seq applied.
@@ -581,6 +590,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       const result = describeResult(variant!, model.result, model.reason, model.status);
       say(mine ? `${result}. Your rating: ${Math.round(mine.after)}${mine.provisional ? '?' : ''} (${formatDiff(mine.diff)})` : result);
     }
+    if (msg.type === 'chat') chat.add(msg);
     if (msg.type === 'offer') describeOffer(msg);
     if (msg.type === 'takeback') say('A move was taken back.');
     if (msg.type === 'presence' && msg.seat !== seat) {

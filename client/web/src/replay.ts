@@ -7,6 +7,7 @@ import { fill, h } from './dom';
 import type { App } from './main';
 import { renderMoves } from './movelist';
 import type { Message } from './net';
+import { chatLog } from './chat';
 import { diffNode, playerNode } from './players';
 import { formatRange, ratingChanges } from './ratings';
 import { colorOf, describeResult, seatTitle, variantOf } from './variants';
@@ -25,13 +26,14 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     last: h('button', { type: 'button', id: 'replay-last', 'aria-label': 'Last' }, '⇥'),
   };
   const flip = h('button', { type: 'button', id: 'flip' }, '⇅ Flip');
+  const chatSlot = h('div', { class: 'chat-slot' });
   fill(
     root,
     h(
       'section',
       { class: 'game-page replay-page' },
       h('div', { class: 'board-column' }, boardSlot, h('div', { class: 'replay-bar' }, buttons.first, buttons.prev, slider, buttons.next, buttons.last, counter)),
-      h('aside', { class: 'side-column' }, title, info, h('div', { class: 'moves-box' }, moves), h('div', { class: 'row' }, flip), h('p', {}, h('a', { href: `/api/games/${gameId}/export` }, 'Export'))),
+      h('aside', { class: 'side-column' }, title, info, h('div', { class: 'moves-box' }, moves), h('div', { class: 'row' }, flip), h('p', {}, h('a', { href: `/api/games/${gameId}/export` }, 'Export')), chatSlot),
     ),
   );
 
@@ -112,6 +114,7 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     const mode = typeof reply.rated === 'boolean' ? ` (${reply.rated ? `rated${range ? ` ${range}` : ''}` : 'casual'})` : '';
     fill(info, ...parts, ` — ${outcome}${mode}`);
     slider.max = String(reply.moves.length);
+    fill(chatSlot, chatLog(reply.chat));
     if (!board) {
       board = new Board(v, () => undefined);
       fill(boardSlot, board.element);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <initializer_list>
 #include <string>
 #include <variant>
@@ -234,6 +235,27 @@ TEST(ServerCommandLine, MaxDbBytesMinusOneIsNotNoBound) {
     EXPECT_NE(text.find("--max-db-bytes"), std::string::npos) << text;
     EXPECT_EQ(accepted({"--max-db-bytes", "1073741824"}).max_db_bytes, 1073741824U);
     EXPECT_EQ(accepted({"--max-db-bytes", "0"}).max_db_bytes, 0U);
+}
+
+// protocol.md, Chat: the operator's two chat flags.
+TEST(ServerCommandLine, SpectatorChatIsOnUnlessTurnedOff) {
+    EXPECT_TRUE(accepted({}).hub.room.spectator_chat);
+    EXPECT_EQ(accepted({}).hub.room.chat_words, nullptr);
+    EXPECT_FALSE(accepted({"--no-spectator-chat"}).hub.room.spectator_chat);
+}
+
+TEST(ServerCommandLine, TheChatWordListIsReadAtStartAndChecked) {
+    const std::string dir = ::testing::TempDir();
+    const std::string words = dir + "/chat_words_ok.txt";
+    std::ofstream(words) << "# words\nheck\n";
+    const ServerConfig config = accepted({"--chat-words", words});
+    ASSERT_NE(config.hub.room.chat_words, nullptr);
+    EXPECT_EQ(config.hub.room.chat_words->mask("oh heck"), "oh ****");
+    const std::string broken = dir + "/chat_words_broken.txt";
+    std::ofstream(broken) << "fine\nnot fine\n";
+    EXPECT_NE(refusal({"--chat-words", broken}).find("line 2: not one word"), std::string::npos);
+    EXPECT_NE(refusal({"--chat-words", dir + "/no_such_file.txt"}).find("cannot be read"),
+              std::string::npos);
 }
 
 TEST(ServerCommandLine, AWordThatIsNotAFlagIsRefused) {

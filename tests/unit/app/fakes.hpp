@@ -491,6 +491,11 @@ class FakeRepository final : public storage::GameRepository {
                            row.seq = link.seq;
                        },
                        [](storage::PruneAborted&) {},
+                       [&](storage::PostChat& chat) {
+                           row.clock_ms = chat.clock_ms;
+                           row.seq = chat.seq;
+                           game.chat.push_back(std::move(chat.message));
+                       },
                        [&](storage::StoreClocks& clocks) {
                            row.clock_ms = clocks.clock_ms;
                            row.updated_ms = clocks.updated_ms;

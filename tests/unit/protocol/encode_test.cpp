@@ -140,7 +140,8 @@ TEST(ProtocolEncode, StateCarriesEveryField) {
     EXPECT_TRUE(state["rematch"].is_null());
     EXPECT_EQ(state["rated"], false);
     EXPECT_TRUE(state["rating_range"].is_null());
-    EXPECT_EQ(state.size(), 24U) << state.dump();
+    EXPECT_EQ(state["chat"], Json::array());
+    EXPECT_EQ(state.size(), 25U) << state.dump();
 }
 
 TEST(ProtocolEncode, StateOfAWaitingXiangqiGameForASpectator) {
@@ -304,6 +305,8 @@ std::vector<ServerMessage> one_of_each_message() {
         {SeatLost{"g1", Variant::chess, Side::second, SeatLossReason::resumed_elsewhere,
                   std::nullopt, false},
          std::nullopt},
+        {ChatEvent{"g1", 15, ChatRoom::players, "Ana", "gl", 1700000000000}, "t1"},
+        {ChatMuted{"g1", true}, std::nullopt},
     };
 }
 
@@ -327,7 +330,8 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
                    "position",     "moves",   "notation", "ply",
                    "turn",         "legal",   "check",    "clock",
                    "time_control", "result",  "reason",   "offers",
-                   "spectators",   "rematch", "rated",    "rating_range"}},
+                   "spectators",   "rematch", "rated",    "rating_range",
+                   "chat"}},
         {"moved",
          {"type", "game", "seq", "ply", "move", "notation", "position", "turn", "legal", "check",
           "clock", "id"}},
@@ -343,7 +347,9 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
         {"record",
          {"type", "game", "variant", "status", "players", "time_control", "initial_position",
           "initial_check", "moves", "result", "reason", "created_ms", "rated", "rating_range",
-          "ratings", "id"}},
+          "ratings", "chat", "id"}},
+        {"chat", {"type", "game", "seq", "room", "from", "text", "at_ms", "id"}},
+        {"chat_muted", {"type", "game", "mute"}},
         {"error", {"type", "code", "message", "id"}},
         {"pong", {"type", "id"}},
     };
@@ -584,6 +590,20 @@ TEST(ProtocolEncode, RecordListsEveryMove) {
     EXPECT_EQ(json["result"], "1-0");
     EXPECT_EQ(json["reason"], "checkmate");
     EXPECT_EQ(json["created_ms"], 1700000000000);
+}
+
+// protocol.md, Chat: a member who may not read the room gets the event with "text": null; the
+// text is a JSON string whatever it holds (markup is escaped by JSON, not interpreted).
+TEST(ProtocolEncode, ChatEventWithTextOrNull) {
+    EXPECT_EQ(encode(ServerMessage{ChatEvent{"g1", 7, ChatRoom::spectators, "Cy",
+                                             "<script>\"x\"</script>", 1700000000000},
+                                   "t1"}),
+              R"({"type":"chat","game":"g1","seq":7,"room":"spectators","from":"Cy",)"
+              R"("text":"<script>\"x\"</script>","at_ms":1700000000000,"id":"t1"})");
+    EXPECT_EQ(encode(ServerMessage{ChatEvent{"g1", 8, ChatRoom::players, "Ana", std::nullopt, 1},
+                                   std::nullopt}),
+              R"({"type":"chat","game":"g1","seq":8,"room":"players","from":"Ana","text":null,)"
+              R"("at_ms":1})");
 }
 
 TEST(ProtocolEncode, ErrorWithAndWithoutId) {

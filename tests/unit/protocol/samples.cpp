@@ -219,6 +219,23 @@ std::vector<ServerMessage> server_messages() {
     guest.first->guest = true;
     out.push_back({guest, {}});
     out.push_back({RematchEvent{"g1", 13, "g2"}, {}});
+    // Chat: a message as its readers get it, as others get it, and as states and records list it.
+    out.push_back(
+        {ChatEvent{"g1", 16, ChatRoom::players, "Ana", "good luck \xE7\x8E\x8B", 1700000000123},
+         "t1"});
+    out.push_back(
+        {ChatEvent{"g1", 17, ChatRoom::spectators, "Bo", std::nullopt, 1700000000456}, {}});
+    out.push_back({ChatMuted{"g1", true}, "u1"});
+    out.push_back({ChatMuted{"g1", false}, {}});
+    State chatty = state_of(Variant::xiangqi, Side::second, false);
+    chatty.chat = {ChatLine{2, ChatRoom::players, "Ana", "hi", 1700000000000},
+                   ChatLine{3, ChatRoom::spectators, "Cy", "<b>nice</b>", 1700000000100}};
+    out.push_back({chatty, {}});
+    Record chat_record;
+    chat_record.game = "g1";
+    chat_record.status = GameStatus::ended;
+    chat_record.chat = {ChatLine{5, ChatRoom::spectators, "Cy", "gg", 1700000000200}};
+    out.push_back({chat_record, "r2"});
     out.push_back({SpectatorCount{"g1", 0}, {}});
     out.push_back({LobbyList{}, {}});
     out.push_back({LobbyList{{summary_of(Variant::chess)}, "g1"}, "l1"});
@@ -251,6 +268,10 @@ const std::vector<std::string_view>& client_frames() {
         R"({"type":"games","status":"ended","variant":"xiangqi","limit":200,"before":"g0"})",
         R"({"type":"replay","game":"g1"})",
         R"({"type":"ping","id":"p"})",
+        R"({"type":"chat","game":"g1","room":"players","text":"good luck","id":"t"})",
+        R"({"type":"chat","game":"g1","room":"spectators","text":"  <script>x</script>  "})",
+        R"({"type":"chat_mute","game":"g1","mute":false,"id":"u"})",
+        R"({"type":"chat_mute","game":"g1"})",
     };
     return frames;
 }
@@ -312,6 +333,12 @@ const std::vector<std::string_view>& invalid_client_frames() {
         R"({"type":"games","limit":201})",
         R"({"type":"games","status":"running"})",
         R"({"type":"games","before":"not an id"})",
+        R"({"type":"chat","game":"g1","room":"all","text":"hi"})",
+        R"({"type":"chat","game":"g1","room":"players"})",
+        R"({"type":"chat","game":"g1","room":"players","text":""})",
+        R"({"type":"chat","game":"g1","room":"players","text":" \t "})",
+        R"({"type":"chat","game":"g1","room":"players","text":7})",
+        R"({"type":"chat_mute","game":"g1","mute":"yes"})",
     };
     return frames;
 }

@@ -180,6 +180,38 @@ TEST_F(StorageRepository, LoadUnfinishedReturnsWaitingAndPlayingGamesWithMoves) 
     EXPECT_EQ(games[1].moves[0].move, "e2e4");
 }
 
+// Chat (migration 0012): messages come back with their game, in seq order, on load() and
+// load_unfinished(), the seat of a player's and none for a spectator's.
+TEST_F(StorageRepository, ChatMessagesComeBackWithTheirGame) {
+    const GameRow playing = make_playing_game("chatty", 1);
+    ASSERT_TRUE(write_and_wait(*repository_, created(playing)));
+    const ChatRow spectator{
+        playing.seq + 2, protocol::ChatRoom::spectators, "Cy", std::nullopt, "<b>nice</b> 王",
+        1700000000500};
+    const ChatRow player{playing.seq + 1, protocol::ChatRoom::players, "bob", Side::second, "gl",
+                         1700000000400};
+    ASSERT_TRUE(write_and_wait(*repository_, PostChat{"chatty", player, {1, 2}, player.seq}));
+    ASSERT_TRUE(write_and_wait(*repository_, PostChat{"chatty", spectator, {3, 4}, spectator.seq}));
+    const StoredGame loaded = load_or_fail("chatty");
+    EXPECT_EQ(loaded.chat, (std::vector<ChatRow>{player, spectator}));
+    EXPECT_EQ(loaded.header.seq, spectator.seq);
+    EXPECT_EQ(loaded.header.clock_ms, (std::array<std::int64_t, 2>{3, 4}));
+    auto unfinished = repository_->load_unfinished();
+    ASSERT_TRUE(unfinished);
+    ASSERT_EQ(unfinished->size(), 1U);
+    EXPECT_EQ(unfinished->front().chat, loaded.chat);
+}
+
+TEST_F(StorageRepository, AChatMessageForAGameNotStoredOrAtATakenSeqIsRefused) {
+    const ChatRow line{5, protocol::ChatRoom::players, "bob", Side::second, "hi", 1};
+    EXPECT_FALSE(write_and_wait(*repository_, PostChat{"nope", line, {}, 5}));
+    ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
+    ASSERT_TRUE(write_and_wait(*repository_, PostChat{"g", line, {}, 5}));
+    EXPECT_FALSE(write_and_wait(*repository_, PostChat{"g", line, {}, 5}))
+        << "two messages cannot share a seq";
+    EXPECT_EQ(load_or_fail("g").chat.size(), 1U);
+}
+
 TEST_F(StorageRepository, ReappendingTheSameMoveIsIdempotent) {
     ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
     ASSERT_TRUE(write_and_wait(*repository_, appended("g", make_move(1, "e2e4"))));

@@ -193,6 +193,9 @@ inline GameRow after(GameRow row, const GameIntent& intent) {
                 row.seq = change.seq;
             } else if constexpr (std::is_same_v<T, PruneAborted>) {
                 // Deletes rows, changes none.
+            } else if constexpr (std::is_same_v<T, PostChat>) {
+                row.clock_ms = change.clock_ms;
+                row.seq = change.seq;
             } else {
                 static_assert(std::is_same_v<T, StoreClocks>);
                 row.clock_ms = change.clock_ms;
