@@ -19,6 +19,8 @@ protocol::GameSummary summary_of(const storage::GameRow& row, std::array<bool, 2
 protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> present = {});
 /// A stored game in its variant's notation, as GET /api/games/{id}/export gives it (PGN for chess
 /// and xiangqi, PDN for draughts, from rules::Game::export_text); or why its moves do not replay.
-Expected<std::string, std::string> export_text(const storage::StoredGame& game);
+/// `evals`: the "[%eval …]" command after each ply, from the game's analysis (none: no comments).
+Expected<std::string, std::string> export_text(const storage::StoredGame& game,
+                                               std::vector<std::string> evals = {});
 
 }  // namespace arbiter::server::app
