@@ -105,6 +105,9 @@ struct ExportInfo {
     std::string termination;  ///< free text: "normal", "time forfeit", "abandoned", ...
     /// Remaining clock of the mover after each ply, in ms; empty for an untimed game.
     std::vector<std::int64_t> clock_ms;
+    /// The engine's evaluation of the position after each ply, as Lichess exports it: the
+    /// command "[%eval 0.17]" or "[%eval #-3]"; empty: none for that ply (or no analysis).
+    std::vector<std::string> evals;
     /// The TimeControl tag's value (PGN 9.6.1): "300+2" (seconds, and the increment after each
     /// move), "-" for none; empty: no tag.
     std::string time_control;

@@ -83,6 +83,8 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     std::string chat_words_file;
     unsigned engine_timeout_ms = static_cast<unsigned>(config.engines.handshake_timeout.count());
     unsigned engine_margin_ms = static_cast<unsigned>(config.engines.answer_margin.count());
+    std::uint64_t analysis_nodes = 100'000;
+    unsigned analysis_movetime_ms = 200;
     po::options_description options("arbiter-server options");
     // clang-format off
     options.add_options()
@@ -132,7 +134,11 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes running at once: a new game against a UCI engine is refused while all run, and an engine that must start then stops the one idle longest and waits for it to end")
         ("engine-threads", po::value(&config.engines.builtin_threads)->default_value(config.engines.builtin_threads), "worker threads for the builtin engine")
         ("engine-timeout-ms", po::value(&engine_timeout_ms)->default_value(engine_timeout_ms), "a UCI engine's start-up handshake (uciok, readyok) limit")
-        ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer (at least 100)");
+        ("engine-margin-ms", po::value(&engine_margin_ms)->default_value(engine_margin_ms), "how long past its think time a UCI engine may take to answer (at least 100)")
+        ("analysis-threads", po::value(&config.analysis.threads)->default_value(config.analysis.threads), "threads analysing finished games (each with its own niced engine processes, apart from the live games' engines)")
+        ("max-analysis-queue", po::value(&config.analysis.max_queue)->default_value(config.analysis.max_queue), "analyses and position evaluations waiting at most; past it a request is answered 503 busy with Retry-After")
+        ("analysis-nodes", po::value(&analysis_nodes)->default_value(analysis_nodes), "nodes the engine searches per analysed position (0: search --analysis-movetime-ms instead)")
+        ("analysis-movetime-ms", po::value(&analysis_movetime_ms)->default_value(analysis_movetime_ms), "think time per analysed position when --analysis-nodes is 0");
     // clang-format on
     po::variables_map values;
     try {
@@ -215,6 +221,10 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         {"--max-creates-per-minute", config.hub.max_creates_per_minute, 1, 1'000'000},
         {"--max-queued-reads", config.max_queued_reads, 1, 1'000'000},
         {"--max-queued-hashes", config.max_queued_hashes, 1, 10'000},
+        {"--analysis-threads", config.analysis.threads, 1, 64},
+        {"--max-analysis-queue", config.analysis.max_queue, 1, 100'000},
+        {"--analysis-nodes", analysis_nodes, 0, 1'000'000'000},
+        {"--analysis-movetime-ms", analysis_movetime_ms, 1, 60'000},
     };
     for (const Range& range : ranges) {
         if (range.value < range.low || range.value > range.high) {
@@ -284,6 +294,10 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     }
     config.engines.handshake_timeout = std::chrono::milliseconds(engine_timeout_ms);
     config.engines.answer_margin = std::chrono::milliseconds(engine_margin_ms);
+    if (analysis_nodes > 0) {
+        config.analysis.limits.nodes = analysis_nodes;
+    }
+    config.analysis.limits.movetime = std::chrono::milliseconds(analysis_movetime_ms);
     config.net.port = static_cast<std::uint16_t>(port);
     config.net.limits.idle_timeout = std::chrono::seconds(idle_seconds);
     config.net.limits.ping_interval = std::chrono::milliseconds(ping_interval_ms);

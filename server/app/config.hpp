@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "server/app/analysis_service.hpp"
 #include "server/app/hub.hpp"
 #include "server/engine/engine_registry.hpp"
 #include "server/net/server.hpp"
@@ -39,6 +40,8 @@ struct ServerConfig {
     std::string backup_to;       ///< --backup FILE: copy the database and exit
     std::string delete_account;  ///< --delete-account NAME: delete the account and exit
     engines::EngineOptions engines;
+    /// The analysis pool (analysis_service.hpp).
+    app::AnalysisOptions analysis;
 };
 
 /// What the command line asks for: run with a config, or print text (help, version, an error)

@@ -109,7 +109,8 @@ std::optional<std::string> url_decode(std::string_view text, bool query) {
 
 HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
                  std::filesystem::path web_root, GaugeSource gauges, ReadWorker& reads,
-                 ApiLimits limits, AccountHttp* accounts, PlayerHttp* players)
+                 ApiLimits limits, AccountHttp* accounts, PlayerHttp* players,
+                 AnalysisHttp* analysis)
     : repository_(repository),
       metrics_(metrics),
       web_root_(std::move(web_root)),
@@ -117,6 +118,7 @@ HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
       reads_(reads),
       accounts_(accounts),
       players_(players),
+      analysis_(analysis),
       api_rates_(limits.requests_per_second, limits.burst),
       writable_(repository.writable()),
       last_probe_(std::chrono::steady_clock::now().time_since_epoch().count()) {}
@@ -130,6 +132,14 @@ void HttpApi::handle(const net::HttpRequest& request, Respond respond) {
             return respond(std::move(*refusal));
         }
         return accounts_->handle(request, path, std::move(respond));
+    }
+    if (analysis_ != nullptr && is_analysis_path(path)) {
+        if (auto refusal = over_api_rate(request)) {
+            return respond(std::move(*refusal));
+        }
+        const std::string_view query =
+            question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+        return analysis_->handle(request, path, query, std::move(respond));
     }
     if (request.method != "GET" && request.method != "HEAD") {
         auto response = text_response(405, "method not allowed");
@@ -324,7 +334,8 @@ net::HttpResponse HttpApi::export_game(const std::string& id) {
     if (!*stored) {
         return text_response(404, "no such game");
     }
-    auto text = export_text(**stored);
+    auto text = export_text(
+        **stored, analysis_ != nullptr ? analysis_->evals_of(id) : std::vector<std::string>());
     if (!text) {
         return text_response(500, text.error());
     }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "server/app/account_http.hpp"
+#include "server/app/analysis_http.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/player_http.hpp"
 #include "server/app/read_worker.hpp"
@@ -35,10 +36,12 @@ class HttpApi final : public net::HttpHandler {
     /// network threads. `limits`: each client's rate of /api/ requests (a client on this
     /// machine, net::ClientAddress::local, has none); past it the answer is 429. `accounts`:
     /// the accounts' API (account_http.hpp); `players`: the players' (player_http.hpp), read on
-    /// the reader thread; without them those paths are 404.
+    /// the reader thread; without them those paths are 404. `analysis`: the analysis API
+    /// (analysis_http.hpp); without it those paths are 404.
     HttpApi(storage::GameRepository& repository, Metrics& metrics, std::filesystem::path web_root,
             GaugeSource gauges, ReadWorker& reads, ApiLimits limits = {},
-            AccountHttp* accounts = nullptr, PlayerHttp* players = nullptr);
+            AccountHttp* accounts = nullptr, PlayerHttp* players = nullptr,
+            AnalysisHttp* analysis = nullptr);
 
     void handle(const net::HttpRequest& request, Respond respond) override;
 
@@ -67,6 +70,7 @@ class HttpApi final : public net::HttpHandler {
     ReadWorker& reads_;
     AccountHttp* accounts_;
     PlayerHttp* players_;
+    AnalysisHttp* analysis_;
     RequestRates api_rates_;
     /// /healthz: the last probe of the database (see health()).
     static constexpr std::chrono::seconds kHealthProbeInterval{1};

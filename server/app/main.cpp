@@ -13,12 +13,15 @@
 
 #include "server/app/account_http.hpp"
 #include "server/app/accounts.hpp"
+#include "server/app/analysis_http.hpp"
+#include "server/app/analysis_service.hpp"
 #include "server/app/config.hpp"
 #include "server/app/http_api.hpp"
 #include "server/app/hub.hpp"
 #include "server/app/log.hpp"
 #include "server/app/player_http.hpp"
 #include "server/app/read_worker.hpp"
+#include "server/engine/analysis_engines.hpp"
 #include "server/net/server.hpp"
 #include "server/storage/sqlite_repository.hpp"
 
@@ -156,10 +159,16 @@ int main(int argc, char** argv) {
     app::AccountHttp account_http(accounts);
     app::PlayerHttp player_http(**repository, **repository, **repository,
                                 app::system_account_clocks().wall_ms);
+    // The analysis pool: its own threads and niced engine processes (analysis_service.hpp).
+    engines::AnalysisEngineSet analysis_engines(config.engines.uci, config.analysis.limits,
+                                                config.analysis.threads);
+    app::AnalysisService analysis(**repository, **repository, analysis_engines, config.analysis,
+                                  time);
+    app::AnalysisHttp analysis_http(analysis, reads);
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
-        [&network, &hub, &reads, &engines, &process_metrics] {
+        [&network, &hub, &reads, &engines, &process_metrics, &analysis_engines] {
             app::ScrapeGauges gauges;
             gauges.open_connections = network->connection_count();
             gauges.roles = hub->connection_roles();
@@ -169,10 +178,14 @@ int main(int argc, char** argv) {
             gauges.engine_processes = engines.processes_running();
             gauges.engine_idle_stops = engines.idle_stops();
             return app::render_gauges(gauges) +
-                   process_metrics.render(std::chrono::steady_clock::now());
+                   process_metrics.render(std::chrono::steady_clock::now()) +
+                   "# HELP arbiter_analysis_searches_total Engine searches run by the analysis "
+                   "pool.\n# TYPE arbiter_analysis_searches_total counter\n"
+                   "arbiter_analysis_searches_total " +
+                   std::to_string(analysis_engines.searches()) + "\n";
         },
         reads, app::ApiLimits{config.api_requests_per_second, config.api_burst}, &account_http,
-        &player_http);
+        &player_http, &analysis_http);
     try {
         net::NetConfig net_config = config.net;
         net_config.threads = config.threads;
@@ -184,6 +197,10 @@ int main(int argc, char** argv) {
         // Also on standard error as plain text: the operator's first look at a failed start.
         log_event(LogLevel::error, "start_failed", {{"error", error.what()}});
         std::fprintf(stderr, "arbiter-server: %s\n", error.what());
+        return 1;
+    }
+    if (auto started = analysis.start(); !started) {
+        log_event(LogLevel::error, "analysis_not_started", {{"error", started.error().message}});
         return 1;
     }
     auto restored = hub->restore_games();
@@ -215,6 +232,7 @@ int main(int argc, char** argv) {
     // the io_context.
     reads.stop();
     hashing.stop();
+    analysis.stop();
     hub->store_clocks_at_stop();
     (*repository)->flush();
     hub->close();

@@ -117,7 +117,8 @@ protocol::Record record_of(const storage::StoredGame& game, std::array<bool, 2> 
     return record;
 }
 
-Expected<std::string, std::string> export_text(const storage::StoredGame& stored) {
+Expected<std::string, std::string> export_text(const storage::StoredGame& stored,
+                                               std::vector<std::string> evals) {
     const auto& header = stored.header;
     auto game = rules::make_game(header.variant, header.initial_position);
     if (!game) {
@@ -142,6 +143,7 @@ Expected<std::string, std::string> export_text(const storage::StoredGame& stored
                             ? seconds_text(*header.clock_initial_ms) + "+" +
                                   seconds_text(*header.clock_increment_ms)
                             : "-";
+    info.evals = std::move(evals);
     info.outcome = header.result;
     info.termination = header.reason == protocol::EndReason::timeout     ? "time forfeit"
                        : header.reason == protocol::EndReason::abandoned ? "abandoned"

@@ -23,6 +23,8 @@ std::vector<protocol::ChatLine> record_chat(const storage::StoredGame& game,
                                             std::optional<std::int64_t> reader);
 /// A stored game in its variant's notation, as GET /api/games/{id}/export gives it (PGN for chess
 /// and xiangqi, PDN for draughts, from rules::Game::export_text); or why its moves do not replay.
-Expected<std::string, std::string> export_text(const storage::StoredGame& game);
+/// `evals`: the "[%eval …]" command after each ply, from the game's analysis (none: no comments).
+Expected<std::string, std::string> export_text(const storage::StoredGame& game,
+                                               std::vector<std::string> evals = {});
 
 }  // namespace arbiter::server::app

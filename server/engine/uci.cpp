@@ -75,6 +75,53 @@ UciLine parse_uci_line(std::string_view line) {
     return parsed;
 }
 
+std::optional<UciInfo> parse_uci_info(std::string_view line) {
+    std::size_t pos = 0;
+    if (next_token(line, pos) != "info") {
+        return std::nullopt;
+    }
+    UciInfo info;
+    bool scored = false;
+    for (std::string_view token = next_token(line, pos); !token.empty();
+         token = next_token(line, pos)) {
+        if (token == "multipv") {
+            if (to_int(next_token(line, pos)).value_or(1) != 1) {
+                return std::nullopt;
+            }
+        } else if (token == "score") {
+            const std::string_view kind = next_token(line, pos);
+            const auto value = to_int(next_token(line, pos));
+            if (!value || (kind != "cp" && kind != "mate")) {
+                return std::nullopt;
+            }
+            (kind == "cp" ? info.cp : info.mate) = *value;
+            scored = true;
+        } else if (token == "lowerbound" || token == "upperbound") {
+            info.bound = true;
+        } else if (token == "pv") {
+            // The principal variation runs to the end of the line (UCI: "pv" comes last).
+            for (std::string_view move = next_token(line, pos); !move.empty();
+                 move = next_token(line, pos)) {
+                info.pv.emplace_back(move);
+            }
+        } else if (token == "string") {
+            return std::nullopt;  // free text to the end of the line
+        }
+    }
+    if (!scored) {
+        return std::nullopt;
+    }
+    return info;
+}
+
+std::string analysis_go_command(std::optional<std::uint64_t> nodes,
+                                std::chrono::milliseconds movetime) {
+    if (nodes) {
+        return "go nodes " + std::to_string(*nodes);
+    }
+    return "go movetime " + std::to_string(std::max<std::int64_t>(1, movetime.count()));
+}
+
 void UciOptions::note(const UciLine& line) {
     if (line.kind != UciLine::Kind::option) {
         return;

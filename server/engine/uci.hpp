@@ -25,6 +25,23 @@ struct UciLine {
 /// Classifies one line (without its newline). Unknown lines (id, info, copyright) are `other`.
 UciLine parse_uci_line(std::string_view line);
 
+/// What an `info` line says of the search, as analysis reads it: the score from the side to
+/// move's view and the principal variation. Lines without a score (currmove, string, ...) and
+/// lines of a second or later multipv line are not infos (nullopt).
+struct UciInfo {
+    std::optional<int> cp;    ///< "score cp N"
+    std::optional<int> mate;  ///< "score mate N": moves to mate, negative when mated
+    bool bound = false;       ///< "lowerbound"/"upperbound": not the final score of its depth
+    std::vector<std::string> pv;
+    bool operator==(const UciInfo&) const = default;
+};
+/// Parses an `info ... score ...` line.
+std::optional<UciInfo> parse_uci_info(std::string_view line);
+
+/// `go nodes N` when `nodes` is given, else `go movetime N`: a bounded search for analysis.
+std::string analysis_go_command(std::optional<std::uint64_t> nodes,
+                                std::chrono::milliseconds movetime);
+
 /// Of the options a UCI engine announces in its handshake, those the server sets. Nothing else is
 /// kept: an engine may announce any number of options.
 struct UciOptions {

@@ -30,6 +30,11 @@ Expected<void, StorageError> GroupCommitWriter::prepare() {
         return unexpected(std::move(accounts).error());
     }
     accounts_ = std::move(accounts).value();
+    auto analyses = AnalysisWriter::prepare(connection_);
+    if (!analyses) {
+        return unexpected(std::move(analyses).error());
+    }
+    analyses_ = std::move(analyses).value();
     return {};
 }
 
@@ -296,6 +301,9 @@ GroupCommitWriter::Result GroupCommitWriter::commit_alone(const WriteIntent& int
 GroupCommitWriter::Result GroupCommitWriter::apply(const WriteIntent& intent) {
     if (const auto* game = std::get_if<GameIntent>(&intent)) {
         return intents_.apply(*game);
+    }
+    if (const auto* save = std::get_if<SaveAnalysis>(&intent)) {
+        return analyses_.apply(*save);
     }
     return accounts_.apply(std::get<AccountIntent>(intent));
 }

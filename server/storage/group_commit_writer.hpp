@@ -15,6 +15,7 @@
 #include "common/core/expected.hpp"
 #include "server/storage/account_store.hpp"
 #include "server/storage/account_writer.hpp"
+#include "server/storage/analysis_rows.hpp"
 #include "server/storage/health_probe.hpp"
 #include "server/storage/intent_writer.hpp"
 #include "server/storage/repository.hpp"
@@ -24,8 +25,8 @@
 
 namespace arbiter::server::storage::detail {
 
-/// What the writer writes: a game's change, or an account's. Both kinds share the batches.
-using WriteIntent = std::variant<GameIntent, AccountIntent>;
+/// What the writer writes: a game's change, an account's, or an analysis. All share the batches.
+using WriteIntent = std::variant<GameIntent, AccountIntent, SaveAnalysis>;
 
 /// Takes everything queued (up to SqliteOptions::max_batch writes), applies it in ONE
 /// transaction (BEGIN IMMEDIATE … COMMIT), and only then runs each write's callback, in
@@ -106,6 +107,7 @@ class GroupCommitWriter {
     sqlite::Connection connection_;
     IntentWriter intents_;
     AccountWriter accounts_;
+    AnalysisWriter analyses_;
     /// A filing's COMMIT ran at synchronous = NORMAL and FULL could not be set back yet.
     bool full_sync_pending_ = false;
 

@@ -233,6 +233,23 @@ Expected<AccountSnapshot, StorageError> SqliteRepository::load_accounts() {
     return detail::load_accounts(reader_);
 }
 
+// --- analyses ----------------------------------------------------------------------------------
+
+void SqliteRepository::write_analysis(SaveAnalysis save, AnalysisStore::Done done) {
+    writer_.submit(std::move(save), std::move(done));
+}
+
+Expected<std::optional<AnalysisRow>, StorageError> SqliteRepository::find_analysis(
+    const std::string& game_id) {
+    std::lock_guard lock(read_mutex_);
+    return detail::find_analysis(reader_, game_id);
+}
+
+Expected<std::vector<AnalysisRow>, StorageError> SqliteRepository::unfinished_analyses() {
+    std::lock_guard lock(read_mutex_);
+    return detail::unfinished_analyses(reader_);
+}
+
 // --- health and maintenance --------------------------------------------------------------------
 
 bool SqliteRepository::writable() {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "server/storage/account_store.hpp"
+#include "server/storage/analysis_store.hpp"
 #include "server/storage/checkpointer.hpp"
 #include "server/storage/file_lock.hpp"
 #include "server/storage/group_commit_writer.hpp"
@@ -33,9 +34,13 @@
 
 namespace arbiter::server::storage {
 
-/// The SQLite GameRepository, AccountStore and PlayerStore: games and accounts share one file
+/// The SQLite GameRepository, AccountStore, PlayerStore and AnalysisStore: games, accounts and
+/// analyses share one file
 /// and one writer. Thread-safe: any thread may call any member.
-class SqliteRepository final : public GameRepository, public AccountStore, public PlayerStore {
+class SqliteRepository final : public GameRepository,
+                               public AccountStore,
+                               public PlayerStore,
+                               public AnalysisStore {
   public:
     /// Both interfaces name the same callback type.
     using Done = GameRepository::Done;
@@ -94,6 +99,12 @@ class SqliteRepository final : public GameRepository, public AccountStore, publi
                                              const EachLeader& each) override;
     /// Every stored rating (the rating book's start, server/app/rating_book.hpp).
     Expected<std::vector<RatingRow>, StorageError> load_ratings();
+
+    /// Queued to the same writer as the games' writes, in the same batches.
+    void write_analysis(SaveAnalysis save, AnalysisStore::Done done) override;
+    Expected<std::optional<AnalysisRow>, StorageError> find_analysis(
+        const std::string& game_id) override;
+    Expected<std::vector<AnalysisRow>, StorageError> unfinished_analyses() override;
 
     WriterStats stats();
     const std::string& path() const noexcept { return path_; }

@@ -17,8 +17,12 @@ std::string write_pgn(const PgnMoves& moves, const ExportInfo& info, Outcome out
                            moves.first_mover == white ? Side::first : Side::second);
     for (std::size_t ply = 0; ply < moves.san.size(); ++ply) {
         movetext.move(moves.san[ply]);
+        std::string commands = ply < info.evals.size() ? info.evals[ply] : std::string();
         if (ply < info.clock_ms.size()) {
-            movetext.comment("{" + pgn::clock_command(info.clock_ms[ply]) + "}");
+            commands += (commands.empty() ? "" : " ") + pgn::clock_command(info.clock_ms[ply]);
+        }
+        if (!commands.empty()) {
+            movetext.comment("{" + commands + "}");
         }
     }
     return pgn::tag_section(info, "-", outcome, std::move(tags)) +

@@ -305,5 +305,40 @@ TEST(ThinkBudget, UciLevelsKeepTheirThinkTimeInTimedGames) {
     EXPECT_EQ(think_budget(uci_strength(8).movetime, question), std::chrono::milliseconds(100));
 }
 
+TEST(UciInfo, ReadsScoreAndPrincipalVariation) {
+    const auto info = parse_uci_info(
+        "info depth 12 seldepth 15 multipv 1 score cp -35 nodes 2000 nps 100000 tbhits 0 time 20 "
+        "pv e7e5 g1f3 b8c6");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->cp, -35);
+    EXPECT_FALSE(info->mate);
+    EXPECT_FALSE(info->bound);
+    EXPECT_EQ(info->pv, (std::vector<std::string>{"e7e5", "g1f3", "b8c6"}));
+}
+
+TEST(UciInfo, ReadsMateAndBounds) {
+    const auto mated = parse_uci_info("info depth 3 score mate -2 pv a1a2");
+    ASSERT_TRUE(mated);
+    EXPECT_EQ(mated->mate, -2);
+    EXPECT_FALSE(mated->cp);
+    const auto bound = parse_uci_info("info depth 9 score cp 40 lowerbound nodes 10");
+    ASSERT_TRUE(bound);
+    EXPECT_TRUE(bound->bound);
+    EXPECT_TRUE(bound->pv.empty());
+}
+
+TEST(UciInfo, IgnoresLinesWithoutAScoreOrOfAnotherLine) {
+    EXPECT_FALSE(parse_uci_info("info depth 1 currmove e2e4 currmovenumber 1"));
+    EXPECT_FALSE(parse_uci_info("info string NNUE evaluation using nn.nnue score cp 3"));
+    EXPECT_FALSE(parse_uci_info("info multipv 2 score cp 10 pv d2d4"));
+    EXPECT_FALSE(parse_uci_info("info score cp"));
+    EXPECT_FALSE(parse_uci_info("bestmove e2e4"));
+}
+
+TEST(UciInfo, AnalysisSearchIsBoundedByNodesOrTime) {
+    EXPECT_EQ(analysis_go_command(5000, std::chrono::milliseconds(100)), "go nodes 5000");
+    EXPECT_EQ(analysis_go_command(std::nullopt, std::chrono::milliseconds(100)), "go movetime 100");
+}
+
 }  // namespace
 }  // namespace arbiter::server::engines

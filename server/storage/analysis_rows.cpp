@@ -1,0 +1,149 @@
+#include "server/storage/analysis_rows.hpp"
+
+#include <array>
+#include <utility>
+
+namespace arbiter::server::storage {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kStatusNames = {"queued", "running", "done", "failed"};
+
+}  // namespace
+
+std::string_view to_string(AnalysisStatus status) noexcept {
+    return kStatusNames[static_cast<std::size_t>(status)];
+}
+
+std::optional<AnalysisStatus> parse_analysis_status(std::string_view text) noexcept {
+    for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
+        if (kStatusNames[i] == text) {
+            return static_cast<AnalysisStatus>(i);
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace arbiter::server::storage
+
+namespace arbiter::server::storage::detail {
+
+namespace {
+
+constexpr std::string_view kColumns =
+    "game_id, status, engine, done, total, plies, accuracy, counts, requested_ms, updated_ms";
+
+std::optional<std::string> optional_text(const sqlite::Statement& row, int index) {
+    if (row.column_is_null(index)) {
+        return std::nullopt;
+    }
+    return row.column_text(index);
+}
+
+Expected<AnalysisRow, StorageError> read_row(const sqlite::Statement& row) {
+    AnalysisRow analysis;
+    analysis.game_id = row.column_text(0);
+    const std::string status = row.column_text(1);
+    const auto parsed = parse_analysis_status(status);
+    if (!parsed) {  // the table's CHECK allows only the four
+        return unexpected(StorageError{"unknown analysis status: " + status});
+    }
+    analysis.status = *parsed;
+    analysis.engine = row.column_text(2);
+    analysis.done = row.column_int64(3);
+    analysis.total = row.column_int64(4);
+    analysis.plies_json = row.column_text(5);
+    analysis.accuracy_json = optional_text(row, 6);
+    analysis.counts_json = optional_text(row, 7);
+    analysis.requested_ms = row.column_int64(8);
+    analysis.updated_ms = row.column_int64(9);
+    return analysis;
+}
+
+Expected<std::vector<AnalysisRow>, StorageError> read_rows(sqlite::Statement& select) {
+    std::vector<AnalysisRow> rows;
+    auto read = select.each_row([&]() -> Expected<void, StorageError> {
+        auto row = read_row(select);
+        if (!row) {
+            return unexpected(std::move(row).error());
+        }
+        rows.push_back(std::move(row).value());
+        return {};
+    });
+    if (!read) {
+        return unexpected(std::move(read).error());
+    }
+    return rows;
+}
+
+}  // namespace
+
+Expected<AnalysisWriter, StorageError> AnalysisWriter::prepare(sqlite::Connection& connection) {
+    AnalysisWriter writer;
+    auto upsert = connection.prepare(
+        "INSERT INTO analyses (" + std::string(kColumns) +
+            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (game_id) DO UPDATE "
+            "SET status = excluded.status, engine = excluded.engine, done = excluded.done, "
+            "total = excluded.total, plies = excluded.plies, accuracy = excluded.accuracy, "
+            "counts = excluded.counts, updated_ms = excluded.updated_ms",
+        true);
+    if (!upsert) {
+        return unexpected(std::move(upsert).error());
+    }
+    writer.upsert_ = std::move(upsert).value();
+    return writer;
+}
+
+Expected<void, StorageError> AnalysisWriter::apply(const SaveAnalysis& save) {
+    const AnalysisRow& row = save.row;
+    upsert_.reset();
+    upsert_.bind(1, row.game_id)
+        .bind(2, to_string(row.status))
+        .bind(3, row.engine)
+        .bind(4, row.done)
+        .bind(5, row.total)
+        .bind(6, row.plies_json);
+    if (row.accuracy_json) {
+        upsert_.bind(7, *row.accuracy_json);
+    } else {
+        upsert_.bind_null(7);
+    }
+    if (row.counts_json) {
+        upsert_.bind(8, *row.counts_json);
+    } else {
+        upsert_.bind_null(8);
+    }
+    upsert_.bind(9, row.requested_ms).bind(10, row.updated_ms);
+    return upsert_.run();
+}
+
+Expected<std::optional<AnalysisRow>, StorageError> find_analysis(sqlite::Connection& connection,
+                                                                 const std::string& game_id) {
+    auto select =
+        connection.prepare("SELECT " + std::string(kColumns) + " FROM analyses WHERE game_id = ?1");
+    if (!select) {
+        return unexpected(std::move(select).error());
+    }
+    select->bind(1, game_id);
+    auto rows = read_rows(*select);
+    if (!rows) {
+        return unexpected(std::move(rows).error());
+    }
+    if (rows->empty()) {
+        return std::optional<AnalysisRow>();
+    }
+    return std::optional<AnalysisRow>(std::move(rows->front()));
+}
+
+Expected<std::vector<AnalysisRow>, StorageError> unfinished_analyses(
+    sqlite::Connection& connection) {
+    auto select = connection.prepare("SELECT " + std::string(kColumns) +
+                                     " FROM analyses WHERE status IN ('queued', 'running') "
+                                     "ORDER BY requested_ms, game_id");
+    if (!select) {
+        return unexpected(std::move(select).error());
+    }
+    return read_rows(*select);
+}
+
+}  // namespace arbiter::server::storage::detail
