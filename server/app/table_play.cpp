@@ -90,7 +90,7 @@ Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
         // move in any notation is refused with the reason to_wire gives: it judges the text in
         // the notation it is written in (play() reads wire form only).
         if (auto wire = game_->to_wire(move.text); !wire) {
-            played = unexpected(std::move(wire.error()));
+            played = unexpected(wire.error());
         } else if (*wire != move.text) {
             played = game_->play(*wire);
         }
