@@ -86,8 +86,12 @@ Table::Verdict Table::play(Side seat, const command::Move& move, Instant now) {
     auto played = game_->play(move.text);
     if (!played) {
         // Display notation (SAN, WXF, PDN) is accepted too: the rules resolve it to the wire
-        // form, so thin clients need no notation code of their own.
-        if (auto wire = game_->to_wire(move.text); wire && *wire != move.text) {
+        // form, so thin clients need no notation code of their own. A text that is no legal
+        // move in any notation is refused with the reason to_wire gives: it judges the text in
+        // the notation it is written in (play() reads wire form only).
+        if (auto wire = game_->to_wire(move.text); !wire) {
+            played = unexpected(wire.error());
+        } else if (*wire != move.text) {
             played = game_->play(*wire);
         }
     }

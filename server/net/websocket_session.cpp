@@ -36,6 +36,8 @@ using Clock = std::chrono::steady_clock;
 // A read buffer above this is released after each message, so an idle connection holds none
 // (the budget is 16 KB of server memory per idle connection, NetMemory).
 constexpr std::size_t kKeepBufferBytes = 1024;
+/// How much of a refused message (over the size limit, or binary) one read takes and drops.
+constexpr std::size_t kDiscardChunkBytes = std::size_t{16} * 1024;
 
 class WebsocketSession;
 
@@ -143,7 +145,8 @@ class WebsocketSession final : public Connection,
             response.set(http::field::server, "arbiter");
         }));
         // permessage-deflate stays off (the default): its zlib state costs ~100 KB a connection.
-        ws_.read_message_max(state_->limits().max_frame_bytes);
+        // No limit of beast's own: read() holds messages to max_frame_bytes itself.
+        ws_.read_message_max(0);
         if (const auto bytes = state_->limits().socket_send_buffer_bytes; bytes > 0) {
             error_code ignored;  // the kernel's default buffer is a fine fallback
             beast::get_lowest_layer(ws_).socket().set_option(
@@ -340,28 +343,44 @@ class WebsocketSession final : public Connection,
         arm_liveness(tick.wake);
     }
 
+    // A message is read a piece at a time, never more than one byte past the size limit, so
+    // that one over it is answered `too_large` before the close 1009 (protocol.md, Limits):
+    // beast's own limit (read_message_max) fails the connection at once, with no room for the
+    // error.
     void read() {
-        ws_.async_read(buffer_, [self = shared_from_this()](error_code ec, std::size_t) {
+        const std::size_t limit = state_->limits().max_frame_bytes;
+        const std::size_t room =
+            discarding_ || buffer_.size() > limit ? kDiscardChunkBytes : limit + 1 - buffer_.size();
+        ws_.async_read_some(buffer_, room, [self = shared_from_this()](error_code ec, std::size_t) {
             self->on_read(ec);
         });
     }
 
     void on_read(error_code ec) {
         if (ec) {
-            if (ec == websocket::error::message_too_big && !close_notified_) {
-                // beast has already sent close 1009 and closed the socket.
-                state_->counters.too_large_closes.fetch_add(1);
-                guarded("on_too_large", [&] { state_->peers().on_too_large(peer_); });
-            }
             return finish();
         }
         heard(Clock::now());
-        if (!ws_.got_text()) {
+        if (discarding_) {
+            // The rest of a refused message, or frames after a close: read only to reach the
+            // peer's close frame.
+        } else if (!ws_.got_text()) {
             // The protocol is UTF-8 JSON text (protocol.md): binary data is refused with 1003.
+            discarding_ = true;
             state_->counters.binary_closes.fetch_add(1);
             closing_.store(true);
             drop_queue();
             start_close({websocket::close_code::unknown_data, "text frames only"});
+        } else if (buffer_.size() > state_->limits().max_frame_bytes) {
+            discarding_ = true;
+            if (!close_requested_) {
+                // The error first, then the close frame after it (close() waits for the queue).
+                state_->counters.too_large_closes.fetch_add(1);
+                guarded("on_too_large", [&] { state_->peers().on_too_large(peer_); });
+                close(CloseCode::too_big, "message too big");
+            }
+        } else if (!ws_.is_message_done()) {
+            return read();  // the rest of this message
         } else if (!close_requested_) {
             const std::string_view text(static_cast<const char*>(buffer_.data().data()),
                                         buffer_.size());
@@ -611,6 +630,7 @@ class WebsocketSession final : public Connection,
     bool close_started_ = false;
     bool finished_ = false;
     bool close_notified_ = false;  ///< on_close was called
+    bool discarding_ = false;      ///< a message was refused: the rest is read and dropped
     bool ping_flooded_ = false;    ///< pings over the rate: a close is on its way
 };
 

@@ -13,6 +13,11 @@
 // span and every ```json block with a "type", against the direction of the section it is in
 // ("## Client to server" or "## Server to client"). Exit status: 0 all good, 1 a failure, 2 bad
 // usage.
+//
+// Client messages are read as the server reads them: an integer written with a fraction or an
+// exponent (`1.0`, `1e3`) is refused (protocol.md, "Integers"), though JSON.parse would make it
+// the same number as `1`. Such a number is read as an object, which no `"type": "integer"` of
+// the schemas accepts; the client schemas have no other kind of number.
 
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -87,6 +92,42 @@ function loadSchemas(directory) {
   return { validators, failures, count: names.length };
 }
 
+// `text` with every integral number written with a fraction or an exponent replaced by
+// {"written as": "1.0"}: JSON text cannot tell 1.0 from 1 once parsed, the server can.
+const jsonNumber = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
+
+function markFractionalIntegers(text) {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    jsonNumber.lastIndex = i;
+    const number = c === "-" || (c >= "0" && c <= "9") ? jsonNumber.exec(text) : null;
+    if (number) {
+      const token = number[0];
+      const fractional = /[.eE]/.test(token) && Number.isInteger(Number(token));
+      out += fractional ? JSON.stringify({ "written as": token }) : token;
+      i += token.length;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+// A message as the server reads it in that direction (see the file comment).
+function parseMessage(text, direction) {
+  return JSON.parse(direction === "client" ? markFractionalIntegers(text) : text);
+}
+
 function clip(text, limit = 300) {
   return text.length <= limit ? text : `${text.slice(0, limit)}...`;
 }
@@ -144,7 +185,7 @@ function checkMarkdown(file, validators) {
     const where = `${file}:${example.line}`;
     let message;
     try {
-      message = JSON.parse(example.text);
+      message = parseMessage(example.text, example.direction);
     } catch (error) {
       console.error(`${where}: example is not JSON (${error.message}): ${clip(example.text)}`);
       ++failures;
@@ -181,7 +222,7 @@ function checkFile(file, direction, expectInvalid, validators) {
     const where = `${file}:${number + 1}`;
     let message;
     try {
-      message = JSON.parse(line);
+      message = parseMessage(line, direction);
     } catch (error) {
       console.error(`${where}: not JSON (${error.message}): ${clip(line)}`);
       ++failures;

@@ -78,8 +78,13 @@ class ChessGame final : public Game {
         if (status_.over()) {
             return unexpected(RulesError{std::string(text) + ": the game is over"});
         }
-        if (auto uci = parse_uci(current(), text, legal_)) {
+        auto uci = parse_uci(current(), text, legal_);
+        if (uci) {
             return to_uci(*uci);
+        }
+        // Text written as UCI is refused for its UCI reason, SAN for its SAN reason.
+        if (is_uci_shaped(text)) {
+            return unexpected(uci.error());
         }
         auto san = parse_san(current(), text);
         if (!san) {

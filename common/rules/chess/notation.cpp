@@ -1,5 +1,7 @@
 #include "common/rules/chess/notation.hpp"
 
+#include "common/rules/chess/refusal.hpp"
+
 namespace arbiter::rules::chess {
 
 namespace {
@@ -62,6 +64,11 @@ std::string to_uci(Move move) {
     return text;
 }
 
+bool is_uci_shaped(std::string_view text) noexcept {
+    return (text.size() == 4 || text.size() == 5) && is_file(text[0]) && is_rank(text[1]) &&
+           is_file(text[2]) && is_rank(text[3]);
+}
+
 Expected<Move, RulesError> parse_uci(const Position& position, std::string_view text,
                                      const MoveList& legal) {
     if (text.size() != 4 && text.size() != 5) {
@@ -93,13 +100,13 @@ Expected<Move, RulesError> parse_uci(const Position& position, std::string_view 
             return move;
         }
         if (promotion == no_piece_type) {
-            return fail(text, "a promotion needs a piece letter (q, r, b or n)");
+            return fail(text, "a promotion must name its piece (q, r, b or n)");
         }
         if (move.promotion() == promotion) {
             return move;
         }
     }
-    return fail(text, "illegal move");
+    return fail(text, why_illegal(position, from, to));
 }
 
 std::string to_san(const Position& position, Move move) {
@@ -179,7 +186,7 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
                 return move;
             }
         }
-        return fail(text, "castling is not legal here");
+        return fail(text, why_not_castling(position, king_side));
     }
     PieceType type = pawn;
     if (!core.empty() && kSanPieces.find(core.front()) != std::string_view::npos &&
@@ -197,7 +204,7 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
         }
     }
     if (core.size() < 2 || !is_file(core[core.size() - 2]) || !is_rank(core.back())) {
-        return fail(text, "not a move in SAN or UCI");
+        return fail(text, "not a move in any notation");
     }
     const Square to = make_square(core[core.size() - 2] - 'a', core.back() - '1');
     core.remove_suffix(2);
@@ -216,13 +223,18 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
         core.remove_prefix(1);
     }
     if (!core.empty()) {
-        return fail(text, "not a move in SAN or UCI");
+        return fail(text, "not a move in any notation");
     }
     if (type == pawn && from_file < 0) {
         from_file = file_of(to);  // a pawn capture must name its file ("exd5")
     }
+    if (capture_mark && position.piece_on(to) == no_piece &&
+        !(type == pawn && to == position.en_passant_square())) {
+        return fail(text, "there is nothing to capture on " + square_text(to));
+    }
     Move found{};
     int matches = 0;
+    std::string candidates;
     for (const Move move : legal) {
         // "x" claims a capture (FIDE Appendix C.9): on a move that takes nothing it is an error,
         // though a capture written without it is tolerated.
@@ -239,17 +251,18 @@ Expected<Move, RulesError> parse_san(const Position& position, std::string_view 
             move.kind() == MoveKind::promotion ? move.promotion() : no_piece_type;
         if (promoted == promotion || (promotion == no_piece_type && promoted == queen)) {
             if (promoted != promotion) {
-                return fail(text, "a promotion needs a piece (=Q, =R, =B or =N)");
+                return fail(text, "a promotion must name its piece (=Q, =R, =B or =N)");
             }
             found = move;
             ++matches;
+            candidates += (candidates.empty() ? "" : " or ") + to_san(position, move);
         }
     }
     if (matches > 1) {
-        return fail(text, "ambiguous: more than one piece can move there");
+        return fail(text, "ambiguous: " + candidates);
     }
     if (matches == 0) {
-        return fail(text, "illegal move");
+        return fail(text, why_none_reaches(position, type, to, from_file, from_rank));
     }
     return found;
 }

@@ -17,6 +17,10 @@ std::string to_uci(Move move);
 /// "a1".."h8".
 std::string square_text(Square square);
 
+/// Whether `text` is written as UCI (four coordinates and maybe a fifth letter), legal or not:
+/// such text is judged as a UCI move, anything else as SAN.
+bool is_uci_shaped(std::string_view text) noexcept;
+
 /// The legal move written in strict UCI: four lowercase coordinates and, for a promotion only, a
 /// lowercase piece letter (q r b n). Uppercase promotion letters are refused so that each move
 /// has exactly one wire form. `legal` is the legal moves of `position` (legal_moves), which

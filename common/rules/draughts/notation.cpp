@@ -25,9 +25,11 @@ Expected<WrittenMove, RulesError> split(std::string_view text) {
         int square = 0;
         const auto [end, ec] = std::from_chars(text.data() + i, text.data() + text.size(), square);
         const auto length = static_cast<std::size_t>(end - (text.data() + i));
-        if (ec != std::errc{} || length == 0 || length > 2 || square < 1 || square > kSquares) {
-            return unexpected(
-                move_error(text, "expected squares 1-32 separated by '-' or 'x', as in 21-17"));
+        if (ec != std::errc{} || length == 0 || length > 2) {
+            return unexpected(move_error(text, "not a move in any notation"));
+        }
+        if (square < 1 || square > kSquares) {
+            return unexpected(move_error(text, "the squares are numbered 1 to 32"));
         }
         written.squares.push_back(square - 1);
         i += length;
@@ -105,6 +107,41 @@ std::string square_text(int index) {
     return std::to_string(index + 1);
 }
 
+/// The legal moves, listed for a refusal: "22x13, 26x17" (at most six, then "...").
+std::string listed(const MoveList& legal) {
+    constexpr std::size_t kShown = 6;
+    std::string list;
+    std::size_t shown = 0;
+    for (const Move& move : legal) {
+        if (shown++ == kShown) {
+            return list + ", ...";
+        }
+        list += (list.empty() ? "" : ", ") + canonical_text(move, legal);
+    }
+    return list;
+}
+
+/// Why no legal move goes from `from` to `to` as written (start and end or the whole path).
+std::string why_no_move(const Position& position, const std::vector<int>& squares,
+                        bool capture_written, const MoveList& legal) {
+    const int from = squares.front();
+    const int to = squares.back();
+    const bool king = (position.kings() & bit(from)) != 0;
+    if (!capture_written) {
+        if ((position.empty() & bit(to)) == 0) {
+            return "square " + square_text(to) + " is occupied";
+        }
+        return king ? "a king moves along a free diagonal; it cannot move there"
+                    : "a man moves one square diagonally forward; it cannot move there";
+    }
+    // A written path whose every leg is a jump, that is still not legal: it takes fewer pieces
+    // than the longest capture (CBD rules: the capture taking the most pieces is compulsory).
+    if (path_captures(squares, position)) {
+        return "the capture taking the most pieces is compulsory: " + listed(legal);
+    }
+    return "no capture of yours goes there; the captures are " + listed(legal);
+}
+
 }  // namespace
 
 std::string short_text(const Move& move) {
@@ -151,7 +188,7 @@ Expected<Move, RulesError> parse_move(const Position& position, std::string_view
     if (!legal.empty() && legal[0].is_capture() != capture_written) {
         return unexpected(move_error(
             text, capture_written ? "there is no capture here (a plain move is written 21-17)"
-                                  : "a capture is compulsory and is written with 'x'"));
+                                  : "a capture is compulsory: " + listed(legal)));
     }
     std::vector<const Move*> candidates;
     for (const Move& move : legal) {
@@ -160,7 +197,7 @@ Expected<Move, RulesError> parse_move(const Position& position, std::string_view
         }
     }
     if (candidates.empty()) {
-        return unexpected(move_error(text, "not a legal move here"));
+        return unexpected(move_error(text, why_no_move(position, squares, capture_written, legal)));
     }
     if (squares.size() == 2) {
         if (candidates.size() == 1) {

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "common/rules/xiangqi/refusal.hpp"
+
 namespace arbiter::rules::xiangqi {
 
 namespace {
@@ -284,7 +286,7 @@ Expected<Move, RulesError> parse_move(const Position& position, std::string_view
         if (std::find(list.begin(), list.end(), *wire) != list.end()) {
             return *wire;
         }
-        return unexpected(RulesError{std::string(text) + ": not a legal move here"});
+        return unexpected(RulesError{std::string(text) + ": " + why_illegal(position, *wire)});
     }
     const std::string wanted = normalise_wxf(text);
     for (Move move : list) {
@@ -292,8 +294,10 @@ Expected<Move, RulesError> parse_move(const Position& position, std::string_view
             return move;
         }
     }
-    return unexpected(
-        RulesError{"'" + std::string(text) + "' is neither a legal wire move nor legal WXF here"});
+    if (!is_wxf_shaped(wanted)) {
+        return unexpected(RulesError{std::string(text) + ": not a move in any notation"});
+    }
+    return unexpected(RulesError{std::string(text) + ": " + why_no_wxf_move(position, wanted)});
 }
 
 }  // namespace arbiter::rules::xiangqi

@@ -8,6 +8,7 @@
 #include "common/rules/xiangqi/notation.hpp"
 #include "common/rules/xiangqi/pgn.hpp"
 #include "common/rules/xiangqi/position.hpp"
+#include "common/rules/xiangqi/refusal.hpp"
 #include "common/rules/xiangqi/repetition.hpp"
 
 namespace arbiter::rules::xiangqi {
@@ -67,7 +68,7 @@ class XiangqiGame final : public Game {
                                          "' is not a wire move (files a-i, ranks 1-10: h3e3)"});
         }
         if (!is_legal(current_, *move)) {
-            return unexpected(RulesError{std::string(text) + ": not a legal move here"});
+            return unexpected(RulesError{std::string(text) + ": " + why_illegal(current_, *move)});
         }
         PlayedMove played{wire_notation(*move), wxf_notation(current_, *move),
                           current_.at(move->to()) != kEmpty};

@@ -76,6 +76,19 @@ TEST(TableMoves, AnIllegalMoveIsRefusedWithTheRulesReason) {
     EXPECT_TRUE(nonsense.message.starts_with("zz")) << nonsense.message;
 }
 
+// protocol.md, move: the reason judges the text in the notation it is written in; "not a move in
+// any notation" only for text that reads as none.
+TEST(TableMoves, ARefusedMoveGetsTheReasonOfItsOwnNotation) {
+    Table table = new_table();
+    EXPECT_EQ(refusal(table, move_by(kWhite, "Qg5", 0), at(0)).message,
+              "Qg5: no queen can reach g5");
+    EXPECT_EQ(refusal(table, move_by(kWhite, "e2e5", 0), at(0)).message,
+              "e2e5: a pawn cannot move there");
+    EXPECT_EQ(refusal(table, move_by(kWhite, "hello", 0), at(0)).message,
+              "hello: not a move in any notation");
+    EXPECT_EQ(table.ply(), 0u);
+}
+
 TEST(TableMoves, TheSideNotToMoveIsRefused) {
     Table table = new_table();
     EXPECT_EQ(refusal(table, move_by(kBlack, "e7e5", 0), at(0)),

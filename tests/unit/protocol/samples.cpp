@@ -277,7 +277,8 @@ const std::vector<std::string_view>& client_frames() {
 }
 
 const std::vector<std::string_view>& invalid_client_frames() {
-    // Refusals that JSON Schema can express too (not 1.0-versus-1, which JavaScript cannot tell).
+    // Refusals that JSON Schema can express too; 1.0-versus-1, which JSON.parse cannot tell,
+    // through validate.mjs, which reads client messages as the server does.
     static const std::vector<std::string_view> frames = {
         R"([])",
         R"({})",
@@ -321,6 +322,16 @@ const std::vector<std::string_view>& invalid_client_frames() {
         R"({"type":"move","game":"g1","move":"e2e4","ply":-1})",
         R"({"type":"move","game":"g1","move":"e2e4","ply":4294967296})",
         R"({"type":"move","game":"g1","move":"e2e4","ply":1.5})",
+        R"({"type":"move","game":"g1","move":"e2e4","ply":1.0})",
+        R"({"type":"move","game":"g1","move":"e2e4","ply":1e0})",
+        R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":5.0})",
+        R"({"type":"resume","game":"g1","token":"t","since":3.0})",
+        R"({"type":"watch","game":"g1","since":1E2})",
+        R"({"type":"games","limit":20.0})",
+        R"({"type":"create","variant":"chess","clock":{"initial_ms":6e4,"increment_ms":0}})",
+        R"({"type":"create","variant":"chess","clock":{"initial_ms":60000,"increment_ms":0.0}})",
+        R"({"type":"create","variant":"chess","opponent":{"engine":"builtin","level":3.0}})",
+        R"({"type":"create","variant":"chess","rated":true,"rating_range":{"min":1500.0}})",
         R"({"type":"move","game":"g1","move":"e2e4"})",
         R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":-1})",
         R"({"type":"move","game":"g1","move":"e2e4","ply":2,"think_ms":null})",
