@@ -1,5 +1,6 @@
 // Bundles the client into dist/: app.js (esbuild, from src/main.ts), app.css (chessgroundx's
-// board CSS, its chess piece set renamed to chessgroundx roles, and ours) and index.html.
+// board CSS, its chess piece set renamed to chessgroundx roles, and ours), index.html and
+// favicon.ico.
 // Skips all work when dist/ is newer than every input, so `make run` stays quick.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
@@ -20,7 +21,7 @@ function newest(dir) {
   return latest;
 }
 
-const outputs = ['app.js', 'app.css', 'index.html'].map((f) => path.join(dist, f));
+const outputs = ['app.js', 'app.css', 'index.html', 'favicon.ico'].map((f) => path.join(dist, f));
 const inputsTime = Math.max(
   newest(src),
   statSync(path.join(here, 'package-lock.json')).mtimeMs,
@@ -59,4 +60,6 @@ const css = [
 ].join('\n');
 writeFileSync(path.join(dist, 'app.css'), css);
 copyFileSync(path.join(src, 'index.html'), path.join(dist, 'index.html'));
+// Browsers ask for /favicon.ico on every page; without it each page load logs a 404.
+copyFileSync(path.join(src, 'favicon.ico'), path.join(dist, 'favicon.ico'));
 console.log('client/web/dist built');
