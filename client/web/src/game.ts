@@ -10,6 +10,8 @@ import type { App } from './main';
 import { renderControls } from './controls';
 import { diffNode, playerNode } from './players';
 import { formatDiff, formatRange, ratingChanges } from './ratings';
+import { takebackText } from './gamefacts';
+import { appendResult, exportLink, fillHeading, showNoSuchGame, SpectatorsPanel } from './viewparts';
 
 export interface GameContext {
   app: App;
@@ -74,6 +76,9 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     h('button', { type: 'submit' }, 'Play'),
   );
   const flip = h('button', { type: 'button', id: 'flip', title: 'Flip the board' }, '⇅ Flip');
+  // Nothing to play or flip until the server has described the game.
+  moveForm.hidden = flip.hidden = true;
+  const spectators = new SpectatorsPanel();
   fill(
     root,
     h(
@@ -257,7 +262,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   function render(): void {
     if (!model || !variant) return;
     const m = model;
-    title.textContent = `${variant.title} · ${m.game}`;
+    fillHeading(title, variant, m.players);
+    flip.hidden = false;
     const range = formatRange(m.rating_range);
     mode.textContent = m.rated ? `Rated${range ? ` · ${range}` : ''}` : 'Casual';
     mode.dataset.rated = String(m.rated);
@@ -270,6 +276,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     playerBar(bottomBar, bottom);
     board!.set(boardView());
     renderMoves(moves, m.notation, variant.firstToMove(m.initial_position), m.ply);
+    appendResult(moves, variant, m.result, m.reason, m.status);
     fill(legalList, ...(myTurn() ? m.legal.map((move) => h('option', { value: move })) : []));
     moveForm.hidden = !playing() || m.status !== 'playing';
     renderControls(controls, { app, model: m, variant, seat: playing(), act, say, rerender: render });
@@ -338,7 +345,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         parts.push(join);
       }
     }
-    parts.push(h('p', { class: 'spectators', id: 'spectators' }, `Spectators: ${m.spectators}`));
+    spectators.update(m.spectators);
+    parts.push(spectators.element);
     if (m.rematch) {
       parts.push(h('p', {}, h('a', { href: `#/game/${m.rematch}`, id: 'rematch-link' }, 'Go to the rematch')));
     }
@@ -349,7 +357,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
           {},
           h('a', { href: `#/replay/${m.game}` }, 'Replay this game'),
           ' · ',
-          h('a', { href: `/api/games/${m.game}/export`, download: `${m.game}.txt` }, 'Export'),
+          exportLink(m.game, m.variant),
         ),
       );
     }
@@ -405,8 +413,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       if (opening && id === awaiting) awaiting = null;
       if (msg.code === 'unknown_game') {
-        title.textContent = 'No such game';
-        say(`There is no game “${gameId}” on this server.`, 'error');
+        if (!model) showNoSuchGame(root, gameId);
+        else say(`There is no game “${gameId}” on this server.`, 'error');
         return;
       }
       say(msg.message || msg.code, 'error');
@@ -472,11 +480,12 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (msg.type === 'spectators') {
       if (model) {
         model.spectators = msg.count;
-        renderExtra();
+        spectators.update(msg.count, msg.watchers);
       }
       return;
     }
     if (!model || awaiting !== null) return;
+    const plyBefore = model.ply;
     const outcome = applyEvent(model, msg);
     // A gap, or an event too malformed to apply: ask for what was missed, since the last seq applied.
     if (outcome === 'gap' || outcome === 'invalid') subscribe();
@@ -484,11 +493,11 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     noteTurn();
     if (msg.type === 'ended') {
       const mine = seat ? model.ratings?.[seat] : undefined;
-      const result = describeResult(variant!, model.result, model.reason, model.status);
-      say(mine ? `${result}. Your rating: ${Math.round(mine.after)}${mine.provisional ? '?' : ''} (${formatDiff(mine.diff)})` : result);
+      // The status line says the result already: the message adds only the rating.
+      say(mine ? `Your rating: ${Math.round(mine.after)}${mine.provisional ? '?' : ''} (${formatDiff(mine.diff)})` : '');
     }
     if (msg.type === 'offer') describeOffer(msg);
-    if (msg.type === 'takeback') say('A move was taken back.');
+    if (msg.type === 'takeback') say(takebackText(plyBefore - model.ply));
     if (msg.type === 'presence' && msg.seat !== seat) {
       say(`${seatTitle(msg.seat)} ${msg.connected ? 'is back' : 'disconnected'}.`);
     }
