@@ -186,6 +186,7 @@ std::vector<ServerMessage> server_messages() {
     out.push_back({guest, {}});
     out.push_back({RematchEvent{"g1", 13, "g2"}, {}});
     out.push_back({SpectatorCount{"g1", 0}, {}});
+    out.push_back({SpectatorCount{"g1", 60, {{"Ann", false}, {"Guest1234", true}}}, {}});
     out.push_back({LobbyList{}, {}});
     out.push_back({LobbyList{{summary_of(Variant::chess)}, "g1"}, "l1"});
     out.push_back({GamesList{{summary_of(Variant::chess), summary_of(Variant::xiangqi)}}, "q1"});
