@@ -13,7 +13,7 @@ import { clocksAt, replayKeyTarget } from './gamefacts';
 import { appendResult, exportLink, fillHeading, showNoSuchGame } from './viewparts';
 
 export function replayView(app: App, root: HTMLElement, gameId: string): () => void {
-  const title = h('h2', {}, 'Loading replay…');
+  const title = h('h2', { class: 'game-title' }, 'Loading replay…');
   const info = h('p', { class: 'status', id: 'status' });
   const boardSlot = h('div', { class: 'board-slot' });
   const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' });
