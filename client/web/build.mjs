@@ -1,6 +1,6 @@
 // Bundles the client into dist/: app.js (esbuild, from src/main.ts), app.css (chessgroundx's
-// board CSS, its chess piece set renamed to chessgroundx roles, and ours), index.html and the
-// sounds (sounds/*.wav, synthesized by sounds.mjs).
+// board CSS, its chess piece set renamed to chessgroundx roles, and ours), index.html,
+// favicon.ico and the sounds (sounds/*.wav, synthesized by sounds.mjs).
 // Skips all work when dist/ is newer than every input, so `make run` stays quick.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
@@ -23,7 +23,7 @@ function newest(dir) {
 }
 
 const soundFiles = Object.keys(synthesizeSounds()).map((name) => `sounds/${name}.wav`);
-const outputs = ['app.js', 'app.css', 'index.html', ...soundFiles].map((f) => path.join(dist, f));
+const outputs = ['app.js', 'app.css', 'index.html', 'favicon.ico', ...soundFiles].map((f) => path.join(dist, f));
 const inputsTime = Math.max(
   newest(src),
   statSync(path.join(here, 'package-lock.json')).mtimeMs,
@@ -65,4 +65,6 @@ writeFileSync(path.join(dist, 'app.css'), css);
 copyFileSync(path.join(src, 'index.html'), path.join(dist, 'index.html'));
 mkdirSync(path.join(dist, 'sounds'), { recursive: true });
 for (const [name, bytes] of Object.entries(synthesizeSounds())) writeFileSync(path.join(dist, 'sounds', `${name}.wav`), bytes);
+// Browsers ask for /favicon.ico on every page; without it each page load logs a 404.
+copyFileSync(path.join(src, 'favicon.ico'), path.join(dist, 'favicon.ico'));
 console.log('client/web/dist built');

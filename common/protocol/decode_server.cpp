@@ -449,6 +449,18 @@ ServerBody read_spectators(Context& message) {
     SpectatorCount count;
     count.game = in.text("game", kGameIdRule);
     count.count = static_cast<std::uint32_t>(in.integer("count", 0, kMaxU32));
+    // Read when present: a client keeps working with a server from before the names.
+    if (in.present("watchers")) {
+        in.objects("watchers", [&](ObjectReader& watcher_in) {
+            if (count.watchers.size() == kMaxListedWatchers) {
+                watcher_in.fail(in.quoted("watchers") + ": at most 50 names");
+                return;
+            }
+            Watcher& watcher = count.watchers.emplace_back();
+            watcher.name = watcher_in.text("name");
+            watcher.guest = watcher_in.boolean("guest");
+        });
+    }
     return count;
 }
 

@@ -306,6 +306,11 @@ void body(JsonWriter& out, const RematchEvent& m) {
 
 void body(JsonWriter& out, const SpectatorCount& m) {
     out.text("type", "spectators").text("game", m.game).number("count", m.count);
+    out.key("watchers").begin_array();
+    for (const Watcher& watcher : m.watchers) {
+        out.begin_object().text("name", watcher.name).boolean("guest", watcher.guest).end_object();
+    }
+    out.end_array();
 }
 
 void body(JsonWriter& out, const SeatLost& m) {

@@ -478,10 +478,20 @@ struct RematchEvent {
     std::string next;
     friend bool operator==(const RematchEvent&, const RematchEvent&) = default;
 };
+/// One watcher named in `spectators.watchers`.
+struct Watcher {
+    std::string name;    ///< the connection's display name when it began watching
+    bool guest = false;  ///< not signed in
+    friend bool operator==(const Watcher&, const Watcher&) = default;
+};
+/// The most watchers a `spectators` message names: a popular game's list stays one small frame.
+inline constexpr std::size_t kMaxListedWatchers = 50;
 /// `spectators`: the number of watchers changed (not a game event: no seq).
 struct SpectatorCount {
     std::string game;
     std::uint32_t count = 0;
+    /// Who watches, longest watching first, at most kMaxListedWatchers of them.
+    std::vector<Watcher> watchers = {};
     friend bool operator==(const SpectatorCount&, const SpectatorCount&) = default;
 };
 /// Why a connection lost a seat (`seat_lost.reason`).

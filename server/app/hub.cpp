@@ -224,10 +224,16 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
                 registry_.unwatch(RoomRequest{peer, id, std::move(unwatch), {}, received});
                 return false;
             },
-            // Only a join takes the connection's name (a seat shows it); a move need not pay for
-            // the lookup's lock and copy.
+            // Only a join and a watch take the connection's name (a seat and `spectators` show
+            // it); a move need not pay for the lookup's lock and copy.
             [&](protocol::Join& join) {
                 return registry_.route(RoomRequest{peer, id, std::move(join),
+                                                   connections_.name_of(peer->id()), received,
+                                                   connections_.user_of(peer->id())});
+            },
+            // A watcher is named in `spectators`, marked a guest unless signed in.
+            [&](protocol::Watch& watch) {
+                return registry_.route(RoomRequest{peer, id, std::move(watch),
                                                    connections_.name_of(peer->id()), received,
                                                    connections_.user_of(peer->id())});
             },

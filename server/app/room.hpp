@@ -57,7 +57,8 @@ struct RoomRequest {
     protocol::ClientBody body;
     std::string player_name;  ///< from `hello`, or a default
     std::chrono::steady_clock::time_point received;
-    /// The account the connection is signed in as (for join and resume; nullopt otherwise).
+    /// The account the connection is signed in as (for join, resume and watch; nullopt
+    /// otherwise).
     std::optional<AccountUser> user = std::nullopt;
 };
 
@@ -202,6 +203,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     struct Member {
         std::shared_ptr<net::Peer> peer;
         std::optional<rules::Side> seat;  ///< nullopt: spectator
+        protocol::Watcher watcher = {};   ///< how a spectator is named in `spectators`
     };
     using Task = std::function<void()>;
     /// What runs once a decision is applied and its events are sent (a join's seat, a new game's
@@ -346,9 +348,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// requests already queued and at most once per RoomConfig::spectator_interval.
     void broadcast_spectators();
     void send_spectator_count();
+    /// The count and the watchers as `spectators` names them: the first kMaxListedWatchers in
+    /// order of arrival (members_ keeps it), so a list changes least as watchers come and go.
+    protocol::SpectatorCount spectator_list() const;
     /// Makes the peer a member (in `seat`, or a spectator) unless it is one already; false when
     /// its connection has closed meanwhile (then it is not added).
-    bool add_member(const std::shared_ptr<net::Peer>& peer, std::optional<rules::Side> seat);
+    bool add_member(const std::shared_ptr<net::Peer>& peer, std::optional<rules::Side> seat,
+                    protocol::Watcher watcher = {});
     /// Tells the table which seats have a connection, and stores it for readers on other threads.
     void publish_presence();
     /// Calls visit(peer) once for each connection among the members, seat holders first.

@@ -307,13 +307,19 @@ void GameRoom::on_resume(RoomRequest& request, const protocol::Resume& resume) {
     if (!replay_since(request.peer, resume.since, request.id)) {
         send_state(request.peer, request.id);
     }
+    // The state carries only the count: a player back on the page hears who is watching now,
+    // since the next broadcast may be far away.
+    if (spectator_count() > 0) {
+        send(request.peer, spectator_list());
+    }
     if (!was_connected || replaced_half_open) {
         presence(*side, true);
     }
 }
 
 void GameRoom::on_watch(RoomRequest& request, const protocol::Watch& watch) {
-    if (!add_member(request.peer, std::nullopt)) {
+    const protocol::Watcher watcher{request.player_name, !request.user.has_value()};
+    if (!add_member(request.peer, std::nullopt, watcher)) {
         // Closed while the game was read back for it: nobody is here for a room brought into
         // memory for this watch.
         release_if_empty();

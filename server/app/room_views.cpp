@@ -272,17 +272,28 @@ void GameRoom::broadcast_spectators() {
     }
 }
 
+protocol::SpectatorCount GameRoom::spectator_list() const {
+    protocol::SpectatorCount list{id_, spectator_count()};
+    for (const Member& member : members_) {
+        if (!member.seat && list.watchers.size() < protocol::kMaxListedWatchers) {
+            list.watchers.push_back(member.watcher);
+        }
+    }
+    return list;
+}
+
 void GameRoom::send_spectator_count() {
-    const std::uint32_t count = spectator_count();
-    if (!spectator_notices_.send(context_.time.now(), count)) {
+    protocol::SpectatorCount list = spectator_list();
+    if (!spectator_notices_.send(context_.time.now(), list.count, list.watchers)) {
         return;
     }
-    auto text = std::make_shared<const std::string>(protocol::encode(
-        protocol::ServerMessage{protocol::SpectatorCount{id_, count}, std::nullopt}));
+    auto text = std::make_shared<const std::string>(
+        protocol::encode(protocol::ServerMessage{std::move(list), std::nullopt}));
     for_each_connection([&](const std::shared_ptr<net::Peer>& peer) { peer->send(text); });
 }
 
-bool GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<Side> seat) {
+bool GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<Side> seat,
+                          protocol::Watcher watcher) {
     const bool present = std::any_of(members_.begin(), members_.end(), [&](const Member& member) {
         return member.peer.get() == peer.get() && member.seat == seat;
     });
@@ -295,7 +306,7 @@ bool GameRoom::add_member(const std::shared_ptr<net::Peer>& peer, std::optional<
     if (!context_.host.member_joined(peer, id_, seat.has_value(), rematch_of_)) {
         return false;
     }
-    members_.push_back({peer, seat});
+    members_.push_back({peer, seat, std::move(watcher)});
     publish_presence();
     return true;
 }

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <vector>
+
+#include "common/protocol/messages.hpp"
 
 namespace arbiter::server::app {
 
@@ -32,14 +35,16 @@ class SpectatorNotices {
         }
         return std::chrono::ceil<std::chrono::milliseconds>(*last_sent_ + interval_ - now);
     }
-    /// The count is due at `now` and stands at `count`: whether to send it (not when it is the
-    /// count last sent: the changes since cancelled out).
-    bool send(TimePoint now, std::uint32_t count) {
+    /// The count is due at `now` and stands at `count`, naming `watchers`: whether to send it
+    /// (not when count and names are those last sent: the changes since cancelled out).
+    bool send(TimePoint now, std::uint32_t count,
+              const std::vector<protocol::Watcher>& watchers = {}) {
         due_ = false;
-        if (count == sent_count_) {
+        if (count == sent_count_ && watchers == sent_watchers_) {
             return false;
         }
         sent_count_ = count;
+        sent_watchers_ = watchers;
         last_sent_ = now;
         return true;
     }
@@ -49,6 +54,7 @@ class SpectatorNotices {
     bool due_ = false;                    ///< a count is due (changed() said when)
     std::optional<TimePoint> last_sent_;  ///< when a count was last sent
     std::uint32_t sent_count_ = 0;        ///< the count last sent (members start from a state's)
+    std::vector<protocol::Watcher> sent_watchers_;  ///< the names last sent
 };
 
 }  // namespace arbiter::server::app

@@ -14,6 +14,8 @@ import { formatDiff, formatRange, ratingChanges } from './ratings';
 import { announcer, Attention, moveAnnouncement } from './attention';
 import { browseStep, MoveHistory } from './browse';
 import { crossedLowTime, lowTimeThreshold, moveSound, playSound, preloadSounds, setSoundMuted, soundMuted, statusSound } from './sounds';
+import { takebackText } from './gamefacts';
+import { appendResult, exportLink, fillHeading, showNoSuchGame, SpectatorsPanel } from './viewparts';
 
 export interface GameContext {
   app: App;
@@ -86,6 +88,9 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   const history = new MoveHistory();
   preloadSounds();
   const chat = new ChatPanel((msg) => act(msg));
+  // Nothing to play or flip until the server has described the game.
+  moveForm.hidden = flip.hidden = true;
+  const spectators = new SpectatorsPanel();
   fill(
     root,
     h(
@@ -342,7 +347,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
   function render(): void {
     if (!model || !variant) return;
     const m = model;
-    title.textContent = `${variant.title} · ${m.game}`;
+    fillHeading(title, variant, m.players);
+    flip.hidden = false;
     const range = formatRange(m.rating_range);
     mode.textContent = m.rated ? `Rated${range ? ` · ${range}` : ''}` : 'Casual';
     mode.dataset.rated = String(m.rated);
@@ -360,6 +366,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     }
     backToGame.hidden = shown === m.ply;
     renderMoves(moves, m.notation, variant.firstToMove(m.initial_position), shown, browseTo);
+    appendResult(moves, variant, m.result, m.reason, m.status);
     fill(legalList, ...(myTurn() ? m.legal.map((move) => h('option', { value: move })) : []));
     moveForm.hidden = !playing() || m.status !== 'playing';
     renderControls(controls, { app, model: m, variant, seat: playing(), act, say, rerender: render });
@@ -429,7 +436,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         parts.push(join);
       }
     }
-    parts.push(h('p', { class: 'spectators', id: 'spectators' }, `Spectators: ${m.spectators}`));
+    spectators.update(m.spectators);
+    parts.push(spectators.element);
     if (m.rematch) {
       parts.push(h('p', {}, h('a', { href: `#/game/${m.rematch}`, id: 'rematch-link' }, 'Go to the rematch')));
     }
@@ -440,7 +448,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
           {},
           h('a', { href: `#/replay/${m.game}` }, 'Replay this game'),
           ' · ',
-          h('a', { href: `/api/games/${m.game}/export`, download: `${m.game}.txt` }, 'Export'),
+          exportLink(m.game, m.variant),
         ),
       );
     }
@@ -497,8 +505,8 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       }
       if (opening && id === awaiting) awaiting = null;
       if (msg.code === 'unknown_game') {
-        title.textContent = 'No such game';
-        say(`There is no game “${gameId}” on this server.`, 'error');
+        if (!model) showNoSuchGame(root, gameId);
+        else say(`There is no game “${gameId}” on this server.`, 'error');
         return;
       }
       say(msg.message || msg.code, 'error');
@@ -570,7 +578,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     if (msg.type === 'spectators') {
       if (model) {
         model.spectators = msg.count;
-        renderExtra();
+        spectators.update(msg.count, msg.watchers);
       }
       return;
     }
@@ -579,6 +587,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       return;
     }
     if (!model || awaiting !== null) return;
+    const plyBefore = model.ply;
     const outcome = applyEvent(model, msg);
     // A gap, or an event too malformed to apply: ask for what was missed, since the last seq applied.
     if (outcome === 'gap' || outcome === 'invalid') subscribe();
@@ -587,12 +596,12 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     afterEvent(msg, before!);
     if (msg.type === 'ended') {
       const mine = seat ? model.ratings?.[seat] : undefined;
-      const result = describeResult(variant!, model.result, model.reason, model.status);
-      say(mine ? `${result}. Your rating: ${Math.round(mine.after)}${mine.provisional ? '?' : ''} (${formatDiff(mine.diff)})` : result);
+      // The status line says the result already: the message adds only the rating.
+      say(mine ? `Your rating: ${Math.round(mine.after)}${mine.provisional ? '?' : ''} (${formatDiff(mine.diff)})` : '');
     }
     if (msg.type === 'chat') chat.add(msg);
     if (msg.type === 'offer') describeOffer(msg);
-    if (msg.type === 'takeback') say('A move was taken back.');
+    if (msg.type === 'takeback') say(takebackText(plyBefore - model.ply));
     if (msg.type === 'presence' && msg.seat !== seat) {
       say(`${seatTitle(msg.seat)} ${msg.connected ? 'is back' : 'disconnected'}.`);
     }

@@ -1,9 +1,9 @@
-// Replay a stored game (#/replay/<id>): first / previous / next / last, a slider, the arrow keys,
-// and a click on any move. Positions (and which were check) come from the server's record; nothing
+// Replay a stored game (#/replay/<id>): first / previous / next / last, a slider, the arrow keys
+// (Left / Right a move, Up / Down the start / the end), and a click on any move. Positions (and which were check) come from the server's record; nothing
 // is recomputed.
 import { AnalysisPanel } from './analysis';
 import { Board } from './board';
-import { fill, h } from './dom';
+import { fill, formatClock, h } from './dom';
 import type { App } from './main';
 import { renderMoves } from './movelist';
 import type { Message } from './net';
@@ -11,14 +11,19 @@ import { chatLog } from './chat';
 import { diffNode, playerNode } from './players';
 import { formatRange, ratingChanges } from './ratings';
 import { colorOf, describeResult, seatTitle, variantOf } from './variants';
+import { clocksAt, replayKeyTarget } from './gamefacts';
+import { appendResult, exportLink, fillHeading, showNoSuchGame } from './viewparts';
 
 export function replayView(app: App, root: HTMLElement, gameId: string): () => void {
-  const title = h('h2', {}, 'Loading replay…');
+  const title = h('h2', { class: 'game-title' }, 'Loading replay…');
   const info = h('p', { class: 'status', id: 'status' });
   const boardSlot = h('div', { class: 'board-slot' });
   const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' });
   const slider = h('input', { type: 'range', id: 'replay-slider', min: '0', max: '0', value: '0', 'aria-label': 'Move' });
   const counter = h('span', { id: 'replay-ply' });
+  // Each side's time left at the ply shown (timed games).
+  const clockLine = h('p', { class: 'replay-clocks', id: 'replay-clocks', hidden: true });
+  const exportSlot = h('p', {});
   const buttons = {
     first: h('button', { type: 'button', id: 'replay-first', 'aria-label': 'First' }, '⇤'),
     prev: h('button', { type: 'button', id: 'replay-prev', 'aria-label': 'Previous' }, '◀'),
@@ -32,8 +37,8 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     h(
       'section',
       { class: 'game-page replay-page' },
-      h('div', { class: 'board-column' }, boardSlot, h('div', { class: 'replay-bar' }, buttons.first, buttons.prev, slider, buttons.next, buttons.last, counter)),
-      h('aside', { class: 'side-column' }, title, info, h('div', { class: 'moves-box' }, moves), h('div', { class: 'row' }, flip), h('p', {}, h('a', { href: `/api/games/${gameId}/export` }, 'Export')), chatSlot),
+      h('div', { class: 'board-column' }, boardSlot, h('div', { class: 'replay-bar' }, buttons.first, buttons.prev, slider, buttons.next, buttons.last, counter), clockLine),
+      h('aside', { class: 'side-column' }, title, info, h('div', { class: 'moves-box' }, moves), h('div', { class: 'row' }, flip), exportSlot, chatSlot),
     ),
   );
 
@@ -61,8 +66,23 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     slider.value = String(ply);
     counter.textContent = `${ply} / ${record.moves.length}`;
     renderMoves(moves, record.moves.map((m: Message) => m.notation ?? m.move), v.firstToMove(record.initial_position), ply, show);
+    showClocks(v.seats);
+    appendResult(moves, v, record.result, record.reason, record.status);
     analysis?.decorateMoves(moves);
     analysis?.show(ply, position);
+  }
+
+  /** The mover's time left under each move, and both sides' at the ply shown. */
+  function showClocks(seats: [string, string]): void {
+    const firstMovesFirst = variantOf(record!.variant).firstToMove(record!.initial_position);
+    record!.moves.forEach((move: Message, index: number) => {
+      const cell = moves.querySelector(`.move[data-ply="${index + 1}"]`);
+      if (cell && typeof move.clock_ms === 'number') cell.append(h('span', { class: 'clock-time' }, formatClock(move.clock_ms)));
+    });
+    const initial = typeof record!.time_control?.initial_ms === 'number' ? record!.time_control.initial_ms : null;
+    const clocks = clocksAt(record!.moves, ply, seats, firstMovesFirst, initial);
+    clockLine.hidden = !clocks;
+    if (clocks) clockLine.textContent = seats.map((s) => `${seatTitle(s)} ${formatClock(clocks[s])}`).join(' · ');
   }
 
   buttons.first.addEventListener('click', () => show(0));
@@ -76,15 +96,10 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
   });
   const onKey = (event: KeyboardEvent) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== 'range') return;
-    const moves: Record<string, () => void> = {
-      ArrowLeft: () => show(ply - 1),
-      ArrowRight: () => show(ply + 1),
-      Home: () => show(0),
-      End: () => show(Infinity),
-    };
-    if (moves[event.key]) {
+    const target = record ? replayKeyTarget(event.key, ply, record.moves.length) : null;
+    if (target !== null) {
       event.preventDefault();
-      moves[event.key]();
+      show(target);
     }
   };
   document.addEventListener('keydown', onKey);
@@ -93,6 +108,10 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     const reply = await app.conn.request({ type: 'replay', game: gameId });
     if (reply.type === 'error') {
       if (reply.code === 'disconnected') return;
+      if (reply.code === 'unknown_game') {
+        showNoSuchGame(root, gameId);
+        return;
+      }
       title.textContent = 'No replay';
       info.textContent = reply.message || reply.code;
       return;
@@ -101,7 +120,8 @@ export function replayView(app: App, root: HTMLElement, gameId: string): () => v
     const firstLoad = !record;
     record = reply;
     const v = variantOf(reply.variant);
-    title.textContent = `${v.title} · ${reply.game}`;
+    fillHeading(title, v, reply.players);
+    fill(exportSlot, exportLink(reply.game, reply.variant));
     const outcome = reply.result || reply.status === 'aborted' ? describeResult(v, reply.result, reply.reason, reply.status) : 'In progress';
     const changes = ratingChanges(reply.ratings);
     const parts: (Node | string)[] = [];

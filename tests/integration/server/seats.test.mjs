@@ -4,7 +4,7 @@
 // on a waiting game, and `connected` in listings. Each test starts its own server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, Client, startGame, play, withServer, claimUntilEnded } from './harness.mjs';
+import { startServer, Client, startGame, play, withServer, claimUntilEnded, httpCall } from './harness.mjs';
 import { scrape, metric, scrapeUntil, gamesInMemory } from './prometheus.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -489,5 +489,55 @@ test('a connection holding both seats moves for the side to move and can answer 
     assert.equal(taken.ply, 2);
     const watcher = await Client.connect(server.url, 'Watcher');
     assert.deepEqual((await watcher.ok({ type: 'watch', game })).moves, ['e2e4', 'e7e5']);
+  });
+});
+
+// protocol.md, spectators: the message names the watchers, those watching longest first, at most
+// 50, marked guest unless signed in; a player who resumes hears them with its state; and the
+// players still get at most four a second, however many watchers come.
+test('spectators names the first 50 watchers, guests marked, at most four messages a second', async () => {
+  await withServer([], async (server) => {
+    const password = 'a long enough passphrase 41';
+    const signedUp = await httpCall(server, 'POST', '/api/account', { body: { username: 'Vera', password } });
+    assert.equal(signedUp.status, 201, signedUp.text);
+    const session = await httpCall(server, 'POST', '/api/session', { body: { username: 'Vera', password } });
+    assert.equal(session.status, 200, session.text);
+
+    const a = await Client.connect(server.url, 'Ana');
+    const b = await Client.connect(server.url, 'Bo');
+    const { game, tokenB } = await startGame(a, b, { variant: 'chess' });
+    const vera = await Client.connect(server.url);
+    await vera.request({ type: 'hello', name: 'ignored', token: session.json.token });
+    await vera.ok({ type: 'watch', game });
+    const started = Date.now();
+    const guests = [];
+    for (let i = 0; i < 54; ++i) {
+      const guest = await Client.connect(server.url, `Watcher${i}`);
+      await guest.ok({ type: 'watch', game });
+      guests.push(guest);
+    }
+    const last = await a.nextOf('spectators', (m) => m.game === game && m.count === 55, 5000);
+    const elapsed = Date.now() - started;
+    assert.equal(last.watchers.length, 50);
+    assert.deepEqual(last.watchers[0], { name: 'Vera', guest: false });
+    assert.deepEqual(last.watchers[1], { name: 'Watcher0', guest: true });
+    assert.equal(last.watchers[49].name, 'Watcher48');
+    const sent = a.messages.filter((m) => m.type === 'spectators' && m.game === game).length;
+    assert.ok(sent <= 4 * (elapsed / 1000) + 2, `${sent} spectators messages in ${elapsed} ms`);
+
+    // Vera leaves: the count drops, the list moves up.
+    await vera.close();
+    const after = await a.nextOf('spectators', (m) => m.game === game && m.count === 54, 5000);
+    assert.deepEqual(after.watchers[0], { name: 'Watcher0', guest: true });
+    assert.equal(after.watchers[49].name, 'Watcher49');
+
+    // Bo comes back on a new connection: the names come with its state.
+    const back = await Client.connect(server.url, 'Bo');
+    const state = await back.ok({ type: 'resume', game, token: tokenB });
+    assert.equal(state.spectators, 54);
+    const heard = await back.nextOf('spectators', (m) => m.game === game, 2000);
+    assert.equal(heard.count, 54);
+    assert.equal(heard.watchers.length, 50);
+    await Promise.all([...guests, a, b, back].map((client) => client.close()));
   });
 });

@@ -494,6 +494,73 @@ TEST_F(RoomTest, SpectatorChurnSendsAtMostOneCountPerInterval) {
     EXPECT_EQ(white->of_type("spectators").size(), 2u) << "a quiet moment sends nothing";
 }
 
+TEST(SpectatorNotices, NewNamesAtTheSameCountAreSent) {
+    using TimePoint = SpectatorNotices::TimePoint;
+    SpectatorNotices notices(250ms);
+    const TimePoint start{};
+    EXPECT_EQ(notices.changed(start), 0ms);
+    EXPECT_TRUE(notices.send(start, 1, {{"Ann", false}}));
+    EXPECT_EQ(notices.changed(start + 300ms), 0ms);
+    EXPECT_TRUE(notices.send(start + 300ms, 1, {{"Bo", true}})) << "one watcher left, another came";
+    EXPECT_EQ(notices.changed(start + 600ms), 0ms);
+    EXPECT_FALSE(notices.send(start + 600ms, 1, {{"Bo", true}})) << "nothing changed";
+}
+
+// `spectators` names the watchers, longest watching first, marked guest unless signed in, and
+// names no more than 50 (protocol.md, spectators).
+TEST_F(RoomTest, SpectatorsNamesTheFirstFiftyWatchersInOrderOfArrival) {
+    open_game();
+    std::vector<std::shared_ptr<RecordingPeer>> watchers;
+    for (int i = 0; i < 60; ++i) {
+        auto watcher = std::make_shared<RecordingPeer>(10 + i);
+        std::optional<AccountUser> user;
+        if (i == 0) {
+            user = AccountUser{7, "Ann"};
+        }
+        room->submit(RoomRequest{watcher, "w" + std::to_string(i),
+                                 protocol::Watch{"g1", std::nullopt},
+                                 i == 0 ? "Ann" : "Guest" + std::to_string(i), time.now(), user});
+        executor->drain();
+        watchers.push_back(watcher);
+    }
+    executor->advance(300ms);
+    const auto lists = white->of_type("spectators");
+    ASSERT_FALSE(lists.empty());
+    const auto& last = lists.back();
+    EXPECT_EQ(last["count"], 60);
+    ASSERT_EQ(last["watchers"].size(), 50u);
+    EXPECT_EQ(last["watchers"][0], (nlohmann::json{{"name", "Ann"}, {"guest", false}}));
+    EXPECT_EQ(last["watchers"][1], (nlohmann::json{{"name", "Guest1"}, {"guest", true}}));
+    EXPECT_EQ(last["watchers"][49]["name"], "Guest49");
+
+    // Ann leaves and one more comes: the list moves up, the count stays, and the change is sent.
+    room->unwatch(watchers[0]);
+    auto late = std::make_shared<RecordingPeer>(99);
+    room->submit(
+        RoomRequest{late, "w-late", protocol::Watch{"g1", std::nullopt}, "Late", time.now()});
+    executor->drain();
+    executor->advance(300ms);
+    const auto after = white->of_type("spectators").back();
+    EXPECT_EQ(after["count"], 60);
+    EXPECT_EQ(after["watchers"][0]["name"], "Guest1");
+    EXPECT_EQ(after["watchers"][49]["name"], "Guest50");
+}
+
+// The state says only how many watch: a player who comes back hears their names at once.
+TEST_F(RoomTest, AResumingPlayerHearsWhoWatches) {
+    open_game();
+    auto watcher = std::make_shared<RecordingPeer>(3);
+    room->submit(
+        RoomRequest{watcher, "w", protocol::Watch{"g1", std::nullopt}, "Cleo", time.now()});
+    executor->drain();
+    auto again = std::make_shared<RecordingPeer>(4);
+    submit(again, protocol::Resume{"g1", "token-b", std::nullopt}, "r1");
+    const auto lists = again->of_type("spectators");
+    ASSERT_EQ(lists.size(), 1u);
+    EXPECT_EQ(lists[0]["count"], 1);
+    EXPECT_EQ(lists[0]["watchers"][0], (nlohmann::json{{"name", "Cleo"}, {"guest", true}}));
+}
+
 TEST_F(RoomTest, RequestsWaitBehindACommitInTheirOrder) {
     open_game();
     move(white, "e2e4", 0, "m1");

@@ -49,7 +49,7 @@ TEST(ProtocolEncode, WelcomeAndPong) {
 TEST(ProtocolEncode, TypeComesFirst) {
     EXPECT_EQ(encode(ServerMessage{Pong{}, "p"}), R"({"type":"pong","id":"p"})");
     EXPECT_EQ(encode(ServerMessage{SpectatorCount{"g", 2}, {}}),
-              R"({"type":"spectators","game":"g","count":2})");
+              R"({"type":"spectators","game":"g","count":2,"watchers":[]})");
 }
 
 TEST(ProtocolEncode, IdIsAddedOnlyWhenSet) {
@@ -340,7 +340,7 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
         {"takeback", {"type", "game", "seq", "ply", "position", "turn", "legal", "check", "clock"}},
         {"presence", {"type", "game", "seq", "seat", "connected", "claim_after_ms"}},
         {"rematch", {"type", "game", "seq", "next"}},
-        {"spectators", {"type", "game", "count"}},
+        {"spectators", {"type", "game", "count", "watchers"}},
         {"seat_lost", {"type", "game", "seat", "reason", "you"}},
         {"lobby", {"type", "games", "id"}},
         {"games", {"type", "games"}},
@@ -506,8 +506,15 @@ TEST(ProtocolEncode, PresenceWithAndWithoutClaimDelay) {
 TEST(ProtocolEncode, RematchAndSpectators) {
     EXPECT_EQ(round_trip(RematchEvent{"g1", 14, "g2"}),
               (Json{{"type", "rematch"}, {"game", "g1"}, {"seq", 14}, {"next", "g2"}}));
-    EXPECT_EQ(round_trip(SpectatorCount{"g1", 4}),
-              (Json{{"type", "spectators"}, {"game", "g1"}, {"count", 4}}));
+    EXPECT_EQ(
+        round_trip(SpectatorCount{"g1", 4}),
+        (Json{{"type", "spectators"}, {"game", "g1"}, {"count", 4}, {"watchers", Json::array()}}));
+    EXPECT_EQ(round_trip(SpectatorCount{"g1", 2, {{"Ann", false}, {"Guest1234", true}}}),
+              (Json{{"type", "spectators"},
+                    {"game", "g1"},
+                    {"count", 2},
+                    {"watchers", Json::array({Json{{"name", "Ann"}, {"guest", false}},
+                                              Json{{"name", "Guest1234"}, {"guest", true}}})}}));
 }
 
 TEST(ProtocolEncode, SeatLostSaysWhatTheConnectionStillIs) {

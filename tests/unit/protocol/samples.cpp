@@ -237,6 +237,7 @@ std::vector<ServerMessage> server_messages() {
     chat_record.chat = {ChatLine{5, ChatRoom::spectators, "Cy", "gg", 1700000000200}};
     out.push_back({chat_record, "r2"});
     out.push_back({SpectatorCount{"g1", 0}, {}});
+    out.push_back({SpectatorCount{"g1", 60, {{"Ann", false}, {"Guest1234", true}}}, {}});
     out.push_back({LobbyList{}, {}});
     out.push_back({LobbyList{{summary_of(Variant::chess)}, "g1"}, "l1"});
     out.push_back({GamesList{{summary_of(Variant::chess), summary_of(Variant::xiangqi)}}, "q1"});
