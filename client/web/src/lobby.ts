@@ -168,7 +168,7 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
     }
     if (ratedBox.checked && !ratedLabel.hidden) {
       request.rated = true;
-      const range: Message = {};
+      const range: Record<string, number> = {};
       if (ratingMin.value.trim()) range.min = Number(ratingMin.value);
       if (ratingMax.value.trim()) range.max = Number(ratingMax.value);
       if ('min' in range || 'max' in range) request.rating_range = range;

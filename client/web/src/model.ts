@@ -63,7 +63,7 @@ export interface GameModel {
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
-const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isClock = (value: unknown): boolean => value === null || value === undefined || isObject(value);
 const STATUSES = ['waiting', 'playing', 'ended', 'aborted'];
 const isSquares = (value: unknown): value is number[] => Array.isArray(value) && value.every(isCount);
@@ -130,7 +130,7 @@ export function fromState(state: Message): GameModel {
     you: state.you,
     players: { ...(state.players ?? {}) },
     rated: state.rated === true,
-    rating_range: isObject(state.rating_range) ? state.rating_range : null,
+    rating_range: isObject(state.rating_range) ? (state.rating_range as GameModel['rating_range']) : null,
     ratings: ratingChanges(state.ratings),
     initial_position: state.initial_position,
     position: state.position,
