@@ -3,29 +3,6 @@
 #include <array>
 #include <utility>
 
-namespace arbiter::server::storage {
-
-namespace {
-
-constexpr std::array<std::string_view, 4> kStatusNames = {"queued", "running", "done", "failed"};
-
-}  // namespace
-
-std::string_view to_string(AnalysisStatus status) noexcept {
-    return kStatusNames[static_cast<std::size_t>(status)];
-}
-
-std::optional<AnalysisStatus> parse_analysis_status(std::string_view text) noexcept {
-    for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
-        if (kStatusNames[i] == text) {
-            return static_cast<AnalysisStatus>(i);
-        }
-    }
-    return std::nullopt;
-}
-
-}  // namespace arbiter::server::storage
-
 namespace arbiter::server::storage::detail {
 
 namespace {

@@ -5,6 +5,8 @@
 /// writes; reads are synchronous and meant for a worker thread, never a network thread. The
 /// per-ply results are the wire's JSON text, kept as is: storage does not read them.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -20,10 +22,22 @@ namespace arbiter::server::storage {
 /// Where an analysis stands.
 enum class AnalysisStatus : std::uint8_t { queued, running, done, failed };
 
+inline constexpr std::array<std::string_view, 4> kAnalysisStatusNames = {"queued", "running",
+                                                                         "done", "failed"};
 /// "queued", "running", "done", "failed".
-std::string_view to_string(AnalysisStatus status) noexcept;
+/// (Inline: the app reads analysis rows without linking the storage engines.)
+inline std::string_view to_string(AnalysisStatus status) noexcept {
+    return kAnalysisStatusNames[static_cast<std::size_t>(status)];
+}
 /// Inverse of to_string.
-std::optional<AnalysisStatus> parse_analysis_status(std::string_view text) noexcept;
+inline std::optional<AnalysisStatus> parse_analysis_status(std::string_view text) noexcept {
+    for (std::size_t i = 0; i < kAnalysisStatusNames.size(); ++i) {
+        if (kAnalysisStatusNames[i] == text) {
+            return static_cast<AnalysisStatus>(i);
+        }
+    }
+    return std::nullopt;
+}
 
 /// One `analyses` row.
 struct AnalysisRow {
