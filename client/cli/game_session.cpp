@@ -4,7 +4,6 @@
 #include <chrono>
 #include <thread>
 
-#include "client/cli/chat.hpp"
 #include "client/cli/game_view.hpp"
 #include "client/cli/line_input.hpp"
 #include "client/cli/play_state.hpp"
@@ -132,11 +131,6 @@ class GameSession {
 
     // Returns an exit code when the session is over.
     std::optional<int> on_message(const std::string& text) {
-        // Chat is read apart from the codec's messages (client/cli/chat.hpp).
-        if (auto chat = read_chat_message(text)) {
-            terminal_.json_line(text);
-            return act(state_.on_chat(*chat, Clock::now()));
-        }
         const auto message = protocol::decode_server(
             text, [this](std::string_view game) { return state_.variant_of(game); });
         if (!message) {
@@ -146,9 +140,6 @@ class GameSession {
         }
         terminal_.json_line(text);
         auto code = act(state_.on_message(*message, Clock::now()));
-        if (const auto* state = std::get_if<protocol::State>(&message->body); state && !code) {
-            code = act(state_.on_chat_history(state->game, read_state_chat(text)));
-        }
         if (state_.settled()) {
             reconnect_window_.settled();
         }

@@ -162,7 +162,7 @@ void apply_event(GameView& view, const protocol::RematchEvent& rematch,
     view.rematch = rematch.next;
 }
 
-// Chat has no place in this view yet; its seq still counts (the gap rule).
+// The session shows chat as notes (PlayState); its seq still counts here (the gap rule).
 void apply_event(GameView& /*view*/, const protocol::ChatEvent& /*chat*/,
                  std::int64_t /*elapsed_ms*/) {}
 
@@ -234,20 +234,6 @@ Applied apply_message(GameView& view, const protocol::ServerMessage& message,
             },
         },
         message.body);
-}
-
-Applied apply_numbered_event(GameView& view, const std::string& game, std::uint64_t seq) {
-    if (!view.have_state || game != view.game) {
-        return Applied::other;
-    }
-    if (seq <= view.seq) {
-        return Applied::duplicate;
-    }
-    if (seq > view.seq + 1) {
-        return Applied::gap;
-    }
-    view.seq = seq;
-    return Applied::changed;
 }
 
 namespace {

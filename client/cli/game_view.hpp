@@ -72,10 +72,6 @@ std::vector<std::string> seats_of(const std::string& variant);
 Applied apply_message(GameView& view, const protocol::ServerMessage& message,
                       std::int64_t elapsed_ms = 0);
 
-/// A numbered game event this view does not otherwise read (a chat message): it only takes its
-/// place in the seq, by the same rule as the others (duplicate, gap or the next).
-Applied apply_numbered_event(GameView& view, const std::string& game, std::uint64_t seq);
-
 /// A line of text for an event or error worth telling ("Black offers a draw", "error
 /// (illegal_move): ..."); empty when the redrawn board says it all.
 std::string describe(const GameView& view, const protocol::ServerMessage& message);

@@ -71,13 +71,24 @@ std::optional<Wanted> ask(WsClient& socket, const CliOptions& options, Terminal&
     return std::nullopt;
 }
 
-int step_through(const GameRecord& record, Terminal& terminal, const CliOptions& options) {
+int step_through(const GameRecord& record, const std::optional<GameAnalysis>& analysis,
+                 Terminal& terminal, const CliOptions& options) {
     LineInput input;
     std::size_t ply = record.moves.size();
     bool flip = options.flip;
     terminal.prompt_for_input(true);
     for (;;) {
-        terminal.screen(render_record_at(record, ply, terminal.style(), flip), 0);
+        std::string screen = render_record_at(record, ply, terminal.style(), flip);
+        if (analysis) {
+            // Above the keys line: the evaluation here, and the figures at the end.
+            std::string lines = analysis_line_at(*analysis, ply);
+            if (ply == record.moves.size()) {
+                lines += accuracy_text(record, *analysis);
+            }
+            const auto keys = screen.rfind("keys: ");
+            screen.insert(keys == std::string::npos ? screen.size() : keys, lines);
+        }
+        terminal.screen(screen, 0);
         std::optional<TypedLine> line;
         while (!(line = input.next())) {
             if (input.finished() || g_interrupted) {
@@ -141,11 +152,16 @@ void print_list(Terminal& terminal, const std::vector<protocol::GameSummary>& ga
 
 }  // namespace
 
-int run_replay(const CliOptions& options) {
-    Terminal terminal = Terminal::detect(options);
+std::optional<protocol::Record> fetch_record(const CliOptions& options, Terminal& terminal) {
     WsClient socket;
     auto answer = ask<protocol::Record>(socket, options, terminal, requests::replay(options.game));
     socket.close();
+    return answer;
+}
+
+int run_replay(const CliOptions& options) {
+    Terminal terminal = Terminal::detect(options);
+    auto answer = fetch_record(options, terminal);
     if (!answer) {
         return g_interrupted ? kExitInterrupted : kExitFailed;
     }
@@ -153,11 +169,18 @@ int run_replay(const CliOptions& options) {
         return kExitDone;
     }
     auto record = read_record(*answer);
+    // issue 42: a game analysed is shown with its evaluations and marks (PGN stays the game's:
+    // the server's export carries the evaluations).
+    const auto analysis =
+        options.pgn || record.result.empty() ? std::nullopt : stored_analysis(options);
     if (options.print || !terminal.interactive()) {
-        std::cout << (options.pgn ? print_record_pgn(record) : print_record(record)) << std::flush;
+        std::cout << (options.pgn ? print_record_pgn(record)
+                      : analysis  ? print_analysed_record(record, *analysis)
+                                  : print_record(record))
+                  << std::flush;
         return kExitDone;
     }
-    return step_through(record, terminal, options);
+    return step_through(record, analysis, terminal, options);
 }
 
 int run_listing(const CliOptions& options) {

@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
             return run_game(*options);
         case Command::replay:
             return run_replay(*options);
+        case Command::analyse:
+            return run_analyse(*options);
         case Command::games:
         case Command::lobby:
         case Command::engines:

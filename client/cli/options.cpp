@@ -13,13 +13,15 @@
 namespace arbiter::client {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Command>, 12> kCommands = {{
+constexpr std::array<std::pair<std::string_view, Command>, 14> kCommands = {{
     {"help", Command::help},
     {"create", Command::create},
     {"join", Command::join},
     {"resume", Command::resume},
     {"watch", Command::watch},
     {"replay", Command::replay},
+    {"analyse", Command::analyse},
+    {"analyze", Command::analyse},
     {"games", Command::games},
     {"lobby", Command::lobby},
     {"engines", Command::engines},
@@ -101,7 +103,8 @@ Expected<void, std::string> check_operands(CliOptions& options,
                                            const std::vector<std::string>& operands) {
     const Command command = options.command;
     const bool needs_game = command == Command::join || command == Command::resume ||
-                            command == Command::watch || command == Command::replay;
+                            command == Command::watch || command == Command::replay ||
+                            command == Command::analyse;
     const std::size_t wanted = options.command == Command::create || needs_game ? 1 : 0;
     if (operands.size() != wanted) {
         return unexpected(wanted == 0 ? "unexpected argument \"" + operands.front() + "\""
@@ -405,7 +408,12 @@ commands:
   watch GAME                      follow a game as a spectator
   replay GAME [--print|--pgn]     step through a stored game (next, prev, first, last, quit),
                                   or print it whole in move pairs (--print, or when input is
-                                  not a terminal), or as PGN (--pgn)
+                                  not a terminal), or as PGN (--pgn); with the evaluations
+                                  and marks of its analysis when there is one
+  analyse GAME                    have the server's engine analyse a finished game (or find its
+                                  analysis), show the progress, then print the game with an
+                                  evaluation per move, the mistakes marked (?! ? ??) and each
+                                  side's accuracy
   games [--status S] [--variant V] [--limit N]   list stored games
   lobby [--once]                  follow the open public games
   engines                         list the engines this server offers and the games they play
@@ -434,8 +442,9 @@ Seat tokens and the session of `login` are kept, per server, in
 $XDG_CONFIG_HOME/arbiter/tokens.json (or ~/.config/arbiter/), readable by you only.
 
 exit status:
-  0    the game ended, or you left it (quit, Ctrl-D); a listing or replay completed
-  1    no connection, or the server refused to open the game
+  0    the game ended, or you left it (quit, Ctrl-D); a listing, replay or analysis completed
+  1    no connection, or the server refused to open the game (or to analyse it: busy says
+       when to try again)
   2    a mistake on the command line
   3    the seat was taken over: `resume` of it from another connection (another window or
        device); arbiter-cli resume GAME takes it back here

@@ -21,6 +21,7 @@ enum class Command {
     resume,
     watch,
     replay,
+    analyse,
     games,
     lobby,
     engines,
@@ -72,7 +73,7 @@ struct CliOptions {
     std::string position;                            ///< create: a start FEN
     std::string opponent;  ///< create: an engine to play against (a name from welcome.engines)
     int level = kDefaultEngineLevel;  ///< create: the engine's level 1..8
-    std::string game;                 ///< join, resume, watch, replay
+    std::string game;                 ///< join, resume, watch, replay, analyse
     std::string token;                ///< resume: overrides the stored token
     std::string seat;                 ///< resume: which stored seat (empty: the only one)
     bool print = false;               ///< replay: print the whole game instead of stepping

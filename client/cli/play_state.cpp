@@ -123,15 +123,20 @@ Reaction PlayState::on_message(const protocol::ServerMessage& message,
             [&](const protocol::SeatLost& lost) { return on_seat_lost(lost); },
             [&](const protocol::SpectatorCount&) { return on_game_message(message, now); },
             [&](const protocol::State& state) {
-                return state.game == game() ? on_game_message(message, now) : Reaction{};
+                if (state.game != game()) {
+                    return Reaction{};
+                }
+                Reaction reaction = on_game_message(message, now);
+                show_chat_history(state, reaction);
+                return reaction;
             },
+            [&](const protocol::ChatEvent& chat) { return on_chat(message, chat); },
+            [&](const protocol::ChatMuted& muted) { return on_chat(muted); },
             [&](const protocol::GameEvent auto& event) {
                 return event.game == game() ? on_game_message(message, now) : Reaction{};
             },
             [](const OneOf<protocol::Welcome, protocol::LobbyList, protocol::GamesList,
-                           protocol::Record, protocol::Pong, protocol::ChatMuted> auto&) {
-                return Reaction{};
-            },
+                           protocol::Record, protocol::Pong> auto&) { return Reaction{}; },
         },
         message.body);
 }
@@ -352,7 +357,7 @@ bool PlayState::command(const std::string& text, Reaction& reaction) {
                                                "claim", "mute", "unmute"})) {
         reaction.notes.push_back("spectators cannot " + word);
     } else if (word == "mute" || word == "unmute") {
-        reaction.requests.push_back(chat_mute_request(game(), word == "mute", kChatId));
+        reaction.requests.push_back(requests::chat_mute(game(), word == "mute", kChatId));
     } else if (word == "resign" || word == "abort") {
         reaction.requests.push_back(requests::game_action(word, game(), word));
     } else if (word == "draw" || word == "takeback" || word == "rematch") {
@@ -488,46 +493,47 @@ void PlayState::chat(const std::string& argument, Reaction& reaction) const {
         return;
     }
     // protocol.md, Chat: the seats write to the players' room, watchers to the spectators'.
-    reaction.requests.push_back(
-        chat_request(game(), spectator() ? "spectators" : "players", *text, kChatId));
+    const auto room = spectator() ? protocol::ChatRoom::spectators : protocol::ChatRoom::players;
+    reaction.requests.push_back(requests::chat(game(), room, *text, kChatId));
 }
 
-Reaction PlayState::on_chat(const ChatMessage& message, SteadyClock::time_point /*now*/) {
+Reaction PlayState::on_chat(const protocol::ChatMuted& muted) const {
     Reaction reaction;
-    if (const auto* muted = std::get_if<ChatMuted>(&message)) {
-        if (muted->game == game()) {
-            reaction.notes.push_back(muted->mute ? "your opponent's chat is muted (unmute: unmute)"
-                                                 : "your opponent's chat is shown again");
-        }
-        return reaction;
+    if (muted.game == game()) {
+        reaction.notes.push_back(muted.mute ? "your opponent's chat is muted (unmute: unmute)"
+                                            : "your opponent's chat is shown again");
     }
-    const auto& event = std::get<ChatEvent>(message);
+    return reaction;
+}
+
+Reaction PlayState::on_chat(const protocol::ServerMessage& message,
+                            const protocol::ChatEvent& event) {
+    Reaction reaction;
     if (event.game != game()) {
         return reaction;
     }
     // A chat message is a game event: it takes its place in the seq like a move.
-    const Applied applied = apply_numbered_event(view_, event.game, event.line.seq);
+    const Applied applied = apply_message(view_, message);
     if (applied == Applied::gap) {
         resync(reaction);
     } else if (applied == Applied::changed || applied == Applied::duplicate) {
         opening_.clear();
     }
-    if (applied == Applied::changed && event.line.text && event.line.seq > chat_shown_) {
-        chat_shown_ = event.line.seq;
-        reaction.notes.push_back(chat_line_text(event.line));
+    if (applied == Applied::changed && event.text && event.seq > chat_shown_) {
+        chat_shown_ = event.seq;
+        reaction.notes.push_back(chat_line_text(event));
     }
     return reaction;
 }
 
-Reaction PlayState::on_chat_history(const std::string& game_id,
-                                    const std::vector<ChatLine>& lines) {
-    Reaction reaction;
-    if (game_id != game()) {
-        return reaction;
+void PlayState::show_chat_history(const protocol::State& state, Reaction& reaction) {
+    if (state.game != game()) {
+        return;
     }
-    std::vector<const ChatLine*> unseen;
-    for (const ChatLine& line : lines) {
-        if (line.text && line.seq > chat_shown_) {
+    // state.chat holds only what this connection may read, oldest first.
+    std::vector<const protocol::ChatLine*> unseen;
+    for (const protocol::ChatLine& line : state.chat) {
+        if (line.seq > chat_shown_) {
             unseen.push_back(&line);
         }
     }
@@ -539,7 +545,6 @@ Reaction PlayState::on_chat_history(const std::string& game_id,
     if (!unseen.empty()) {
         chat_shown_ = unseen.back()->seq;
     }
-    return reaction;
 }
 
 std::optional<std::string> PlayState::ask_again(SteadyClock::time_point now) {

@@ -13,7 +13,6 @@
 #include <string_view>
 #include <vector>
 
-#include "client/cli/chat.hpp"
 #include "client/cli/game_view.hpp"
 #include "client/cli/options.hpp"
 #include "client/cli/token_store.hpp"
@@ -63,10 +62,6 @@ class PlayState {
     Reaction on_message(const protocol::ServerMessage& message, SteadyClock::time_point now);
     /// The connection closed; `close_code` is the server's close code (0: none).
     Reaction on_closed(int close_code);
-    /// A chat message or the answer to a mute (client/cli/chat.hpp).
-    Reaction on_chat(const ChatMessage& message, SteadyClock::time_point now);
-    /// The chat history of a `state` of `game`: the messages not shown yet (the last few).
-    Reaction on_chat_history(const std::string& game, const std::vector<ChatLine>& lines);
     /// The moves typed ahead of the turn, oldest first (the screen shows them).
     std::vector<std::string> queued() const;
     /// What to tell a user leaving a game that goes on (quit, Ctrl-C, Ctrl-D): the command that
@@ -107,6 +102,12 @@ class PlayState {
     std::string queued_text() const;
     std::string end_hint() const;
     void chat(const std::string& argument, Reaction& reaction) const;
+    /// A `chat` event of the game followed: a numbered game event, shown when readable.
+    Reaction on_chat(const protocol::ServerMessage& message, const protocol::ChatEvent& event);
+    /// The answer to `mute` or `unmute`.
+    Reaction on_chat(const protocol::ChatMuted& muted) const;
+    /// The chat history of a `state`: the messages not shown yet (the last few), after its notes.
+    void show_chat_history(const protocol::State& state, Reaction& reaction);
     void drop_too_large(Reaction& reaction);
 
     CliOptions options_;

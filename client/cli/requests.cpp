@@ -100,6 +100,15 @@ std::string claim(const std::string& game, const std::string& kind, const std::s
                    id);
 }
 
+std::string chat(const std::string& game, protocol::ChatRoom room, const std::string& text,
+                 const std::string& id) {
+    return encoded(protocol::ChatRequest{game, room, text}, id);
+}
+
+std::string chat_mute(const std::string& game, bool mute, const std::string& id) {
+    return encoded(protocol::ChatMute{game, mute}, id);
+}
+
 std::string lobby() {
     return encoded(protocol::LobbySubscribe{});
 }

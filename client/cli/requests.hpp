@@ -7,6 +7,7 @@
 #include <string>
 
 #include "client/cli/options.hpp"
+#include "common/protocol/messages.hpp"
 
 namespace arbiter::client::requests {
 
@@ -32,6 +33,11 @@ std::string game_action(const std::string& type, const std::string& game, const 
 std::string offer(const std::string& type, const std::string& game, const std::string& action,
                   const std::string& id);
 std::string claim(const std::string& game, const std::string& kind, const std::string& id);
+/// `chat` to `room` ("players" or "spectators"); `text` passed checked_chat_text (chat.hpp).
+std::string chat(const std::string& game, protocol::ChatRoom room, const std::string& text,
+                 const std::string& id);
+/// `chat_mute`: mute (or unmute) the opponent's players'-room messages.
+std::string chat_mute(const std::string& game, bool mute, const std::string& id);
 std::string lobby();
 /// `games` with the command line's status, variant and limit filters.
 std::string games(const CliOptions& options);

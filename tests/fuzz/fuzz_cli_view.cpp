@@ -33,18 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto newline = rest.find('\n');
         const std::string_view line = rest.substr(0, newline);
         rest = newline == std::string_view::npos ? std::string_view() : rest.substr(newline + 1);
-        // Chat is read apart from the codec (client/cli/chat.hpp), as arbiter-cli reads it.
-        if (const auto chat = arbiter::client::read_chat_message(line)) {
-            if (const auto* event = std::get_if<arbiter::client::ChatEvent>(&*chat)) {
-                static_cast<void>(
-                    arbiter::client::apply_numbered_event(view, event->game, event->line.seq));
-                static_cast<void>(arbiter::client::chat_line_text(event->line));
-            }
-            continue;
-        }
-        for (const auto& chat_line : arbiter::client::read_state_chat(line)) {
-            static_cast<void>(arbiter::client::chat_line_text(chat_line));
-        }
         const auto message = arbiter::protocol::decode_server(line, variant_of);
         if (!message) {
             continue;
@@ -52,6 +40,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         static_cast<void>(arbiter::client::apply_message(view, *message));
         static_cast<void>(arbiter::client::describe(view, *message));
         static_cast<void>(arbiter::client::render_screen(view, style, flip, 1500));
+        // Chat is shown as notes, from the codec's messages as arbiter-cli shows them.
+        if (const auto* chat = std::get_if<arbiter::protocol::ChatEvent>(&message->body)) {
+            static_cast<void>(arbiter::client::chat_line_text(*chat));
+        } else if (const auto* state = std::get_if<arbiter::protocol::State>(&message->body)) {
+            for (const auto& chat_line : state->chat) {
+                static_cast<void>(arbiter::client::chat_line_text(chat_line));
+            }
+        }
     }
     return 0;
 }

@@ -579,31 +579,53 @@ TEST(CliPlayState, TheHintAtTheEndFitsWhoIsAskedAndHowTheGameEnded) {
     EXPECT_FALSE(mentions(spectator.on_line("help"), "rematch"));
 }
 
+json chat(const std::string& game, std::uint64_t seq, const std::string& room,
+          const std::string& from, const json& text) {
+    return event("chat", game, seq, {{"room", room}, {"from", from}, {"text", text}, {"at_ms", 0}});
+}
+
+json chat_line(std::uint64_t seq, const std::string& room, const std::string& from,
+               const std::string& text) {
+    return {{"seq", seq}, {"room", room}, {"from", from}, {"text", text}, {"at_ms", 0}};
+}
+
 // Issue 41 and the chat contract: a seat writes to the players' room, a watcher to the
-// spectators'; messages are shown as they come and take their place in the seq.
+// spectators'; messages are shown as they come and take their place in the seq. Every message
+// is the codec's: the requests are encoded by it, the events decoded by it.
 TEST(CliPlayState, ChatGoesToTheRoomOfWhoWritesAndComesBackAsANumberedEvent) {
     PlayState play = created_and_joined();
     auto sent = requests_of(play.on_line("chat  good luck "));
     ASSERT_EQ(sent.size(), 1u);
-    EXPECT_EQ(sent[0]["type"], "chat");
-    EXPECT_EQ(sent[0]["room"], "players");
-    EXPECT_EQ(sent[0]["text"], "good luck");
-    EXPECT_EQ(sent[0]["game"], "g1");
+    EXPECT_EQ(sent[0], (json{{"type", "chat"},
+                             {"game", "g1"},
+                             {"room", "players"},
+                             {"text", "good luck"},
+                             {"id", "chat"}}));
     EXPECT_TRUE(play.on_line("chat   ").requests.empty());
+    EXPECT_TRUE(mentions(play.on_line("chat bell \x07"), "control characters"));
+    EXPECT_TRUE(play.on_line("chat " + std::string(141, 'a')).requests.empty());
 
-    const Reaction shown = play.on_chat(
-        ChatEvent{"g1", ChatLine{3, "players", "Bo", std::string("thanks"), 0}}, kStart);
+    const Reaction shown =
+        play.on_message(server(chat("g1", 3, "players", "Bo", "thanks")), kStart);
     EXPECT_TRUE(mentions(shown, "[players] Bo: thanks"));
+    EXPECT_TRUE(shown.requests.empty());
     EXPECT_EQ(play.view().seq, 3u);
+    // The same event again (a resend after a reconnect) is not shown twice.
+    EXPECT_TRUE(
+        play.on_message(server(chat("g1", 3, "players", "Bo", "thanks")), kStart).notes.empty());
     // A message this reader may not read still counts: the next move is no gap.
     const Reaction hidden =
-        play.on_chat(ChatEvent{"g1", ChatLine{4, "spectators", "Cy", std::nullopt, 0}}, kStart);
+        play.on_message(server(chat("g1", 4, "spectators", "Cy", nullptr)), kStart);
     EXPECT_TRUE(hidden.notes.empty());
+    EXPECT_EQ(play.view().seq, 4u);
     EXPECT_TRUE(
         play.on_message(server(moved("g1", 5, 1, "e2e4", "black")), kStart).requests.empty());
+    // Another game's chat is not this one's.
+    EXPECT_TRUE(
+        play.on_message(server(chat("g2", 6, "players", "Zed", "hi")), kStart).notes.empty());
+    EXPECT_EQ(play.view().seq, 5u);
     // A skipped seq asks for what was missed.
-    const Reaction gap =
-        play.on_chat(ChatEvent{"g1", ChatLine{9, "players", "Bo", std::string("?"), 0}}, kStart);
+    const Reaction gap = play.on_message(server(chat("g1", 9, "players", "Bo", "?")), kStart);
     ASSERT_EQ(requests_of(gap).size(), 1u);
     EXPECT_EQ(requests_of(gap)[0]["type"], "resume");
 
@@ -618,17 +640,44 @@ TEST(CliPlayState, ChatGoesToTheRoomOfWhoWritesAndComesBackAsANumberedEvent) {
 
 TEST(CliPlayState, MuteAndTheChatHistoryOfAStateAreShownOnce) {
     PlayState play = created_and_joined();
-    const auto sent = requests_of(play.on_line("mute"));
+    auto sent = requests_of(play.on_line("mute"));
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0],
               (json{{"type", "chat_mute"}, {"game", "g1"}, {"mute", true}, {"id", "chat"}}));
-    EXPECT_TRUE(mentions(play.on_chat(ChatMuted{"g1", true}, kStart), "muted"));
-    const std::vector<ChatLine> history = {{1, "players", "Bo", std::string("hi"), 0},
-                                           {2, "players", "Ana", std::string("hello"), 0}};
-    const Reaction first = play.on_chat_history("g1", history);
-    ASSERT_EQ(first.notes.size(), 2u);
-    EXPECT_EQ(first.notes[0], "[players] Bo: hi");
-    EXPECT_TRUE(play.on_chat_history("g1", history).notes.empty());  // after a reconnect
+    sent = requests_of(play.on_line("unmute"));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["mute"], false);
+    const json muted = {{"type", "chat_muted"}, {"game", "g1"}, {"mute", true}, {"id", "chat"}};
+    EXPECT_TRUE(mentions(play.on_message(server(muted), kStart), "muted"));
+    json unmuted = muted;
+    unmuted["mute"] = false;
+    EXPECT_TRUE(mentions(play.on_message(server(unmuted), kStart), "shown again"));
+
+    json state = playing("g1", 3, "white", "white", 0);
+    state["chat"] = {chat_line(1, "players", "Bo", "hi"), chat_line(2, "players", "Ana", "hello")};
+    const Reaction first = play.on_message(server(state), kStart);
+    EXPECT_TRUE(first.redraw);
+    ASSERT_GE(first.notes.size(), 2u);
+    EXPECT_EQ(first.notes[first.notes.size() - 2], "[players] Bo: hi");
+    EXPECT_EQ(first.notes.back(), "[players] Ana: hello");
+    // After a reconnect the same history is not shown again; only what is new.
+    state["chat"].push_back(chat_line(3, "players", "Bo", "again"));
+    const Reaction again = play.on_message(server(state), kStart);
+    EXPECT_FALSE(mentions(again, "[players] Bo: hi"));
+    EXPECT_TRUE(mentions(again, "[players] Bo: again"));
+}
+
+TEST(CliPlayState, AStatesLongChatHistoryShowsItsLastTenMessages) {
+    PlayState play = created_and_joined();
+    json state = playing("g1", 30, "white", "white", 0);
+    state["chat"] = json::array();
+    for (std::uint64_t seq = 1; seq <= 25; ++seq) {
+        state["chat"].push_back(chat_line(seq, "players", "Bo", "m" + std::to_string(seq)));
+    }
+    const Reaction shown = play.on_message(server(state), kStart);
+    EXPECT_FALSE(mentions(shown, "[players] Bo: m15"));
+    EXPECT_TRUE(mentions(shown, "[players] Bo: m16"));
+    EXPECT_TRUE(mentions(shown, "[players] Bo: m25"));
 }
 
 TEST(CliReconnectWindow, ALossBeforeTheSessionSettledKeepsTheWindow) {

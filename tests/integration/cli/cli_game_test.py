@@ -109,12 +109,12 @@ def check(condition, message, process=None):
         fail(message, process)
 
 
-def try_start_server(binary, workdir, port=0):
+def try_start_server(binary, workdir, port=0, extra_args=()):
     """(server, port), or (None, the line it printed) when it did not start."""
     log = open(os.path.join(workdir, "server.log"), "a")
     server = subprocess.Popen(
         [binary, "--port", str(port), "--db", os.path.join(workdir, "games.db"),
-         "--log-level", "warn"],
+         "--log-level", "warn", *extra_args],
         stdout=subprocess.PIPE, stderr=log, text=True)
     line = server.stdout.readline()
     match = re.search(r"listening on ([\d.]+):(\d+)", line)
@@ -125,12 +125,12 @@ def try_start_server(binary, workdir, port=0):
     return server, int(match.group(2))
 
 
-def start_server(binary, workdir, port=0):
+def start_server(binary, workdir, port=0, extra_args=()):
     # A restart binds the port the clients know. It was free a moment ago, but another test
     # binding port 0 (or a reconnecting client's own connection) may hold it for a while.
     deadline = time.monotonic() + (10 if port else 0)
     while True:
-        server, found = try_start_server(binary, workdir, port)
+        server, found = try_start_server(binary, workdir, port, extra_args)
         if server is not None:
             return server, found
         if time.monotonic() >= deadline:
@@ -147,10 +147,10 @@ def stop_server(server):
         server.wait()
 
 
-def with_server(binary, prefix, body):
+def with_server(binary, prefix, body, extra_args=()):
     """body(port, workdir) beside a server of its own on a temporary database, stopped after."""
     with tempfile.TemporaryDirectory(prefix=prefix) as workdir:
-        server, port = start_server(binary, workdir)
+        server, port = start_server(binary, workdir, 0, extra_args)
         try:
             body(port, workdir)
         finally:
