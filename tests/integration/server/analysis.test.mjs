@@ -179,3 +179,38 @@ test('draughts (builtin): a piece left en prise is marked', async () => {
     assert.equal((await server.stop()).code, 0);
   }
 });
+
+test('progress: whoever replayed the game hears of its analysis, a few times a second and at the end', async () => {
+  // Each position takes 150 ms: seven positions run over a second, long enough for the throttle.
+  const server = await startServer({ args: ['--analysis-nodes', '0', '--analysis-movetime-ms', '150'] });
+  try {
+    const game = await finishedGame(server, { variant: 'draughts' },
+      ['21-17', '12-16', '25-21', '8-12', '29-25', '4-8']);
+    const viewer = await Client.connect(server.url, 'Vi');
+    const other = await Client.connect(server.url, 'Ot');
+    const record = await viewer.ok({ type: 'replay', game });
+    assert.equal(record.type, 'record');
+    const started = Date.now();
+    const post = await httpCall(server, 'POST', `/api/games/${game}/analysis`);
+    assert.equal(post.status, 202, post.text);
+    const last = await viewer.nextOf('analysis', (m) => m.status === 'done', 60000);
+    const seconds = (Date.now() - started) / 1000;
+    assert.deepEqual(last, { type: 'analysis', game, status: 'done', done: 7, total: 7 });
+    const progress = viewer.messages.filter((m) => m.type === 'analysis');
+    assert.equal(progress[0].status, 'queued');
+    assert.ok(progress.some((m) => m.status === 'running' && m.done > 0 && m.done < 7),
+      JSON.stringify(progress));
+    // queued, running and done, and at most four a second between them.
+    assert.ok(progress.length <= 3 + Math.ceil(seconds * 4), `${progress.length} in ${seconds} s`);
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i].done >= progress[i - 1].done);
+    const analysis = await httpCall(server, 'GET', `/api/games/${game}/analysis`);
+    assert.equal(analysis.json.status, 'done');
+    // A connection that did not ask for the replay hears nothing of it.
+    await other.ok({ type: 'ping' });
+    assert.equal(other.messages.filter((m) => m.type === 'analysis').length, 0);
+    viewer.close();
+    other.close();
+  } finally {
+    assert.equal((await server.stop()).code, 0);
+  }
+});
