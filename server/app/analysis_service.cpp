@@ -141,7 +141,9 @@ Expected<std::pair<AnalysisRow, bool>, AnalysisRefusal> AnalysisService::request
     if (!stored) {
         return unexpected(AnalysisRefusal{AnalysisRefusal::Kind::storage, stored.error().message});
     }
-    if (*stored) {
+    // A failed analysis is tried again (protocol.md, Analysis): its engine may be back, or
+    // another engine may analyse the variant now.
+    if (*stored && (*stored)->status != AnalysisStatus::failed) {
         return std::pair{std::move(**stored), false};
     }
     auto game = games_.load(game_id);

@@ -7,7 +7,7 @@
 /// 19) and so do their engine processes, so that a busy pool yields the cores to live games.
 ///
 /// A game is analysed once: its row (migration 0013) is written when it is queued, when it
-/// starts and when it ends; a second request finds it. At
+/// starts and when it ends; a second request finds it, unless it failed: then it runs again. At
 /// start, rows left queued or running by a server that stopped are queued again and analysed from
 /// the start.
 
@@ -80,8 +80,8 @@ class AnalysisService {
     /// Ends the threads (a running analysis is dropped and stays queued in storage).
     void stop();
 
-    /// Starts the analysis of `game_id`, or finds it. Reads storage: call it off the network
-    /// threads. The row, and whether this call queued it.
+    /// Starts the analysis of `game_id` (also again, when it failed), or finds it. Reads
+    /// storage: call it off the network threads. The row, and whether this call queued it.
     Expected<std::pair<storage::AnalysisRow, bool>, AnalysisRefusal> request(
         const std::string& game_id);
     /// The analysis of `game_id` as it stands (in progress: the plies done so far), or nullopt
