@@ -74,8 +74,7 @@ bool is_analysis_path(std::string_view path) {
 std::string analysis_json(const storage::AnalysisRow& row) {
     protocol::AnalysisView view;
     view.game = row.game_id;
-    view.status = protocol::parse_analysis_status(storage::to_string(row.status))
-                      .value_or(protocol::AnalysisStatus::failed);
+    view.status = to_wire(row.status);
     view.engine = row.engine;
     view.done = row.done;
     view.total = row.total;

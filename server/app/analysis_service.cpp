@@ -72,6 +72,20 @@ std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score)
                                   score->value};
 }
 
+protocol::AnalysisStatus to_wire(storage::AnalysisStatus status) {
+    switch (status) {
+        case AnalysisStatus::queued:
+            return protocol::AnalysisStatus::queued;
+        case AnalysisStatus::running:
+            return protocol::AnalysisStatus::running;
+        case AnalysisStatus::done:
+            return protocol::AnalysisStatus::done;
+        case AnalysisStatus::failed:
+            break;
+    }
+    return protocol::AnalysisStatus::failed;
+}
+
 AnalysisService::AnalysisService(storage::GameRepository& games, storage::AnalysisStore& store,
                                  AnalysisEngines& engines, AnalysisOptions options,
                                  const TimeSource& time)
@@ -392,7 +406,7 @@ void AnalysisService::publish(const AnalysisRow& row, bool store) {
     }
     log_event(LogLevel::info, "analysis_progress",
               {{"game", row.game_id},
-               {"status", std::string(storage::to_string(row.status))},
+               {"status", std::string(protocol::to_string(to_wire(row.status)))},
                {"done", std::to_string(row.done)},
                {"total", std::to_string(row.total)}});
     if (progress_) {

@@ -36,6 +36,9 @@ namespace arbiter::server::app {
 
 /// A score as the wire carries it (protocol/analysis_api.hpp).
 std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score);
+/// A stored status as the wire carries it. (storage::to_string lives in arbiter_storage, which
+/// arbiter_app does not link: its unit tests run on fakes.)
+protocol::AnalysisStatus to_wire(storage::AnalysisStatus status);
 
 /// The pool's bounds (the flags).
 struct AnalysisOptions {

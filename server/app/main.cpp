@@ -168,11 +168,8 @@ int main(int argc, char** argv) {
     // outlives the pool's threads (analysis.stop() below comes before hub->close()).
     analysis.on_progress([&hub](const std::string& game, storage::AnalysisStatus status,
                                 std::int64_t done, std::int64_t total) {
-        hub->analysis_progress(arbiter::protocol::AnalysisProgress{
-            game,
-            arbiter::protocol::parse_analysis_status(storage::to_string(status))
-                .value_or(arbiter::protocol::AnalysisStatus::failed),
-            done, total});
+        hub->analysis_progress(
+            arbiter::protocol::AnalysisProgress{game, app::to_wire(status), done, total});
     });
     app::AnalysisHttp analysis_http(analysis, reads);
     app::ProcessMetrics process_metrics;
