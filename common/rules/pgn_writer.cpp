@@ -74,6 +74,25 @@ std::string clock_command(std::int64_t ms) {
            two_digits(seconds % 60) + "]";
 }
 
+std::string eval_command_centipawns(int centipawns) {
+    // Pawns with two decimals, written from the integer: exact, no floating point rounding.
+    const long long magnitude = centipawns < 0 ? -static_cast<long long>(centipawns) : centipawns;
+    return "[%eval " + std::string(centipawns < 0 ? "-" : "") + std::to_string(magnitude / 100) +
+           "." + two_digits(magnitude % 100) + "]";
+}
+
+std::string eval_command_mate(int moves) {
+    return "[%eval #" + std::to_string(moves) + "]";
+}
+
+std::string move_commands(const ExportInfo& info, std::size_t ply) {
+    std::string commands = ply < info.evals.size() ? info.evals[ply] : std::string();
+    if (ply < info.clock_ms.size()) {
+        commands += (commands.empty() ? "" : " ") + clock_command(info.clock_ms[ply]);
+    }
+    return commands;
+}
+
 void Movetext::move(std::string_view notation) {
     if (mover_ == Side::first) {
         add(std::to_string(number_) + ". " + std::string(notation));

@@ -37,6 +37,19 @@ std::string pdn_tag_section(const ExportInfo& info, std::string_view round, std:
 /// whole seconds rounded down, to be put inside a comment.
 std::string clock_command(std::int64_t ms);
 
+/// The evaluation command of Lichess's PGN export, to be put inside a comment: "[%eval 0.17]"
+/// for centipawns (pawns with two decimals, from the first side's view), "[%eval #3]" for a mate
+/// in 3, "[%eval #-3]" when the first side is mated in 3.
+std::string eval_command_centipawns(int centipawns);
+/// See eval_command_centipawns().
+std::string eval_command_mate(int moves);
+
+/// The commands of the comment after ply `ply` (0-based) of `info`: its evaluation ("[%eval
+/// 0.17]", when the game was analysed) and its clock ("[%clk 0:03:00]", when timed), in that order
+/// and separated by a space, as Lichess exports them; empty when there is neither. Chess,
+/// xiangqi and draughts write the same commands, each in its own braces.
+std::string move_commands(const ExportInfo& info, std::size_t ply);
+
 /// Movetext in export format (PGN 8.2): tokens separated by single spaces, wrapped into lines of
 /// fewer than 80 characters, a move number before every first-side move and "N..." before a
 /// second-side move that opens the movetext or follows a comment (PGN 8.2.2.2).

@@ -1,10 +1,10 @@
 #include "server/app/analysis_http.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
-#include <cstdio>
 
+#include "common/protocol/account_api.hpp"
+#include "common/protocol/analysis_api.hpp"
+#include "common/rules/pgn_writer.hpp"
 #include "server/app/http_api.hpp"
 #include "server/app/log.hpp"
 
@@ -12,22 +12,20 @@ namespace arbiter::server::app {
 
 namespace {
 
-using json = nlohmann::json;
-
 constexpr std::string_view kGamePrefix = "/api/games/";
 constexpr std::string_view kAnalysisSuffix = "/analysis";
 constexpr std::string_view kExploreEval = "/api/explore/eval";
 
-net::HttpResponse json_answer(unsigned status, const json& body) {
+net::HttpResponse json_answer(unsigned status, std::string body) {
     net::HttpResponse response;
     response.status = status;
     response.content_type = "application/json";
-    response.body = body.dump();
+    response.body = std::move(body);
     return response;
 }
 
 net::HttpResponse error_answer(unsigned status, std::string_view error, std::string_view message) {
-    return json_answer(status, json{{"error", error}, {"message", message}});
+    return json_answer(status, protocol::encode_api_error(error, message));
 }
 
 net::HttpResponse refusal_answer(const AnalysisRefusal& refusal) {
@@ -39,9 +37,8 @@ net::HttpResponse refusal_answer(const AnalysisRefusal& refusal) {
         case AnalysisRefusal::Kind::bad_position:
             return error_answer(400, "bad_position", refusal.message);
         case AnalysisRefusal::Kind::busy: {
-            auto response = json_answer(503, json{{"error", "busy"},
-                                                  {"message", refusal.message},
-                                                  {"retry_after_s", refusal.retry_after_s}});
+            auto response = json_answer(
+                503, protocol::encode_analysis_busy(refusal.message, refusal.retry_after_s));
             response.headers.emplace_back("Retry-After", std::to_string(refusal.retry_after_s));
             return response;
         }
@@ -68,22 +65,6 @@ bool valid_id(std::string_view id) {
     });
 }
 
-json parsed_or_null(const std::optional<std::string>& text) {
-    if (!text) {
-        return nullptr;
-    }
-    json value = json::parse(*text, nullptr, false);
-    return value.is_discarded() ? json(nullptr) : value;
-}
-
-json score_json(const std::optional<Score>& score) {
-    if (!score) {
-        return nullptr;
-    }
-    return score->kind == Score::Kind::cp ? json{{"cp", score->value}}
-                                          : json{{"mate", score->value}};
-}
-
 }  // namespace
 
 bool is_analysis_path(std::string_view path) {
@@ -91,36 +72,38 @@ bool is_analysis_path(std::string_view path) {
 }
 
 std::string analysis_json(const storage::AnalysisRow& row) {
-    json plies = json::parse(row.plies_json, nullptr, false);
-    return json{{"game", row.game_id},
-                {"status", storage::to_string(row.status)},
-                {"engine", row.engine},
-                {"done", row.done},
-                {"total", row.total},
-                {"plies", plies.is_discarded() ? json::array() : plies},
-                {"accuracy", parsed_or_null(row.accuracy_json)},
-                {"counts", parsed_or_null(row.counts_json)}}
-        .dump();
+    protocol::AnalysisView view;
+    view.game = row.game_id;
+    view.status = to_wire(row.status);
+    view.engine = row.engine;
+    view.done = row.done;
+    view.total = row.total;
+    // Storage keeps the texts this module's encoders wrote; one that does not read back (a
+    // damaged row) is answered as empty rather than not at all.
+    view.plies = protocol::decode_analysis_plies(row.plies_json)
+                     .value_or(std::vector<protocol::AnalysisPly>());
+    if (row.accuracy_json && row.counts_json) {
+        view.figures = protocol::decode_analysis_figures(*row.accuracy_json, *row.counts_json);
+    }
+    return protocol::encode_analysis(view);
 }
 
 std::vector<std::string> eval_commands(const storage::AnalysisRow& row) {
     std::vector<std::string> commands;
-    const json plies = json::parse(row.plies_json, nullptr, false);
-    if (row.status != storage::AnalysisStatus::done || !plies.is_array()) {
+    const auto plies = protocol::decode_analysis_plies(row.plies_json);
+    if (row.status != storage::AnalysisStatus::done || !plies) {
         return commands;
     }
     // Ply 0 is the start: the comment after move N is the evaluation of ply N.
-    for (std::size_t ply = 1; ply < plies.size(); ++ply) {
-        const json& eval = plies[ply].value("eval", json());
-        std::string command;
-        if (eval.is_object() && eval.contains("cp") && eval["cp"].is_number_integer()) {
-            char pawns[32];
-            std::snprintf(pawns, sizeof pawns, "%.2f", eval["cp"].get<int>() / 100.0);
-            command = std::string("[%eval ") + pawns + "]";
-        } else if (eval.is_object() && eval.contains("mate") && eval["mate"].is_number_integer()) {
-            command = "[%eval #" + std::to_string(eval["mate"].get<int>()) + "]";
+    for (std::size_t ply = 1; ply < plies->size(); ++ply) {
+        const auto& eval = (*plies)[ply].eval;
+        if (!eval) {
+            commands.emplace_back();
+        } else if (eval->kind == protocol::AnalysisEval::Kind::cp) {
+            commands.push_back(rules::pgn::eval_command_centipawns(eval->value));
+        } else {
+            commands.push_back(rules::pgn::eval_command_mate(eval->value));
         }
-        commands.push_back(std::move(command));
     }
     return commands;
 }
@@ -228,10 +211,8 @@ void AnalysisHttp::evaluate(std::string_view query, net::HttpHandler::Respond re
                 return respond(refusal_answer(answer.error()));
             }
             respond(json_answer(
-                200, json{{"eval", score_json(answer->eval)},
-                          {"best", answer->best.empty() ? json(nullptr) : json(answer->best)},
-                          {"pv", answer->pv},
-                          {"engine", answer->engine}}));
+                200, protocol::encode_position_eval(
+                         {to_wire(answer->eval), answer->best, answer->pv, answer->engine})));
         });
 }
 

@@ -4,12 +4,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <cmath>
 
 #include "common/core/overloaded.hpp"
+#include "common/protocol/analysis_api.hpp"
 #include "server/app/log.hpp"
 
 namespace arbiter::server::app {
@@ -18,7 +17,6 @@ namespace {
 
 using storage::AnalysisRow;
 using storage::AnalysisStatus;
-using json = nlohmann::json;
 
 // At most this often a running analysis tells its watchers how far it is (the contract: a few
 // a second), besides when it starts and ends.
@@ -48,15 +46,45 @@ std::optional<Score> first_seat_score(const PositionEval& eval, rules::Side turn
     return score;
 }
 
-json eval_json(const std::optional<Score>& score) {
-    if (!score) {
-        return nullptr;
+protocol::MoveMark wire_mark(Mark mark) {
+    switch (mark) {
+        case Mark::inaccuracy:
+            return protocol::MoveMark::inaccuracy;
+        case Mark::mistake:
+            return protocol::MoveMark::mistake;
+        case Mark::blunder:
+            return protocol::MoveMark::blunder;
+        case Mark::none:
+            break;
     }
-    return score->kind == Score::Kind::cp ? json{{"cp", score->value}}
-                                          : json{{"mate", score->value}};
+    return protocol::MoveMark::none;
 }
 
 }  // namespace
+
+std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score) {
+    if (!score) {
+        return std::nullopt;
+    }
+    return protocol::AnalysisEval{score->kind == Score::Kind::cp
+                                      ? protocol::AnalysisEval::Kind::cp
+                                      : protocol::AnalysisEval::Kind::mate,
+                                  score->value};
+}
+
+protocol::AnalysisStatus to_wire(storage::AnalysisStatus status) {
+    switch (status) {
+        case AnalysisStatus::queued:
+            return protocol::AnalysisStatus::queued;
+        case AnalysisStatus::running:
+            return protocol::AnalysisStatus::running;
+        case AnalysisStatus::done:
+            return protocol::AnalysisStatus::done;
+        case AnalysisStatus::failed:
+            break;
+    }
+    return protocol::AnalysisStatus::failed;
+}
 
 AnalysisService::AnalysisService(storage::GameRepository& games, storage::AnalysisStore& store,
                                  AnalysisEngines& engines, AnalysisOptions options,
@@ -127,7 +155,9 @@ Expected<std::pair<AnalysisRow, bool>, AnalysisRefusal> AnalysisService::request
     if (!stored) {
         return unexpected(AnalysisRefusal{AnalysisRefusal::Kind::storage, stored.error().message});
     }
-    if (*stored) {
+    // A failed analysis is tried again (protocol.md, Analysis): its engine may be back, or
+    // another engine may analyse the variant now.
+    if (*stored && (*stored)->status != AnalysisStatus::failed) {
         return std::pair{std::move(**stored), false};
     }
     auto game = games_.load(game_id);
@@ -286,8 +316,8 @@ void AnalysisService::analyse(Worker& worker, const std::string& game_id) {
     publish(row, true);
 
     std::vector<std::optional<Score>> evals;
-    json plies = json::array();
-    std::array<std::array<int, 3>, 2> counts{};  // [seat][inaccuracy, mistake, blunder]
+    std::vector<protocol::AnalysisPly> plies;
+    std::array<std::array<std::int64_t, 3>, 2> counts{};  // [seat][inaccuracy, mistake, blunder]
     auto last_progress = std::chrono::steady_clock::now();
     for (std::size_t ply = 0; ply <= (*stored)->moves.size(); ++ply) {
         {
@@ -299,7 +329,8 @@ void AnalysisService::analyse(Worker& worker, const std::string& game_id) {
         if (ply > 0 && !game->play((*stored)->moves[ply - 1].move)) {
             return fail("stored move does not replay: " + (*stored)->moves[ply - 1].move);
         }
-        json entry{{"ply", ply}, {"eval", nullptr}, {"best", nullptr}, {"pv", json::array()}};
+        protocol::AnalysisPly entry;
+        entry.ply = static_cast<std::int64_t>(ply);
         std::optional<Score> score;
         const rules::Status status = game->status();
         if (!status.over()) {
@@ -308,14 +339,12 @@ void AnalysisService::analyse(Worker& worker, const std::string& game_id) {
                 return fail(eval.error());
             }
             score = first_seat_score(*eval, game->turn());
-            if (!eval->best.empty()) {
-                entry["best"] = eval->best;
-            }
-            entry["pv"] = eval->pv;
+            entry.best = eval->best;
+            entry.pv = eval->pv;
         } else if (status.outcome == rules::Outcome::draw) {
             score = Score::centipawns(0);  // a drawn end is level; a decisive one has no number
         }
-        entry["eval"] = eval_json(score);
+        entry.eval = to_wire(score);
         Mark mark = Mark::none;
         if (ply > 0) {
             // The mover of ply N moved from the position of ply N - 1.
@@ -326,11 +355,11 @@ void AnalysisService::analyse(Worker& worker, const std::string& game_id) {
                 ++counts[mover == rules::Side::first ? 0 : 1][static_cast<int>(mark) - 1];
             }
         }
-        entry["mark"] = mark == Mark::none ? json(nullptr) : json(std::string(to_symbol(mark)));
+        entry.mark = wire_mark(mark);
         evals.push_back(score);
         plies.push_back(std::move(entry));
         row.done = static_cast<std::int64_t>(ply) + 1;
-        row.plies_json = plies.dump();
+        row.plies_json = protocol::encode_analysis_plies(plies);
         const auto now = std::chrono::steady_clock::now();
         if (now - last_progress >= kProgressInterval) {
             last_progress = now;
@@ -338,22 +367,21 @@ void AnalysisService::analyse(Worker& worker, const std::string& game_id) {
         }
     }
     const auto accuracy = game_accuracy(evals, first_mover);
-    json accuracy_json = json::object();
-    json counts_json = json::object();
+    std::vector<protocol::SeatFigures> figures;
     for (rules::Side side : {rules::Side::first, rules::Side::second}) {
         const std::size_t seat = side == rules::Side::first ? 0 : 1;
-        const std::string name(rules::seat_name(header.variant, side));
+        protocol::SeatFigures figure;
+        figure.seat = std::string(rules::seat_name(header.variant, side));
         if (accuracy[seat]) {
             // One decimal, as Lichess shows it.
-            accuracy_json[name] = std::round(*accuracy[seat] * 10) / 10;
+            figure.accuracy = std::round(*accuracy[seat] * 10) / 10;
         }
-        counts_json[name] = {{"inaccuracy", counts[seat][0]},
-                             {"mistake", counts[seat][1]},
-                             {"blunder", counts[seat][2]}};
+        figure.counts = {counts[seat][0], counts[seat][1], counts[seat][2]};
+        figures.push_back(std::move(figure));
     }
     row.status = AnalysisStatus::done;
-    row.accuracy_json = accuracy_json.dump();
-    row.counts_json = counts_json.dump();
+    row.accuracy_json = protocol::encode_analysis_accuracy(figures);
+    row.counts_json = protocol::encode_analysis_counts(figures);
     row.updated_ms = time_.unix_ms();
     publish(row, true);
     std::lock_guard lock(mutex_);
@@ -378,7 +406,7 @@ void AnalysisService::publish(const AnalysisRow& row, bool store) {
     }
     log_event(LogLevel::info, "analysis_progress",
               {{"game", row.game_id},
-               {"status", std::string(storage::to_string(row.status))},
+               {"status", std::string(protocol::to_string(to_wire(row.status)))},
                {"done", std::to_string(row.done)},
                {"total", std::to_string(row.total)}});
     if (progress_) {

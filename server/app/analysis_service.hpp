@@ -7,8 +7,9 @@
 /// 19) and so do their engine processes, so that a busy pool yields the cores to live games.
 ///
 /// A game is analysed once: its row (migration 0013) is written when it is queued, when it
-/// starts and when it ends; a second request finds it. At start, rows left queued or running by
-/// a server that stopped are queued again and analysed from the start.
+/// starts and when it ends; a second request finds it, unless it failed: then it runs again. At
+/// start, rows left queued or running by a server that stopped are queued again and analysed from
+/// the start.
 
 #include <condition_variable>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "common/core/expected.hpp"
+#include "common/protocol/analysis_api.hpp"
 #include "server/app/analysis_math.hpp"
 #include "server/app/position_analyser.hpp"
 #include "server/net/runtime.hpp"
@@ -31,6 +33,12 @@
 #include "server/storage/repository.hpp"
 
 namespace arbiter::server::app {
+
+/// A score as the wire carries it (protocol/analysis_api.hpp).
+std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score);
+/// A stored status as the wire carries it. (storage::to_string lives in arbiter_storage, which
+/// arbiter_app does not link: its unit tests run on fakes.)
+protocol::AnalysisStatus to_wire(storage::AnalysisStatus status);
 
 /// The pool's bounds (the flags).
 struct AnalysisOptions {
@@ -75,8 +83,8 @@ class AnalysisService {
     /// Ends the threads (a running analysis is dropped and stays queued in storage).
     void stop();
 
-    /// Starts the analysis of `game_id`, or finds it. Reads storage: call it off the network
-    /// threads. The row, and whether this call queued it.
+    /// Starts the analysis of `game_id` (also again, when it failed), or finds it. Reads
+    /// storage: call it off the network threads. The row, and whether this call queued it.
     Expected<std::pair<storage::AnalysisRow, bool>, AnalysisRefusal> request(
         const std::string& game_id);
     /// The analysis of `game_id` as it stands (in progress: the plies done so far), or nullopt

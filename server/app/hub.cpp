@@ -126,6 +126,7 @@ void Hub::on_close(const std::shared_ptr<net::Peer>& peer) {
         return still_open(game, against_engine);
     });
     lobby_.unsubscribe(peer->id());
+    replay_watchers_.forget(peer->id());
     for (const auto& game : connections_.closed(peer->id())) {
         if (auto room = registry_.find(game)) {
             room->leave(peer);

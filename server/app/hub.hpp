@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/protocol/analysis_api.hpp"
 #include "server/app/aborted_pruner.hpp"
 #include "server/app/account_directory.hpp"
 #include "server/app/client_limits.hpp"
@@ -32,6 +33,7 @@
 #include "server/app/lobby.hpp"
 #include "server/app/metrics.hpp"
 #include "server/app/read_worker.hpp"
+#include "server/app/replay_watchers.hpp"
 #include "server/app/replies.hpp"
 #include "server/app/request_rates.hpp"
 #include "server/app/room.hpp"
@@ -82,6 +84,10 @@ class Hub final : public net::PeerHandler, public RoomHost {
         Metrics& metrics, ExecutorFactory make_executor, ReadQueue& reads,
         EngineDirectory* engines = nullptr, RatingBook* ratings = nullptr,
         const AccountDirectory* accounts = nullptr);
+
+    /// The analysis of `game` moved on: tells the connections that asked for its `replay`
+    /// (schema/protocol.md, "Analysis"). Thread-safe: called from the analysis pool's threads.
+    void analysis_progress(const protocol::AnalysisProgress& progress);
 
     using Restored = RoomRegistry::Restored;
     /// Loads every unfinished game from storage, or returns the storage error.
@@ -178,6 +184,8 @@ class Hub final : public net::PeerHandler, public RoomHost {
     RequestRates chat_rates_;
     Connections connections_;
     Lobby lobby_;
+    /// Who replayed which game: they hear of its analysis.
+    ReplayWatchers replay_watchers_;
     RoomRegistry registry_;
     AbortedPruner pruner_;
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored

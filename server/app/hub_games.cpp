@@ -225,7 +225,16 @@ void Hub::on_replay(const std::shared_ptr<net::Peer>& peer, const std::string& g
         const auto user = connections_.user_of(peer->id());
         record.chat = record_chat(**stored, user ? std::optional(user->id) : std::nullopt);
         replies_.reply(peer, std::move(record), id);
+        replay_watchers_.watch(peer, game);
     });
+}
+
+void Hub::analysis_progress(const protocol::AnalysisProgress& progress) {
+    if (closed_) {
+        return;
+    }
+    replay_watchers_.send(progress.game, std::make_shared<const std::string>(
+                                             protocol::encode_analysis_progress(progress)));
 }
 
 }  // namespace arbiter::server::app

@@ -164,6 +164,13 @@ int main(int argc, char** argv) {
                                                 config.analysis.threads);
     app::AnalysisService analysis(**repository, **repository, analysis_engines, config.analysis,
                                   time);
+    // Progress goes to the connections that replayed the game (protocol.md, Analysis); the hub
+    // outlives the pool's threads (analysis.stop() below comes before hub->close()).
+    analysis.on_progress([&hub](const std::string& game, storage::AnalysisStatus status,
+                                std::int64_t done, std::int64_t total) {
+        hub->analysis_progress(
+            arbiter::protocol::AnalysisProgress{game, app::to_wire(status), done, total});
+    });
     app::AnalysisHttp analysis_http(analysis, reads);
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(

@@ -17,10 +17,7 @@ std::string write_pgn(const PgnMoves& moves, const ExportInfo& info, Outcome out
                            moves.first_mover == white ? Side::first : Side::second);
     for (std::size_t ply = 0; ply < moves.san.size(); ++ply) {
         movetext.move(moves.san[ply]);
-        std::string commands = ply < info.evals.size() ? info.evals[ply] : std::string();
-        if (ply < info.clock_ms.size()) {
-            commands += (commands.empty() ? "" : " ") + pgn::clock_command(info.clock_ms[ply]);
-        }
+        const std::string commands = pgn::move_commands(info, ply);
         if (!commands.empty()) {
             movetext.comment("{" + commands + "}");
         }

@@ -185,8 +185,10 @@ class DraughtsGame final : public Game {
         pgn::Movetext movetext(1, initial_.side_to_move());
         for (std::size_t ply = 0; ply < moves_.size(); ++ply) {
             movetext.move(moves_[ply]);
-            if (ply < info.clock_ms.size()) {
-                movetext.comment("{" + pgn::clock_command(info.clock_ms[ply]) + "}");
+            // PDN 3.0 comments are PGN's; lidraughts puts its [%clk] (and Lichess its [%eval])
+            // commands in them.
+            if (const std::string commands = pgn::move_commands(info, ply); !commands.empty()) {
+                movetext.comment("{" + commands + "}");
             }
         }
         return pgn::pdn_tag_section(info, "-", result, std::move(tags)) + movetext.finish(result);

@@ -23,10 +23,7 @@ std::string export_pgn(const ExportInfo& info, const PgnGame& game) {
                            game.start.side_to_move() == Color::red ? Side::first : Side::second);
     for (std::size_t ply = 0; ply < game.wxf.size(); ++ply) {
         movetext.move(game.wxf[ply]);
-        std::string commands = ply < info.evals.size() ? info.evals[ply] : std::string();
-        if (ply < info.clock_ms.size()) {
-            commands += (commands.empty() ? "" : " ") + pgn::clock_command(info.clock_ms[ply]);
-        }
+        const std::string commands = pgn::move_commands(info, ply);
         if (!commands.empty()) {
             // pychess writes its clock comments with spaces inside the braces.
             movetext.comment("{ " + commands + " }");

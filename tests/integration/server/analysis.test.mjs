@@ -5,10 +5,10 @@
 // Engine settings are small (few nodes) so that the suite is quick on two busy cores.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, httpCall, play, startGame, startServer } from './harness.mjs';
+import { Client, httpCall, play, repoRoot, startGame, startServer } from './harness.mjs';
 import { scrape, metric } from './prometheus.mjs';
 
 const stockfish = '/usr/games/stockfish';
@@ -177,5 +177,78 @@ test('draughts (builtin): a piece left en prise is marked', async () => {
     assert.ok(['?', '??'].includes(analysis.plies[1].mark), JSON.stringify(analysis.plies));
   } finally {
     assert.equal((await server.stop()).code, 0);
+  }
+});
+
+test('progress: whoever replayed the game hears of its analysis, a few times a second and at the end', async () => {
+  // Each position takes 150 ms: seven positions run over a second, long enough for the throttle.
+  const server = await startServer({ args: ['--analysis-nodes', '0', '--analysis-movetime-ms', '150'] });
+  try {
+    const game = await finishedGame(server, { variant: 'draughts' },
+      ['21-17', '12-16', '25-21', '8-12', '29-25', '4-8']);
+    const viewer = await Client.connect(server.url, 'Vi');
+    const other = await Client.connect(server.url, 'Ot');
+    const record = await viewer.ok({ type: 'replay', game });
+    assert.equal(record.type, 'record');
+    const started = Date.now();
+    const post = await httpCall(server, 'POST', `/api/games/${game}/analysis`);
+    assert.equal(post.status, 202, post.text);
+    const last = await viewer.nextOf('analysis', (m) => m.status === 'done', 60000);
+    const seconds = (Date.now() - started) / 1000;
+    assert.deepEqual(last, { type: 'analysis', game, status: 'done', done: 7, total: 7 });
+    const progress = viewer.messages.filter((m) => m.type === 'analysis');
+    assert.equal(progress[0].status, 'queued');
+    assert.ok(progress.some((m) => m.status === 'running' && m.done > 0 && m.done < 7),
+      JSON.stringify(progress));
+    // queued, running and done, and at most four a second between them.
+    assert.ok(progress.length <= 3 + Math.ceil(seconds * 4), `${progress.length} in ${seconds} s`);
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i].done >= progress[i - 1].done);
+    const analysis = await httpCall(server, 'GET', `/api/games/${game}/analysis`);
+    assert.equal(analysis.json.status, 'done');
+    // A connection that did not ask for the replay hears nothing of it.
+    await other.ok({ type: 'ping' });
+    assert.equal(other.messages.filter((m) => m.type === 'analysis').length, 0);
+    viewer.close();
+    other.close();
+  } finally {
+    assert.equal((await server.stop()).code, 0);
+  }
+});
+
+test('a failed analysis is tried again by a new request', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-analysis-'));
+  const db = path.join(dir, 'arbiter.db');
+  // A "stockfish" that exits when asked to search: every position fails, so the analysis fails.
+  const crashing = path.join(dir, 'crash.sh');
+  writeFileSync(crashing, `#!/bin/sh\nexec python3 ${path.join(repoRoot, 'tests/integration/server/fake_uci.py')} crash\n`);
+  chmodSync(crashing, 0o755);
+  try {
+    let server = await startServer({ args: ['--engine', `stockfish=${crashing}`, '--analysis-nodes', '2000'], db });
+    const game = await finishedGame(server, { variant: 'chess' }, ['e2e4', 'e7e5']);
+    const failed = await analysed(server, game);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.engine, 'stockfish');
+    const again = await httpCall(server, 'POST', `/api/games/${game}/analysis`);
+    assert.equal(again.status, 202, 'a failed analysis is queued again');
+    assert.equal(again.json.status, 'queued');
+    assert.equal((await analysed(server, game)).status, 'failed', 'the engine still crashes');
+    assert.equal((await server.stop()).code, 0);
+
+    // Without that engine the builtin one analyses chess: the stored failure is retried.
+    server = await startServer({ args: ['--analysis-nodes', '2000'], db });
+    try {
+      const stored = await httpCall(server, 'GET', `/api/games/${game}/analysis`);
+      assert.equal(stored.json.status, 'failed');
+      const retried = await analysed(server, game);
+      assert.equal(retried.status, 'done', JSON.stringify(retried));
+      assert.equal(retried.engine, 'builtin');
+      assert.equal(retried.plies.length, 3);
+      const done = await httpCall(server, 'POST', `/api/games/${game}/analysis`);
+      assert.equal(done.status, 200, 'a done analysis is not run again');
+    } finally {
+      assert.equal((await server.stop()).code, 0);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

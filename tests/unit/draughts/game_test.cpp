@@ -131,6 +131,24 @@ TEST(DraughtsGame, ExportCarriesTerminationTimeControlAndEachMovesClock) {
         << pdn;
 }
 
+TEST(DraughtsGame, ExportCarriesAnAnalysedGamesEvaluationsBeforeTheClocks) {
+    // As Lichess's PGN export of an analysed game (issue 42): {[%eval 0.17] [%clk 0:03:00]}, a
+    // ply without a number (empty) keeping its clock alone.
+    const auto game = game_from("startpos");
+    testing::play_all(*game, {"22-18", "11-15"});
+    ExportInfo info;
+    info.clock_ms = {180000, 179400};
+    info.evals = {"[%eval 0.17]", ""};
+    EXPECT_TRUE(game->export_text(info).ends_with(
+        "\n\n1. 22-18 {[%eval 0.17] [%clk 0:03:00]} 1... 11-15 {[%clk 0:02:59]} *\n\n"))
+        << game->export_text(info);
+    info.clock_ms.clear();
+    info.evals = {"[%eval 0.17]", "[%eval #-2]"};
+    EXPECT_TRUE(game->export_text(info).ends_with(
+        "\n\n1. 22-18 {[%eval 0.17]} 1... 11-15 {[%eval #-2]} *\n\n"))
+        << game->export_text(info);
+}
+
 TEST(DraughtsGame, ExportOfAnUntimedGameHasNoClockComments) {
     const auto game = game_from("startpos");
     testing::play_all(*game, {"22-18", "11-15"});

@@ -59,6 +59,26 @@ TEST(PgnWriter, ClockCommandRoundsDownToWholeSeconds) {
     EXPECT_EQ(clock_command(-5), "[%clk 0:00:00]");
 }
 
+TEST(PgnWriter, EvalCommandsAreLichesss) {
+    EXPECT_EQ(eval_command_centipawns(17), "[%eval 0.17]");
+    EXPECT_EQ(eval_command_centipawns(0), "[%eval 0.00]");
+    EXPECT_EQ(eval_command_centipawns(-5), "[%eval -0.05]");
+    EXPECT_EQ(eval_command_centipawns(-1234), "[%eval -12.34]");
+    EXPECT_EQ(eval_command_centipawns(300), "[%eval 3.00]");
+    EXPECT_EQ(eval_command_mate(3), "[%eval #3]");
+    EXPECT_EQ(eval_command_mate(-1), "[%eval #-1]");
+}
+
+TEST(PgnWriter, MoveCommandsPutTheEvaluationBeforeTheClock) {
+    ExportInfo info;
+    info.evals = {"[%eval 0.17]", "", "[%eval #1]"};
+    info.clock_ms = {180000, 179000};
+    EXPECT_EQ(move_commands(info, 0), "[%eval 0.17] [%clk 0:03:00]");
+    EXPECT_EQ(move_commands(info, 1), "[%clk 0:02:59]");
+    EXPECT_EQ(move_commands(info, 2), "[%eval #1]");
+    EXPECT_EQ(move_commands(info, 3), "");
+}
+
 TEST(PgnWriter, SecondSideMoveAfterACommentCarriesItsMoveNumber) {
     Movetext movetext(1, Side::first);
     movetext.move("e4");
