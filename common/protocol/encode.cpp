@@ -443,8 +443,7 @@ std::size_t expected_size(const TakenBack& m) {
 
 std::size_t expected_size(const State& m) {
     return 640 + m.initial_position.size() + m.position.size() + text_size(m.moves) +
-           text_size(m.notation) + text_size(m.legal) + routes_size(m.routes) +
-           chat_size(m.chat);
+           text_size(m.notation) + text_size(m.legal) + routes_size(m.routes) + chat_size(m.chat);
 }
 
 std::size_t expected_size(const Record& m) {
