@@ -61,6 +61,8 @@ export class Board {
   private unbindPremoveCancel: () => void;
   /** Draughts: the squares clicked so far of a capture entered square by square. */
   private pending: number[] | null = null;
+  /** Draughts: the landings that may follow `pending` (clicking one goes on with the capture). */
+  private pendingNext: number[] = [];
 
   constructor(
     private variant: Variant,
@@ -122,6 +124,7 @@ export class Board {
     this.closePicker();
     if (view.position !== this.view?.position || view.movable !== this.view?.movable) this.keyboard.reset();
     this.pending = null;
+    this.pendingNext = [];
     this.view = view;
     const dests = view.movable === 'none' ? new Map<Key, Key[]>() : destinations(this.variant, view.position, view.legal);
     if (view.movable === 'none') this.ground.cancelPremove();
@@ -202,8 +205,11 @@ export class Board {
       return true;
     }
     // Under way: the piece stands on the landing, and only the next landings are offered.
+    // chessgroundx passed the turn to the other side on the drop; the capture goes on, so the
+    // turn comes back (else the piece on the landing is picked up as a premove, and so queued).
     this.pending = clicked;
-    this.ground.set({ movable: { dests: new Map([[dest, found.next.map(draughtsKey)]]) } });
+    this.pendingNext = found.next;
+    this.ground.set({ turnColor: view.turn, movable: { dests: new Map([[dest, found.next.map(draughtsKey)]]) } });
     this.ground.selectSquare(dest);
     this.drawRoutes(found.taken);
     return true;
@@ -296,8 +302,11 @@ export class Board {
   private afterSelect(key: Key): void {
     const view = this.view;
     if (!view || view.movable === 'none') return;
-    // A click away from a capture under way drops it: the piece goes back to its start.
-    if (this.pending && key !== draughtsKey(this.pending[this.pending.length - 1])) {
+    // A click away from a capture under way drops it: the piece goes back to its start. A click
+    // on a next landing is not away: chessgroundx tells of it (deferred, as of the move itself)
+    // before afterJump hears of the move, and by then the board's destinations are cleared.
+    const stays = (n: number) => n === this.pending?.[this.pending.length - 1] || this.pendingNext.includes(n);
+    if (this.pending && !stays(draughtsNumber(key))) {
       this.set(view);
       return;
     }
