@@ -396,13 +396,14 @@ void AnalysisService::publish(const AnalysisRow& row, bool store) {
         }
     }
     if (store) {
-        store_.write_analysis(storage::SaveAnalysis{row},
-                              [game = row.game_id](Expected<void, storage::StorageError> done) {
-                                  if (!done) {
-                                      log_event(LogLevel::error, "analysis_not_stored",
-                                                {{"game", game}, {"error", done.error().message}});
-                                  }
-                              });
+        store_.write_analysis(
+            storage::SaveAnalysis{row},
+            [game = row.game_id](const Expected<void, storage::StorageError>& done) {
+                if (!done) {
+                    log_event(LogLevel::error, "analysis_not_stored",
+                              {{"game", game}, {"error", done.error().message}});
+                }
+            });
     }
     log_event(LogLevel::info, "analysis_progress",
               {{"game", row.game_id},

@@ -16,7 +16,7 @@ using protocol::GameStatus;
 using rules::Side;
 
 Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, TableConfig config)
-    : config_(config),
+    : config_(std::move(config)),
       id_(header.id),
       variant_(header.variant),
       initial_position_(header.initial_position),
@@ -48,7 +48,7 @@ Table::Table(const storage::GameRow& header, std::unique_ptr<rules::Game> game, 
 
 Table Table::open(const storage::GameRow& header, std::unique_ptr<rules::Game> game,
                   TableConfig config) {
-    return Table(header, std::move(game), config);
+    return Table(header, std::move(game), std::move(config));
 }
 
 Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableConfig config,
@@ -57,7 +57,7 @@ Expected<Table, std::string> Table::restore(storage::StoredGame stored, TableCon
     if (!game) {
         return unexpected("stored start position refused: " + game.error().message);
     }
-    Table table(stored.header, std::move(game).value(), config);
+    Table table(stored.header, std::move(game).value(), std::move(config));
     table.plies_.reserve(stored.moves.size());
     for (auto& row : stored.moves) {
         const Side mover = table.game_->turn();

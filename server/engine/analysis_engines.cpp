@@ -259,7 +259,7 @@ AnalysisEngineSet::AnalysisEngineSet(std::vector<UciEngineSpec> uci, app::Analys
     : uci_(std::move(uci)),
       limits_(limits),
       // Each pool thread holds at most one process per variant it analyses.
-      processes_(net::ProcessLimits{.max_children = std::max(1U, threads) * 2}) {}
+      processes_(net::ProcessLimits{.max_children = std::size_t{std::max(1U, threads)} * 2}) {}
 
 AnalysisEngineSet::~AnalysisEngineSet() {
     stop();

@@ -1,8 +1,9 @@
 // Analysis in replay (issue 42): the evaluation graph has one point per ply and a click on one
 // jumps to that move, the engine's best move is drawn as an arrow, the marks stand in the move
 // list, and the analysis board plays a legal move that the server gives (GET /api/explore) and
-// goes back. Until the server's analysis is merged (analysis42), GET /api/games/{id}/analysis is
-// answered in the browser by request interception with a fixture shaped as protocol.md says.
+// goes back. The first test pins the drawing to a fixed analysis (GET /api/games/{id}/analysis
+// answered by request interception, shaped as protocol.md says); the second asks the server for
+// its own, from the replay's button, and the engine for the analysis board's position.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -10,10 +11,14 @@ import { serverAndBrowserPerFile, closePages, drag, newPlayer, outputDir, twoPla
 
 let server;
 let browser;
-serverAndBrowserPerFile((started, launched) => {
-  server = started;
-  browser = launched;
-});
+// The server's own analysis runs on the builtin engine here (no --engine): a short search each.
+serverAndBrowserPerFile(
+  (started, launched) => {
+    server = started;
+    browser = launched;
+  },
+  ['--analysis-nodes', '20000'],
+);
 
 /** Fool's mate, analysed: each ply's evaluation from white's view, best move and mark. */
 function fixture(game) {
@@ -89,7 +94,8 @@ test('the graph, the arrow, the marks and the analysis board of a replayed game'
   // A click on a point jumps to that move; the best move there is an arrow on the board.
   await viewer.click('#eval-graph circle[data-ply="3"]');
   await viewer.waitForFunction(() => document.querySelector('#replay-ply').textContent === '3 / 4');
-  assert.equal(await viewer.textContent('#moves .move.current'), 'g4??');
+  // The mark right after the move; the mover's clock time (a timed game) under it.
+  assert.match(await viewer.textContent('#moves .move.current'), /^g4\?\?(\d+:\d\d)?$/);
   assert.equal(await viewer.getAttribute('.board-slot .board', 'data-arrows'), 'd8h4');
   await viewer.waitForSelector('.board-slot .board svg.cg-shapes line');
   assert.equal(await viewer.getAttribute('#eval-bar', 'data-percent'), '0.0');
@@ -124,5 +130,46 @@ test('the graph, the arrow, the marks and the analysis board of a replayed game'
   const engine = await viewer.textContent('#explore-engine');
   assert.ok(/cannot evaluate positions yet/.test(engine) || /: [+−#0]/.test(engine), engine);
   await viewer.screenshot({ path: path.join(outputDir, 'analysis-replay.png'), fullPage: true });
+  await closePages(first, second, viewer);
+});
+
+test("the server's own analysis of a game: requested in replay, drawn, marked, and the engine asked", async () => {
+  const { first, second, game } = await twoPlayersOf(browser, server, { variant: 'chess' });
+  const script = [
+    [first, 'f2', 'f3'],
+    [second, 'e7', 'e5'],
+    [first, 'g2', 'g4'],
+    [second, 'd8', 'h4'],
+  ];
+  for (const [index, [page, from, to]] of script.entries()) {
+    await waitMyTurn(page);
+    await drag(page, from, to);
+    await waitForPly(first, index + 1);
+  }
+  await first.waitForSelector('.game-page[data-status="ended"]');
+
+  const viewer = await newPlayer(browser, server, 'Analyst');
+  await viewer.goto(`${server.url}/#/replay/${game}`);
+  await viewer.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '4 / 4');
+  await viewer.click('#analysis-request');
+  // Done: one point per ply, the start included; g4 allowed mate in one.
+  await viewer.waitForFunction(() => document.querySelectorAll('#eval-graph circle.graph-point').length === 5, null, { timeout: 60000 });
+  assert.equal(await viewer.getAttribute('#eval-graph circle[data-ply="3"]', 'class'), 'graph-point mark-blunder');
+  await viewer.click('#eval-graph circle[data-ply="3"]');
+  await viewer.waitForFunction(() => document.querySelector('#replay-ply').textContent === '3 / 4');
+  // The mark right after the move; the mover's clock time (a timed game) under it.
+  assert.match(await viewer.textContent('#moves .move.current'), /^g4\?\?(\d+:\d\d)?$/);
+  assert.equal(await viewer.getAttribute('.board-slot .board', 'data-arrows'), 'd8h4');
+
+  // The analysis board asks the engine about a position of its own.
+  await viewer.click('#explore-open');
+  await dragOnExplore(viewer, 'd8', 'g5');
+  await viewer.waitForFunction(() => document.querySelector('#explore-line')?.textContent === 'Qg5');
+  await viewer.click('#explore-engine-ask');
+  await viewer.waitForFunction(() => {
+    const text = document.querySelector('#explore-engine')?.textContent ?? '';
+    return text !== '' && text !== 'Thinking…';
+  });
+  assert.match(await viewer.textContent('#explore-engine'), /: [+−#0]/);
   await closePages(first, second, viewer);
 });

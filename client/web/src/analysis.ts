@@ -124,7 +124,8 @@ export class AnalysisPanel {
       const cell = list.querySelector(`.move[data-ply="${entry.ply}"]`);
       if (!name || !cell || cell.querySelector('.mark')) continue;
       cell.classList.add(`mark-${name}`);
-      cell.append(h('span', { class: 'mark', title: name }, entry.mark!));
+      // Right after the move, before anything else in its cell (the clock time under it).
+      cell.insertBefore(h('span', { class: 'mark', title: name }, entry.mark!), cell.querySelector('.clock-time'));
     }
   }
 
