@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowserPerFile, closePages, drag, newPlayer, outputDir, twoPlayers as twoPlayersOf, waitForPly, waitMyTurn } from './harness.mjs';
+import { serverAndBrowserPerFile, closePages, foolsMate, newPlayer, outputDir, playMoves, twoPlayers as twoPlayersOf } from './harness.mjs';
 
 let server;
 let browser;
@@ -66,17 +66,7 @@ async function dragOnExplore(page, from, to) {
 
 test('the graph, the arrow, the marks and the analysis board of a replayed game', async () => {
   const { first, second, game } = await twoPlayersOf(browser, server, { variant: 'chess' });
-  const script = [
-    [first, 'f2', 'f3'],
-    [second, 'e7', 'e5'],
-    [first, 'g2', 'g4'],
-    [second, 'd8', 'h4'],
-  ];
-  for (const [index, [page, from, to]] of script.entries()) {
-    await waitMyTurn(page);
-    await drag(page, from, to);
-    await waitForPly(first, index + 1);
-  }
+  await playMoves(foolsMate(first, second), [first]);
   await first.waitForSelector('.game-page[data-status="ended"]');
 
   const viewer = await newPlayer(browser, server, 'Analyst');
@@ -135,17 +125,7 @@ test('the graph, the arrow, the marks and the analysis board of a replayed game'
 
 test("the server's own analysis of a game: requested in replay, drawn, marked, and the engine asked", async () => {
   const { first, second, game } = await twoPlayersOf(browser, server, { variant: 'chess' });
-  const script = [
-    [first, 'f2', 'f3'],
-    [second, 'e7', 'e5'],
-    [first, 'g2', 'g4'],
-    [second, 'd8', 'h4'],
-  ];
-  for (const [index, [page, from, to]] of script.entries()) {
-    await waitMyTurn(page);
-    await drag(page, from, to);
-    await waitForPly(first, index + 1);
-  }
+  await playMoves(foolsMate(first, second), [first]);
   await first.waitForSelector('.game-page[data-status="ended"]');
 
   const viewer = await newPlayer(browser, server, 'Analyst');

@@ -8,10 +8,12 @@ import {
   boardPosition,
   closePages,
   createGame,
+  foolsMate,
   drag,
   joinByLink,
   newPlayer,
   piecesOnBoard,
+  playMoves,
   screenshotBoard,
   squareCenter as squareCenterOf,
   statusText,
@@ -199,19 +201,7 @@ test('draw offer declined, then accepted; resignation and its message', async ()
 test('a finished game replays: first, next, previous, last, slider, keys, and a click on a move', async () => {
   const { first, second, game } = await twoPlayers('chess');
   const positions = [await boardPosition(first)];
-  const script = [
-    [first, 'f2', 'f3'],
-    [second, 'e7', 'e5'],
-    [first, 'g2', 'g4'],
-    [second, 'd8', 'h4'],
-  ];
-  for (const [index, [page, from, to]] of script.entries()) {
-    await waitMyTurn(page);
-    await drag(page, from, to);
-    await waitForPly(first, index + 1);
-    await waitForPly(second, index + 1);
-    positions.push(await boardPosition(first));
-  }
+  await playMoves(foolsMate(first, second), [first, second], async () => positions.push(await boardPosition(first)));
   await first.waitForSelector('.game-page[data-status="ended"]');
 
   const viewer = await newPlayer(browser, server, 'Viewer');

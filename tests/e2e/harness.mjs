@@ -233,6 +233,26 @@ export async function waitForPly(page, count) {
 }
 
 /** Waits until it is this page's move (so the board accepts a drag). */
+/** Fool's mate as [page, from, to] per ply: White (first) plays f3 and g4, Black mates with Qh4#. */
+export function foolsMate(first, second) {
+  return [
+    [first, 'f2', 'f3'],
+    [second, 'e7', 'e5'],
+    [first, 'g2', 'g4'],
+    [second, 'd8', 'h4'],
+  ];
+}
+
+/** Plays `script` by drag, each ply seen by every page of `watchers` before `after(ply)` runs. */
+export async function playMoves(script, watchers, after = async () => {}) {
+  for (const [index, [page, from, to]] of script.entries()) {
+    await waitMyTurn(page);
+    await drag(page, from, to);
+    for (const watcher of watchers) await waitForPly(watcher, index + 1);
+    await after(index + 1);
+  }
+}
+
 export async function waitMyTurn(page) {
   await page.waitForFunction(() => document.querySelector('#status')?.textContent.startsWith('Your move'), null, {
     timeout: 15000,
