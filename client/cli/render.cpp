@@ -131,4 +131,20 @@ Expected<std::vector<std::string>, std::string> read_placement(std::string_view 
     return grid;
 }
 
+Expected<std::string, std::string> placement_letters(std::string_view fen, const FenBoard& board) {
+    auto grid = read_placement(fen, board);
+    if (!grid) {
+        return unexpected(grid.error());
+    }
+    std::string letters;
+    for (const std::string& row : *grid) {
+        for (const char cell : row) {
+            if (cell != '.') {
+                letters += cell;
+            }
+        }
+    }
+    return letters;
+}
+
 }  // namespace arbiter::client

@@ -52,6 +52,8 @@ struct FenBoard {
 /// rank (8 or 10) first; or why it cannot be drawn.
 Expected<std::vector<std::string>, std::string> read_placement(std::string_view fen,
                                                                const FenBoard& board);
+/// Every piece of read_placement's board, one FEN letter each, far rank first.
+Expected<std::string, std::string> placement_letters(std::string_view fen, const FenBoard& board);
 
 /// Every piece on the board of a position, one letter each in no particular order: chess and
 /// xiangqi as their FEN letters (xiangqi's e/h read as b/n), draughts as w/W (a white man, king)

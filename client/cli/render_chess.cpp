@@ -28,19 +28,7 @@ std::string_view symbol(char piece, bool unicode) {
 }  // namespace
 
 Expected<std::string, std::string> chess_piece_letters(std::string_view position) {
-    auto grid = read_placement(position, kChessBoard);
-    if (!grid) {
-        return unexpected(grid.error());
-    }
-    std::string letters;
-    for (const std::string& row : *grid) {
-        for (const char cell : row) {
-            if (cell != '.') {
-                letters += cell;
-            }
-        }
-    }
-    return letters;
+    return placement_letters(position, kChessBoard);
 }
 
 Expected<std::string, std::string> render_chess(const BoardRequest& request) {

@@ -43,19 +43,7 @@ std::string point_text(char piece, bool palace, bool unicode) {
 }  // namespace
 
 Expected<std::string, std::string> xiangqi_piece_letters(std::string_view position) {
-    auto grid = read_placement(position, kXiangqiBoard);
-    if (!grid) {
-        return unexpected(grid.error());
-    }
-    std::string letters;
-    for (const std::string& row : *grid) {
-        for (const char cell : row) {
-            if (cell != '.') {
-                letters += cell;
-            }
-        }
-    }
-    return letters;
+    return placement_letters(position, kXiangqiBoard);
 }
 
 Expected<std::string, std::string> render_xiangqi(const BoardRequest& request) {
