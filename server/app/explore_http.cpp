@@ -26,34 +26,6 @@ net::HttpResponse refusal(std::string_view code, std::string_view message) {
     return json_answer(400, protocol::encode_api_error(code, message));
 }
 
-// variant, position and move from `query`; an unknown or repeated parameter, or a malformed
-// encoding, is the reason it is refused.
-Expected<std::map<std::string, std::string>, std::string> parameters(std::string_view query) {
-    std::map<std::string, std::string> found;
-    while (!query.empty()) {
-        const auto amp = query.find('&');
-        const std::string_view pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-        if (pair.empty()) {
-            continue;
-        }
-        const auto eq = pair.find('=');
-        const auto key = url_decode(pair.substr(0, eq), true);
-        const auto value = url_decode(
-            eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
-        if (!key || !value) {
-            return unexpected(std::string("malformed query"));
-        }
-        if (*key != "variant" && *key != "position" && *key != "move") {
-            return unexpected("unknown parameter: " + *key);
-        }
-        if (!found.emplace(*key, *value).second) {
-            return unexpected("parameter given twice: " + *key);
-        }
-    }
-    return found;
-}
-
 std::string value_of(const std::map<std::string, std::string>& found, const std::string& key) {
     const auto it = found.find(key);
     return it == found.end() ? std::string() : it->second;
@@ -62,7 +34,8 @@ std::string value_of(const std::map<std::string, std::string>& found, const std:
 }  // namespace
 
 net::HttpResponse explore_answer(std::string_view query) {
-    const auto found = parameters(query);
+    const auto found = query_parameters(query, {"variant", "position", "move"},
+                                        {.empty_is_absent = false, .refuse_repeats = true});
     if (!found) {
         return refusal("invalid", found.error());
     }

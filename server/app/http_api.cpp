@@ -107,6 +107,36 @@ std::optional<std::string> url_decode(std::string_view text, bool query) {
     return out;
 }
 
+Expected<std::map<std::string, std::string>, std::string> query_parameters(
+    std::string_view query, std::initializer_list<std::string_view> known, QueryRules rules) {
+    std::map<std::string, std::string> found;
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        if (pair.empty()) {
+            continue;
+        }
+        const auto eq = pair.find('=');
+        const auto key = url_decode(pair.substr(0, eq), true);
+        const auto value = url_decode(
+            eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
+        if (!key || !value) {
+            return unexpected(std::string("malformed query"));
+        }
+        if (std::find(known.begin(), known.end(), *key) == known.end()) {
+            return unexpected("unknown parameter: " + *key);
+        }
+        if (value->empty() && rules.empty_is_absent) {
+            continue;
+        }
+        if (!found.insert_or_assign(*key, *value).second && rules.refuse_repeats) {
+            return unexpected("parameter given twice: " + *key);
+        }
+    }
+    return found;
+}
+
 HttpApi::HttpApi(storage::GameRepository& repository, Metrics& metrics,
                  std::filesystem::path web_root, GaugeSource gauges, ReadWorker& reads,
                  ApiLimits limits, AccountHttp* accounts, PlayerHttp* players,

@@ -7,8 +7,13 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
+#include "common/core/expected.hpp"
 #include "server/app/account_http.hpp"
 #include "server/app/analysis_http.hpp"
 #include "server/app/metrics.hpp"
@@ -81,5 +86,15 @@ class HttpApi final : public net::HttpHandler {
 
 /// Percent-decoding of one URL component ('+' is a space in queries); nullopt when malformed.
 std::optional<std::string> url_decode(std::string_view text, bool query);
+
+/// How query_parameters reads a parameter given with an empty value, or given twice.
+struct QueryRules {
+    bool empty_is_absent = false;  ///< "?variant=" is no value, as a form sends "any"
+    bool refuse_repeats = false;   ///< a second one is refused (else the last value stands)
+};
+/// The parameters of `query` among `known`, percent-decoded; the reason it is refused: an
+/// unknown name, a malformed encoding, or (per `rules`) a repeated name.
+Expected<std::map<std::string, std::string>, std::string> query_parameters(
+    std::string_view query, std::initializer_list<std::string_view> known, QueryRules rules);
 
 }  // namespace arbiter::server::app

@@ -44,34 +44,8 @@ net::HttpResponse storage_failure(const storage::StorageError& error) {
     return refusal(503, "storage", "storage: " + error.message);
 }
 
-// The non-empty parameters of `query` among `known`; an unknown one, or a malformed encoding, is
-// the reason it is refused. An empty value is no value ("?variant=", as a form sends "any").
-Expected<std::map<std::string, std::string>, std::string> parameters(
-    std::string_view query, std::initializer_list<std::string_view> known) {
-    std::map<std::string, std::string> found;
-    while (!query.empty()) {
-        const auto amp = query.find('&');
-        const std::string_view pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-        if (pair.empty()) {
-            continue;
-        }
-        const auto eq = pair.find('=');
-        const auto key = url_decode(pair.substr(0, eq), true);
-        const auto value = url_decode(
-            eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
-        if (!key || !value) {
-            return unexpected(std::string("malformed query"));
-        }
-        if (std::find(known.begin(), known.end(), *key) == known.end()) {
-            return unexpected("unknown parameter: " + *key);
-        }
-        if (!value->empty()) {
-            found[*key] = *value;
-        }
-    }
-    return found;
-}
+// A form's parameters: an empty value is no value ("?variant=", as a form sends "any").
+constexpr QueryRules kFormRules{.empty_is_absent = true, .refuse_repeats = false};
 
 // A whole number in [1, max], else nullopt.
 std::optional<std::size_t> limit_of(const std::string& text, std::size_t max) {
@@ -131,7 +105,7 @@ net::HttpResponse PlayerHttp::answer(std::string_view path, std::string_view que
         return games(**user, query);
     }
     // The other answers take no parameters: one that is there is a mistake, said so.
-    if (auto none = parameters(query, {}); !none) {
+    if (auto none = query_parameters(query, {}, kFormRules); !none) {
         return bad_parameter(none.error());
     }
     if (what == "export") {
@@ -171,7 +145,7 @@ net::HttpResponse PlayerHttp::profile(const storage::UserRow& user) {
 }
 
 net::HttpResponse PlayerHttp::games(const storage::UserRow& user, std::string_view query) {
-    auto given = parameters(query, {"variant", "before", "limit"});
+    auto given = query_parameters(query, {"variant", "before", "limit"}, kFormRules);
     if (!given) {
         return bad_parameter(given.error());
     }
@@ -285,7 +259,7 @@ net::HttpResponse PlayerHttp::history(const storage::UserRow& user) {
 }
 
 net::HttpResponse PlayerHttp::leaderboard(std::string_view query) {
-    auto given = parameters(query, {"variant", "speed", "limit"});
+    auto given = query_parameters(query, {"variant", "speed", "limit"}, kFormRules);
     if (!given) {
         return bad_parameter(given.error());
     }
