@@ -242,43 +242,6 @@ Expected<std::vector<std::string>, RulesError> chinese_notation(
     return out;
 }
 
-std::string san_notation(const Position& position, Move move) {
-    const Piece piece = position.at(move.from());
-    std::string text(1, kLetters[static_cast<std::size_t>(kind_of(piece))]);
-    // Disambiguate as Fairy-Stockfish does: by file, else rank, else square, among the other
-    // pieces of the same kind with a legal move to the same point.
-    MoveList list;
-    legal_moves_to(position, move.to(), list);
-    bool others = false;
-    bool same_file = false;
-    bool same_rank = false;
-    for (Move other_move : list) {
-        if (other_move.to() == move.to() && other_move.from() != move.from() &&
-            position.at(other_move.from()) == piece) {
-            others = true;
-            same_file = same_file || file_of(other_move.from()) == file_of(move.from());
-            same_rank = same_rank || rank_of(other_move.from()) == rank_of(move.from());
-        }
-    }
-    const std::string from = square_name(move.from());
-    if (others && !same_file) {
-        text += from[0];
-    } else if (others && !same_rank) {
-        text += from.substr(1);
-    } else if (others) {
-        text += from;
-    }
-    if (position.at(move.to()) != kEmpty) {
-        text += 'x';
-    }
-    text += square_name(move.to());
-    const Position after = position.after(move);
-    if (after.in_check()) {
-        text += has_legal_move(after) ? '+' : '#';
-    }
-    return text;
-}
-
 Expected<Move, RulesError> parse_move(const Position& position, std::string_view text) {
     MoveList list;
     legal_moves(position, list);

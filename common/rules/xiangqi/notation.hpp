@@ -35,9 +35,6 @@ std::string chinese_notation(const Position& position, Move move);
 Expected<std::vector<std::string>, RulesError> chinese_notation(
     std::string_view fen, const std::vector<std::string>& wire_moves);
 
-/// Fairy-Stockfish's SAN for xiangqi (pychess exports PGN with it): `Che3`, `Rxa10+`.
-std::string san_notation(const Position& position, Move move);
-
 /// A legal move of `position` written in wire or WXF notation (WXF also accepted with `=` for
 /// sideways, lowercase, N/B for horse/elephant, and tandem markers after the letter: `R+.4`).
 Expected<Move, RulesError> parse_move(const Position& position, std::string_view text);
