@@ -91,7 +91,7 @@ struct PlayedMove {
     std::string wire;      ///< chess UCI "e7e8q"; xiangqi "h3e3"; draughts PDN "22x15"
     std::string notation;  ///< chess SAN "e8=Q+"; xiangqi WXF "C2.5"; draughts PDN "22x15"
     bool capture = false;  ///< the move took at least one piece
-    MoveRoute route;       ///< draughts: the squares it passed over; empty in chess and xiangqi
+    MoveRoute route = {};  ///< draughts: the squares it passed over; empty in chess and xiangqi
 };
 
 /// What a whole-game export (PGN, PDN) needs beyond the moves.
