@@ -87,6 +87,7 @@ Expected<std::vector<std::string>, std::string> PlayState::open(bool first) {
         view_.have_state ? std::optional(view_.seq) : std::nullopt;
     opening_.clear();
     ask_again_at_.reset();
+    closing_too_large_ = false;
     if (first && options_.command == Command::create) {
         sent.push_back(requests::create(options_, kCreateId));
         return sent;
@@ -267,6 +268,7 @@ Reaction PlayState::on_error(const protocol::ServerMessage& message,
     }
     if (code == protocol::ErrorCode::too_large) {
         drop_too_large(reaction);
+        closing_too_large_ = true;
     } else if (id.rfind('m', 0) == 0) {
         move_in_flight_.reset();  // refused: dropped
         // The moves typed after it were meant to follow it: none of them is played instead.
@@ -281,9 +283,12 @@ Reaction PlayState::on_error(const protocol::ServerMessage& message,
 
 Reaction PlayState::on_closed(int close_code) {
     Reaction reaction;
-    if (close_code == kCloseTooBig) {
+    // The 1009 after a too_large error is that error's close: the move it refused is already
+    // dropped, and the next one (if any was sent) was never read.
+    if (close_code == kCloseTooBig && !closing_too_large_) {
         drop_too_large(reaction);
     }
+    closing_too_large_ = false;
     return reaction;
 }
 
@@ -395,7 +400,7 @@ std::string PlayState::offer_action(const std::string& kind, const std::string& 
 
 Reaction PlayState::next_move(SteadyClock::time_point now) {
     Reaction reaction;
-    if (pending_moves_.empty() || move_in_flight_ || !view_.have_state) {
+    if (pending_moves_.empty() || move_in_flight_ || !view_.have_state || closing_too_large_) {
         return reaction;
     }
     if (spectator()) {

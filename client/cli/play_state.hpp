@@ -119,6 +119,9 @@ class PlayState {
     bool flip_ = false;
     std::deque<std::string> pending_moves_;
     std::optional<std::uint64_t> move_in_flight_;  ///< the ply of a move sent, not yet answered
+    /// The server answered `too_large` on this connection and closes it with 1009 next: nothing
+    /// more is sent on it, and the close is that same refusal, not another one.
+    bool closing_too_large_ = false;
     std::string last_move_;
     /// The think time sent with last_move_: a resend reports it again (the player took that long;
     /// the time the connection was down is the network's).

@@ -224,6 +224,26 @@ TEST(CliPlayState, ATooLargeErrorDropsTheMoveInFlight) {
     EXPECT_EQ(reopened->size(), 1u);  // the resume alone
 }
 
+// The CI run of 2026-12-06: the error arrived, the client sent the next queued move at once, and
+// the 1009 that followed dropped that one too.
+TEST(CliPlayState, TheCloseAfterATooLargeErrorDropsNoOtherMove) {
+    PlayState play = created_and_joined();
+    (void)play.on_line("e2e4");
+    (void)play.on_line("d2d4");
+    ASSERT_EQ(play.next_move(kStart).requests.size(), 1u);
+    EXPECT_TRUE(mentions(play.on_message(server(error("too_large")), kStart), "e2e4"));
+    EXPECT_TRUE(play.next_move(kStart).requests.empty()) << "nothing more on a closing connection";
+    EXPECT_FALSE(mentions(play.on_closed(1009), "too large"));
+    EXPECT_EQ(play.queued(), std::vector<std::string>{"d2d4"});
+    auto reopened = play.open(false);
+    ASSERT_TRUE(reopened);
+    EXPECT_EQ(reopened->size(), 1u);  // the resume alone
+    (void)play.on_message(server(playing("g1", 3, "white", "white", 0)), kStart);
+    const auto sent = requests_of(play.next_move(kStart));
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0]["move"], "d2d4");
+}
+
 TEST(CliPlayState, AMoveWhoseAnswerWasLostIsSentAgainAfterAReconnect) {
     PlayState play = created_and_joined();
     (void)play.on_line("e2e4");
