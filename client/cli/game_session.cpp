@@ -138,8 +138,7 @@ class GameSession {
                            message.error().message + "): " + text);
             return std::nullopt;
         }
-        terminal_.json_line(text);
-        auto code = act(state_.on_message(*message, Clock::now()));
+        auto code = act(state_.on_message(*message, Clock::now()), text);
         if (state_.settled()) {
             reconnect_window_.settled();
         }
@@ -164,13 +163,18 @@ class GameSession {
         return std::nullopt;
     }
 
-    // Carries out a reaction; returns its exit code.
-    std::optional<int> act(const Reaction& reaction) {
+    // Carries out a reaction to `received` (a server message shown as a JSON line); returns its
+    // exit code. The seat's token is stored before the message that gave it is shown: a script
+    // that reads `created` or `joined` from --json finds the token already in the file.
+    std::optional<int> act(const Reaction& reaction, std::string_view received = {}) {
         if (reaction.seat && store_) {
             auto saved = store_->save(options_.server, state_.game(), *reaction.seat);
             if (!saved) {
                 terminal_.note("warning: " + saved.error());
             }
+        }
+        if (!received.empty()) {
+            terminal_.json_line(received);
         }
         if (reaction.redraw) {
             draw(false);
