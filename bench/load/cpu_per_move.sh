@@ -32,25 +32,19 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
+# shellcheck source=bench/load/server.sh
+source "$(dirname "$0")/server.sh"
 work=$(mktemp -d)
-server_pid=""
 perf_pid=""
 cleanup() {
     [[ -n "$perf_pid" ]] && kill -INT "$perf_pid" 2>/dev/null || true
-    [[ -n "$server_pid" ]] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" || true
+    stop_server
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-"${prio[@]}" "$bin/arbiter-server" --port 0 --db "$work/load.db" --sync "$sync" \
-    --rate 1000000 --burst 1000000 --log-level warn "$@" >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-for _ in $(seq 100); do
-    grep -q listening "$work/server.out" 2>/dev/null && break
-    sleep 0.1
-done
-port=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$work/server.out" | head -1)
-[[ -n "$port" ]] || { echo "the server did not start" >&2; cat "$work/server.err" >&2; exit 1; }
+start_server "$work" "${prio[@]}" -- --sync "$sync" --rate 1000000 --burst 1000000 \
+    --log-level warn "$@"
 
 warmup=2
 if command -v perf >/dev/null; then

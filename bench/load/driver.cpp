@@ -410,6 +410,10 @@ void Driver::choose_move(Slot& slot, int player, std::span<const std::string> le
     if (legal.empty()) {
         return;
     }
+    if (settings_.resign_at != 0 && ply >= settings_.resign_at) {
+        slot.players[player]->send(encoded(protocol::Resign{slot.game}));
+        return;
+    }
     const std::string& move = legal[random_() % legal.size()];
     if (move_interval_.count() == 0) {
         send_move(slot, player, move, ply);

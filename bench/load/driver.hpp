@@ -58,6 +58,9 @@ struct RunSettings {
     Pacing pacing = Pacing::closed;          ///< how a capped game's moves are spaced
     EndedGames* ended_games = nullptr;       ///< games ended so far, for the readers
     double reads_per_second = 20;            ///< per reader connection
+    /// The side to move resigns once this many plies are played (0: play on to the result):
+    /// finished games of a realistic length, for the analysis benchmark.
+    std::uint64_t resign_at = 0;
 };
 
 /// One event loop's games and spectators.

@@ -32,6 +32,7 @@ struct Options {
     double warmup = 1;
     double rate = 0;
     bool idle = false;
+    std::uint64_t resign_at = 0;
     bool timeline = false;
     std::string pacing = "closed";
     bool echo = false;
@@ -111,6 +112,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("timeline", po::bool_switch(&o.timeline), "print p50/p99 to the mover for each second measured")
         ("pacing", po::value(&o.pacing)->default_value(o.pacing), "with --rate: closed (a game's next move at least one interval after its last) or grid (due on a fixed grid per game: open loop)")
         ("idle", po::bool_switch(&o.idle), "create and join the games, then hold them without moving")
+        ("resign-at", po::value(&o.resign_at)->default_value(o.resign_at), "the side to move resigns once PLY plies are played (0: play on to the result): finished games of a realistic length")
         ("variant", po::value(&o.variant)->default_value(o.variant), "chess, xiangqi, draughts or mixed")
         ("record", po::value(&o.record), "append every acknowledged move to FILE: game ply move")
         ("echo", po::bool_switch(&o.echo), "ping-pong the same frames against an echo server (--url, or one started in this process)")
@@ -218,6 +220,7 @@ int main(int argc, char** argv) {
     settings.variant = options.variant;
     settings.bare = bare;
     settings.idle = options.idle;
+    settings.resign_at = options.resign_at;
     settings.moves_per_second = options.rate;
     settings.total_games = options.games;
     settings.per_address = options.per_address;

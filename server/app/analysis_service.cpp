@@ -1,5 +1,7 @@
 #include "server/app/analysis_service.hpp"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,14 +25,6 @@ using storage::AnalysisStatus;
 constexpr std::chrono::milliseconds kProgressInterval{250};
 // What a position costs at the flags' bound, roughly, for the Retry-After of a full queue.
 constexpr std::int64_t kSecondsPerQueuedGame = 5;
-
-// Lowers the calling thread alone (Linux: a thread's nice value is its own).
-void lowest_priority() {
-    const auto thread_id = static_cast<id_t>(::syscall(SYS_gettid));
-    if (::setpriority(PRIO_PROCESS, thread_id, 19) != 0) {
-        log_event(LogLevel::warn, "analysis_nice_failed", {});
-    }
-}
 
 // The engine's score (side to move's view) from the first seat's view.
 std::optional<Score> first_seat_score(const PositionEval& eval, rules::Side turn) {
@@ -61,6 +55,19 @@ protocol::MoveMark wire_mark(Mark mark) {
 }
 
 }  // namespace
+
+bool run_in_background() {
+    // Linux: a thread's policy and nice value are its own (pid 0 here is the calling thread),
+    // and a child started from it inherits both. SCHED_IDLE first: a thread started by a server
+    // that runs SCHED_FIFO (bench --rt, chrt) is SCHED_FIFO too, where a nice value means
+    // nothing; and a waking SCHED_OTHER thread preempts a SCHED_IDLE one at once, which a nice
+    // value alone does not promise.
+    const sched_param none{};
+    const bool idle = ::sched_setscheduler(0, SCHED_IDLE, &none) == 0;
+    const auto thread_id = static_cast<id_t>(::syscall(SYS_gettid));
+    const bool niced = ::setpriority(PRIO_PROCESS, thread_id, 19) == 0;
+    return idle && niced;
+}
 
 std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score) {
     if (!score) {
@@ -228,7 +235,10 @@ void AnalysisService::evaluate_position(rules::Variant variant, const std::strin
 }
 
 void AnalysisService::work() {
-    lowest_priority();
+    pthread_setname_np(pthread_self(), "arbiter-analyse");  // for top -H, perf and arbiter-load
+    if (!run_in_background()) {
+        log_event(LogLevel::warn, "analysis_priority_not_lowered", {});
+    }
     Worker worker;
     for (;;) {
         Job job;
