@@ -170,7 +170,8 @@ Expected<Connection, StorageError> Connection::open(const std::string& conninfo)
                                        trimmed(PQerrorMessage(connection.connection_.get()))});
     }
     // Server notices (a NOTICE from CREATE ... IF NOT EXISTS) are not errors: not printed.
-    PQsetNoticeProcessor(connection.connection_.get(), [](void*, const char*) {}, nullptr);
+    PQsetNoticeProcessor(
+        connection.connection_.get(), [](void*, const char*) {}, nullptr);
     return connection;
 }
 
@@ -205,8 +206,8 @@ Expected<void, StorageError> Connection::exec(std::string_view sql) {
 
 Expected<Result, StorageError> Connection::query(std::string_view sql, const Params& params) {
     const auto values = params.pointers();
-    return checked(PQexecParams(connection_.get(), std::string(sql).c_str(), params.size(),
-                                nullptr, values.data(), nullptr, nullptr, 0));
+    return checked(PQexecParams(connection_.get(), std::string(sql).c_str(), params.size(), nullptr,
+                                values.data(), nullptr, nullptr, 0));
 }
 
 Expected<void, StorageError> Connection::prepare(const std::string& name, std::string_view sql) {
@@ -265,7 +266,8 @@ Expected<void, StorageError> Transaction::commit() {
     }
     // COMMIT of a transaction in which a statement failed rolls it back, and says only so.
     if (committed->command() != "COMMIT") {
-        return unexpected(StorageError{"the transaction was rolled back: a statement in it failed"});
+        return unexpected(
+            StorageError{"the transaction was rolled back: a statement in it failed"});
     }
     return {};
 }
