@@ -84,18 +84,22 @@ TEST_F(PostgresStorage, ASchemaNewerThanTheServerIsRefused) {
 }
 
 // Intents queued together commit in one transaction; one that does not apply is undone alone
-// (its savepoint), and the others of its batch commit.
+// (its savepoint), and the others of its batch commit. The chat message at a taken seq fails in
+// its second statement, after its first changed the game's row: that change must go too.
 TEST_F(PostgresStorage, AFailedIntentDoesNotTakeItsBatchDown) {
     auto repository = open_or_fail();
     ASSERT_NE(repository, nullptr);
     ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
+    const ChatRow line{10, protocol::ChatRoom::players, "bob", rules::Side::second, "hi", 1};
+    ASSERT_TRUE(write_and_wait(*repository, PostChat{"g", line, {0, 0}, 10}));
     // The first write's callback holds the writer, so that the next four queue into one batch.
     std::promise<void> release;
     repository->write(created(make_playing_game("h", 2)),
-                      [future = release.get_future().share()](auto) { future.wait(); });
-    std::vector<std::promise<Expected<void, StorageError>>> results(4);
+                      [future = release.get_future().share()](const auto&) { future.wait(); });
+    std::vector<std::promise<Expected<void, StorageError>>> results(5);
     const GameIntent batch[] = {appended("g", make_move(1, "e2e4")),
                                 appended("g", make_move(1, "d2d4")),  // another move at ply 1
+                                PostChat{"g", line, {77, 88}, 10},    // a taken seq
                                 appended("g", make_move(2, "e7e5")),
                                 appended("h", make_move(1, "c2c4"))};
     for (std::size_t i = 0; i < results.size(); ++i) {
@@ -109,10 +113,13 @@ TEST_F(PostgresStorage, AFailedIntentDoesNotTakeItsBatchDown) {
     ASSERT_FALSE(conflicting);
     EXPECT_NE(conflicting.error().message.find("already has move 'e2e4'"), std::string::npos)
         << conflicting.error().message;
-    EXPECT_TRUE(results[2].get_future().get());
+    EXPECT_FALSE(results[2].get_future().get());
     EXPECT_TRUE(results[3].get_future().get());
+    EXPECT_TRUE(results[4].get_future().get());
     auto g = repository->load("g");
     ASSERT_TRUE(g && g->has_value());
+    EXPECT_EQ((*g)->header.clock_ms, (std::array<std::int64_t, 2>{0, 0}));
+    EXPECT_EQ((*g)->chat.size(), 1U);
     ASSERT_EQ((*g)->moves.size(), 2U);
     EXPECT_EQ((*g)->moves[1].move, "e7e5");
     EXPECT_EQ((*g)->header.ply, 2U);
