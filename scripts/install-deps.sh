@@ -7,11 +7,11 @@ packages=(
     build-essential cmake make pkg-config
     libboost1.81-dev libboost-program-options1.81-dev
     nlohmann-json3-dev libsqlite3-dev sqlite3 libspdlog-dev libssl-dev libjemalloc-dev libutf8proc-dev
-    libsodium-dev libhiredis-dev
+    libsodium-dev libhiredis-dev libpq-dev
     libgtest-dev googletest libbenchmark-dev
 )
 case "${1:-}" in
-    --test) packages+=(clang clang-tidy clang-format libclang-rt-14-dev python3 chromium fonts-noto-cjk fonts-dejavu-core stockfish fairy-stockfish openssl redis-server) ;;
+    --test) packages+=(clang clang-tidy clang-format libclang-rt-14-dev python3 chromium fonts-noto-cjk fonts-dejavu-core stockfish fairy-stockfish openssl redis-server postgresql) ;;
     "") ;;
     *) echo "usage: $0 [--test]" >&2; exit 2 ;;
 esac

@@ -92,7 +92,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("version", "print the version and exit")
         ("bind", po::value(&config.net.bind_address)->default_value(config.net.bind_address), "address to listen on")
         ("port", po::value(&port)->default_value(port), "port for HTTP and WebSocket (0: any free port)")
-        ("db", po::value(&config.database)->default_value(config.database), "SQLite database file")
+        ("db", po::value(&config.database)->default_value(config.database), "SQLite database file (a postgresql:// URI is refused for now)")
         ("sync", po::value(&sync)->default_value(sync), "SQLite synchronous mode: full (survives power loss) or normal")
         ("max-db-bytes", po::value(&config.max_db_bytes)->default_value(config.max_db_bytes), "largest the database may grow (0: no bound); past it moves are refused with unavailable and nothing changes")
         ("journal-rows", po::value(&config.journal_rows)->default_value(config.journal_rows), "moves committed to the move journal before they are filed into the moves table in one transaction (0: no journal, each move written in place)")
@@ -169,6 +169,16 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     }
     if (sync != "full" && sync != "normal") {
         return refuse("--sync must be full or normal");
+    }
+    // A PostgreSQL database (issue 43) can hold games (storage::PostgresRepository), but the
+    // accounts, ratings and analyses are written by the SQLite repository alone so far: refused
+    // rather than half-working. The URI is not repeated: it may hold a password.
+    if (config.database.starts_with("postgresql://") ||
+        config.database.starts_with("postgres://")) {
+        return refuse(
+            "--db postgresql://...: PostgreSQL stores only games so far; accounts and sessions "
+            "(AccountStore), ratings and player pages (PlayerStore) and analyses (AnalysisStore) "
+            "still need SQLite. Give --db a file path.");
     }
     if (config.threads < 1 || config.threads > 256) {
         return refuse("--threads must be 1..256");

@@ -25,9 +25,6 @@ Expected<std::optional<StoredGame>, StorageError> load_game(sqlite::Connection& 
 Expected<std::vector<StoredGame>, StorageError> load_unfinished_games(
     sqlite::Connection& connection);
 
-/// The most games `list_games()` returns at once, whatever the query's limit.
-inline constexpr std::size_t kMaxListLimit = 200;
-
 /// The statement list_games() runs for `query`: its filters as the numbered parameters ?1
 /// (status), ?2 (variant), ?3 (before) and ?4 (limit), each present only when the query has it
 /// (the storage tests read its EXPLAIN QUERY PLAN).

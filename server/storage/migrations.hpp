@@ -9,17 +9,11 @@
 #include <string_view>
 
 #include "common/core/expected.hpp"
+#include "server/storage/migration.hpp"
 #include "server/storage/sqlite.hpp"
 #include "server/storage/stored_game.hpp"
 
 namespace arbiter::server::storage {
-
-/// One step of the schema: the SQL that takes version `version - 1` to `version`.
-struct Migration {
-    int version = 0;
-    std::string_view name;  ///< the file name, for messages
-    std::string_view sql;
-};
 
 /// The migrations compiled into this binary, versions 1, 2, … in order.
 std::span<const Migration> embedded_migrations() noexcept;

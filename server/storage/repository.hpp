@@ -29,6 +29,9 @@ struct GameQuery {
     std::optional<std::string> before;  ///< a game id: only games created before it
 };
 
+/// The most games a list returns at once, whatever the query's limit (every engine).
+inline constexpr std::size_t kMaxListLimit = 200;
+
 class GameRepository {
   public:
     /// Called once the write's transaction committed (ok) or failed (the error); from the

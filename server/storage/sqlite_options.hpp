@@ -6,16 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace arbiter::server::storage {
+#include "server/storage/synchronous.hpp"
 
-/// How hard a commit is pushed to the disk (PRAGMA synchronous in WAL mode).
-enum class Synchronous : std::uint8_t {
-    /// The WAL is fsynced at every commit: an acknowledged write survives SIGKILL and power loss.
-    full,
-    /// fsync only at checkpoints: an acknowledged write survives a crash of the process
-    /// (SIGKILL), but the last commits may be lost if the machine loses power.
-    normal,
-};
+namespace arbiter::server::storage {
 
 /// Tuning of SqliteRepository::open. The defaults are what the server should run with.
 struct SqliteOptions {

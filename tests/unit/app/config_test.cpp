@@ -258,6 +258,22 @@ TEST(ServerCommandLine, TheChatWordListIsReadAtStartAndChecked) {
               std::string::npos);
 }
 
+// PostgreSQL holds only games so far (issue 43): a server on it would lose its accounts, ratings
+// and analyses, so it does not start, and says what still needs SQLite, without repeating the URI
+// (it may hold a password). A file whose name merely begins so is a file.
+TEST(ServerCommandLine, APostgresqlDatabaseIsRefusedNamingWhatStillNeedsSqlite) {
+    for (const char* uri : {"postgresql://arbiter:secret@127.0.0.1:5432/arbiter",
+                            "postgres://arbiter:secret@127.0.0.1/arbiter"}) {
+        const std::string text = refusal({"--db", uri});
+        EXPECT_NE(text.find("PostgreSQL stores only games so far"), std::string::npos) << text;
+        for (const char* store : {"AccountStore", "PlayerStore", "AnalysisStore"}) {
+            EXPECT_NE(text.find(store), std::string::npos) << text;
+        }
+        EXPECT_EQ(text.find("secret"), std::string::npos) << "the password was printed: " << text;
+    }
+    EXPECT_EQ(accepted({"--db", "postgresql.db"}).database, "postgresql.db");
+}
+
 TEST(ServerCommandLine, AWordThatIsNotAFlagIsRefused) {
     // "--db games.db backup.db" or "--port 8080 8081": a stray word was silently dropped and the
     // server started with something the operator did not ask for.

@@ -4,6 +4,7 @@
 #include <functional>
 #include <vector>
 
+#include "repository_engines.hpp"
 #include "storage_test_support.hpp"
 
 namespace arbiter::server::storage {
@@ -20,18 +21,11 @@ using testing::expect_same_game;
 using testing::make_game;
 using testing::make_move;
 using testing::make_playing_game;
-using testing::TempDatabase;
 using testing::write_and_wait;
 
-class StorageRepository : public ::testing::Test {
+// Every test here runs on each engine of the binary (repository_engines.hpp).
+class StorageRepository : public testing::EngineTest {
   protected:
-    void SetUp() override {
-        SqliteOptions options;
-        options.synchronous = Synchronous::normal;  // these tests are about content, not fsync
-        repository_ = testing::open_or_die(database_.path(), options);
-        ASSERT_NE(repository_, nullptr);
-    }
-
     StoredGame load_or_fail(const std::string& id) {
         auto loaded = repository_->load(id);
         EXPECT_TRUE(loaded) << (loaded ? "" : loaded.error().message);
@@ -51,9 +45,6 @@ class StorageRepository : public ::testing::Test {
         }
         return ids;
     }
-
-    TempDatabase database_;
-    std::unique_ptr<SqliteRepository> repository_;
 };
 
 GameRow full_game() {
@@ -94,7 +85,7 @@ void expect_same_move(const MoveRow& actual, const MoveRow& expected) {
     EXPECT_EQ(actual.check, expected.check);
 }
 
-TEST_F(StorageRepository, EveryFieldRoundTrips) {
+TEST_P(StorageRepository, EveryFieldRoundTrips) {
     const GameRow game = full_game();
     ASSERT_TRUE(write_and_wait(*repository_, created(game)));
     expect_same_game(load_or_fail(game.id).header, game);
@@ -121,20 +112,20 @@ TEST_F(StorageRepository, EveryFieldRoundTrips) {
     expect_same_move(loaded.moves[1], second);
 }
 
-TEST_F(StorageRepository, UntimedPublicGameRoundTrips) {
+TEST_P(StorageRepository, UntimedPublicGameRoundTrips) {
     GameRow game = make_game("g-plain", 5);
     game.variant = rules::Variant::draughts;
     ASSERT_TRUE(write_and_wait(*repository_, created(game)));
     expect_same_game(load_or_fail(game.id).header, game);
 }
 
-TEST_F(StorageRepository, UnknownGameLoadsAsNothing) {
+TEST_P(StorageRepository, UnknownGameLoadsAsNothing) {
     auto loaded = repository_->load("no-such-game");
     ASSERT_TRUE(loaded);
     EXPECT_FALSE(loaded->has_value());
 }
 
-TEST_F(StorageRepository, InvalidHeaderIsRefused) {
+TEST_P(StorageRepository, InvalidHeaderIsRefused) {
     GameRow half_clock = make_game("g-half-clock", 1);
     half_clock.clock_initial_ms = 60000;
     auto written = write_and_wait(*repository_, created(half_clock));
@@ -147,7 +138,7 @@ TEST_F(StorageRepository, InvalidHeaderIsRefused) {
     EXPECT_FALSE(repository_->load("g-huge-seq")->has_value());
 }
 
-TEST_F(StorageRepository, ASecondGameWithTheSameIdIsRefused) {
+TEST_P(StorageRepository, ASecondGameWithTheSameIdIsRefused) {
     const GameRow game = make_game("g-twice", 1);
     ASSERT_TRUE(write_and_wait(*repository_, created(game)));
     GameRow again = make_game("g-twice", 999);
@@ -156,7 +147,7 @@ TEST_F(StorageRepository, ASecondGameWithTheSameIdIsRefused) {
     expect_same_game(load_or_fail("g-twice").header, game);
 }
 
-TEST_F(StorageRepository, LoadUnfinishedReturnsWaitingAndPlayingGamesWithMoves) {
+TEST_P(StorageRepository, LoadUnfinishedReturnsWaitingAndPlayingGamesWithMoves) {
     GameRow waiting = make_game("waiting", 1);
     GameRow playing = make_playing_game("playing", 2);
     GameRow ended = make_game("ended", 3);
@@ -182,7 +173,7 @@ TEST_F(StorageRepository, LoadUnfinishedReturnsWaitingAndPlayingGamesWithMoves) 
 
 // Chat (migration 0012): messages come back with their game, in seq order, on load() and
 // load_unfinished(), the seat of a player's and none for a spectator's.
-TEST_F(StorageRepository, ChatMessagesComeBackWithTheirGame) {
+TEST_P(StorageRepository, ChatMessagesComeBackWithTheirGame) {
     const GameRow playing = make_playing_game("chatty", 1);
     ASSERT_TRUE(write_and_wait(*repository_, created(playing)));
     const ChatRow spectator{
@@ -202,7 +193,7 @@ TEST_F(StorageRepository, ChatMessagesComeBackWithTheirGame) {
     EXPECT_EQ(unfinished->front().chat, loaded.chat);
 }
 
-TEST_F(StorageRepository, AChatMessageForAGameNotStoredOrAtATakenSeqIsRefused) {
+TEST_P(StorageRepository, AChatMessageForAGameNotStoredOrAtATakenSeqIsRefused) {
     const ChatRow line{5, protocol::ChatRoom::players, "bob", Side::second, "hi", 1};
     EXPECT_FALSE(write_and_wait(*repository_, PostChat{"nope", line, {}, 5}));
     ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
@@ -212,7 +203,7 @@ TEST_F(StorageRepository, AChatMessageForAGameNotStoredOrAtATakenSeqIsRefused) {
     EXPECT_EQ(load_or_fail("g").chat.size(), 1U);
 }
 
-TEST_F(StorageRepository, ReappendingTheSameMoveIsIdempotent) {
+TEST_P(StorageRepository, ReappendingTheSameMoveIsIdempotent) {
     ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
     ASSERT_TRUE(write_and_wait(*repository_, appended("g", make_move(1, "e2e4"))));
     const GameRow stored = load_or_fail("g").header;
@@ -228,7 +219,7 @@ TEST_F(StorageRepository, ReappendingTheSameMoveIsIdempotent) {
     expect_same_game(loaded.header, stored);      // and nothing else changed
 }
 
-TEST_F(StorageRepository, DifferentMoveAtAnOccupiedPlyIsRefusedAndChangesNothing) {
+TEST_P(StorageRepository, DifferentMoveAtAnOccupiedPlyIsRefusedAndChangesNothing) {
     ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
     ASSERT_TRUE(write_and_wait(*repository_, appended("g", make_move(1, "e2e4"))));
     const GameRow stored = load_or_fail("g").header;
@@ -245,7 +236,7 @@ TEST_F(StorageRepository, DifferentMoveAtAnOccupiedPlyIsRefusedAndChangesNothing
     expect_same_game(loaded.header, stored);  // the whole write rolled back, row included
 }
 
-TEST_F(StorageRepository, AMoveThatDoesNotFollowTheLastPlyIsRefused) {
+TEST_P(StorageRepository, AMoveThatDoesNotFollowTheLastPlyIsRefused) {
     ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
     ASSERT_TRUE(write_and_wait(*repository_, appended("g", make_move(1, "e2e4"))));
     auto gap = write_and_wait(*repository_, appended("g", make_move(3, "g1f3")));
@@ -256,7 +247,7 @@ TEST_F(StorageRepository, AMoveThatDoesNotFollowTheLastPlyIsRefused) {
     EXPECT_EQ(loaded.moves.size(), 1U);
 }
 
-TEST_F(StorageRepository, ATakeBackPastTheGamesPlyIsRefused) {
+TEST_P(StorageRepository, ATakeBackPastTheGamesPlyIsRefused) {
     ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
     ASSERT_TRUE(write_and_wait(*repository_, appended("g", make_move(1, "e2e4"))));
     auto ahead = write_and_wait(*repository_, TakeBack{"g", 3, {10, 20}, 4, 2000});
@@ -269,7 +260,7 @@ TEST_F(StorageRepository, ATakeBackPastTheGamesPlyIsRefused) {
     EXPECT_FALSE(write_and_wait(*repository_, TakeBack{"missing", 0, {10, 20}, 4, 2000}));
 }
 
-TEST_F(StorageRepository, TakeBackRemovesTheMovesAfterItsPly) {
+TEST_P(StorageRepository, TakeBackRemovesTheMovesAfterItsPly) {
     ASSERT_TRUE(write_and_wait(*repository_, created(make_playing_game("g", 1))));
     const char* moves[] = {"e2e4", "e7e5", "g1f3", "b8c6"};
     for (std::uint32_t ply = 1; ply <= 4; ++ply) {
@@ -294,6 +285,9 @@ class StorageList : public StorageRepository {
   protected:
     void SetUp() override {
         StorageRepository::SetUp();
+        if (HasFatalFailure()) {
+            return;
+        }
         struct Spec {
             const char* id;
             std::int64_t created_ms;
@@ -323,17 +317,17 @@ class StorageList : public StorageRepository {
 
 using Ids = std::vector<std::string>;
 
-TEST_F(StorageList, NewestFirstWithoutPrivateGamesByDefault) {
+TEST_P(StorageList, NewestFirstWithoutPrivateGamesByDefault) {
     EXPECT_EQ(listed_ids({}), (Ids{"f", "d", "c", "b", "a"}));
 }
 
-TEST_F(StorageList, IncludePrivateShowsThem) {
+TEST_P(StorageList, IncludePrivateShowsThem) {
     GameQuery query;
     query.include_private = true;
     EXPECT_EQ(listed_ids(query), (Ids{"f", "e", "d", "c", "b", "a"}));
 }
 
-TEST_F(StorageList, FiltersByStatusAndVariant) {
+TEST_P(StorageList, FiltersByStatusAndVariant) {
     GameQuery ended;
     ended.status = GameStatus::ended;
     EXPECT_EQ(listed_ids(ended), (Ids{"f", "d", "c"}));
@@ -348,7 +342,7 @@ TEST_F(StorageList, FiltersByStatusAndVariant) {
     EXPECT_TRUE(listed_ids(aborted).empty());
 }
 
-TEST_F(StorageList, KeysetPagingVisitsEveryGameOnce) {
+TEST_P(StorageList, KeysetPagingVisitsEveryGameOnce) {
     GameQuery query;
     query.limit = 2;
     Ids all;
@@ -364,14 +358,14 @@ TEST_F(StorageList, KeysetPagingVisitsEveryGameOnce) {
     EXPECT_EQ(all, (Ids{"f", "d", "c", "b", "a"}));
 }
 
-TEST_F(StorageList, BeforeCombinesWithFilters) {
+TEST_P(StorageList, BeforeCombinesWithFilters) {
     GameQuery query;
     query.status = GameStatus::ended;
     query.before = "d";
     EXPECT_EQ(listed_ids(query), (Ids{"c"}));
 }
 
-TEST_F(StorageList, UnknownBeforeGivesAnEmptyPage) {
+TEST_P(StorageList, UnknownBeforeGivesAnEmptyPage) {
     GameQuery query;
     query.before = "no-such-game";
     auto listed = repository_->list(query);
@@ -379,7 +373,7 @@ TEST_F(StorageList, UnknownBeforeGivesAnEmptyPage) {
     EXPECT_TRUE(listed->empty());
 }
 
-TEST_F(StorageList, LimitIsCappedAndZeroGivesNothing) {
+TEST_P(StorageList, LimitIsCappedAndZeroGivesNothing) {
     for (int i = 0; i < 250; ++i) {
         repository_->write(created(make_game("bulk" + std::to_string(i), 1000 + i)), {});
     }
@@ -395,15 +389,27 @@ TEST_F(StorageList, LimitIsCappedAndZeroGivesNothing) {
     EXPECT_EQ(listed_ids(three), (Ids{"bulk249", "bulk248", "bulk247"}));
 }
 
-TEST_F(StorageRepository, SizeGrowsWithWritesAndWritableHoldsWhenIdle) {
+TEST_P(StorageRepository, SizeGrowsWithWritesAndWritableHoldsWhenIdle) {
     const std::uint64_t before = repository_->size_bytes();
     EXPECT_GT(before, 0U);
     GameRow game = make_game("big", 1);
-    game.initial_position = std::string(200000, 'x');
+    // Letters that do not compress: PostgreSQL compresses a long text before it stores it (200 kB
+    // of one letter take 2 kB), and the size must grow by what a write really adds.
+    game.initial_position.resize(200000);
+    std::uint32_t state = 12345;
+    for (char& letter : game.initial_position) {
+        state = state * 1103515245U + 12345U;
+        letter = static_cast<char>('a' + (state >> 16) % 26);
+    }
     ASSERT_TRUE(write_and_wait(*repository_, created(game)));
     EXPECT_GT(repository_->size_bytes(), before + 100000);
     EXPECT_TRUE(repository_->writable());
 }
+
+INSTANTIATE_TEST_SUITE_P(Engines, StorageRepository,
+                         ::testing::ValuesIn(testing::engines_under_test()), testing::engine_name);
+INSTANTIATE_TEST_SUITE_P(Engines, StorageList, ::testing::ValuesIn(testing::engines_under_test()),
+                         testing::engine_name);
 
 }  // namespace
 }  // namespace arbiter::server::storage

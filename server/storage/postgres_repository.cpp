@@ -1,0 +1,239 @@
+#include "server/storage/postgres_repository.hpp"
+
+#include <utility>
+
+#include "server/storage/postgres_intents.hpp"
+#include "server/storage/postgres_migrations.hpp"
+#include "server/storage/postgres_reads.hpp"
+
+namespace arbiter::server::storage {
+
+namespace {
+
+StorageError prefixed(const std::string& what, const StorageError& error) {
+    return StorageError{what + ": " + error.message, error.taken};
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<PostgresRepository>, StorageError> PostgresRepository::open(
+    const std::string& conninfo, const PostgresOptions& options) {
+    if (options.max_batch == 0) {
+        return unexpected(StorageError{"max_batch must be at least 1"});
+    }
+    auto writer = pg::Connection::open(conninfo);
+    if (!writer) {
+        return unexpected(std::move(writer).error());
+    }
+    if (auto migrated = migrate_postgres(*writer, postgres_migrations()); !migrated) {
+        return unexpected(migrated.error());
+    }
+    auto reader = pg::Connection::open(conninfo);
+    if (!reader) {
+        return unexpected(std::move(reader).error());
+    }
+    auto probe = pg::Connection::open(conninfo);
+    if (!probe) {
+        return unexpected(std::move(probe).error());
+    }
+    std::unique_ptr<PostgresRepository> repository(
+        new PostgresRepository(conninfo, options, std::move(writer).value(),
+                               std::move(reader).value(), std::move(probe).value()));
+    if (auto ready = repository->ready_writer(); !ready) {
+        return unexpected(ready.error());
+    }
+    repository->thread_ = std::thread([raw = repository.get()] { raw->run(); });
+    return repository;
+}
+
+PostgresRepository::PostgresRepository(std::string conninfo, const PostgresOptions& options,
+                                       pg::Connection writer, pg::Connection reader,
+                                       pg::Connection probe)
+    : conninfo_(std::move(conninfo)),
+      options_(options),
+      reader_(std::move(reader)),
+      probe_(std::move(probe)),
+      writer_(std::move(writer)) {}
+
+PostgresRepository::~PostgresRepository() {
+    {
+        std::lock_guard lock(queue_mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) {
+        thread_.join();
+    }
+}
+
+// --- writes ------------------------------------------------------------------------------------
+
+void PostgresRepository::write(GameIntent intent, Done done) {
+    {
+        std::lock_guard lock(queue_mutex_);
+        queue_.push_back(Pending{std::move(intent), std::move(done)});
+        ++submitted_;
+    }
+    wake_.notify_one();
+}
+
+void PostgresRepository::flush() {
+    std::unique_lock lock(queue_mutex_);
+    const std::uint64_t target = submitted_;
+    drained_.wait(lock, [&] { return completed_ >= target; });
+}
+
+void PostgresRepository::run() {
+    for (;;) {
+        std::vector<Pending> batch;
+        {
+            std::unique_lock lock(queue_mutex_);
+            wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) {
+                return;  // stopping, and every write submitted before has committed
+            }
+            while (!queue_.empty() && batch.size() < options_.max_batch) {
+                batch.push_back(std::move(queue_.front()));
+                queue_.pop_front();
+            }
+        }
+        auto results = commit_batch(batch);
+        // After COMMIT returned: only now may anyone learn that a write is stored.
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            if (batch[i].done) {
+                batch[i].done(std::move(results[i]));
+            }
+        }
+        {
+            std::lock_guard lock(queue_mutex_);
+            completed_ += batch.size();
+        }
+        drained_.notify_all();
+    }
+}
+
+Expected<void, StorageError> PostgresRepository::ready_writer() {
+    if (writer_ready_ && writer_.connected()) {
+        return {};
+    }
+    if (!writer_.connected()) {
+        if (auto reconnected = writer_.reset(); !reconnected) {
+            return reconnected;
+        }
+    }
+    writer_ready_ = false;
+    const char* level = options_.synchronous == Synchronous::full ? "on" : "off";
+    if (auto set = writer_.exec(std::string("SET synchronous_commit = ") + level); !set) {
+        return set;
+    }
+    if (auto prepared = detail::PostgresIntentWriter::prepare(writer_); !prepared) {
+        return prepared;
+    }
+    writer_ready_ = true;
+    return {};
+}
+
+std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
+    const std::vector<Pending>& batch) {
+    std::vector<Expected<void, StorageError>> results(batch.size());
+    const auto fail_all = [&](const StorageError& error) {
+        for (auto& result : results) {
+            if (result) {
+                result = unexpected(error);
+            }
+        }
+        return std::move(results);
+    };
+    if (auto ready = ready_writer(); !ready) {
+        return fail_all(prefixed("writing to PostgreSQL", ready.error()));
+    }
+    auto transaction = pg::Transaction::begin(writer_);
+    if (!transaction) {
+        writer_ready_ = writer_.connected();
+        return fail_all(prefixed("starting a write", transaction.error()));
+    }
+    detail::PostgresIntentWriter intents(writer_);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        // A failed statement aborts the whole transaction in PostgreSQL: each intent in its own
+        // savepoint, so that one that does not apply is undone alone and the others commit.
+        if (auto saved = writer_.exec("SAVEPOINT intent"); !saved) {
+            return fail_all(prefixed("writing", saved.error()));
+        }
+        results[i] = intents.apply(batch[i].intent);
+        auto ended =
+            writer_.exec(results[i] ? "RELEASE SAVEPOINT intent" : "ROLLBACK TO SAVEPOINT intent");
+        if (!ended) {
+            return fail_all(prefixed("writing", ended.error()));
+        }
+    }
+    if (auto committed = transaction->commit(); !committed) {
+        writer_ready_ = writer_.connected();
+        return fail_all(prefixed("committing", committed.error()));
+    }
+    return results;
+}
+
+// --- reads -------------------------------------------------------------------------------------
+
+template <class Read>
+auto PostgresRepository::read_snapshot(const std::string& what, Read&& read) -> decltype(read()) {
+    std::lock_guard lock(read_mutex_);
+    if (!reader_.connected()) {
+        if (auto reconnected = reader_.reset(); !reconnected) {
+            return unexpected(prefixed(what, reconnected.error()));
+        }
+    }
+    auto snapshot =
+        pg::Transaction::begin(reader_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    if (!snapshot) {
+        return unexpected(prefixed(what, snapshot.error()));
+    }
+    auto result = read();
+    if (!result) {
+        return unexpected(prefixed(what, result.error()));
+    }
+    return result;
+}
+
+Expected<std::vector<StoredGame>, StorageError> PostgresRepository::load_unfinished() {
+    return read_snapshot("loading unfinished games",
+                         [&] { return detail::load_unfinished_postgres_games(reader_); });
+}
+
+Expected<std::optional<StoredGame>, StorageError> PostgresRepository::load(const std::string& id) {
+    return read_snapshot("loading game " + id,
+                         [&] { return detail::load_postgres_game(reader_, id); });
+}
+
+Expected<std::vector<GameRow>, StorageError> PostgresRepository::list(const GameQuery& query) {
+    return read_snapshot("listing games",
+                         [&] { return detail::list_postgres_games(reader_, query); });
+}
+
+// --- health and maintenance --------------------------------------------------------------------
+
+bool PostgresRepository::writable() {
+    std::lock_guard lock(probe_mutex_);
+    if (!probe_.connected() && !probe_.reset()) {
+        return false;
+    }
+    auto primary = probe_.query("SELECT NOT pg_is_in_recovery()");
+    return primary && primary->rows() == 1 && primary->boolean(0, 0);
+}
+
+std::uint64_t PostgresRepository::size_bytes() {
+    std::lock_guard lock(probe_mutex_);
+    if (!probe_.connected() && !probe_.reset()) {
+        return 0;
+    }
+    auto size = probe_.query("SELECT pg_database_size(current_database())");
+    return size && size->rows() == 1 ? static_cast<std::uint64_t>(size->integer(0, 0)) : 0;
+}
+
+Expected<void, StorageError> PostgresRepository::backup(const std::string& /*path*/) {
+    return unexpected(
+        StorageError{"a PostgreSQL database is backed up with pg_dump (or pg_basebackup), not by "
+                     "arbiter-server: run `pg_dump --format=custom --file=<file> <database>`"});
+}
+
+}  // namespace arbiter::server::storage

@@ -1,0 +1,169 @@
+// What only the PostgreSQL engine has (issue 43): its migrations' record, group commit with a
+// savepoint per intent, acknowledgement after COMMIT, its connection strings, and backup left to
+// pg_dump. The behaviour it shares with SQLite is held by the shared suites.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/storage/pg.hpp"
+#include "server/storage/postgres_migrations.hpp"
+#include "server/storage/postgres_repository.hpp"
+#include "storage_test_support.hpp"
+#include "tests/support/postgres_fixture.hpp"
+
+namespace arbiter::server::storage {
+namespace {
+
+using testing::appended;
+using testing::created;
+using testing::make_move;
+using testing::make_playing_game;
+using testing::write_and_wait;
+
+class PostgresStorage : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        arbiter::testing::PostgresServer* server = arbiter::testing::PostgresEnvironment::server();
+        ASSERT_NE(server, nullptr) << "the tests' PostgreSQL server did not start";
+        uri_ = server->fresh_schema_uri();
+    }
+
+    std::unique_ptr<PostgresRepository> open_or_fail() {
+        auto opened = PostgresRepository::open(uri_);
+        EXPECT_TRUE(opened) << (opened ? "" : opened.error().message);
+        return opened ? std::move(opened).value() : nullptr;
+    }
+
+    pg::Connection connect() {
+        auto connection = pg::Connection::open(uri_);
+        EXPECT_TRUE(connection) << (connection ? "" : connection.error().message);
+        return std::move(connection).value();
+    }
+
+    std::string uri_;
+};
+
+TEST_F(PostgresStorage, MigrationsRecordTheirVersionsOnceAndMakeEveryTable) {
+    ASSERT_NE(open_or_fail(), nullptr);
+    ASSERT_NE(open_or_fail(), nullptr);  // a restart applies nothing again
+    pg::Connection connection = connect();
+    auto versions = connection.query("SELECT version, name FROM schema_migrations ORDER BY 1");
+    ASSERT_TRUE(versions);
+    ASSERT_EQ(versions->rows(), static_cast<int>(postgres_migrations().size()));
+    EXPECT_EQ(versions->text(0, 1), "0001_initial.sql");
+    // Every table of SQLite's schema but its move journal, for the stores that come next.
+    for (const char* table : {"games", "moves", "users", "sessions", "ratings", "rating_history",
+                              "chat_messages", "analyses"}) {
+        auto found =
+            connection.query("SELECT to_regclass($1) IS NOT NULL", pg::Params().text(table));
+        ASSERT_TRUE(found);
+        EXPECT_TRUE(found->boolean(0, 0)) << table;
+    }
+    // Room for the cluster's fencing: a new game has no owner, at epoch 0.
+    auto repository = open_or_fail();
+    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
+    auto owner = connection.query("SELECT owner_node IS NULL, owner_epoch FROM games");
+    ASSERT_TRUE(owner);
+    EXPECT_TRUE(owner->boolean(0, 0));
+    EXPECT_EQ(owner->integer(0, 1), 0);
+}
+
+TEST_F(PostgresStorage, ASchemaNewerThanTheServerIsRefused) {
+    ASSERT_NE(open_or_fail(), nullptr);
+    pg::Connection connection = connect();
+    ASSERT_TRUE(connection.exec("INSERT INTO schema_migrations (version, name) VALUES (99, 'x')"));
+    auto refused = PostgresRepository::open(uri_);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("newer Arbiter"), std::string::npos)
+        << refused.error().message;
+}
+
+// Intents queued together commit in one transaction; one that does not apply is undone alone
+// (its savepoint), and the others of its batch commit. The chat message at a taken seq fails in
+// its second statement, after its first changed the game's row: that change must go too.
+TEST_F(PostgresStorage, AFailedIntentDoesNotTakeItsBatchDown) {
+    auto repository = open_or_fail();
+    ASSERT_NE(repository, nullptr);
+    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
+    const ChatRow line{10, protocol::ChatRoom::players, "bob", rules::Side::second, "hi", 1};
+    ASSERT_TRUE(write_and_wait(*repository, PostChat{"g", line, {0, 0}, 10}));
+    // The first write's callback holds the writer, so that the next four queue into one batch.
+    std::promise<void> release;
+    repository->write(created(make_playing_game("h", 2)),
+                      [future = release.get_future().share()](const auto&) { future.wait(); });
+    std::vector<std::promise<Expected<void, StorageError>>> results(5);
+    const GameIntent batch[] = {appended("g", make_move(1, "e2e4")),
+                                appended("g", make_move(1, "d2d4")),  // another move at ply 1
+                                PostChat{"g", line, {77, 88}, 10},    // a taken seq
+                                appended("g", make_move(2, "e7e5")),
+                                appended("h", make_move(1, "c2c4"))};
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        repository->write(batch[i], [&results, i](Expected<void, StorageError> result) {
+            results[i].set_value(std::move(result));
+        });
+    }
+    release.set_value();
+    EXPECT_TRUE(results[0].get_future().get());
+    auto conflicting = results[1].get_future().get();
+    ASSERT_FALSE(conflicting);
+    EXPECT_NE(conflicting.error().message.find("already has move 'e2e4'"), std::string::npos)
+        << conflicting.error().message;
+    EXPECT_FALSE(results[2].get_future().get());
+    EXPECT_TRUE(results[3].get_future().get());
+    EXPECT_TRUE(results[4].get_future().get());
+    auto g = repository->load("g");
+    ASSERT_TRUE(g && g->has_value());
+    EXPECT_EQ((*g)->header.clock_ms, (std::array<std::int64_t, 2>{0, 0}));
+    EXPECT_EQ((*g)->chat.size(), 1U);
+    ASSERT_EQ((*g)->moves.size(), 2U);
+    EXPECT_EQ((*g)->moves[1].move, "e7e5");
+    EXPECT_EQ((*g)->header.ply, 2U);
+    auto h = repository->load("h");
+    ASSERT_TRUE(h && h->has_value());
+    EXPECT_EQ((*h)->moves.size(), 1U);
+}
+
+// A write is acknowledged only once committed: another connection sees it from its callback on.
+TEST_F(PostgresStorage, AWriteIsAcknowledgedOnlyAfterItsCommit) {
+    auto repository = open_or_fail();
+    ASSERT_NE(repository, nullptr);
+    pg::Connection other = connect();
+    std::promise<int> seen;
+    repository->write(created(make_playing_game("g", 1)), [&](Expected<void, StorageError> done) {
+        EXPECT_TRUE(done);
+        auto rows = other.query("SELECT count(*) FROM games WHERE id = 'g'");
+        seen.set_value(rows ? static_cast<int>(rows->integer(0, 0)) : -1);
+    });
+    EXPECT_EQ(seen.get_future().get(), 1);
+}
+
+TEST_F(PostgresStorage, BackupIsPgDumpsJob) {
+    auto repository = open_or_fail();
+    ASSERT_NE(repository, nullptr);
+    auto backup = repository->backup("/tmp/never-written");
+    ASSERT_FALSE(backup);
+    EXPECT_NE(backup.error().message.find("pg_dump"), std::string::npos) << backup.error().message;
+    EXPECT_GT(repository->size_bytes(), 0U);
+    EXPECT_TRUE(repository->writable());
+}
+
+TEST_F(PostgresStorage, AConnectionStringThatDoesNotWorkIsAClearError) {
+    auto unparsable = PostgresRepository::open("postgresql://[::1");
+    ASSERT_FALSE(unparsable);
+    EXPECT_NE(unparsable.error().message.find("not a PostgreSQL connection string"),
+              std::string::npos)
+        << unparsable.error().message;
+    // Port 1 of 127.0.0.1: nobody listens there.
+    auto refused = PostgresRepository::open("postgresql://arbiter@127.0.0.1:1/postgres");
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("connecting to PostgreSQL"), std::string::npos)
+        << refused.error().message;
+}
+
+}  // namespace
+}  // namespace arbiter::server::storage
