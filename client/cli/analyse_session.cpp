@@ -14,6 +14,7 @@
 namespace arbiter::client {
 namespace {
 
+namespace protocol = arbiter::protocol;
 constexpr auto kHttpTimeout = std::chrono::seconds(10);
 // protocol.md, Analysis: progress is asked for once a second.
 constexpr auto kPollEvery = std::chrono::seconds(1);
@@ -48,7 +49,7 @@ Expected<GameAnalysis, std::string> call_analysis(const WsUrl& url, const std::s
             refusal_text(read_analysis_refusal(answer->status, answer->body), options.game));
     }
     terminal.json_line(answer->body);
-    auto analysis = read_analysis(answer->body);
+    auto analysis = protocol::decode_analysis(answer->body);
     if (!analysis) {
         return unexpected("the server sent an analysis this client cannot read (" +
                           analysis.error() + ")");
@@ -67,8 +68,8 @@ std::optional<GameAnalysis> stored_analysis(const CliOptions& options) {
     if (!answer || answer->status != 200) {
         return std::nullopt;  // none (404 no_analysis), or none to be had now: replay without
     }
-    auto analysis = read_analysis(answer->body);
-    if (!analysis || analysis->status != "done") {
+    auto analysis = protocol::decode_analysis(answer->body);
+    if (!analysis || analysis->status != protocol::AnalysisStatus::done) {
         return std::nullopt;
     }
     return std::move(*analysis);
@@ -83,7 +84,7 @@ int run_analyse(const CliOptions& options) {
     }
     auto analysis = call_analysis(*url, "POST", options, terminal);
     std::string shown;
-    while (analysis && !analysis->finished() && !g_interrupted) {
+    while (analysis && !protocol::is_finished(analysis->status) && !g_interrupted) {
         if (const std::string progress = progress_text(*analysis); progress != shown) {
             tell(progress);
             shown = progress;
@@ -102,7 +103,7 @@ int run_analyse(const CliOptions& options) {
         tell("arbiter-cli: " + analysis.error());
         return kExitFailed;
     }
-    if (analysis->status == "failed") {
+    if (analysis->status == protocol::AnalysisStatus::failed) {
         tell("arbiter-cli: the analysis of " + options.game + " failed (" + analysis->engine +
              "); a new request tries again: arbiter-cli analyse " + options.game);
         return kExitFailed;
