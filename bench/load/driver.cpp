@@ -339,12 +339,13 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
                     create_game(slot);
                 }
             },
-            // Players neither offer, take back, claim nor follow the lobby.
+            // Players neither offer, take back, claim, follow the lobby nor replay (an analysis'
+            // progress goes to those who replayed the game).
             [](const OneOf<protocol::Welcome, protocol::OfferEvent, protocol::TakenBack,
                            protocol::Presence, protocol::RematchEvent, protocol::SpectatorCount,
                            protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
                            protocol::Record, protocol::Pong, protocol::ChatEvent,
-                           protocol::ChatMuted> auto&) {},
+                           protocol::ChatMuted, protocol::AnalysisProgress> auto&) {},
         },
         message->body);
 }

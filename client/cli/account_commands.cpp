@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "client/cli/http_call.hpp"
@@ -55,9 +54,8 @@ std::optional<std::string> read_line(const char* prompt, bool hidden) {
 
 /// The error answer's message, or the status.
 std::string refusal_of(const HttpAnswer& answer) {
-    const auto parsed = nlohmann::json::parse(answer.body, nullptr, false);
-    if (parsed.is_object() && parsed.contains("message") && parsed["message"].is_string()) {
-        return parsed["message"].get<std::string>();
+    if (const auto error = protocol::decode_api_error(answer.body); error) {
+        return error->message;
     }
     return "the server answered " + std::to_string(answer.status);
 }

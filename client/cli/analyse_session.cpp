@@ -1,22 +1,32 @@
 // analyse: ask the server to analyse a finished game (POST /api/games/{id}/analysis), follow its
-// progress by asking again every second (GET), then print the game with the analysis. replay
-// uses stored_analysis() to show an analysis that exists.
+// progress on a connection that asked for the game's replay (its `analysis` messages), then
+// print the game with the analysis (GET). Without that connection the progress is asked for
+// every second. replay uses stored_analysis() to show an analysis that exists.
 #include <chrono>
 #include <iostream>
 #include <thread>
+#include <variant>
 
 #include "client/cli/analysis_view.hpp"
 #include "client/cli/http_call.hpp"
+#include "client/cli/requests.hpp"
 #include "client/cli/session.hpp"
 #include "client/cli/terminal.hpp"
 #include "client/cli/ws_client.hpp"
+#include "common/protocol/codec.hpp"
 
 namespace arbiter::client {
 namespace {
 
+namespace protocol = arbiter::protocol;
 constexpr auto kHttpTimeout = std::chrono::seconds(10);
-// protocol.md, Analysis: progress is asked for once a second.
+constexpr auto kConnectTimeout = std::chrono::seconds(5);
+// Without the replay's connection, progress is asked for once a second.
 constexpr auto kPollEvery = std::chrono::seconds(1);
+// With it, the analysis is asked for again after this long without a message (an analysis
+// queued behind others is quiet; protocol.md: a running one is heard of at most 4 times a
+// second).
+constexpr auto kQuietFor = std::chrono::seconds(5);
 
 std::string analysis_target(const std::string& game) {
     return "/api/games/" + game + "/analysis";
@@ -48,13 +58,65 @@ Expected<GameAnalysis, std::string> call_analysis(const WsUrl& url, const std::s
             refusal_text(read_analysis_refusal(answer->status, answer->body), options.game));
     }
     terminal.json_line(answer->body);
-    auto analysis = read_analysis(answer->body);
+    auto analysis = protocol::decode_analysis(answer->body);
     if (!analysis) {
         return unexpected("the server sent an analysis this client cannot read (" +
                           analysis.error() + ")");
     }
     return analysis;
 }
+
+// The connection that asked for the game's replay: the server tells it how far the game's
+// analysis is (protocol.md, Analysis), read by the protocol's codec.
+class ProgressFeed {
+  public:
+    /// Connects and asks for the replay of `game`; false when that cannot be done.
+    bool open(const CliOptions& options) {
+        game_ = options.game;
+        if (!socket_.connect(options.server, kConnectTimeout) ||
+            !socket_.send(requests::replay(game_))) {
+            socket_.close();
+            return false;
+        }
+        return true;
+    }
+
+    /// Tells each progress of the game until it ends, nothing came for `quiet`, the user
+    /// interrupts or the connection is lost. False once the connection is lost.
+    template <typename Tell>
+    bool follow(std::chrono::milliseconds quiet, const Tell& tell_progress) {
+        auto quiet_until = std::chrono::steady_clock::now() + quiet;
+        while (!g_interrupted && std::chrono::steady_clock::now() < quiet_until) {
+            const Received received = socket_.next_message(std::chrono::milliseconds(100));
+            if (received.status == ReceiveStatus::closed) {
+                return false;
+            }
+            if (received.status != ReceiveStatus::message) {
+                continue;
+            }
+            // Only `analysis` is wanted here; the record names its variant, nothing else seats.
+            const auto message = protocol::decode_server(
+                received.text, [](std::string_view) { return std::optional<rules::Variant>(); });
+            const auto* progress =
+                message ? std::get_if<protocol::AnalysisProgress>(&message->body) : nullptr;
+            if (progress == nullptr || progress->game != game_) {
+                continue;
+            }
+            tell_progress(*progress);
+            if (protocol::is_finished(progress->status)) {
+                break;
+            }
+            quiet_until = std::chrono::steady_clock::now() + quiet;
+        }
+        return true;
+    }
+
+    ~ProgressFeed() { socket_.close(); }
+
+  private:
+    WsClient socket_;
+    std::string game_;
+};
 
 }  // namespace
 
@@ -67,8 +129,8 @@ std::optional<GameAnalysis> stored_analysis(const CliOptions& options) {
     if (!answer || answer->status != 200) {
         return std::nullopt;  // none (404 no_analysis), or none to be had now: replay without
     }
-    auto analysis = read_analysis(answer->body);
-    if (!analysis || analysis->status != "done") {
+    auto analysis = protocol::decode_analysis(answer->body);
+    if (!analysis || analysis->status != protocol::AnalysisStatus::done) {
         return std::nullopt;
     }
     return std::move(*analysis);
@@ -83,12 +145,32 @@ int run_analyse(const CliOptions& options) {
     }
     auto analysis = call_analysis(*url, "POST", options, terminal);
     std::string shown;
-    while (analysis && !analysis->finished() && !g_interrupted) {
-        if (const std::string progress = progress_text(*analysis); progress != shown) {
+    const auto show = [&shown](const std::string& progress) {
+        if (progress != shown) {
             tell(progress);
             shown = progress;
         }
-        pause_for(kPollEvery);
+    };
+    const auto under_way = [&analysis] {
+        return analysis && !protocol::is_finished(analysis->status) && !g_interrupted;
+    };
+    ProgressFeed feed;
+    bool following = false;
+    if (under_way()) {
+        show(progress_text(*analysis));
+        // What happened before the replay was asked for, the next GET says.
+        following = feed.open(options);
+        analysis = call_analysis(*url, "GET", options, terminal);
+    }
+    while (under_way()) {
+        show(progress_text(*analysis));
+        if (following) {
+            following = feed.follow(kQuietFor, [&show](const protocol::AnalysisProgress& progress) {
+                show(progress_text(progress));
+            });
+        } else {
+            pause_for(kPollEvery);
+        }
         if (!g_interrupted) {
             analysis = call_analysis(*url, "GET", options, terminal);
         }
@@ -102,7 +184,7 @@ int run_analyse(const CliOptions& options) {
         tell("arbiter-cli: " + analysis.error());
         return kExitFailed;
     }
-    if (analysis->status == "failed") {
+    if (analysis->status == protocol::AnalysisStatus::failed) {
         tell("arbiter-cli: the analysis of " + options.game + " failed (" + analysis->engine +
              "); a new request tries again: arbiter-cli analyse " + options.game);
         return kExitFailed;

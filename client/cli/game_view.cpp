@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "client/cli/analysis_view.hpp"
 #include "client/cli/move_list.hpp"
 #include "common/core/overloaded.hpp"
 
@@ -229,9 +230,8 @@ Applied apply_message(GameView& view, const protocol::ServerMessage& message,
             },
             [](const OneOf<protocol::Welcome, protocol::SeatGranted, protocol::SeatLost,
                            protocol::LobbyList, protocol::GamesList, protocol::Record,
-                           protocol::ErrorMessage, protocol::Pong, protocol::ChatMuted> auto&) {
-                return Applied::other;
-            },
+                           protocol::ErrorMessage, protocol::Pong, protocol::ChatMuted,
+                           protocol::AnalysisProgress> auto&) { return Applied::other; },
         },
         message.body);
 }
@@ -330,6 +330,7 @@ std::string describe(const GameView& view, const protocol::ServerMessage& messag
                 return "Game " + seat.game + ": you play " + seat_text(seat.variant, seat.seat);
             },
             [&](const protocol::State& state) { return describe_state(view, state); },
+            [](const protocol::AnalysisProgress& progress) { return progress_text(progress); },
             [](const OneOf<protocol::Welcome, protocol::Moved, protocol::SpectatorCount,
                            protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
                            protocol::Record, protocol::Pong, protocol::ChatEvent,

@@ -136,6 +136,14 @@ Reaction PlayState::on_message(const protocol::ServerMessage& message,
             [&](const protocol::GameEvent auto& event) {
                 return event.game == game() ? on_game_message(message, now) : Reaction{};
             },
+            [&](const protocol::AnalysisProgress& progress) {
+                // Only a connection that replayed the game hears of its analysis.
+                Reaction reaction;
+                if (progress.game == game()) {
+                    reaction.notes.push_back(describe(view_, message));
+                }
+                return reaction;
+            },
             [](const OneOf<protocol::Welcome, protocol::LobbyList, protocol::GamesList,
                            protocol::Record, protocol::Pong> auto&) { return Reaction{}; },
         },

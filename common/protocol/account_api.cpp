@@ -2,11 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace arbiter::protocol {
 
 namespace {
 
 using Json = nlohmann::json;
+
+// A day: more than any server asks a client to wait, and far within int64.
+constexpr std::uint64_t kMaxRetryAfterS = 24ULL * 60 * 60;
 
 /// The object in `body` with every one of `fields` a string, or why not.
 Expected<Json, std::string> object_of_strings(std::string_view body,
@@ -83,6 +88,23 @@ std::string encode_profile(std::string_view username, std::int64_t created_ms) {
 
 std::string encode_api_error(std::string_view code, std::string_view message) {
     return Json{{"error", code}, {"message", message}}.dump();
+}
+
+Expected<ApiError, std::string> decode_api_error(std::string_view body) {
+    auto parsed = object_of_strings(body, {"error", "message"});
+    if (!parsed) {
+        return unexpected(std::move(parsed).error());
+    }
+    ApiError error{(*parsed)["error"].get<std::string>(), (*parsed)["message"].get<std::string>(),
+                   std::nullopt};
+    if (const auto retry = parsed->find("retry_after_s"); retry != parsed->end()) {
+        if (!retry->is_number_unsigned()) {
+            return unexpected(std::string(R"("retry_after_s" must be a whole number of seconds)"));
+        }
+        error.retry_after_s = static_cast<std::int64_t>(
+            std::min<std::uint64_t>(retry->get<std::uint64_t>(), kMaxRetryAfterS));
+    }
+    return error;
 }
 
 }  // namespace arbiter::protocol

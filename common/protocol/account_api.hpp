@@ -5,6 +5,7 @@
 /// codec for every program, as for the WebSocket messages.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -51,5 +52,17 @@ std::string encode_signed_in(std::string_view username, std::string_view token);
 std::string encode_profile(std::string_view username, std::int64_t created_ms);
 /// `{"error", "message"}`: why a request of the accounts' API failed (`code` is snake_case).
 std::string encode_api_error(std::string_view code, std::string_view message);
+
+/// An error answer of the HTTP API, as a client reads it: `{"error", "message"}`, and
+/// `retry_after_s` when the server is busy (encode_analysis_busy()).
+struct ApiError {
+    std::string error;  ///< snake_case: "unknown_game", "busy", ...
+    std::string message;
+    std::optional<std::int64_t> retry_after_s;
+    friend bool operator==(const ApiError&, const ApiError&) = default;
+};
+/// The error in `body`, or why it is not one (`error` and `message` strings, `retry_after_s`,
+/// when present, a whole number of seconds from 0).
+Expected<ApiError, std::string> decode_api_error(std::string_view body);
 
 }  // namespace arbiter::protocol

@@ -2,12 +2,9 @@
 /// \file
 /// The analysis of a finished game on the wire (issue 42; schema/protocol.md, "Analysis"): the
 /// bodies of GET/POST /api/games/{id}/analysis and GET /api/explore/eval, the parts of them that
-/// storage keeps as text (the plies, the accuracy, the counts), and the WebSocket `analysis`
-/// progress message. Errors are encode_api_error() (account_api.hpp).
-///
-/// The `analysis` message is not (yet) a ServerBody alternative: the clients' exhaustive visits
-/// of ServerBody (client/cli, bench/load) would stop compiling, so it has an encoder and a
-/// decoder of its own until those clients handle it.
+/// storage keeps as text (the plies, the accuracy, the counts). Errors are encode_api_error()
+/// (account_api.hpp). The WebSocket `analysis` progress message is a ServerBody alternative
+/// (AnalysisProgress in messages.hpp), read and written by the codec (codec.hpp).
 
 #include <cstdint>
 #include <optional>
@@ -15,15 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/expected.hpp"
+#include "common/protocol/messages.hpp"
+
 namespace arbiter::protocol {
-
-/// Where an analysis stands.
-enum class AnalysisStatus : std::uint8_t { queued, running, done, failed };
-
-/// "queued", "running", "done" or "failed".
-std::string_view to_string(AnalysisStatus status) noexcept;
-/// The status named `name`, or nullopt.
-std::optional<AnalysisStatus> parse_analysis_status(std::string_view name) noexcept;
 
 /// An engine's evaluation from the first seat's view: `{"cp":n}` centipawns or `{"mate":n}` moves
 /// to a forced mate (negative: the first seat is mated).
@@ -36,6 +28,8 @@ struct AnalysisEval {
 
 /// A move's mark: null, "?!", "?" or "??".
 enum class MoveMark : std::uint8_t { none, inaccuracy, mistake, blunder };
+/// "", "?!", "?" or "??".
+std::string_view mark_symbol(MoveMark mark) noexcept;
 
 /// One analysed position: `{"ply","eval","best","pv","mark"}`.
 struct AnalysisPly {
@@ -72,10 +66,21 @@ struct AnalysisView {
     std::int64_t total = 0;
     std::vector<AnalysisPly> plies;
     std::optional<std::vector<SeatFigures>> figures;  ///< null accuracy and counts until done
+    friend bool operator==(const AnalysisView&, const AnalysisView&) = default;
 };
+
+/// Done or failed: no more progress comes (a failed one starts again only on a new request).
+constexpr bool is_finished(AnalysisStatus status) noexcept {
+    return status == AnalysisStatus::done || status == AnalysisStatus::failed;
+}
 
 /// `{"game","status","engine","done","total","plies","accuracy","counts"}`.
 std::string encode_analysis(const AnalysisView& view);
+/// Reads encode_analysis()'s text back (a client's side), strictly: every field present with
+/// its type (`done` within 0..`total`), an eval either `{"cp":n}` or `{"mate":n}` with an integer
+/// n, a mark null or one of "?!", "?", "??", `accuracy` and `counts` both null or both objects
+/// keyed by seat (in the order written). The error says what is wrong.
+Expected<AnalysisView, std::string> decode_analysis(std::string_view body);
 /// The `plies` array alone (what storage keeps).
 std::string encode_analysis_plies(const std::vector<AnalysisPly>& plies);
 /// Reads encode_analysis_plies()'s text back; nullopt when it is not such an array.
@@ -104,20 +109,5 @@ std::string encode_position_eval(const PositionEvalView& view);
 /// `{"error":"busy","message","retry_after_s"}`: the analysis queue is full (503, with a
 /// Retry-After of the same seconds).
 std::string encode_analysis_busy(std::string_view message, std::int64_t retry_after_s);
-
-/// `{"type":"analysis","game","status","done","total"}`: how far the analysis of `game` is,
-/// sent to the connections that asked for that game's `replay`.
-struct AnalysisProgress {
-    std::string game;
-    AnalysisStatus status = AnalysisStatus::queued;
-    std::int64_t done = 0;   ///< positions analysed so far
-    std::int64_t total = 0;  ///< positions in all: the moves plus one
-    friend bool operator==(const AnalysisProgress&, const AnalysisProgress&) = default;
-};
-
-/// The `analysis` message's text.
-std::string encode_analysis_progress(const AnalysisProgress& progress);
-/// Reads an `analysis` message (a client's side); nullopt for any other or malformed text.
-std::optional<AnalysisProgress> decode_analysis_progress(std::string_view text);
 
 }  // namespace arbiter::protocol

@@ -4,6 +4,7 @@
 // and nothing else is. Seats are named per variant ("white", "red"), so a message that names
 // seats without naming its variant is read with the variant its game has for the client.
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -61,6 +62,8 @@ const auto kOfferActionNames =
     wire_names<OfferAction, 3>([](OfferAction a) { return to_string(a); });
 const auto kErrorCodeNames = wire_names<ErrorCode, 20>([](ErrorCode c) { return to_string(c); });
 static_assert(static_cast<std::size_t>(ErrorCode::internal) + 1 == 20, "one name per code");
+const auto kAnalysisStatusNames =
+    wire_names<AnalysisStatus, 4>([](AnalysisStatus s) { return to_string(s); });
 const auto kSeatLossNames =
     wire_names<SeatLossReason, 1>([](SeatLossReason r) { return to_string(r); });
 
@@ -556,12 +559,25 @@ ServerBody read_chat_muted(Context& message) {
     return muted;
 }
 
+ServerBody read_analysis(Context& message) {
+    ObjectReader& in = message.in;
+    AnalysisProgress progress;
+    progress.game = in.text("game", kGameIdRule);
+    progress.status =
+        static_cast<AnalysisStatus>(in.choice("status", kAnalysisStatusNames).value_or(0));
+    progress.done = static_cast<std::int64_t>(in.integer("done", 0, kMaxI64));
+    // server.analysis.schema.json: the start position at least; never fewer than are done.
+    progress.total = static_cast<std::int64_t>(
+        in.integer("total", std::max<std::uint64_t>(1, progress.done), kMaxI64));
+    return progress;
+}
+
 struct MessageType {
     std::string_view name;
     ServerBody (*read)(Context&);
 };
 
-constexpr std::array<MessageType, 19> kMessageTypes = {{
+constexpr std::array<MessageType, 20> kMessageTypes = {{
     {"welcome", read_welcome},
     {"created", read_seat_granted<true>},
     {"joined", read_seat_granted<false>},
@@ -581,6 +597,7 @@ constexpr std::array<MessageType, 19> kMessageTypes = {{
     {"pong", read_pong},
     {"chat", read_chat},
     {"chat_muted", read_chat_muted},
+    {"analysis", read_analysis},
 }};
 
 ProtocolError refuse(ErrorCode code, std::string message, std::optional<std::string> id = {}) {

@@ -400,6 +400,14 @@ void body(JsonWriter& out, const ChatMuted& m) {
     out.text("type", "chat_muted").text("game", m.game).boolean("mute", m.mute);
 }
 
+void body(JsonWriter& out, const AnalysisProgress& m) {
+    out.text("type", "analysis")
+        .text("game", m.game)
+        .text("status", to_string(m.status))
+        .number("done", m.done)
+        .number("total", m.total);
+}
+
 std::size_t chat_size(const std::vector<ChatLine>& lines) {
     std::size_t size = 16;
     for (const ChatLine& line : lines) {

@@ -582,15 +582,34 @@ struct Pong {
     friend bool operator==(const Pong&, const Pong&) = default;
 };
 
+/// Where an engine analysis of a finished game stands (protocol.md, "Analysis").
+enum class AnalysisStatus : std::uint8_t { queued, running, done, failed };
+/// "queued", "running", "done" or "failed".
+std::string_view to_string(AnalysisStatus status) noexcept;
+/// Inverse of to_string; nullopt for anything else.
+std::optional<AnalysisStatus> parse_analysis_status(std::string_view name) noexcept;
+
+/// `analysis`: how far the analysis of `game` is, sent to the connections that asked for that
+/// game's `replay` (not a game event: no seq). The analysis itself is an HTTP body
+/// (analysis_api.hpp).
+struct AnalysisProgress {
+    std::string game;
+    AnalysisStatus status = AnalysisStatus::queued;
+    std::int64_t done = 0;   ///< positions analysed so far, 0..total
+    std::int64_t total = 1;  ///< positions in all: the moves plus one
+    friend bool operator==(const AnalysisProgress&, const AnalysisProgress&) = default;
+};
+
 /// The game events (protocol.md, "Game events, seq and since"): each carries its `game` and `seq`,
 /// and a client applies them in `seq` order. A visit may handle them together by this name.
 template <typename T>
 concept GameEvent =
     OneOf<T, Moved, Ended, OfferEvent, TakenBack, Presence, RematchEvent, ChatEvent>;
 
-using ServerBody = std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack,
-                                Presence, RematchEvent, SpectatorCount, SeatLost, LobbyList,
-                                GamesList, Record, ErrorMessage, Pong, ChatEvent, ChatMuted>;
+using ServerBody =
+    std::variant<Welcome, SeatGranted, State, Moved, Ended, OfferEvent, TakenBack, Presence,
+                 RematchEvent, SpectatorCount, SeatLost, LobbyList, GamesList, Record, ErrorMessage,
+                 Pong, ChatEvent, ChatMuted, AnalysisProgress>;
 
 /// One server message; `id` echoes the request it answers (direct replies and errors only).
 struct ServerMessage {

@@ -44,6 +44,11 @@ constexpr std::array<std::string_view, 16> kEndReasonNames = {"",
 static_assert(kEndReasonNames.size() == static_cast<std::size_t>(EndReason::engine_failure) + 1,
               "one wire name per end reason");
 
+constexpr std::array<std::string_view, 4> kAnalysisStatusNames = {"queued", "running", "done",
+                                                                  "failed"};
+static_assert(kAnalysisStatusNames.size() == static_cast<std::size_t>(AnalysisStatus::failed) + 1,
+              "one wire name per analysis status");
+
 // Lookup of a name among `names` (whose index is the enumerator's value).
 template <typename Enum, std::size_t N>
 std::optional<Enum> parse_name(const std::array<std::string_view, N>& names,
@@ -99,6 +104,14 @@ EndReason end_reason_of(rules::Reason reason) noexcept {
     static_assert(static_cast<int>(rules::Reason::move_limit) ==
                   static_cast<int>(EndReason::move_limit));
     return static_cast<EndReason>(reason);
+}
+
+std::string_view to_string(AnalysisStatus status) noexcept {
+    return kAnalysisStatusNames[static_cast<std::size_t>(status)];
+}
+
+std::optional<AnalysisStatus> parse_analysis_status(std::string_view name) noexcept {
+    return parse_name<AnalysisStatus>(kAnalysisStatusNames, name);
 }
 
 std::string_view result_text(rules::Outcome outcome) noexcept {

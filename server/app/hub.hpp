@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/protocol/analysis_api.hpp"
+#include "common/protocol/messages.hpp"
 #include "server/app/aborted_pruner.hpp"
 #include "server/app/account_directory.hpp"
 #include "server/app/client_limits.hpp"

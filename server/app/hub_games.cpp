@@ -1,6 +1,7 @@
 // Hub: the requests about games that need no room (create, games, replay), and rematches.
 #include <sys/random.h>
 
+#include "common/protocol/codec.hpp"
 #include "server/app/hub.hpp"
 #include "server/app/rated_rules.hpp"
 #include "server/app/seats.hpp"
@@ -233,8 +234,8 @@ void Hub::analysis_progress(const protocol::AnalysisProgress& progress) {
     if (closed_) {
         return;
     }
-    replay_watchers_.send(progress.game, std::make_shared<const std::string>(
-                                             protocol::encode_analysis_progress(progress)));
+    // Pushed, never an answer: no request id.
+    replay_watchers_.send(progress.game, protocol::SharedMessage(progress).text());
 }
 
 }  // namespace arbiter::server::app

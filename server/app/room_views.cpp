@@ -137,31 +137,32 @@ void GameRoom::emit(const protocol::ServerBody& event, const RequestOrigin* orig
     const protocol::SharedMessage message(event);
     const std::shared_ptr<const std::string>& text = message.text();
     Event entry{0, 0, message};
-    std::visit(Overloaded{
-                   [&](const protocol::Moved& moved) {
-                       entry.seq = moved.seq;
-                       entry.moved_ply = moved.ply;
-                   },
-                   [&](const protocol::ChatEvent& chat) {
-                       entry.seq = chat.seq;
-                       protocol::ChatEvent hidden = chat;
-                       hidden.text.reset();
-                       // The table has just kept the message: its author's seat is its last one's.
-                       const auto& kept = table_.chat();
-                       const std::optional<Side> seat =
-                           !kept.empty() && kept.back().line.seq == chat.seq ? kept.back().seat
-                                                                             : std::nullopt;
-                       entry.chat = Event::Chat{protocol::SharedMessage(hidden), chat.room, seat};
-                   },
-                   [&](const protocol::GameEvent auto& game_event) { entry.seq = game_event.seq; },
-                   [&](const protocol::State& state) { entry.seq = state.seq; },
-                   // No seq: nothing a `since` replay counts.
-                   [](const OneOf<protocol::Welcome, protocol::SeatGranted,
-                                  protocol::SpectatorCount, protocol::SeatLost, protocol::LobbyList,
-                                  protocol::GamesList, protocol::Record, protocol::ErrorMessage,
-                                  protocol::Pong, protocol::ChatMuted> auto&) {},
-               },
-               event);
+    std::visit(
+        Overloaded{
+            [&](const protocol::Moved& moved) {
+                entry.seq = moved.seq;
+                entry.moved_ply = moved.ply;
+            },
+            [&](const protocol::ChatEvent& chat) {
+                entry.seq = chat.seq;
+                protocol::ChatEvent hidden = chat;
+                hidden.text.reset();
+                // The table has just kept the message: its author's seat is its last one's.
+                const auto& kept = table_.chat();
+                const std::optional<Side> seat = !kept.empty() && kept.back().line.seq == chat.seq
+                                                     ? kept.back().seat
+                                                     : std::nullopt;
+                entry.chat = Event::Chat{protocol::SharedMessage(hidden), chat.room, seat};
+            },
+            [&](const protocol::GameEvent auto& game_event) { entry.seq = game_event.seq; },
+            [&](const protocol::State& state) { entry.seq = state.seq; },
+            // No seq: nothing a `since` replay counts.
+            [](const OneOf<protocol::Welcome, protocol::SeatGranted, protocol::SpectatorCount,
+                           protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
+                           protocol::Record, protocol::ErrorMessage, protocol::Pong,
+                           protocol::ChatMuted, protocol::AnalysisProgress> auto&) {},
+        },
+        event);
     history_.push_back(entry);
     while (history_.size() > context_.config.event_history) {
         history_.pop_front();

@@ -4,8 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "client/cli/game_view.hpp"
+
 namespace arbiter::client {
 namespace {
+
+using protocol::AnalysisEval;
+using protocol::AnalysisStatus;
+using protocol::decode_analysis;
 
 // Fool's mate, analysed: 2. g4?? lets mate in one.
 constexpr std::string_view kDone = R"({"game":"g1","status":"done","engine":"stockfish",
@@ -36,57 +42,90 @@ GameRecord fools_mate() {
 }
 
 TEST(CliAnalysis, ADoneAnalysisIsReadWithItsEvaluationsMarksAndFigures) {
-    const auto analysis = read_analysis(kDone);
+    const auto analysis = decode_analysis(kDone);
     ASSERT_TRUE(analysis) << analysis.error();
-    EXPECT_EQ(analysis->status, "done");
-    EXPECT_TRUE(analysis->finished());
+    EXPECT_EQ(analysis->status, AnalysisStatus::done);
+    EXPECT_TRUE(protocol::is_finished(analysis->status));
     ASSERT_EQ(analysis->plies.size(), 5u);
-    EXPECT_EQ(analysis->plies[3].eval, (Evaluation{true, -1}));
-    EXPECT_EQ(analysis->plies[3].mark, "??");
+    EXPECT_EQ(analysis->plies[3].eval, (AnalysisEval{AnalysisEval::Kind::mate, -1}));
+    EXPECT_EQ(analysis->plies[3].mark, protocol::MoveMark::blunder);
     EXPECT_FALSE(analysis->plies[4].eval);
     EXPECT_TRUE(analysis->plies[4].best.empty());
-    ASSERT_EQ(analysis->figures.size(), 2u);
-    for (const SeatFigures& seat : analysis->figures) {
-        EXPECT_EQ(seat.blunders, seat.seat == "white" ? 1 : 0) << seat.seat;
-        EXPECT_EQ(seat.inaccuracies, seat.seat == "white" ? 1 : 0) << seat.seat;
+    ASSERT_TRUE(analysis->figures);
+    ASSERT_EQ(analysis->figures->size(), 2u);
+    for (const protocol::SeatFigures& seat : *analysis->figures) {
+        EXPECT_EQ(seat.counts.blunder, seat.seat == "white" ? 1 : 0) << seat.seat;
+        EXPECT_EQ(seat.counts.inaccuracy, seat.seat == "white" ? 1 : 0) << seat.seat;
         EXPECT_DOUBLE_EQ(seat.accuracy.value_or(0), seat.seat == "white" ? 12.3 : 98.04);
     }
 }
 
 TEST(CliAnalysis, AnAnalysisInProgressHasNoFiguresYet) {
-    const auto analysis = read_analysis(
+    const auto analysis = decode_analysis(
         R"({"game":"g1","status":"running","engine":"builtin","done":2,"total":9,)"
         R"("plies":[{"ply":0,"eval":{"cp":0},"best":"c3d4","pv":["c3d4"],"mark":null}],)"
         R"("accuracy":null,"counts":null})");
     ASSERT_TRUE(analysis) << analysis.error();
-    EXPECT_FALSE(analysis->finished());
-    EXPECT_TRUE(analysis->figures.empty());
+    EXPECT_FALSE(protocol::is_finished(analysis->status));
+    EXPECT_FALSE(analysis->figures);
     EXPECT_EQ(progress_text(*analysis), "analysing g1 with builtin: 2/9 positions");
 }
 
 TEST(CliAnalysis, AMalformedAnalysisIsRefusedWithWhatIsWrong) {
-    EXPECT_FALSE(read_analysis("not json"));
-    EXPECT_FALSE(read_analysis(R"({"status":"finished","done":0,"total":1,"plies":[]})"));
-    EXPECT_FALSE(read_analysis(R"({"status":"done","total":1,"plies":[]})"));
-    EXPECT_FALSE(read_analysis(
-        R"({"status":"done","done":1,"total":1,"plies":[{"ply":0,"eval":{"cp":"1"}}]})"));
-    EXPECT_FALSE(read_analysis(
-        R"({"status":"done","done":1,"total":1,"plies":[{"ply":0,"eval":null,"mark":"!!"}]})"));
-    EXPECT_FALSE(read_analysis(R"({"status":"done","done":1,"total":1,"plies":[],)"
-                               R"("counts":{"white":{"inaccuracy":1}}})"));
+    // Each body whole but for one thing wrong, which the refusal names.
+    const auto body = [](std::string_view status, std::string_view plies, std::string_view counts) {
+        return R"({"game":"g1","status":")" + std::string(status) +
+               R"(","engine":"builtin","done":1,"total":1,"plies":[)" + std::string(plies) +
+               R"(],"accuracy":)" + (counts == "null" ? "null" : "{}") + R"(,"counts":)" +
+               std::string(counts) + "}";
+    };
+    ASSERT_TRUE(decode_analysis(body("done", "", "null")));
+    EXPECT_FALSE(decode_analysis("not json"));
+    for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
+             {body("finished", "", "null"), "status"},
+             {R"({"game":"g1","status":"done","engine":"builtin","total":1,"plies":[],)"
+              R"("accuracy":null,"counts":null})",
+              "no done"},
+             {body("done", R"({"ply":0,"eval":{"cp":"1"}})", "null"), "ply 0: the eval"},
+             {body("done", R"({"ply":0,"eval":null,"mark":"!!"})", "null"), "ply 0: the mark"},
+             {body("done", "", R"({"white":{"inaccuracy":1}})"), "counts of white"},
+         }) {
+        const auto refused = decode_analysis(bad);
+        ASSERT_FALSE(refused) << bad;
+        EXPECT_NE(refused.error().find(says), std::string::npos) << refused.error();
+    }
+}
+
+TEST(CliAnalysis, TheProgressMessageSaysHowFarItIs) {
+    EXPECT_EQ(progress_text(protocol::AnalysisProgress{"g1", AnalysisStatus::queued, 0, 9}),
+              "analysis of g1 queued");
+    EXPECT_EQ(progress_text(protocol::AnalysisProgress{"g1", AnalysisStatus::running, 5, 9}),
+              "analysing g1: 5/9 positions");
+    EXPECT_EQ(progress_text(protocol::AnalysisProgress{"g1", AnalysisStatus::done, 9, 9}),
+              "analysis of g1 done");
+    EXPECT_EQ(progress_text(protocol::AnalysisProgress{"g1", AnalysisStatus::failed, 4, 9}),
+              "analysis of g1 failed");
+    // As the game screen tells it, and without changing the game drawn.
+    const protocol::ServerMessage message{
+        protocol::AnalysisProgress{"g1", AnalysisStatus::running, 5, 9}, std::nullopt};
+    GameView view;
+    EXPECT_EQ(describe(view, message), "analysing g1: 5/9 positions");
+    EXPECT_EQ(apply_message(view, message, 0), Applied::other);
 }
 
 TEST(CliAnalysis, EvaluationsReadInPawnsAndMates) {
-    EXPECT_EQ(evaluation_text(Evaluation{false, -410}), "-4.1");
-    EXPECT_EQ(evaluation_text(Evaluation{false, 31}), "+0.3");
-    EXPECT_EQ(evaluation_text(Evaluation{false, -4}), "0.0");
-    EXPECT_EQ(evaluation_text(Evaluation{true, 3}), "#3");
-    EXPECT_EQ(evaluation_text(Evaluation{true, -2}), "#-2");
+    constexpr auto cp = AnalysisEval::Kind::cp;
+    constexpr auto mate = AnalysisEval::Kind::mate;
+    EXPECT_EQ(evaluation_text(AnalysisEval{cp, -410}), "-4.1");
+    EXPECT_EQ(evaluation_text(AnalysisEval{cp, 31}), "+0.3");
+    EXPECT_EQ(evaluation_text(AnalysisEval{cp, -4}), "0.0");
+    EXPECT_EQ(evaluation_text(AnalysisEval{mate, 3}), "#3");
+    EXPECT_EQ(evaluation_text(AnalysisEval{mate, -2}), "#-2");
     EXPECT_EQ(evaluation_text(std::nullopt), "-");
 }
 
 TEST(CliAnalysis, TheGameIsPrintedInPairsWithMarksEvaluationsAndAccuracy) {
-    const auto analysis = read_analysis(kDone);
+    const auto analysis = decode_analysis(kDone);
     ASSERT_TRUE(analysis) << analysis.error();
     const std::string printed = print_analysed_record(fools_mate(), *analysis);
     EXPECT_NE(printed.find("1. f3?! (-0.6) e5 (-0.5)"), std::string::npos) << printed;
@@ -103,7 +142,7 @@ TEST(CliAnalysis, TheGameIsPrintedInPairsWithMarksEvaluationsAndAccuracy) {
 }
 
 TEST(CliAnalysis, AStepOfTheReplayShowsTheEvaluationMarkAndBestMove) {
-    const auto analysis = read_analysis(kDone);
+    const auto analysis = decode_analysis(kDone);
     ASSERT_TRUE(analysis) << analysis.error();
     EXPECT_EQ(analysis_line_at(*analysis, 3), "Eval #-1  ??  best: d8h4\n");
     EXPECT_EQ(analysis_line_at(*analysis, 0), "Eval +0.3  best: e2e4 (e2e4 e7e5)\n");

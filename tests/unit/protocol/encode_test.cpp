@@ -307,6 +307,7 @@ std::vector<ServerMessage> one_of_each_message() {
          std::nullopt},
         {ChatEvent{"g1", 15, ChatRoom::players, "Ana", "gl", 1700000000000}, "t1"},
         {ChatMuted{"g1", true}, std::nullopt},
+        {AnalysisProgress{"g1", AnalysisStatus::running, 3, 8}, std::nullopt},
     };
 }
 
@@ -350,6 +351,7 @@ TEST(ProtocolEncode, EveryMessageIsTheCanonicalDumpInTheDocumentedOrder) {
           "ratings", "chat", "id"}},
         {"chat", {"type", "game", "seq", "room", "from", "text", "at_ms", "id"}},
         {"chat_muted", {"type", "game", "mute"}},
+        {"analysis", {"type", "game", "status", "done", "total"}},
         {"error", {"type", "code", "message", "id"}},
         {"pong", {"type", "id"}},
     };

@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include "common/protocol/analysis_api.hpp"
 #include "common/protocol/codec.hpp"
 #include "tests/unit/protocol/samples.hpp"
 
@@ -40,11 +39,6 @@ int main(int argc, char** argv) {
     if (mode == "server") {
         for (const ServerMessage& message : samples::server_messages()) {
             std::cout << encode(message) << "\n";
-        }
-        // Not (yet) a ServerBody alternative (analysis_api.hpp), checked against its schema too.
-        for (const auto status : {AnalysisStatus::queued, AnalysisStatus::running,
-                                  AnalysisStatus::done, AnalysisStatus::failed}) {
-            std::cout << encode_analysis_progress({"g7Kq2", status, 3, 8}) << "\n";
         }
         return 0;
     }

@@ -241,6 +241,12 @@ std::vector<ServerMessage> server_messages() {
     out.push_back({LobbyList{}, {}});
     out.push_back({LobbyList{{summary_of(Variant::chess)}, "g1"}, "l1"});
     out.push_back({GamesList{{summary_of(Variant::chess), summary_of(Variant::xiangqi)}}, "q1"});
+    // Analysis progress, pushed to the replay's requester: from queued to each end.
+    for (const auto status : {AnalysisStatus::queued, AnalysisStatus::running, AnalysisStatus::done,
+                              AnalysisStatus::failed}) {
+        out.push_back({AnalysisProgress{"g7Kq2", status, 3, 8}, {}});
+    }
+    out.push_back({AnalysisProgress{"g1", AnalysisStatus::done, 1, 1}, "a1"});
     return out;
 }
 
