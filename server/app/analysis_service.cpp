@@ -58,15 +58,16 @@ protocol::MoveMark wire_mark(Mark mark) {
 
 bool run_in_background() {
     // Linux: a thread's policy and nice value are its own (pid 0 here is the calling thread),
-    // and a child started from it inherits both. SCHED_IDLE first: a thread started by a server
+    // and a child started from it inherits both. SCHED_OTHER first: a thread started by a server
     // that runs SCHED_FIFO (bench --rt, chrt) is SCHED_FIFO too, where a nice value means
-    // nothing; and a waking SCHED_OTHER thread preempts a SCHED_IDLE one at once, which a nice
-    // value alone does not promise.
+    // nothing. Not SCHED_IDLE: the scheduler takes a core running only SCHED_IDLE work for an
+    // idle one and wakes live threads onto it, which tripled the live games' p99 at 1,000
+    // moves/s (bench/load/README.md, "Live games under analysis load"); at nice 19 it did not.
     const sched_param none{};
-    const bool idle = ::sched_setscheduler(0, SCHED_IDLE, &none) == 0;
+    const bool ordinary = ::sched_setscheduler(0, SCHED_OTHER, &none) == 0;
     const auto thread_id = static_cast<id_t>(::syscall(SYS_gettid));
     const bool niced = ::setpriority(PRIO_PROCESS, thread_id, 19) == 0;
-    return idle && niced;
+    return ordinary && niced;
 }
 
 std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score) {

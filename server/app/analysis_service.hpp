@@ -4,8 +4,8 @@
 /// engine on threads of their own, never a room's strand, a network thread or the live games'
 /// engine pool. Bounded: --analysis-threads run, at most --max-analysis-queue wait, each position
 /// gets --analysis-nodes or --analysis-movetime-ms. The threads run at the lowest priority
-/// (SCHED_IDLE, nice 19) and so do their engine processes, so that a busy pool yields the cores
-/// to live games.
+/// (nice 19, never real-time) and so do their engine processes, so that a busy pool yields the
+/// cores to live games.
 ///
 /// A game is analysed once: its row (migration 0013) is written when it is queued, when it
 /// starts and when it ends; a second request finds it, unless it failed: then it runs again. At
@@ -36,7 +36,7 @@
 namespace arbiter::server::app {
 
 /// Lowers the calling thread, and the processes it will start, below every other thread:
-/// SCHED_IDLE at nice 19, whatever policy it inherited (SCHED_FIFO under chrt). False when the
+/// SCHED_OTHER at nice 19, whatever policy it inherited (SCHED_FIFO under chrt). False when the
 /// system refused either.
 bool run_in_background();
 

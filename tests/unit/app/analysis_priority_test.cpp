@@ -38,22 +38,24 @@ ThreadPriority background_thread(int policy) {
     return seen;
 }
 
-TEST(AnalysisPriority, APoolThreadRunsIdleAtNiceNineteen) {
+// Not SCHED_IDLE: a core running only SCHED_IDLE work counts as idle, and live threads woken
+// onto it tripled the players' p99 at 1,000 moves/s (bench/load/README.md).
+TEST(AnalysisPriority, APoolThreadRunsAtNiceNineteen) {
     const ThreadPriority seen = background_thread(SCHED_OTHER);
     EXPECT_TRUE(seen.lowered);
-    EXPECT_EQ(seen.policy, SCHED_IDLE) << "a waking live thread must preempt the pool at once";
+    EXPECT_EQ(seen.policy, SCHED_OTHER);
     EXPECT_EQ(seen.nice, 19);
 }
 
 // A server run under chrt -f (bench/load --rt) starts its threads SCHED_FIFO, where a nice value
 // changes nothing: the pool and its engines would then run ahead of every ordinary thread.
-TEST(AnalysisPriority, APoolThreadOfARealTimeServerRunsIdle) {
+TEST(AnalysisPriority, APoolThreadOfARealTimeServerRunsAsAnOrdinaryThread) {
     const ThreadPriority seen = background_thread(SCHED_FIFO);
     if (seen.policy == -1) {
         GTEST_SKIP() << "this user may not run SCHED_FIFO";
     }
     EXPECT_TRUE(seen.lowered);
-    EXPECT_EQ(seen.policy, SCHED_IDLE);
+    EXPECT_EQ(seen.policy, SCHED_OTHER);
     EXPECT_EQ(seen.nice, 19);
 }
 
