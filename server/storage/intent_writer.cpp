@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "server/storage/game_rows.hpp"
+#include "server/storage/intent_sql.hpp"
 
 namespace arbiter::server::storage::detail {
 
@@ -14,32 +15,7 @@ namespace {
 // into ephemeral tables opened and dropped on every run: so a move that does not end its game
 // (kAppendSql) sets none of those columns (56 VDBE opcodes against 170 for a whole row).
 //
-// A move's row, ?1 game, ?2 the move's ply, ?3 ?4 the clocks, ?5 seq, ?6 updated_ms: only if
-// the game is at the ply before, so that no move lands after a gap or over a stored one.
-constexpr std::string_view kAppendSql =
-    "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
-    "updated_ms = ?6, offers = '' WHERE id = ?1 AND ply = ?2 - 1";
-constexpr std::string_view kAppendEndingSql =
-    "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
-    "updated_ms = ?6, offers = '', status = ?7, result = ?8, reason = ?9 "
-    "WHERE id = ?1 AND ply = ?2 - 1";
-// The same parameters, the ply being the one taken back to: never past the game's ply.
-constexpr std::string_view kTakeBackSql =
-    "UPDATE games SET ply = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5, "
-    "updated_ms = ?6, offers = '' WHERE id = ?1 AND ply >= ?2";
-
-constexpr std::string_view kInsertGameSql =
-    "INSERT INTO games (id, variant, initial_position, is_private, clock_initial_ms, "
-    "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
-    "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
-    "rematch_of, rematch_next, first_engine, first_engine_level, second_engine, "
-    "second_engine_level, offers, first_user_id, second_user_id, rated, rating_min, rating_max, "
-    "first_rating, second_rating, first_rating_diff, second_rating_diff, "
-    "first_rating_provisional, second_rating_provisional, first_rating_after_provisional, "
-    "second_rating_after_provisional) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-    "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, "
-    "?37, ?38, ?39)";
+// The statements both engines share are in intent_sql.hpp; these are SQLite's own.
 
 // A rated game's end (RatingsSettled), beside the end's own update: each player's rating row
 // (one more game), ?1 user, ?2 variant, ?3 speed, ?4 rating, ?5 deviation, ?6 volatility, ?7 at.
@@ -48,10 +24,6 @@ constexpr std::string_view kUpsertRatingSql =
     "updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7) ON CONFLICT (user_id, variant, speed) DO "
     "UPDATE SET rating = excluded.rating, deviation = excluded.deviation, volatility = "
     "excluded.volatility, games = games + 1, updated_ms = excluded.updated_ms";
-// ?1 user, ?2 variant, ?3 speed, ?4 at, ?5 game, ?6 rating, ?7 deviation.
-constexpr std::string_view kInsertRatingHistorySql =
-    "INSERT INTO rating_history (user_id, variant, speed, at_ms, game_id, rating, deviation) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 // Only a rated game that just ended takes its changes.
 constexpr std::string_view kRatingDiffsSql =
     "UPDATE games SET first_rating_diff = ?2, second_rating_diff = ?3, "
@@ -65,18 +37,6 @@ constexpr std::string_view kPruneAbortedSql =
     "DELETE FROM games WHERE status = 'aborted' AND created_ms < ?1 AND updated_ms < ?1 "
     "AND ply = 0 AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id) "
     "AND NOT EXISTS (SELECT 1 FROM move_journal WHERE move_journal.game_id = games.id)";
-
-// A seat taken: ?2 name, ?3 token hash, ?4 engine, ?5 level, ?6 seq, ?7 updated_ms, ?8 the
-// account, ?9 its rating then.
-std::string seat_sql(std::string_view seat) {
-    const std::string s(seat);
-    return "UPDATE games SET " + s + "_name = ?2, " + s + "_token_hash = ?3, " + s +
-           "_engine = ?4, " + s +
-           "_engine_level = ?5, status = 'playing', seq = ?6, "
-           "updated_ms = ?7, " +
-           s + "_user_id = ?8, " + s + "_rating = ?9, " + s +
-           "_rating_provisional = ?10 WHERE id = ?1";
-}
 
 // ?1 game, ?2 ply, ?3 ?4 clocks, ?5 seq, ?6 updated_ms (kAppendSql, kTakeBackSql).
 void bind_progress(sqlite::Statement& statement, const std::string& game, std::uint32_t ply,
@@ -109,29 +69,17 @@ Expected<IntentWriter, StorageError> IntentWriter::prepare(sqlite::Connection& c
         {&writer.seat_second_, seat_sql("second")},
         {&writer.append_, std::string(kAppendSql)},
         {&writer.append_ending_, std::string(kAppendEndingSql)},
-        {&writer.insert_move_, "INSERT INTO moves (game_id, " + std::string(kMoveColumns) +
-                                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON "
-                                   "CONFLICT (game_id, ply) DO NOTHING"},
-        {&writer.select_move_, "SELECT move FROM moves WHERE game_id = ?1 AND ply = ?2"},
-        {&writer.select_ply_, "SELECT ply FROM games WHERE id = ?1"},
+        {&writer.insert_move_, insert_move_sql()},
+        {&writer.select_move_, std::string(kSelectMoveSql)},
+        {&writer.select_ply_, std::string(kSelectPlySql)},
         {&writer.take_back_, std::string(kTakeBackSql)},
-        {&writer.delete_moves_after_, "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2"},
-        {&writer.set_offers_,
-         "UPDATE games SET offers = ?2, first_clock_ms = ?3, second_clock_ms = ?4, seq = ?5 "
-         "WHERE id = ?1"},
-        {&writer.record_event_,
-         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, seq = ?4 WHERE id = ?1"},
-        {&writer.insert_chat_,
-         "INSERT INTO chat_messages (game_id, seq, room, author, seat, text, at_ms) "
-         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
-        {&writer.end_game_,
-         "UPDATE games SET status = ?2, result = ?3, reason = ?4, offers = '', "
-         "first_clock_ms = ?5, second_clock_ms = ?6, seq = ?7, updated_ms = ?8 WHERE id = ?1"},
-        {&writer.link_rematch_,
-         "UPDATE games SET rematch_next = ?2, offers = '', seq = ?3 WHERE id = ?1"},
-        {&writer.store_clocks_,
-         "UPDATE games SET first_clock_ms = ?2, second_clock_ms = ?3, updated_ms = ?4, "
-         "flag_at_ms = ?5, flag_at_seq = ?6 WHERE id = ?1"},
+        {&writer.delete_moves_after_, std::string(kDeleteMovesAfterSql)},
+        {&writer.set_offers_, std::string(kSetOffersSql)},
+        {&writer.record_event_, std::string(kRecordEventSql)},
+        {&writer.insert_chat_, std::string(kInsertChatSql)},
+        {&writer.end_game_, std::string(kEndGameSql)},
+        {&writer.link_rematch_, std::string(kLinkRematchSql)},
+        {&writer.store_clocks_, std::string(kStoreClocksSql)},
         {&writer.prune_aborted_, std::string(kPruneAbortedSql)},
         {&writer.upsert_rating_, std::string(kUpsertRatingSql)},
         {&writer.insert_rating_history_, std::string(kInsertRatingHistorySql)},

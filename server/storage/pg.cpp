@@ -278,4 +278,14 @@ void Transaction::rollback() noexcept {
     }
 }
 
+std::string numbered_parameters(std::string_view sql) {
+    std::string out(sql);
+    for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+        if (out[i] == '?' && out[i + 1] >= '0' && out[i + 1] <= '9') {
+            out[i] = '$';
+        }
+    }
+    return out;
+}
+
 }  // namespace arbiter::server::storage::pg

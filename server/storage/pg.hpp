@@ -124,4 +124,8 @@ class Transaction {
     Connection* connection_;
 };
 
+/// `sql` with SQLite's numbered parameters (`?N`) written as PostgreSQL's (`$N`), for the
+/// statements both engines share (intent_sql.hpp). Those hold no `?` in a literal.
+std::string numbered_parameters(std::string_view sql);
+
 }  // namespace arbiter::server::storage::pg

@@ -3,92 +3,57 @@
 #include <array>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "server/storage/intent_sql.hpp"
 #include "server/storage/row_terms.hpp"
 
 namespace arbiter::server::storage::detail {
 
 namespace {
 
-// The statements, by the name each is prepared under. Every one updates only the columns its
-// intent names, as SQLite's (intent_writer.cpp) do. A move (append): $1 game, $2 its ply, $3 $4
-// the clocks, $5 seq, $6 updated_ms; only if the game is at the ply before, so that no move lands
-// after a gap or over a stored one.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kStatements{{
-    {"append",
-     "UPDATE games SET ply = $2, first_clock_ms = $3, second_clock_ms = $4, seq = $5, "
-     "updated_ms = $6, offers = '' WHERE id = $1 AND ply = $2 - 1"},
-    {"append_ending",
-     "UPDATE games SET ply = $2, first_clock_ms = $3, second_clock_ms = $4, seq = $5, "
-     "updated_ms = $6, offers = '', status = $7, result = $8, reason = $9 "
-     "WHERE id = $1 AND ply = $2 - 1"},
-    // The same parameters, the ply being the one taken back to: never past the game's ply.
-    {"take_back",
-     "UPDATE games SET ply = $2, first_clock_ms = $3, second_clock_ms = $4, seq = $5, "
-     "updated_ms = $6, offers = '' WHERE id = $1 AND ply >= $2"},
-    {"delete_moves_after", "DELETE FROM moves WHERE game_id = $1 AND ply > $2"},
-    {"insert_game",
-     "INSERT INTO games (id, variant, initial_position, is_private, clock_initial_ms, "
-     "clock_increment_ms, status, result, reason, first_name, first_token_hash, second_name, "
-     "second_token_hash, first_clock_ms, second_clock_ms, seq, ply, created_ms, updated_ms, "
-     "rematch_of, rematch_next, first_engine, first_engine_level, second_engine, "
-     "second_engine_level, offers, first_user_id, second_user_id, rated, rating_min, rating_max, "
-     "first_rating, second_rating, first_rating_diff, second_rating_diff, "
-     "first_rating_provisional, second_rating_provisional, first_rating_after_provisional, "
-     "second_rating_after_provisional) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-     "$12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, "
-     "$30, $31, $32, $33, $34, $35, $36, $37, $38, $39)"},
-    // A seat taken: $2 name, $3 token hash, $4 engine, $5 level, $6 seq, $7 updated_ms, $8 the
-    // account, $9 its rating then, $10 whether that was provisional.
-    {"seat_first",
-     "UPDATE games SET first_name = $2, first_token_hash = $3, first_engine = $4, "
-     "first_engine_level = $5, status = 'playing', seq = $6, updated_ms = $7, first_user_id = $8, "
-     "first_rating = $9, first_rating_provisional = $10 WHERE id = $1"},
-    {"seat_second",
-     "UPDATE games SET second_name = $2, second_token_hash = $3, second_engine = $4, "
-     "second_engine_level = $5, status = 'playing', seq = $6, updated_ms = $7, "
-     "second_user_id = $8, second_rating = $9, second_rating_provisional = $10 WHERE id = $1"},
-    {"insert_move",
-     "INSERT INTO moves (game_id, ply, move, notation, position, clock_ms, think_ms, seq, "
-     "played_ms, in_check, lag_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-     "ON CONFLICT (game_id, ply) DO NOTHING"},
-    {"select_move", "SELECT move FROM moves WHERE game_id = $1 AND ply = $2"},
-    {"select_ply", "SELECT ply FROM games WHERE id = $1"},
-    {"set_offers",
-     "UPDATE games SET offers = $2, first_clock_ms = $3, second_clock_ms = $4, seq = $5 "
-     "WHERE id = $1"},
-    {"record_event",
-     "UPDATE games SET first_clock_ms = $2, second_clock_ms = $3, seq = $4 WHERE id = $1"},
-    {"insert_chat",
-     "INSERT INTO chat_messages (game_id, seq, room, author, seat, text, at_ms) "
-     "VALUES ($1, $2, $3, $4, $5, $6, $7)"},
-    {"end_game",
-     "UPDATE games SET status = $2, result = $3, reason = $4, offers = '', first_clock_ms = $5, "
-     "second_clock_ms = $6, seq = $7, updated_ms = $8 WHERE id = $1"},
-    {"link_rematch", "UPDATE games SET rematch_next = $2, offers = '', seq = $3 WHERE id = $1"},
-    {"store_clocks",
-     "UPDATE games SET first_clock_ms = $2, second_clock_ms = $3, updated_ms = $4, "
-     "flag_at_ms = $5, flag_at_seq = $6 WHERE id = $1"},
-    // Games nobody played, aborted and created before $1 (intents.hpp, PruneAborted).
-    {"prune_aborted",
-     "DELETE FROM games WHERE status = 'aborted' AND created_ms < $1 AND updated_ms < $1 "
-     "AND ply = 0 AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id)"},
-    // A rated game's end: $1 user, $2 variant, $3 speed, $4 rating, $5 deviation, $6 volatility,
-    // $7 at.
-    {"upsert_rating",
-     "INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
-     "updated_ms) VALUES ($1, $2, $3, $4, $5, $6, 1, $7) ON CONFLICT (user_id, variant, speed) "
-     "DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, volatility = "
-     "excluded.volatility, games = ratings.games + 1, updated_ms = excluded.updated_ms"},
-    {"insert_rating_history",
-     "INSERT INTO rating_history (user_id, variant, speed, at_ms, game_id, rating, deviation) "
-     "VALUES ($1, $2, $3, $4, $5, $6, $7)"},
-    // Only a rated game that just ended takes its changes.
-    {"rating_diffs",
-     "UPDATE games SET first_rating_diff = $2, second_rating_diff = $3, "
-     "first_rating_after_provisional = $4, second_rating_after_provisional = $5 WHERE id = $1 "
-     "AND rated AND status = 'ended'"},
-}};
+// The statements, by the name each is prepared under: the ones both engines share
+// (intent_sql.hpp) with PostgreSQL's parameters, then PostgreSQL's own.
+std::vector<std::pair<std::string_view, std::string>> statements() {
+    using pg::numbered_parameters;
+    return {
+        {"append", numbered_parameters(kAppendSql)},
+        {"append_ending", numbered_parameters(kAppendEndingSql)},
+        {"take_back", numbered_parameters(kTakeBackSql)},
+        {"delete_moves_after", numbered_parameters(kDeleteMovesAfterSql)},
+        {"insert_game", numbered_parameters(kInsertGameSql)},
+        {"seat_first", numbered_parameters(seat_sql("first"))},
+        {"seat_second", numbered_parameters(seat_sql("second"))},
+        {"insert_move", numbered_parameters(insert_move_sql())},
+        {"select_move", numbered_parameters(kSelectMoveSql)},
+        {"select_ply", numbered_parameters(kSelectPlySql)},
+        {"set_offers", numbered_parameters(kSetOffersSql)},
+        {"record_event", numbered_parameters(kRecordEventSql)},
+        {"insert_chat", numbered_parameters(kInsertChatSql)},
+        {"end_game", numbered_parameters(kEndGameSql)},
+        {"link_rematch", numbered_parameters(kLinkRematchSql)},
+        {"store_clocks", numbered_parameters(kStoreClocksSql)},
+        {"insert_rating_history", numbered_parameters(kInsertRatingHistorySql)},
+        // Games nobody played, aborted and created before $1 (intents.hpp, PruneAborted); no
+        // journal here.
+        {"prune_aborted",
+         "DELETE FROM games WHERE status = 'aborted' AND created_ms < $1 AND updated_ms < $1 "
+         "AND ply = 0 AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id)"},
+        // A rated game's end: $1 user, $2 variant, $3 speed, $4 rating, $5 deviation, $6
+        // volatility, $7 at. PostgreSQL names the existing row by its table.
+        {"upsert_rating",
+         "INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
+         "updated_ms) VALUES ($1, $2, $3, $4, $5, $6, 1, $7) ON CONFLICT (user_id, variant, "
+         "speed) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, "
+         "volatility = excluded.volatility, games = ratings.games + 1, updated_ms = "
+         "excluded.updated_ms"},
+        // Only a rated game that just ended takes its changes (`rated` is a boolean here).
+        {"rating_diffs",
+         "UPDATE games SET first_rating_diff = $2, second_rating_diff = $3, "
+         "first_rating_after_provisional = $4, second_rating_after_provisional = $5 WHERE id = "
+         "$1 AND rated AND status = 'ended'"},
+    };
+}
 
 std::optional<std::int64_t> optional_int(std::optional<int> value) {
     return value ? std::optional<std::int64_t>(*value) : std::nullopt;
@@ -170,7 +135,7 @@ pg::Params game_params(const GameRow& game) {
 }  // namespace
 
 Expected<void, StorageError> PostgresIntentWriter::prepare(pg::Connection& connection) {
-    for (const auto& [name, sql] : kStatements) {
+    for (const auto& [name, sql] : statements()) {
         if (auto prepared = connection.prepare(std::string(name), sql); !prepared) {
             return prepared;
         }

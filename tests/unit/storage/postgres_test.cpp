@@ -48,6 +48,14 @@ class PostgresStorage : public ::testing::Test {
     std::string uri_;
 };
 
+// The statements both engines share are written with SQLite's ?N (intent_sql.hpp).
+TEST(PostgresParameters, SqliteNumberedParametersBecomePostgresOnes) {
+    EXPECT_EQ(pg::numbered_parameters("UPDATE t SET a = ?2, b = ?10 WHERE id = ?1"),
+              "UPDATE t SET a = $2, b = $10 WHERE id = $1");
+    EXPECT_EQ(pg::numbered_parameters("SELECT '?' || x, ?"), "SELECT '?' || x, ?");
+    EXPECT_EQ(pg::numbered_parameters("?"), "?");
+}
+
 TEST_F(PostgresStorage, MigrationsRecordTheirVersionsOnceAndMakeEveryTable) {
     ASSERT_NE(open_or_fail(), nullptr);
     ASSERT_NE(open_or_fail(), nullptr);  // a restart applies nothing again
