@@ -9,6 +9,7 @@ import {
   closePages,
   drag,
   newPlayer,
+  playMoves,
   statusText,
   waitForPly,
   watch,
@@ -58,12 +59,7 @@ test('the header says who plays whom, and the players see the watchers\' names o
 
 test('a takeback of two moves says so', async () => {
   const { first, second } = await twoPlayers('chess');
-  await drag(first, 'e2', 'e4');
-  await waitForPly(second, 1);
-  await drag(second, 'e7', 'e5');
-  await waitForPly(first, 2);
-  await drag(first, 'g1', 'f3');
-  await waitForPly(second, 3);
+  await playMoves([[first, 'e2', 'e4'], [second, 'e7', 'e5'], [first, 'g1', 'f3']], [first, second]);
   // Black, to move, takes back its own e5: White's Nf3 goes too.
   await second.click('#offer-takeback');
   await first.waitForSelector('#accept-takeback');
