@@ -64,6 +64,19 @@ async function dragOnExplore(page, from, to) {
   await page.mouse.up();
 }
 
+/**
+ * The fool's mate's g4 (ply 3) as the replay shows it once analysed: a blunder point on the graph
+ * that jumps to the move when clicked, `??` right after the move (with the mover's clock time in
+ * a timed game), and the best reply, Qh4#, drawn as an arrow.
+ */
+async function showsTheBlunderAtPly3(viewer) {
+  assert.equal(await viewer.getAttribute('#eval-graph circle[data-ply="3"]', 'class'), 'graph-point mark-blunder');
+  await viewer.click('#eval-graph circle[data-ply="3"]');
+  await viewer.waitForFunction(() => document.querySelector('#replay-ply').textContent === '3 / 4');
+  assert.match(await viewer.textContent('#moves .move.current'), /^g4\?\?(\d+:\d\d)?$/);
+  assert.equal(await viewer.getAttribute('.board-slot .board', 'data-arrows'), 'd8h4');
+}
+
 test('the graph, the arrow, the marks and the analysis board of a replayed game', async () => {
   const { first, second, game } = await twoPlayersOf(browser, server, { variant: 'chess' });
   await playMoves(foolsMate(first, second), [first]);
@@ -79,14 +92,7 @@ test('the graph, the arrow, the marks and the analysis board of a replayed game'
   // One point per ply, the start included.
   await viewer.waitForSelector('#eval-graph circle.graph-point');
   assert.deepEqual(await viewer.$$eval('#eval-graph circle.graph-point', (dots) => dots.map((d) => d.dataset.ply)), ['0', '1', '2', '3', '4']);
-  assert.equal(await viewer.getAttribute('#eval-graph circle[data-ply="3"]', 'class'), 'graph-point mark-blunder');
-
-  // A click on a point jumps to that move; the best move there is an arrow on the board.
-  await viewer.click('#eval-graph circle[data-ply="3"]');
-  await viewer.waitForFunction(() => document.querySelector('#replay-ply').textContent === '3 / 4');
-  // The mark right after the move; the mover's clock time (a timed game) under it.
-  assert.match(await viewer.textContent('#moves .move.current'), /^g4\?\?(\d+:\d\d)?$/);
-  assert.equal(await viewer.getAttribute('.board-slot .board', 'data-arrows'), 'd8h4');
+  await showsTheBlunderAtPly3(viewer);
   await viewer.waitForSelector('.board-slot .board svg.cg-shapes line');
   assert.equal(await viewer.getAttribute('#eval-bar', 'data-percent'), '0.0');
   assert.equal(await viewer.textContent('#moves .move[data-ply="1"] .mark'), '?!');
@@ -134,12 +140,7 @@ test("the server's own analysis of a game: requested in replay, drawn, marked, a
   await viewer.click('#analysis-request');
   // Done: one point per ply, the start included; g4 allowed mate in one.
   await viewer.waitForFunction(() => document.querySelectorAll('#eval-graph circle.graph-point').length === 5, null, { timeout: 60000 });
-  assert.equal(await viewer.getAttribute('#eval-graph circle[data-ply="3"]', 'class'), 'graph-point mark-blunder');
-  await viewer.click('#eval-graph circle[data-ply="3"]');
-  await viewer.waitForFunction(() => document.querySelector('#replay-ply').textContent === '3 / 4');
-  // The mark right after the move; the mover's clock time (a timed game) under it.
-  assert.match(await viewer.textContent('#moves .move.current'), /^g4\?\?(\d+:\d\d)?$/);
-  assert.equal(await viewer.getAttribute('.board-slot .board', 'data-arrows'), 'd8h4');
+  await showsTheBlunderAtPly3(viewer);
 
   // The analysis board asks the engine about a position of its own.
   await viewer.click('#explore-open');
