@@ -11,6 +11,7 @@
 #include "common/rules/chess/movegen.hpp"
 #include "common/rules/chess/notation.hpp"
 #include "common/rules/variants.hpp"
+#include "test_paths.hpp"
 
 namespace arbiter::rules::chess {
 namespace {

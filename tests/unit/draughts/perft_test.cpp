@@ -11,6 +11,7 @@
 #include "common/rules/draughts/movegen.hpp"
 #include "common/rules/draughts/position.hpp"
 #include "support.hpp"
+#include "test_paths.hpp"
 
 namespace arbiter::rules::draughts {
 namespace {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/protocol/codec.hpp"
+#include "test_paths.hpp"
 
 namespace arbiter::protocol::test {
 namespace {

@@ -5,6 +5,7 @@
 
 #include "common/rules/game.hpp"
 #include "helpers.hpp"
+#include "test_paths.hpp"
 
 namespace arbiter::rules::xiangqi {
 namespace {

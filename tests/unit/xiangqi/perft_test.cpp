@@ -9,6 +9,7 @@
 
 #include "common/rules/game.hpp"
 #include "common/rules/xiangqi/position.hpp"
+#include "test_paths.hpp"
 
 namespace arbiter::rules::xiangqi {
 namespace {
