@@ -1,10 +1,6 @@
 #include "server/app/analysis_service.hpp"
 
 #include <pthread.h>
-#include <sched.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -12,6 +8,7 @@
 #include "common/core/overloaded.hpp"
 #include "common/protocol/analysis_api.hpp"
 #include "server/app/log.hpp"
+#include "server/app/scheduling.hpp"
 
 namespace arbiter::server::app {
 
@@ -55,20 +52,6 @@ protocol::MoveMark wire_mark(Mark mark) {
 }
 
 }  // namespace
-
-bool run_in_background() {
-    // Linux: a thread's policy and nice value are its own (pid 0 here is the calling thread),
-    // and a child started from it inherits both. SCHED_OTHER first: a thread started by a server
-    // that runs SCHED_FIFO (bench --rt, chrt) is SCHED_FIFO too, where a nice value means
-    // nothing. Not SCHED_IDLE: the scheduler takes a core running only SCHED_IDLE work for an
-    // idle one and wakes live threads onto it, which tripled the live games' p99 at 1,000
-    // moves/s (bench/load/README.md, "Live games under analysis load"); at nice 19 it did not.
-    const sched_param none{};
-    const bool ordinary = ::sched_setscheduler(0, SCHED_OTHER, &none) == 0;
-    const auto thread_id = static_cast<id_t>(::syscall(SYS_gettid));
-    const bool niced = ::setpriority(PRIO_PROCESS, thread_id, 19) == 0;
-    return ordinary && niced;
-}
 
 std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score) {
     if (!score) {

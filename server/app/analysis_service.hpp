@@ -35,11 +35,6 @@
 
 namespace arbiter::server::app {
 
-/// Lowers the calling thread, and the processes it will start, below every other thread:
-/// SCHED_OTHER at nice 19, whatever policy it inherited (SCHED_FIFO under chrt). False when the
-/// system refused either.
-bool run_in_background();
-
 /// A score as the wire carries it (protocol/analysis_api.hpp).
 std::optional<protocol::AnalysisEval> to_wire(const std::optional<Score>& score);
 /// A stored status as the wire carries it. (storage::to_string lives in arbiter_storage, which

@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "server/app/log.hpp"
+#include "server/app/scheduling.hpp"
 #include "server/net/memory_budget.hpp"
 
 namespace arbiter::server::app {
@@ -98,6 +99,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("journal-rows", po::value(&config.journal_rows)->default_value(config.journal_rows), "moves committed to the move journal before they are filed into the moves table in one transaction (0: no journal, each move written in place)")
         ("web-root", po::value(&config.web_root)->default_value(config.web_root), "folder of the browser client served at /")
         ("threads", po::value(&config.threads)->default_value(config.threads), "network threads")
+        ("time-slice-us", po::value(&config.time_slice_us)->default_value(config.time_slice_us), "the time slice, in microseconds (100..100000), that the server's threads ask of the Linux scheduler (6.12 and later), so that a thread woken for a move preempts longer work sooner; the analysis pool keeps the kernel's default; 0: the kernel's default for all")
         ("tls-cert", po::value(&config.net.tls_cert_file), "PEM certificate chain: serve https:// and wss://")
         ("tls-key", po::value(&config.net.tls_key_file), "PEM private key for --tls-cert")
         ("max-frame-bytes", po::value(&config.net.limits.max_frame_bytes)->default_value(config.net.limits.max_frame_bytes), "largest incoming WebSocket message")
@@ -182,6 +184,11 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     }
     if (config.threads < 1 || config.threads > 256) {
         return refuse("--threads must be 1..256");
+    }
+    if (config.time_slice_us != 0 &&
+        (config.time_slice_us < static_cast<unsigned>(kMinTimeSlice.count()) ||
+         config.time_slice_us > static_cast<unsigned>(kMaxTimeSlice.count()))) {
+        return refuse("--time-slice-us must be 0 or 100..100000");
     }
     if (config.password_cost != "interactive" && config.password_cost != "minimal") {
         return refuse("--password-cost must be interactive or minimal");

@@ -35,6 +35,9 @@ struct ServerConfig {
     double api_burst = 40;
     std::string web_root;
     unsigned threads = 2;
+    /// The time slice every thread of the server asks of the scheduler, in microseconds
+    /// (scheduling.hpp); 0 keeps the kernel's default.
+    unsigned time_slice_us = 100;
     std::string log_format = "text";  ///< json | logfmt | text
     std::string log_level = "info";
     std::string backup_to;       ///< --backup FILE: copy the database and exit

@@ -5,6 +5,7 @@
 #include <jemalloc/jemalloc.h>
 #endif
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "server/app/log.hpp"
 #include "server/app/player_http.hpp"
 #include "server/app/read_worker.hpp"
+#include "server/app/scheduling.hpp"
 #include "server/engine/analysis_engines.hpp"
 #include "server/net/server.hpp"
 #include "server/storage/sqlite_repository.hpp"
@@ -75,6 +77,17 @@ int main(int argc, char** argv) {
         return 2;
     }
     raise_descriptor_limit();
+    if (config.time_slice_us != 0) {
+        // Before any thread starts: every one inherits it (scheduling.hpp).
+        const std::chrono::microseconds slice{config.time_slice_us};
+        if (auto shortened = app::shorten_time_slice(slice); !shortened) {
+            log_event(LogLevel::warn, "time_slice_kept", {{"error", shortened.error()}});
+        } else if (const auto now = app::time_slice(); now && *now != slice) {
+            log_event(
+                LogLevel::info, "time_slice_kept",
+                {{"error", "this kernel has no per-thread time slices (Linux 6.12 and later)"}});
+        }
+    }
     storage::SqliteOptions storage_options;
     storage_options.synchronous =
         config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "server/app/analysis_service.hpp"
+#include "server/app/scheduling.hpp"
 
 namespace arbiter::server::app {
 namespace {

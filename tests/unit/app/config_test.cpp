@@ -66,6 +66,7 @@ TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config.api_requests_per_second, 10);
     EXPECT_EQ(config.api_burst, 40);
     EXPECT_EQ(config.net.limits.max_pings_per_second, 4);
+    EXPECT_EQ(config.time_slice_us, 100U);
     EXPECT_TRUE(config.net.allowed_origins.empty());
     // A reverse proxy on this machine is believed; nobody else.
     ASSERT_EQ(config.net.trusted_proxies.size(), 2U);
@@ -149,6 +150,13 @@ TEST(ServerCommandLine, ValuesAtTheEdgesAreTaken) {
     EXPECT_EQ(config.hub.messages_per_second, 0.5);
 }
 
+// 0 keeps the kernel's slice; otherwise the kernel's own bounds (scheduling.hpp).
+TEST(ServerCommandLine, TheTimeSliceIsTheKernelsDefaultOrWithinItsBounds) {
+    EXPECT_EQ(accepted({"--time-slice-us", "0"}).time_slice_us, 0U);
+    EXPECT_EQ(accepted({"--time-slice-us", "100"}).time_slice_us, 100U);
+    EXPECT_EQ(accepted({"--time-slice-us", "100000"}).time_slice_us, 100'000U);
+}
+
 TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
     const struct {
         std::initializer_list<std::string> flags;
@@ -157,6 +165,8 @@ TEST(ServerCommandLine, EachOutOfRangeValueIsRefusedByName) {
         {{"--port", "65536"}, "--port"},
         {{"--sync", "off"}, "--sync"},
         {{"--threads", "0"}, "--threads"},
+        {{"--time-slice-us", "99"}, "--time-slice-us"},
+        {{"--time-slice-us", "100001"}, "--time-slice-us"},
         {{"--log-format", "xml"}, "--log-format"},
         {{"--tls-cert", "a.pem"}, "--tls-key"},
         {{"--socket-send-buffer", "67108865"}, "--socket-send-buffer"},
