@@ -50,6 +50,10 @@ Expected<std::unique_ptr<PostgresRepository>, StorageError> PostgresRepository::
     return repository;
 }
 
+std::string PostgresRepository::describe(const std::string& conninfo) {
+    return pg::shown_conninfo(conninfo);
+}
+
 PostgresRepository::PostgresRepository(std::string conninfo, const PostgresOptions& options,
                                        pg::Connection writer, pg::Connection reader,
                                        pg::Connection probe)

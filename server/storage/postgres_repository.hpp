@@ -44,6 +44,9 @@ class PostgresRepository final : public Database {
     static Expected<std::unique_ptr<PostgresRepository>, StorageError> open(
         const std::string& conninfo, const PostgresOptions& options = {});
 
+    /// `conninfo` as a log may show it: user, host, port and database, never the password.
+    static std::string describe(const std::string& conninfo);
+
     PostgresRepository(const PostgresRepository&) = delete;
     PostgresRepository& operator=(const PostgresRepository&) = delete;
     /// Commits every queued write, then disconnects.

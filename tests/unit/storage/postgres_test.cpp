@@ -57,6 +57,18 @@ TEST(PostgresParameters, SqliteNumberedParametersBecomePostgresOnes) {
     EXPECT_EQ(pg::numbered_parameters("?"), "?");
 }
 
+// What the logs show of --db: never the password, nor any other option.
+TEST(PostgresConnectionStrings, AreShownWithoutThePassword) {
+    EXPECT_EQ(PostgresRepository::describe(
+                  "postgresql://arbiter:secret@127.0.0.1:5432/games?sslmode=require&password=x"),
+              "postgresql://arbiter@127.0.0.1:5432/games");
+    EXPECT_EQ(PostgresRepository::describe("postgres://db.example/games"),
+              "postgresql://db.example/games");
+    EXPECT_EQ(PostgresRepository::describe("host=h port=6543 dbname=d user=u password=secret"),
+              "postgresql://u@h:6543/d");
+    EXPECT_EQ(PostgresRepository::describe("postgresql://[::1"), "postgresql://(unreadable)");
+}
+
 TEST_F(PostgresStorage, MigrationsRecordTheirVersionsOnceAndMakeEveryTable) {
     ASSERT_NE(open_or_fail(), nullptr);
     ASSERT_NE(open_or_fail(), nullptr);  // a restart applies nothing again
