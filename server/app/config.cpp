@@ -93,9 +93,9 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("version", "print the version and exit")
         ("bind", po::value(&config.net.bind_address)->default_value(config.net.bind_address), "address to listen on")
         ("port", po::value(&port)->default_value(port), "port for HTTP and WebSocket (0: any free port)")
-        ("db", po::value(&config.database)->default_value(config.database), "SQLite database file (a postgresql:// URI is refused for now)")
-        ("sync", po::value(&sync)->default_value(sync), "SQLite synchronous mode: full (survives power loss) or normal")
-        ("max-db-bytes", po::value(&config.max_db_bytes)->default_value(config.max_db_bytes), "largest the database may grow (0: no bound); past it moves are refused with unavailable and nothing changes")
+        ("db", po::value(&config.database)->default_value(config.database), "SQLite database file, or a PostgreSQL URI (postgresql://USER@HOST:PORT/DATABASE, or postgres://...)")
+        ("sync", po::value(&sync)->default_value(sync), "full (an acknowledged write survives power loss) or normal: SQLite's synchronous mode; on PostgreSQL, synchronous_commit on or off")
+        ("max-db-bytes", po::value(&config.max_db_bytes)->default_value(config.max_db_bytes), "largest the SQLite database may grow (0: no bound); past it moves are refused with unavailable and nothing changes")
         ("journal-rows", po::value(&config.journal_rows)->default_value(config.journal_rows), "moves committed to the move journal before they are filed into the moves table in one transaction (0: no journal, each move written in place)")
         ("web-root", po::value(&config.web_root)->default_value(config.web_root), "folder of the browser client served at /")
         ("threads", po::value(&config.threads)->default_value(config.threads), "network threads")
@@ -130,7 +130,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("password-cost", po::value(&config.password_cost)->default_value(config.password_cost), "Argon2id cost of new password hashes: interactive, or minimal (for tests only: cheap to guess)")
         ("log-format", po::value(&config.log_format)->default_value(config.log_format), "json (one JSON object per line), logfmt (key=value) or text")
         ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error")
-        ("backup", po::value(&config.backup_to), "copy the live database to FILE (SQLite online backup) and exit")
+        ("backup", po::value(&config.backup_to), "copy the live SQLite database to FILE (SQLite online backup) and exit")
         ("delete-account", po::value(&config.delete_account), "delete the account NAME (its sessions end, its games and its name stay) and exit")
         ("engine", po::value(&engine_flags)->composing(), "NAME[:GAMES]=PATH: offer a UCI engine (repeatable); GAMES is chess and/or xiangqi, comma-separated (without it a NAME with 'fairy' plays xiangqi, others chess); 'builtin' is always offered")
         ("max-engine-processes", po::value(&config.engines.max_processes)->default_value(config.engines.max_processes), "UCI engine processes running at once: a new game against a UCI engine is refused while all run, and an engine that must start then stops the one idle longest and waits for it to end")
@@ -172,15 +172,23 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     if (sync != "full" && sync != "normal") {
         return refuse("--sync must be full or normal");
     }
-    // A PostgreSQL database (issue 43) can hold games (storage::PostgresRepository), but the
-    // accounts, ratings and analyses are written by the SQLite repository alone so far: refused
-    // rather than half-working. The URI is not repeated: it may hold a password.
-    if (config.database.starts_with("postgresql://") ||
-        config.database.starts_with("postgres://")) {
-        return refuse(
-            "--db postgresql://...: PostgreSQL stores only games so far; accounts and sessions "
-            "(AccountStore), ratings and player pages (PlayerStore) and analyses (AnalysisStore) "
-            "still need SQLite. Give --db a file path.");
+    // The flags that only SQLite's file has a meaning for are refused with PostgreSQL rather
+    // than silently ignored. The URI is not repeated: it may hold a password.
+    if (is_postgres_uri(config.database)) {
+        if (!config.backup_to.empty()) {
+            return refuse(
+                "--backup copies a SQLite database; back a PostgreSQL database up with its own "
+                "tools: pg_dump --format=custom --file=FILE DATABASE (or pg_basebackup)");
+        }
+        if (config.max_db_bytes != 0) {
+            return refuse(
+                "--max-db-bytes bounds a SQLite file; bound a PostgreSQL database's size in "
+                "PostgreSQL (its disk, or a tablespace of its own)");
+        }
+        if (!values["journal-rows"].defaulted()) {
+            return refuse(
+                "--journal-rows tunes SQLite's move journal; PostgreSQL writes each move in place");
+        }
     }
     if (config.threads < 1 || config.threads > 256) {
         return refuse("--threads must be 1..256");

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "server/app/analysis_service.hpp"
@@ -16,6 +17,7 @@ namespace arbiter::server::app {
 struct ServerConfig {
     net::NetConfig net;
     HubConfig hub;
+    /// A SQLite file path, or a PostgreSQL URI (is_postgres_uri).
     std::string database = "./arbiter.db";
     bool synchronous_full = true;
     std::uint64_t max_db_bytes = 0;    ///< 0: no bound; else writes past it fail (SQLITE_FULL)
@@ -46,6 +48,12 @@ struct ServerConfig {
     /// The analysis pool (analysis_service.hpp).
     app::AnalysisOptions analysis;
 };
+
+/// Whether --db names a PostgreSQL database (a libpq URI: "postgresql://" or "postgres://")
+/// rather than a SQLite file. A file whose name merely begins "postgresql" is a file.
+inline bool is_postgres_uri(std::string_view database) noexcept {
+    return database.starts_with("postgresql://") || database.starts_with("postgres://");
+}
 
 /// What the command line asks for: run with a config, or print text (help, version, an error)
 /// and exit with a code.

@@ -25,6 +25,7 @@
 #include "server/app/scheduling.hpp"
 #include "server/engine/analysis_engines.hpp"
 #include "server/net/server.hpp"
+#include "server/storage/postgres_repository.hpp"
 #include "server/storage/sqlite_repository.hpp"
 
 using namespace arbiter::server;
@@ -59,6 +60,33 @@ std::string allocator_name() {
 #else
     return "system";
 #endif
+}
+
+// The stores on the engine --db names: PostgreSQL for a postgresql:// URI, else the SQLite file.
+// --sync maps to each engine's own setting (sqlite_options.hpp, postgres_repository.hpp).
+arbiter::Expected<std::unique_ptr<storage::Database>, storage::StorageError> open_database(
+    const app::ServerConfig& config, const storage::SqliteOptions& sqlite_options) {
+    if (app::is_postgres_uri(config.database)) {
+        storage::PostgresOptions options;
+        options.synchronous =
+            config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
+        auto opened = storage::PostgresRepository::open(config.database, options);
+        if (!opened) {
+            return arbiter::unexpected(std::move(opened).error());
+        }
+        return std::unique_ptr<storage::Database>(std::move(opened).value());
+    }
+    auto opened = storage::SqliteRepository::open(config.database, sqlite_options);
+    if (!opened) {
+        return arbiter::unexpected(std::move(opened).error());
+    }
+    return std::unique_ptr<storage::Database>(std::move(opened).value());
+}
+
+// --db as the logs show it: a PostgreSQL URI without its password.
+std::string shown_database(const std::string& database) {
+    return app::is_postgres_uri(database) ? storage::PostgresRepository::describe(database)
+                                          : database;
 }
 
 }  // namespace
@@ -108,10 +136,11 @@ int main(int argc, char** argv) {
                   {{"db", config.database}, {"to", config.backup_to}});
         return 0;
     }
-    auto repository = storage::SqliteRepository::open(config.database, storage_options);
+    const std::string shown_db = shown_database(config.database);
+    auto repository = open_database(config, storage_options);
     if (!repository) {
         log_event(LogLevel::error, "database_open_failed",
-                  {{"db", config.database}, {"error", repository.error().message}});
+                  {{"db", shown_db}, {"error", repository.error().message}});
         return 1;
     }
 
@@ -132,7 +161,7 @@ int main(int argc, char** argv) {
         account_directory.load(*loaded);
     } else {
         log_event(LogLevel::error, "database_open_failed",
-                  {{"db", config.database}, {"error", loaded.error().message}});
+                  {{"db", shown_db}, {"error", loaded.error().message}});
         return 1;
     }
 
@@ -233,7 +262,7 @@ int main(int argc, char** argv) {
                {"address", config.net.bind_address},
                {"port", network->port()},
                {"tls", !config.net.tls_cert_file.empty()},
-               {"db", config.database},
+               {"db", shown_db},
                {"threads", config.threads},
                {"allocator", allocator_name()},
                {"games_restored", restored->games},

@@ -3,28 +3,22 @@
 #include <string>
 #include <utility>
 
+#include "server/storage/intent_sql.hpp"
+
 namespace arbiter::server::storage::detail {
 
 Expected<AccountWriter, StorageError> AccountWriter::prepare(sqlite::Connection& connection) {
     AccountWriter writer;
     writer.connection_ = &connection;
+    // The statements PostgreSQL's writer runs too (intent_sql.hpp).
     std::pair<sqlite::Statement*, std::string_view> sources[] = {
-        // A taken name changes no row, and says so through changes(): no constraint error to
-        // tell apart from a real one.
-        {&writer.insert_user_,
-         "INSERT INTO users (username, username_key, password_hash, created_ms) "
-         "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (username_key) DO NOTHING"},
-        // The user must exist and not be deleted; SELECT finds nothing otherwise.
-        {&writer.insert_session_,
-         "INSERT INTO sessions (token_hash, user_id, created_ms, last_seen_ms) "
-         "SELECT ?1, id, ?3, ?4 FROM users WHERE id = ?2 AND deleted_ms IS NULL"},
-        {&writer.delete_session_, "DELETE FROM sessions WHERE token_hash = ?1"},
-        {&writer.delete_other_sessions_,
-         "DELETE FROM sessions WHERE user_id = ?1 AND token_hash != ?2"},
-        {&writer.mark_user_deleted_,
-         "UPDATE users SET deleted_ms = ?2 WHERE id = ?1 AND deleted_ms IS NULL"},
-        {&writer.delete_user_sessions_, "DELETE FROM sessions WHERE user_id = ?1"},
-        {&writer.set_password_hash_, "UPDATE users SET password_hash = ?2 WHERE id = ?1"},
+        {&writer.insert_user_, kInsertUserSql},
+        {&writer.insert_session_, kInsertSessionSql},
+        {&writer.delete_session_, kDeleteSessionSql},
+        {&writer.delete_other_sessions_, kDeleteOtherSessionsSql},
+        {&writer.mark_user_deleted_, kMarkUserDeletedSql},
+        {&writer.delete_user_sessions_, kDeleteUserSessionsSql},
+        {&writer.set_password_hash_, kSetPasswordHashSql},
     };
     for (auto& [target, sql] : sources) {
         auto prepared = connection.prepare(sql, true);

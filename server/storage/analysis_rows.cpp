@@ -3,12 +3,11 @@
 #include <array>
 #include <utility>
 
+#include "server/storage/intent_sql.hpp"
+
 namespace arbiter::server::storage::detail {
 
 namespace {
-
-constexpr std::string_view kColumns =
-    "game_id, status, engine, done, total, plies, accuracy, counts, requested_ms, updated_ms";
 
 std::optional<std::string> optional_text(const sqlite::Statement& row, int index) {
     if (row.column_is_null(index)) {
@@ -57,13 +56,7 @@ Expected<std::vector<AnalysisRow>, StorageError> read_rows(sqlite::Statement& se
 
 Expected<AnalysisWriter, StorageError> AnalysisWriter::prepare(sqlite::Connection& connection) {
     AnalysisWriter writer;
-    auto upsert = connection.prepare(
-        "INSERT INTO analyses (" + std::string(kColumns) +
-            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (game_id) DO UPDATE "
-            "SET status = excluded.status, engine = excluded.engine, done = excluded.done, "
-            "total = excluded.total, plies = excluded.plies, accuracy = excluded.accuracy, "
-            "counts = excluded.counts, updated_ms = excluded.updated_ms",
-        true);
+    auto upsert = connection.prepare(kUpsertAnalysisSql, true);
     if (!upsert) {
         return unexpected(std::move(upsert).error());
     }
@@ -96,8 +89,8 @@ Expected<void, StorageError> AnalysisWriter::apply(const SaveAnalysis& save) {
 
 Expected<std::optional<AnalysisRow>, StorageError> find_analysis(sqlite::Connection& connection,
                                                                  const std::string& game_id) {
-    auto select =
-        connection.prepare("SELECT " + std::string(kColumns) + " FROM analyses WHERE game_id = ?1");
+    auto select = connection.prepare("SELECT " + std::string(kAnalysisColumns) +
+                                     " FROM analyses WHERE game_id = ?1");
     if (!select) {
         return unexpected(std::move(select).error());
     }
@@ -114,7 +107,7 @@ Expected<std::optional<AnalysisRow>, StorageError> find_analysis(sqlite::Connect
 
 Expected<std::vector<AnalysisRow>, StorageError> unfinished_analyses(
     sqlite::Connection& connection) {
-    auto select = connection.prepare("SELECT " + std::string(kColumns) +
+    auto select = connection.prepare("SELECT " + std::string(kAnalysisColumns) +
                                      " FROM analyses WHERE status IN ('queued', 'running') "
                                      "ORDER BY requested_ms, game_id");
     if (!select) {

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
-#include <variant>
 #include <vector>
 
 #include "common/core/expected.hpp"
@@ -22,11 +21,9 @@
 #include "server/storage/sqlite.hpp"
 #include "server/storage/sqlite_options.hpp"
 #include "server/storage/sync_failure.hpp"
+#include "server/storage/write_intent.hpp"
 
 namespace arbiter::server::storage::detail {
-
-/// What the writer writes: a game's change, an account's, or an analysis. All share the batches.
-using WriteIntent = std::variant<GameIntent, AccountIntent, SaveAnalysis>;
 
 /// Takes everything queued (up to SqliteOptions::max_batch writes), applies it in ONE
 /// transaction (BEGIN IMMEDIATE … COMMIT), and only then runs each write's callback, in

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// The statements both engines' intent writers run, written once with SQLite's `?N` parameters
-/// (PostgreSQL's writer turns them into `$N`: pg::numbered_parameters). The same tables and
+/// The statements both engines' writers run (the intents of games, accounts and analyses),
+/// written once with SQLite's `?N` parameters (PostgreSQL's writer turns them into `$N`:
+/// pg::numbered_parameters). The same tables and
 /// columns in both schemas make the same text right for both; a statement whose SQL differs
 /// between the engines (booleans, the journal, an upsert's column names) stays with its writer.
 /// Each intent updates only the columns it names (intent_writer.cpp says why for SQLite).
@@ -65,6 +66,43 @@ inline constexpr std::string_view kStoreClocksSql =
 inline constexpr std::string_view kInsertRatingHistorySql =
     "INSERT INTO rating_history (user_id, variant, speed, at_ms, game_id, rating, deviation) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
+// --- accounts (account_store.hpp) ---------------------------------------------------------
+// ?1 username, ?2 its key, ?3 the password hash, ?4 created_ms. A taken key changes no row, and
+// says so through the count of changed rows: no constraint error to tell apart from a real one.
+inline constexpr std::string_view kInsertUserSql =
+    "INSERT INTO users (username, username_key, password_hash, created_ms) "
+    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (username_key) DO NOTHING";
+// ?1 token hash, ?2 user, ?3 created_ms, ?4 last_seen_ms. The user must exist and not be
+// deleted; the SELECT finds nothing otherwise, and no row changes. (PostgreSQL types the SELECT
+// list's parameters by the columns they are inserted into.)
+inline constexpr std::string_view kInsertSessionSql =
+    "INSERT INTO sessions (token_hash, user_id, created_ms, last_seen_ms) "
+    "SELECT ?1, id, ?3, ?4 FROM users WHERE id = ?2 AND deleted_ms IS NULL";
+inline constexpr std::string_view kDeleteSessionSql = "DELETE FROM sessions WHERE token_hash = ?1";
+// ?1 user, ?2 the token hash of the session that stays.
+inline constexpr std::string_view kDeleteOtherSessionsSql =
+    "DELETE FROM sessions WHERE user_id = ?1 AND token_hash != ?2";
+// ?1 user, ?2 deleted_ms: no row changes when the user is deleted already.
+inline constexpr std::string_view kMarkUserDeletedSql =
+    "UPDATE users SET deleted_ms = ?2 WHERE id = ?1 AND deleted_ms IS NULL";
+inline constexpr std::string_view kDeleteUserSessionsSql =
+    "DELETE FROM sessions WHERE user_id = ?1";
+inline constexpr std::string_view kSetPasswordHashSql =
+    "UPDATE users SET password_hash = ?2 WHERE id = ?1";
+
+// --- analyses (analysis_store.hpp) ----------------------------------------------------------
+// The columns of an `analyses` row, in the order the readers read them.
+inline constexpr std::string_view kAnalysisColumns =
+    "game_id, status, engine, done, total, plies, accuracy, counts, requested_ms, updated_ms";
+// The analysis as it stands: ?1...?10 in kAnalysisColumns order. A row there already keeps its
+// requested_ms. A game that is not stored fails on the foreign key.
+inline constexpr std::string_view kUpsertAnalysisSql =
+    "INSERT INTO analyses (game_id, status, engine, done, total, plies, accuracy, counts, "
+    "requested_ms, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+    "ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, engine = excluded.engine, "
+    "done = excluded.done, total = excluded.total, plies = excluded.plies, "
+    "accuracy = excluded.accuracy, counts = excluded.counts, updated_ms = excluded.updated_ms";
 
 /// A seat taken ("first" or "second"): ?2 name, ?3 token hash, ?4 engine, ?5 level, ?6 seq,
 /// ?7 updated_ms, ?8 the account, ?9 its rating then, ?10 whether that was provisional.

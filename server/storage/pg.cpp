@@ -278,6 +278,35 @@ void Transaction::rollback() noexcept {
     }
 }
 
+std::string shown_conninfo(const std::string& conninfo) {
+    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), nullptr);
+    if (options == nullptr) {
+        return "postgresql://(unreadable)";
+    }
+    std::string user;
+    std::string host;
+    std::string port;
+    std::string database;
+    for (const PQconninfoOption* option = options; option->keyword != nullptr; ++option) {
+        if (option->val == nullptr) {
+            continue;
+        }
+        const std::string_view keyword = option->keyword;
+        if (keyword == "user") {
+            user = option->val;
+        } else if (keyword == "host" || (keyword == "hostaddr" && host.empty())) {
+            host = option->val;
+        } else if (keyword == "port") {
+            port = option->val;
+        } else if (keyword == "dbname") {
+            database = option->val;
+        }
+    }
+    PQconninfoFree(options);
+    return "postgresql://" + (user.empty() ? "" : user + "@") + host +
+           (port.empty() ? "" : ":" + port) + "/" + database;
+}
+
 std::string numbered_parameters(std::string_view sql) {
     std::string out(sql);
     for (std::size_t i = 0; i + 1 < out.size(); ++i) {

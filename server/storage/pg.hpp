@@ -124,6 +124,11 @@ class Transaction {
     Connection* connection_;
 };
 
+/// `conninfo` as it may be shown in a log: "postgresql://USER@HOST:PORT/DATABASE", the parts it
+/// names, never its password or its other options; "postgresql://(unreadable)" when libpq cannot
+/// parse it.
+std::string shown_conninfo(const std::string& conninfo);
+
 /// `sql` with SQLite's numbered parameters (`?N`) written as PostgreSQL's (`$N`), for the
 /// statements both engines share (intent_sql.hpp). Those hold no `?` in a literal.
 std::string numbered_parameters(std::string_view sql);

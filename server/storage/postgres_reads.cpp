@@ -163,6 +163,10 @@ Expected<std::vector<StoredGame>, StorageError> load_games(pg::Connection& conne
 
 }  // namespace
 
+Expected<std::vector<GameRow>, StorageError> read_postgres_games(const pg::Result& rows) {
+    return read_games(rows);
+}
+
 Expected<std::optional<StoredGame>, StorageError> load_postgres_game(pg::Connection& connection,
                                                                      const std::string& id) {
     auto games =

@@ -22,6 +22,10 @@ Expected<std::optional<StoredGame>, StorageError> load_postgres_game(pg::Connect
 Expected<std::vector<StoredGame>, StorageError> load_unfinished_postgres_games(
     pg::Connection& connection);
 
+/// The headers of `rows`, each a row of kGameColumns (row_terms.hpp); an error if one of them
+/// cannot be read as a game (an unknown variant).
+Expected<std::vector<GameRow>, StorageError> read_postgres_games(const pg::Result& rows);
+
 /// Headers matching `query`, newest first (created_ms, then id, descending), at most
 /// kMaxListLimit (repository.hpp) whatever the query's limit.
 Expected<std::vector<GameRow>, StorageError> list_postgres_games(pg::Connection& connection,

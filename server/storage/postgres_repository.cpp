@@ -1,7 +1,11 @@
 #include "server/storage/postgres_repository.hpp"
 
 #include <utility>
+#include <variant>
 
+#include "common/core/overloaded.hpp"
+#include "server/storage/postgres_accounts.hpp"
+#include "server/storage/postgres_analyses.hpp"
 #include "server/storage/postgres_intents.hpp"
 #include "server/storage/postgres_migrations.hpp"
 #include "server/storage/postgres_reads.hpp"
@@ -46,6 +50,10 @@ Expected<std::unique_ptr<PostgresRepository>, StorageError> PostgresRepository::
     return repository;
 }
 
+std::string PostgresRepository::describe(const std::string& conninfo) {
+    return pg::shown_conninfo(conninfo);
+}
+
 PostgresRepository::PostgresRepository(std::string conninfo, const PostgresOptions& options,
                                        pg::Connection writer, pg::Connection reader,
                                        pg::Connection probe)
@@ -69,6 +77,10 @@ PostgresRepository::~PostgresRepository() {
 // --- writes ------------------------------------------------------------------------------------
 
 void PostgresRepository::write(GameIntent intent, Done done) {
+    submit(std::move(intent), std::move(done));
+}
+
+void PostgresRepository::submit(detail::WriteIntent intent, Done done) {
     {
         std::lock_guard lock(queue_mutex_);
         queue_.push_back(Pending{std::move(intent), std::move(done)});
@@ -129,6 +141,12 @@ Expected<void, StorageError> PostgresRepository::ready_writer() {
     if (auto prepared = detail::PostgresIntentWriter::prepare(writer_); !prepared) {
         return prepared;
     }
+    if (auto prepared = detail::PostgresAccountWriter::prepare(writer_); !prepared) {
+        return prepared;
+    }
+    if (auto prepared = detail::PostgresAnalysisWriter::prepare(writer_); !prepared) {
+        return prepared;
+    }
     writer_ready_ = true;
     return {};
 }
@@ -152,14 +170,13 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
         writer_ready_ = writer_.connected();
         return fail_all(prefixed("starting a write", transaction.error()));
     }
-    detail::PostgresIntentWriter intents(writer_);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         // A failed statement aborts the whole transaction in PostgreSQL: each intent in its own
         // savepoint, so that one that does not apply is undone alone and the others commit.
         if (auto saved = writer_.exec("SAVEPOINT intent"); !saved) {
             return fail_all(prefixed("writing", saved.error()));
         }
-        results[i] = intents.apply(batch[i].intent);
+        results[i] = apply(batch[i].intent);
         auto ended =
             writer_.exec(results[i] ? "RELEASE SAVEPOINT intent" : "ROLLBACK TO SAVEPOINT intent");
         if (!ended) {
@@ -173,27 +190,22 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
     return results;
 }
 
-// --- reads -------------------------------------------------------------------------------------
-
-template <class Read>
-auto PostgresRepository::read_snapshot(const std::string& what, Read&& read) -> decltype(read()) {
-    std::lock_guard lock(read_mutex_);
-    if (!reader_.connected()) {
-        if (auto reconnected = reader_.reset(); !reconnected) {
-            return unexpected(prefixed(what, reconnected.error()));
-        }
-    }
-    auto snapshot =
-        pg::Transaction::begin(reader_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    if (!snapshot) {
-        return unexpected(prefixed(what, snapshot.error()));
-    }
-    auto result = read();
-    if (!result) {
-        return unexpected(prefixed(what, result.error()));
-    }
-    return result;
+Expected<void, StorageError> PostgresRepository::apply(const detail::WriteIntent& intent) {
+    return std::visit(Overloaded{
+                          [this](const GameIntent& game) {
+                              return detail::PostgresIntentWriter(writer_).apply(game);
+                          },
+                          [this](const AccountIntent& account) {
+                              return detail::PostgresAccountWriter(writer_).apply(account);
+                          },
+                          [this](const SaveAnalysis& save) {
+                              return detail::PostgresAnalysisWriter(writer_).apply(save);
+                          },
+                      },
+                      intent);
 }
+
+// --- reads -------------------------------------------------------------------------------------
 
 Expected<std::vector<StoredGame>, StorageError> PostgresRepository::load_unfinished() {
     return read_snapshot("loading unfinished games",

@@ -1,10 +1,10 @@
 #pragma once
 /// \file
-/// GameRepository on PostgreSQL (issue 43): the same intents as SQLite's, with group commit. One
-/// writer thread takes every queued intent into one transaction, each intent inside a savepoint
-/// of its own (a failed intent is rolled back alone, the batch goes on), and runs each `done`
-/// only after COMMIT returned. Reads go through a connection of their own, each in one
-/// REPEATABLE READ snapshot.
+/// Every store on PostgreSQL (issue 43; database.hpp): games, accounts, players and analyses,
+/// with the same intents and answers as SQLite's, and group commit. One writer thread takes every
+/// queued write (of any store) into one transaction, each inside a savepoint of its own (a failed
+/// write is rolled back alone, the batch goes on), and runs each `done` only after COMMIT
+/// returned. Reads go through a connection of their own, each in one REPEATABLE READ snapshot.
 ///
 /// The server's sync level maps to synchronous_commit on the writer's connection:
 /// - full: `on`, COMMIT returns once the WAL is flushed to disk: an acknowledged write survives a
@@ -12,9 +12,6 @@
 /// - normal: `off`, COMMIT returns before the flush: a crash of the PostgreSQL server or of its
 ///   machine may lose the last acknowledged commits (up to three times wal_writer_delay, 600 ms
 ///   by default), never the database's consistency. A crash of Arbiter loses nothing.
-///
-/// Only games are stored here so far; accounts, players and analyses stay on SQLite (the next
-/// step of issue 43), although the schema (schema/postgres) already holds their tables.
 
 #include <condition_variable>
 #include <cstddef>
@@ -26,9 +23,10 @@
 #include <thread>
 #include <vector>
 
+#include "server/storage/database.hpp"
 #include "server/storage/pg.hpp"
-#include "server/storage/repository.hpp"
 #include "server/storage/synchronous.hpp"
+#include "server/storage/write_intent.hpp"
 
 namespace arbiter::server::storage {
 
@@ -39,12 +37,15 @@ struct PostgresOptions {
     std::size_t max_batch = 512;
 };
 
-class PostgresRepository final : public GameRepository {
+class PostgresRepository final : public Database {
   public:
     /// Connects to `conninfo` (a libpq URI, "postgresql://user@host:port/db", or key=value
     /// string), brings the schema up to date and starts the writer.
     static Expected<std::unique_ptr<PostgresRepository>, StorageError> open(
         const std::string& conninfo, const PostgresOptions& options = {});
+
+    /// `conninfo` as a log may show it: user, host, port and database, never the password.
+    static std::string describe(const std::string& conninfo);
 
     PostgresRepository(const PostgresRepository&) = delete;
     PostgresRepository& operator=(const PostgresRepository&) = delete;
@@ -65,21 +66,47 @@ class PostgresRepository final : public GameRepository {
     /// Always an error: a PostgreSQL database is backed up with pg_dump, not by the server.
     Expected<void, StorageError> backup(const std::string& path) override;
 
+    // Accounts, players and analyses (postgres_stores.cpp): their writes queued to the same
+    // writer as the games', in the same batches; their reads each in one snapshot.
+    void write_account(AccountIntent intent, AccountStore::Done done) override;
+    Expected<std::optional<UserRow>, StorageError> find_user(const std::string& key) override;
+    Expected<std::optional<UserRow>, StorageError> find_user_by_id(std::int64_t id) override;
+    Expected<std::optional<SessionRow>, StorageError> find_session(
+        const std::string& token_hash) override;
+    Expected<AccountSnapshot, StorageError> load_accounts() override;
+
+    Expected<std::vector<RatingRow>, StorageError> ratings_of(std::int64_t user_id) override;
+    Expected<GameCounts, StorageError> game_counts(std::int64_t user_id) override;
+    Expected<std::vector<GameRow>, StorageError> user_games(const UserGamesQuery& query) override;
+    Expected<std::vector<RatingPoint>, StorageError> rating_history(std::int64_t user_id) override;
+    Expected<void, StorageError> leaderboard(const LeaderboardQuery& query,
+                                             const EachLeader& each) override;
+    Expected<std::vector<RatingRow>, StorageError> load_ratings() override;
+
+    void write_analysis(SaveAnalysis save, AnalysisStore::Done done) override;
+    Expected<std::optional<AnalysisRow>, StorageError> find_analysis(
+        const std::string& game_id) override;
+    Expected<std::vector<AnalysisRow>, StorageError> unfinished_analyses() override;
+
   private:
     struct Pending {
-        GameIntent intent;
+        detail::WriteIntent intent;
         Done done;
     };
 
     PostgresRepository(std::string conninfo, const PostgresOptions& options, pg::Connection writer,
                        pg::Connection reader, pg::Connection probe);
 
+    /// Queues one write of any store.
+    void submit(detail::WriteIntent intent, Done done);
     /// The writer thread: batches until stopped and the queue is empty.
     void run();
     /// One batch in one transaction, each intent in a savepoint; the result of each.
     std::vector<Expected<void, StorageError>> commit_batch(const std::vector<Pending>& batch);
     /// The writer's connection up, its session set and its statements prepared.
     Expected<void, StorageError> ready_writer();
+    /// Writes one intent of any store inside the writer's open transaction.
+    Expected<void, StorageError> apply(const detail::WriteIntent& intent);
     /// Runs `read` on the reader's connection inside one read-only snapshot.
     template <class Read>
     auto read_snapshot(const std::string& what, Read&& read) -> decltype(read());
@@ -104,5 +131,25 @@ class PostgresRepository final : public GameRepository {
     bool stopping_ = false;
     std::thread thread_;  ///< declared last: started once everything above is
 };
+
+template <class Read>
+auto PostgresRepository::read_snapshot(const std::string& what, Read&& read) -> decltype(read()) {
+    std::lock_guard lock(read_mutex_);
+    if (!reader_.connected()) {
+        if (auto reconnected = reader_.reset(); !reconnected) {
+            return unexpected(StorageError{what + ": " + reconnected.error().message});
+        }
+    }
+    auto snapshot =
+        pg::Transaction::begin(reader_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    if (!snapshot) {
+        return unexpected(StorageError{what + ": " + snapshot.error().message});
+    }
+    auto result = read();
+    if (!result) {
+        return unexpected(StorageError{what + ": " + result.error().message, result.error().taken});
+    }
+    return result;
+}
 
 }  // namespace arbiter::server::storage

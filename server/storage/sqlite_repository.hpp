@@ -20,31 +20,22 @@
 #include <string>
 #include <vector>
 
-#include "server/storage/account_store.hpp"
-#include "server/storage/analysis_store.hpp"
 #include "server/storage/checkpointer.hpp"
+#include "server/storage/database.hpp"
 #include "server/storage/file_lock.hpp"
 #include "server/storage/group_commit_writer.hpp"
 #include "server/storage/health_probe.hpp"
-#include "server/storage/player_store.hpp"
-#include "server/storage/repository.hpp"
 #include "server/storage/sqlite.hpp"
 #include "server/storage/sqlite_options.hpp"
 #include "server/storage/sync_failure.hpp"
 
 namespace arbiter::server::storage {
 
-/// The SQLite GameRepository, AccountStore, PlayerStore and AnalysisStore: games, accounts and
-/// analyses share one file
-/// and one writer. Thread-safe: any thread may call any member.
-class SqliteRepository final : public GameRepository,
-                               public AccountStore,
-                               public PlayerStore,
-                               public AnalysisStore {
+/// The SQLite Database (GameRepository, AccountStore, PlayerStore and AnalysisStore): games,
+/// accounts and analyses share one file and one writer. Thread-safe: any thread may call any
+/// member.
+class SqliteRepository final : public Database {
   public:
-    /// Both interfaces name the same callback type.
-    using Done = GameRepository::Done;
-
     /// Opens or creates the database at `path` (a file path; ":memory:" and URIs are refused,
     /// since the parts need several connections to the same file), applies pending migrations,
     /// files what the move journal holds, and starts the writer. Refuses a database newer than
@@ -97,8 +88,7 @@ class SqliteRepository final : public GameRepository,
     Expected<std::vector<RatingPoint>, StorageError> rating_history(std::int64_t user_id) override;
     Expected<void, StorageError> leaderboard(const LeaderboardQuery& query,
                                              const EachLeader& each) override;
-    /// Every stored rating (the rating book's start, server/app/rating_book.hpp).
-    Expected<std::vector<RatingRow>, StorageError> load_ratings();
+    Expected<std::vector<RatingRow>, StorageError> load_ratings() override;
 
     /// Queued to the same writer as the games' writes, in the same batches.
     void write_analysis(SaveAnalysis save, AnalysisStore::Done done) override;

@@ -268,20 +268,40 @@ TEST(ServerCommandLine, TheChatWordListIsReadAtStartAndChecked) {
               std::string::npos);
 }
 
-// PostgreSQL holds only games so far (issue 43): a server on it would lose its accounts, ratings
-// and analyses, so it does not start, and says what still needs SQLite, without repeating the URI
-// (it may hold a password). A file whose name merely begins so is a file.
-TEST(ServerCommandLine, APostgresqlDatabaseIsRefusedNamingWhatStillNeedsSqlite) {
+// --db takes a PostgreSQL URI (issue 43) for every store; a file whose name merely begins so is
+// a file, and --sync keeps its two levels (synchronous_commit on or off there).
+TEST(ServerCommandLine, APostgresqlUriIsADatabaseAndAFileNameIsNot) {
     for (const char* uri : {"postgresql://arbiter:secret@127.0.0.1:5432/arbiter",
-                            "postgres://arbiter:secret@127.0.0.1/arbiter"}) {
-        const std::string text = refusal({"--db", uri});
-        EXPECT_NE(text.find("PostgreSQL stores only games so far"), std::string::npos) << text;
-        for (const char* store : {"AccountStore", "PlayerStore", "AnalysisStore"}) {
-            EXPECT_NE(text.find(store), std::string::npos) << text;
-        }
-        EXPECT_EQ(text.find("secret"), std::string::npos) << "the password was printed: " << text;
+                            "postgres://arbiter@127.0.0.1/arbiter"}) {
+        EXPECT_TRUE(is_postgres_uri(uri)) << uri;
+        const ServerConfig config = accepted({"--db", uri, "--sync", "normal"});
+        EXPECT_EQ(config.database, uri);
+        EXPECT_FALSE(config.synchronous_full);
+        EXPECT_TRUE(accepted({"--db", uri}).synchronous_full);
+    }
+    for (const char* file : {"postgresql.db", "./postgres://x", "arbiter.db"}) {
+        EXPECT_FALSE(is_postgres_uri(file)) << file;
     }
     EXPECT_EQ(accepted({"--db", "postgresql.db"}).database, "postgresql.db");
+}
+
+// The flags only a SQLite file means anything to are refused with PostgreSQL, not ignored, and
+// the refusal does not repeat the URI (it may hold a password).
+TEST(ServerCommandLine, SqliteOnlyFlagsAreRefusedWithPostgresql) {
+    const std::string uri = "postgresql://arbiter:secret@127.0.0.1:5432/arbiter";
+    const std::string backup = refusal({"--db", uri, "--backup", "copy.db"});
+    EXPECT_NE(backup.find("pg_dump"), std::string::npos) << backup;
+    const std::string bounded = refusal({"--db", uri, "--max-db-bytes", "1000000"});
+    EXPECT_NE(bounded.find("--max-db-bytes"), std::string::npos) << bounded;
+    const std::string journal = refusal({"--db", uri, "--journal-rows", "16"});
+    EXPECT_NE(journal.find("--journal-rows"), std::string::npos) << journal;
+    for (const std::string& text : {backup, bounded, journal}) {
+        EXPECT_EQ(text.find("secret"), std::string::npos) << "the password was printed: " << text;
+    }
+    // Their defaults are no request, and the same flags stay SQLite's with a file.
+    EXPECT_EQ(accepted({"--db", uri, "--max-db-bytes", "0"}).max_db_bytes, 0U);
+    EXPECT_EQ(accepted({"--db", "games.db", "--backup", "copy.db"}).backup_to, "copy.db");
+    EXPECT_EQ(accepted({"--db", "games.db", "--journal-rows", "16"}).journal_rows, 16U);
 }
 
 TEST(ServerCommandLine, AWordThatIsNotAFlagIsRefused) {

@@ -1,30 +1,23 @@
-// The account intents and reads of SqliteRepository (issue 40), against a temporary database:
-// each intent changes what accounts.hpp says and nothing else, and a write that does not apply
-// (a name taken, a session for no user) changes nothing while the games' writes go on.
+// The account intents and reads of every engine (issue 40; account_store.hpp): each intent
+// changes what accounts.hpp says and nothing else, and a write that does not apply (a name taken,
+// a session for no user) changes nothing while the games' writes go on.
 
 #include <gtest/gtest.h>
 
 #include <future>
 #include <string>
 
+#include "repository_engines.hpp"
 #include "storage_test_support.hpp"
 
 namespace arbiter::server::storage {
 namespace {
 
-using testing::TempDatabase;
-
 using testing::write_account_and_wait;
 
-class StorageAccounts : public ::testing::Test {
+// Every test here runs on each engine of the binary (repository_engines.hpp).
+class StorageAccounts : public testing::EngineTest {
   protected:
-    void SetUp() override {
-        SqliteOptions options;
-        options.synchronous = Synchronous::normal;
-        repository_ = testing::open_or_die(database_.path(), options);
-        ASSERT_NE(repository_, nullptr);
-    }
-
     /// Signs `username` up and returns its stored row.
     UserRow sign_up(const std::string& username, const std::string& key) {
         auto created =
@@ -40,12 +33,9 @@ class StorageAccounts : public ::testing::Test {
         EXPECT_TRUE(found);
         return found && found->has_value();
     }
-
-    TempDatabase database_;
-    std::unique_ptr<SqliteRepository> repository_;
 };
 
-TEST_F(StorageAccounts, CreatedUserIsFoundByKeyAndByIdAsTyped) {
+TEST_P(StorageAccounts, CreatedUserIsFoundByKeyAndByIdAsTyped) {
     const UserRow user = sign_up("Magnus_C", "magnus_c");
     EXPECT_GT(user.id, 0);
     EXPECT_EQ(user.username, "Magnus_C");
@@ -57,7 +47,7 @@ TEST_F(StorageAccounts, CreatedUserIsFoundByKeyAndByIdAsTyped) {
     EXPECT_EQ(**by_id, user);
 }
 
-TEST_F(StorageAccounts, UnknownUserAndSessionAreNotFound) {
+TEST_P(StorageAccounts, UnknownUserAndSessionAreNotFound) {
     auto user = repository_->find_user("nobody");
     ASSERT_TRUE(user);
     EXPECT_FALSE(user->has_value());
@@ -67,7 +57,7 @@ TEST_F(StorageAccounts, UnknownUserAndSessionAreNotFound) {
     EXPECT_FALSE(session_exists("abc"));
 }
 
-TEST_F(StorageAccounts, TakenKeyIsRefusedAsTakenAndKeepsTheFirstUser) {
+TEST_P(StorageAccounts, TakenKeyIsRefusedAsTakenAndKeepsTheFirstUser) {
     const UserRow first = sign_up("Anna", "anna");
     auto again =
         write_account_and_wait(*repository_, CreateUser{"ANNA", "anna", "$argon2id$other", 2000});
@@ -78,7 +68,7 @@ TEST_F(StorageAccounts, TakenKeyIsRefusedAsTakenAndKeepsTheFirstUser) {
     EXPECT_EQ(**found, first);
 }
 
-TEST_F(StorageAccounts, TakenNameInABatchFailsAloneWhileTheOthersCommit) {
+TEST_P(StorageAccounts, TakenNameInABatchFailsAloneWhileTheOthersCommit) {
     sign_up("anna", "anna");
     std::promise<bool> taken;
     repository_->write_account(CreateUser{"Anna", "anna", "h", 1},
@@ -97,13 +87,13 @@ TEST_F(StorageAccounts, TakenNameInABatchFailsAloneWhileTheOthersCommit) {
     EXPECT_TRUE(game->has_value());
 }
 
-TEST_F(StorageAccounts, KeyThatIsNotTheLowerCaseNameIsRefused) {
+TEST_P(StorageAccounts, KeyThatIsNotTheLowerCaseNameIsRefused) {
     auto created = write_account_and_wait(*repository_, CreateUser{"Anna", "Anna", "h", 1});
     ASSERT_FALSE(created);
     EXPECT_FALSE(created.error().taken);
 }
 
-TEST_F(StorageAccounts, SessionIsCreatedFoundAndDeleted) {
+TEST_P(StorageAccounts, SessionIsCreatedFoundAndDeleted) {
     const UserRow user = sign_up("anna", "anna");
     const SessionRow session{"hash-1", user.id, 10, 10};
     ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{session}));
@@ -117,14 +107,14 @@ TEST_F(StorageAccounts, SessionIsCreatedFoundAndDeleted) {
     EXPECT_TRUE(write_account_and_wait(*repository_, DeleteSession{"hash-1"}));
 }
 
-TEST_F(StorageAccounts, SessionForNoUserIsRefused) {
+TEST_P(StorageAccounts, SessionForNoUserIsRefused) {
     auto created =
         write_account_and_wait(*repository_, CreateSession{SessionRow{"hash-1", 77, 1, 1}});
     EXPECT_FALSE(created);
     EXPECT_FALSE(session_exists("hash-1"));
 }
 
-TEST_F(StorageAccounts, DeleteOtherSessionsKeepsOnlyTheNamedOneOfThatUser) {
+TEST_P(StorageAccounts, DeleteOtherSessionsKeepsOnlyTheNamedOneOfThatUser) {
     const UserRow anna = sign_up("anna", "anna");
     const UserRow bert = sign_up("bert", "bert");
     for (const char* hash : {"a1", "a2", "a3"}) {
@@ -141,7 +131,7 @@ TEST_F(StorageAccounts, DeleteOtherSessionsKeepsOnlyTheNamedOneOfThatUser) {
     EXPECT_TRUE(session_exists("b1"));
 }
 
-TEST_F(StorageAccounts, PasswordChangeEndsEveryOtherSessionInTheSameWrite) {
+TEST_P(StorageAccounts, PasswordChangeEndsEveryOtherSessionInTheSameWrite) {
     const UserRow anna = sign_up("anna", "anna");
     for (const char* hash : {"a1", "a2"}) {
         ASSERT_TRUE(
@@ -156,7 +146,7 @@ TEST_F(StorageAccounts, PasswordChangeEndsEveryOtherSessionInTheSameWrite) {
     EXPECT_FALSE(session_exists("a2"));
 }
 
-TEST_F(StorageAccounts, RehashKeepsEverySession) {
+TEST_P(StorageAccounts, RehashKeepsEverySession) {
     const UserRow anna = sign_up("anna", "anna");
     ASSERT_TRUE(
         write_account_and_wait(*repository_, CreateSession{SessionRow{"a1", anna.id, 1, 1}}));
@@ -165,11 +155,11 @@ TEST_F(StorageAccounts, RehashKeepsEverySession) {
     EXPECT_TRUE(session_exists("a1"));
 }
 
-TEST_F(StorageAccounts, PasswordOfNoUserIsRefused) {
+TEST_P(StorageAccounts, PasswordOfNoUserIsRefused) {
     EXPECT_FALSE(write_account_and_wait(*repository_, SetPasswordHash{9, "h", {}}));
 }
 
-TEST_F(StorageAccounts, DeletedUserKeepsItsRowAndNameLosesItsSessionsAndCannotSignIn) {
+TEST_P(StorageAccounts, DeletedUserKeepsItsRowAndNameLosesItsSessionsAndCannotSignIn) {
     const UserRow anna = sign_up("Anna", "anna");
     const UserRow bo = sign_up("Bo_b", "bo_b");
     ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
@@ -191,7 +181,7 @@ TEST_F(StorageAccounts, DeletedUserKeepsItsRowAndNameLosesItsSessionsAndCannotSi
     EXPECT_FALSE(write_account_and_wait(*repository_, DeleteUser{anna.id + 100, 6000}));
 }
 
-TEST_F(StorageAccounts, LoadAccountsHoldsEveryUserWithoutHashesAndEverySession) {
+TEST_P(StorageAccounts, LoadAccountsHoldsEveryUserWithoutHashesAndEverySession) {
     const UserRow anna = sign_up("Anna", "anna");
     const UserRow gone = sign_up("Gone", "gone");
     ASSERT_TRUE(write_account_and_wait(*repository_, CreateSession{{"h1", anna.id, 1, 1}}));
@@ -203,18 +193,19 @@ TEST_F(StorageAccounts, LoadAccountsHoldsEveryUserWithoutHashesAndEverySession) 
     EXPECT_EQ(loaded->sessions, (std::vector<AccountSnapshot::Session>{{"h1", anna.id}}));
 }
 
-TEST_F(StorageAccounts, AccountsOutliveARestart) {
+TEST_P(StorageAccounts, AccountsOutliveARestart) {
     const UserRow anna = sign_up("anna", "anna");
     ASSERT_TRUE(
         write_account_and_wait(*repository_, CreateSession{SessionRow{"a1", anna.id, 1, 1}}));
-    repository_.reset();
-    repository_ = testing::open_or_die(database_.path(), {});
-    ASSERT_NE(repository_, nullptr);
+    reopen();
     auto found = repository_->find_user("anna");
     ASSERT_TRUE(found && found->has_value());
     EXPECT_EQ(**found, anna);
     EXPECT_TRUE(session_exists("a1"));
 }
+
+INSTANTIATE_TEST_SUITE_P(Engines, StorageAccounts,
+                         ::testing::ValuesIn(testing::engines_under_test()), testing::engine_name);
 
 }  // namespace
 }  // namespace arbiter::server::storage

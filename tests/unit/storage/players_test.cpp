@@ -1,62 +1,31 @@
-// The players' reads of SqliteRepository (issue 40; player_store.hpp) against a temporary
-// database whose games, ratings and history rows are inserted directly: nothing in this branch
-// writes them yet (the rated games will).
+// The players' reads of every engine (issue 40; player_store.hpp), over games, ratings and
+// history rows inserted directly, so that each read is held to rows chosen for it.
 
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
-#include "common/core/overloaded.hpp"
-#include "server/storage/player_reads.hpp"
+#include "repository_engines.hpp"
 #include "storage_test_support.hpp"
 
 namespace arbiter::server::storage {
 namespace {
 
-using testing::TempDatabase;
+using testing::SqlValue;
 
 constexpr std::int64_t kDay = 24LL * 60 * 60 * 1000;
 
-class StoragePlayers : public ::testing::Test {
+// Every test here runs on each engine of the binary (repository_engines.hpp).
+class StoragePlayers : public testing::EngineTest {
   protected:
-    void SetUp() override {
-        repository_ = testing::open_or_die(database_.path());
-        ASSERT_NE(repository_, nullptr);
-        auto connection = sqlite::Connection::open(database_.path(), false);
-        ASSERT_TRUE(connection);
-        connection->set_busy_timeout(5000);
-        rows_.emplace(std::move(connection).value());
-    }
-
-    /// Runs one statement with its parameters bound as text or integers, in order.
-    void run(std::string_view sql,
-             const std::vector<std::variant<std::int64_t, std::string, double, std::nullptr_t>>&
-                 values) {
-        auto statement = rows_->prepare(sql);
-        ASSERT_TRUE(statement) << statement.error().message;
-        int index = 1;
-        for (const auto& value : values) {
-            std::visit(Overloaded{[&](std::int64_t v) { statement->bind(index, v); },
-                                  [&](const std::string& v) { statement->bind(index, v); },
-                                  [&](double v) { statement->bind_real(index, v); },
-                                  [&](std::nullptr_t) { statement->bind_null(index); }},
-                       value);
-            ++index;
-        }
-        auto done = statement->run();
-        ASSERT_TRUE(done) << done.error().message;
-    }
-
     std::int64_t user(const std::string& name, bool deleted = false) {
-        run("INSERT INTO users (username, username_key, password_hash, created_ms, deleted_ms) "
+        execute(
+            "INSERT INTO users (username, username_key, password_hash, created_ms, deleted_ms) "
             "VALUES (?1, lower(?1), 'h', 1, ?2)",
-            {name, deleted ? std::variant<std::int64_t, std::string, double, std::nullptr_t>(
-                                 std::int64_t{5})
-                           : nullptr});
-        return rows_->query_int64("SELECT max(id) FROM users").value_or(0);
+            {name, deleted ? SqlValue(std::int64_t{5}) : SqlValue(nullptr)});
+        return store_->query_integer("SELECT max(id) FROM users").value_or(0);
     }
 
     /// A game between two users (0: a guest), as `status` with `result`.
@@ -64,14 +33,11 @@ class StoragePlayers : public ::testing::Test {
               std::int64_t second, const std::string& status = "ended",
               const std::string& result = "1-0", const std::string& variant = "chess",
               std::int64_t is_private = 0) {
-        const auto id_or_null = [](std::int64_t user_id)
-            -> std::variant<std::int64_t, std::string, double, std::nullptr_t> {
-            if (user_id == 0) {
-                return nullptr;
-            }
-            return user_id;
+        const auto id_or_null = [](std::int64_t user_id) {
+            return user_id == 0 ? SqlValue(nullptr) : SqlValue(user_id);
         };
-        run("INSERT INTO games (id, variant, initial_position, status, result, created_ms, "
+        execute(
+            "INSERT INTO games (id, variant, initial_position, status, result, created_ms, "
             "updated_ms, first_name, second_name, first_user_id, second_user_id, is_private) "
             "VALUES (?1, ?2, 'startpos', ?3, ?4, ?5, ?5, 'a', 'b', ?6, ?7, ?8)",
             {id, variant, status, result, created_ms, id_or_null(first), id_or_null(second),
@@ -80,7 +46,8 @@ class StoragePlayers : public ::testing::Test {
 
     void rating(std::int64_t user_id, const std::string& variant, const std::string& speed,
                 double value, double deviation, std::int64_t updated_ms, std::int64_t games = 10) {
-        run("INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
+        execute(
+            "INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
             "updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, 0.06, ?6, ?7)",
             {user_id, variant, speed, value, deviation, games, updated_ms});
     }
@@ -104,13 +71,9 @@ class StoragePlayers : public ::testing::Test {
         EXPECT_TRUE(read) << read.error().message;
         return names;
     }
-
-    TempDatabase database_;
-    std::unique_ptr<SqliteRepository> repository_;
-    std::optional<sqlite::Connection> rows_;
 };
 
-TEST_F(StoragePlayers, CountsWinsDrawsAndLossesFromEitherSeatButNotAbortedOrUnfinished) {
+TEST_P(StoragePlayers, CountsWinsDrawsAndLossesFromEitherSeatButNotAbortedOrUnfinished) {
     const auto ann = user("Ann");
     const auto bob = user("Bob");
     game("g1", 1, ann, bob, "ended", "1-0");              // Ann won as first
@@ -126,7 +89,7 @@ TEST_F(StoragePlayers, CountsWinsDrawsAndLossesFromEitherSeatButNotAbortedOrUnfi
     EXPECT_EQ(repository_->game_counts(user("Cyd")).value(), GameCounts{});
 }
 
-TEST_F(StoragePlayers, GamesAreNewestFirstAndPagedByIdWithoutRepeatsOrGaps) {
+TEST_P(StoragePlayers, GamesAreNewestFirstAndPagedByIdWithoutRepeatsOrGaps) {
     const auto ann = user("Ann");
     const auto bob = user("Bob");
     game("a", 10, ann, bob);
@@ -158,7 +121,7 @@ TEST_F(StoragePlayers, GamesAreNewestFirstAndPagedByIdWithoutRepeatsOrGaps) {
     EXPECT_EQ(ids(query), (std::vector<std::string>{"g", "f", "d", "a"}));
 }
 
-TEST_F(StoragePlayers, RatingsAndHistoryAreTheUsersOwnByPoolOldestFirst) {
+TEST_P(StoragePlayers, RatingsAndHistoryAreTheUsersOwnByPoolOldestFirst) {
     const auto ann = user("Ann");
     const auto bob = user("Bob");
     rating(ann, "xiangqi", "rapid", 1600, 90, 7);
@@ -173,7 +136,8 @@ TEST_F(StoragePlayers, RatingsAndHistoryAreTheUsersOwnByPoolOldestFirst) {
     const auto point = [&](std::int64_t user_id, const std::string& variant,
                            const std::string& speed, std::int64_t at, const std::string& game_id,
                            double value) {
-        run("INSERT INTO rating_history (user_id, variant, speed, at_ms, game_id, rating, "
+        execute(
+            "INSERT INTO rating_history (user_id, variant, speed, at_ms, game_id, rating, "
             "deviation) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 100)",
             {user_id, variant, speed, at, game_id, value});
     };
@@ -188,7 +152,7 @@ TEST_F(StoragePlayers, RatingsAndHistoryAreTheUsersOwnByPoolOldestFirst) {
     EXPECT_EQ(history[2].speed, "bullet");
 }
 
-TEST_F(StoragePlayers, LeaderboardKeepsActiveSettledLivePlayersOfThePoolBestFirst) {
+TEST_P(StoragePlayers, LeaderboardKeepsActiveSettledLivePlayersOfThePoolBestFirst) {
     const std::int64_t now = 100 * kDay;
     rating(user("Top"), "chess", "blitz", 2000, 60, now - kDay);
     rating(user("Unsure"), "chess", "blitz", 2100, 150, now - kDay);     // provisional
@@ -207,34 +171,8 @@ TEST_F(StoragePlayers, LeaderboardKeepsActiveSettledLivePlayersOfThePoolBestFirs
     EXPECT_TRUE(leaders(LeaderboardQuery{rules::Variant::draughts, "blitz", 0, 110}).empty());
 }
 
-// A player's games and counts search the two seat indexes: no walk over every game.
-TEST_F(StoragePlayers, GamesAndCountsSearchTheSeatIndexes) {
-    std::vector<UserGamesQuery> queries(4);
-    queries[1].variant = rules::Variant::chess;
-    queries[2].before = "g1";
-    queries[3].ended_only = true;
-    queries[3].include_private = true;
-    std::vector<std::string> statements;
-    for (const auto& query : queries) {
-        statements.push_back(detail::user_games_sql(query));
-    }
-    statements.emplace_back(detail::kGameCountsSql);
-    for (const auto& sql : statements) {
-        auto plan = rows_->prepare("EXPLAIN QUERY PLAN " + sql);
-        ASSERT_TRUE(plan) << sql;
-        std::string details;
-        while (plan->step().value_or(false)) {
-            details += plan->column_text(3) + "\n";
-        }
-        EXPECT_EQ(details.find("SCAN games"), std::string::npos) << sql << "\n" << details;
-        EXPECT_NE(details.find("SEARCH games USING INDEX games_by_first_user"), std::string::npos)
-            << sql << "\n"
-            << details;
-        EXPECT_NE(details.find("SEARCH games USING INDEX games_by_second_user"), std::string::npos)
-            << sql << "\n"
-            << details;
-    }
-}
+INSTANTIATE_TEST_SUITE_P(Engines, StoragePlayers,
+                         ::testing::ValuesIn(testing::engines_under_test()), testing::engine_name);
 
 }  // namespace
 }  // namespace arbiter::server::storage

@@ -3,6 +3,7 @@
 // pg_dump. The behaviour it shares with SQLite is held by the shared suites.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -54,6 +55,18 @@ TEST(PostgresParameters, SqliteNumberedParametersBecomePostgresOnes) {
               "UPDATE t SET a = $2, b = $10 WHERE id = $1");
     EXPECT_EQ(pg::numbered_parameters("SELECT '?' || x, ?"), "SELECT '?' || x, ?");
     EXPECT_EQ(pg::numbered_parameters("?"), "?");
+}
+
+// What the logs show of --db: never the password, nor any other option.
+TEST(PostgresConnectionStrings, AreShownWithoutThePassword) {
+    EXPECT_EQ(PostgresRepository::describe(
+                  "postgresql://arbiter:secret@127.0.0.1:5432/games?sslmode=require&password=x"),
+              "postgresql://arbiter@127.0.0.1:5432/games");
+    EXPECT_EQ(PostgresRepository::describe("postgres://db.example/games"),
+              "postgresql://db.example/games");
+    EXPECT_EQ(PostgresRepository::describe("host=h port=6543 dbname=d user=u password=secret"),
+              "postgresql://u@h:6543/d");
+    EXPECT_EQ(PostgresRepository::describe("postgresql://[::1"), "postgresql://(unreadable)");
 }
 
 TEST_F(PostgresStorage, MigrationsRecordTheirVersionsOnceAndMakeEveryTable) {
@@ -158,6 +171,33 @@ TEST_F(PostgresStorage, BackupIsPgDumpsJob) {
     EXPECT_NE(backup.error().message.find("pg_dump"), std::string::npos) << backup.error().message;
     EXPECT_GT(repository->size_bytes(), 0U);
     EXPECT_TRUE(repository->writable());
+}
+
+// The leaderboard reads its candidates through a cursor, a page at a time: all of them in order
+// past a page, and no more than asked for when the caller stops.
+TEST_F(PostgresStorage, ALeaderboardReadsItsCandidatesPageByPage) {
+    auto repository = open_or_fail();
+    ASSERT_NE(repository, nullptr);
+    pg::Connection connection = connect();
+    auto inserted = connection.exec(
+        "INSERT INTO users (username, username_key, password_hash, created_ms) "
+        "SELECT 'player' || n, 'player' || n, 'h', 1 FROM generate_series(1, 300) AS n; "
+        "INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
+        "updated_ms) SELECT id, 'chess', 'blitz', 1000 + id, 60, 0.06, 5, 10 FROM users");
+    ASSERT_TRUE(inserted) << inserted.error().message;
+    const LeaderboardQuery query{rules::Variant::chess, "blitz", 0, 110};
+    std::vector<double> ratings;
+    ASSERT_TRUE(repository->leaderboard(query, [&](const LeaderRow& row) {
+        ratings.push_back(row.rating.rating);
+        return true;
+    }));
+    ASSERT_EQ(ratings.size(), 300U);
+    EXPECT_TRUE(std::is_sorted(ratings.rbegin(), ratings.rend()));
+    int calls = 0;
+    ASSERT_TRUE(repository->leaderboard(query, [&](const LeaderRow&) { return ++calls < 5; }));
+    EXPECT_EQ(calls, 5);
+    // The cursor went with its snapshot: the next read on the connection works.
+    EXPECT_TRUE(repository->load_ratings());
 }
 
 TEST_F(PostgresStorage, AConnectionStringThatDoesNotWorkIsAClearError) {

@@ -7,7 +7,7 @@
 #include <future>
 #include <string>
 
-#include "server/storage/sqlite.hpp"
+#include "repository_engines.hpp"
 #include "storage_test_support.hpp"
 
 namespace arbiter::server::storage {
@@ -16,19 +16,17 @@ namespace {
 using protocol::EndReason;
 using protocol::GameStatus;
 using rules::Outcome;
-using testing::TempDatabase;
 using testing::write_and_wait;
 
 Expected<void, StorageError> sign_up(AccountStore& store, const std::string& name) {
     return testing::write_account_and_wait(store, CreateUser{name, name, "$argon2id$h", 1000});
 }
 
-class StorageRatings : public ::testing::Test {
+// Every test here runs on each engine of the binary (repository_engines.hpp).
+class StorageRatings : public testing::EngineTest {
   protected:
     void SetUp() override {
-        SqliteOptions options;
-        options.synchronous = Synchronous::normal;
-        repository_ = testing::open_or_die(database_.path(), options);
+        testing::EngineTest::SetUp();
         ASSERT_NE(repository_, nullptr);
         ASSERT_TRUE(sign_up(*repository_, "ann"));
         ASSERT_TRUE(sign_up(*repository_, "bob"));
@@ -61,22 +59,14 @@ class StorageRatings : public ::testing::Test {
     }
 
     std::int64_t count(const std::string& sql) const {
-        auto connection = sqlite::Connection::open(database_.path(), false);
-        EXPECT_TRUE(connection);
-        auto statement = connection->prepare(sql);
-        EXPECT_TRUE(statement);
-        std::int64_t value = -1;
-        EXPECT_TRUE(statement->each_row([&] { value = statement->column_int64(0); }));
-        return value;
+        return store_->query_integer(sql).value_or(-1);
     }
 
-    TempDatabase database_;
-    std::unique_ptr<SqliteRepository> repository_;
     std::int64_t ann_ = 0;
     std::int64_t bob_ = 0;
 };
 
-TEST_F(StorageRatings, ARatedGameKeepsItsAccountsRangeAndSeatRatings) {
+TEST_P(StorageRatings, ARatedGameKeepsItsAccountsRangeAndSeatRatings) {
     GameRow game = rated_game("r1");
     game.status = GameStatus::waiting;
     game.seats[1] = SeatRow{};
@@ -98,7 +88,7 @@ TEST_F(StorageRatings, ARatedGameKeepsItsAccountsRangeAndSeatRatings) {
     EXPECT_FALSE(row.rating_diffs[0] || row.rating_diffs[1]);
 }
 
-TEST_F(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
+TEST_P(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
     ASSERT_TRUE(write_and_wait(*repository_, testing::created(rated_game("r1"))));
     EndGame end{"r1",
                 GameEnding{GameStatus::ended, Outcome::first_wins, EndReason::resign},
@@ -144,7 +134,7 @@ TEST_F(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
     EXPECT_EQ(count("SELECT second_rating_diff FROM games WHERE id = 'r2'"), 5);
 }
 
-TEST_F(StorageRatings, AnEndThatFailsStoresNoRating) {
+TEST_P(StorageRatings, AnEndThatFailsStoresNoRating) {
     // The end of a game that is not stored fails: no rating row, no history.
     EndGame end{
         "nowhere",     GameEnding{GameStatus::ended, Outcome::first_wins, EndReason::resign},
@@ -165,6 +155,9 @@ TEST_F(StorageRatings, AnEndThatFailsStoresNoRating) {
     ASSERT_TRUE(stored && stored->has_value());
     EXPECT_EQ((*stored)->header.status, GameStatus::playing);
 }
+
+INSTANTIATE_TEST_SUITE_P(Engines, StorageRatings,
+                         ::testing::ValuesIn(testing::engines_under_test()), testing::engine_name);
 
 }  // namespace
 }  // namespace arbiter::server::storage
