@@ -23,6 +23,11 @@ Expected<std::uint64_t, ForwardError> Forwarder::forward(const protocol::ClientM
         ++counters_.refused;
         return unexpected(ForwardError{protocol::ErrorCode::unknown_game, "no such game"});
     }
+    auto encoded = protocol::encode(message);
+    if (encoded.size() > kMaxMessageBytes) {
+        ++counters_.refused;
+        return unexpected(ForwardError{protocol::ErrorCode::too_large, "the message is too large"});
+    }
     auto& of_connection = per_connection_[connection];
     if (of_connection >= limits_.max_pending_per_connection) {
         ++counters_.refused;
@@ -38,12 +43,13 @@ Expected<std::uint64_t, ForwardError> Forwarder::forward(const protocol::ClientM
             ForwardError{protocol::ErrorCode::unavailable, "the server is busy: try again"});
     }
     ++of_connection;
+    ++per_game_[game];
     ++counters_.forwarded;
     const auto attempt = next_attempt_++;
     auto& pending = pending_[attempt];
     pending.connection = connection;
     pending.game = std::move(game);
-    pending.message = protocol::encode(message);
+    pending.message = std::move(encoded);
     pending.request_id = message.id;
     send(attempt, pending, ownership_.owner_of(pending.game), now);
     return attempt;
@@ -66,6 +72,10 @@ void Forwarder::send(std::uint64_t attempt, Pending& pending, std::optional<Owne
 
 void Forwarder::settle(std::map<std::uint64_t, Pending>::iterator entry) {
     const auto connection = entry->second.connection;
+    if (auto count = per_game_.find(entry->second.game);
+        count != per_game_.end() && --count->second == 0) {
+        per_game_.erase(count);
+    }
     pending_.erase(entry);
     if (auto count = per_connection_.find(connection);
         count != per_connection_.end() && --count->second == 0) {
@@ -133,6 +143,9 @@ void Forwarder::on_event(const Event& event, TimePoint now) {
 }
 
 void Forwarder::on_owner_changed(std::string_view game, const Owner& owner, TimePoint now) {
+    if (!per_game_.contains(game)) {
+        return;  // the usual case, on every relayed event: nothing of this game is pending
+    }
     for (auto& [attempt, pending] : pending_) {
         if (pending.game != game || pending.attempts >= limits_.max_attempts ||
             (pending.target && pending.target->epoch >= owner.epoch)) {
@@ -186,10 +199,13 @@ std::optional<TimePoint> Forwarder::next_deadline() const {
 }
 
 void Forwarder::drop_connection(ConnectionId connection) {
-    std::erase_if(pending_, [connection](const auto& entry) {
-        return entry.second.connection == connection;
-    });
-    per_connection_.erase(connection);
+    for (auto entry = pending_.begin(); entry != pending_.end();) {
+        if (entry->second.connection == connection) {
+            settle(entry++);
+        } else {
+            ++entry;
+        }
+    }
 }
 
 }  // namespace arbiter::server::cluster

@@ -10,7 +10,7 @@
 ///
 /// Pure logic: not thread-safe, and time is a value. The node calls it from one strand: forward()
 /// for a player's message, on_answer()/on_event() for what the bus brings, tick() when
-/// next_deadline() comes.
+/// next_deadline() comes. Deliver must not call back into the Forwarder.
 
 #include <cstddef>
 #include <cstdint>
@@ -118,8 +118,9 @@ class Forwarder {
     Deliver deliver_;
     ForwarderLimits limits_;
     std::uint64_t next_attempt_ = 1;
-    std::map<std::uint64_t, Pending> pending_;            ///< by attempt id
-    std::map<ConnectionId, std::size_t> per_connection_;  ///< pending intents per connection
+    std::map<std::uint64_t, Pending> pending_;                  ///< by attempt id
+    std::map<ConnectionId, std::size_t> per_connection_;        ///< pending intents per connection
+    std::map<std::string, std::size_t, std::less<>> per_game_;  ///< pending intents per game
     ForwarderCounters counters_;
 };
 

@@ -1,5 +1,6 @@
 #include "server/cluster/inbox.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 
@@ -20,6 +21,13 @@ std::string_view game_of(const protocol::ClientBody& body) {
             }
         },
         body);
+}
+
+bool fits_an_envelope(const std::vector<std::string>& messages) {
+    return messages.size() <= kMaxAnswerMessages &&
+           std::ranges::all_of(messages, [](const std::string& message) {
+               return message.size() <= kMaxMessageBytes;
+           });
 }
 
 }  // namespace
@@ -67,6 +75,14 @@ void Inbox::on_intent(const Intent& intent) {
 
 void Inbox::answer(const ForwardedRequest& request, std::vector<std::string> messages) {
     Answer answer;
+    if (!fits_an_envelope(messages)) {
+        // An answer the envelope cannot carry would be refused by the sender's decoder and
+        // retried for nothing: the player hears why instead (the room has acted already).
+        ++counters_.oversized;
+        messages = {protocol::encode_error(protocol::ErrorCode::internal,
+                                           "the answer is too large to forward",
+                                           request.message.id)};
+    }
     answer.messages = std::move(messages);
     publish_answer(Intent{request.from_node, request.connection, request.attempt, request.game, {}},
                    std::move(answer));
@@ -74,6 +90,12 @@ void Inbox::answer(const ForwardedRequest& request, std::vector<std::string> mes
 
 void Inbox::publish_event(std::string game, std::uint64_t seq, std::uint64_t epoch,
                           std::string message, const ForwardedRequest* cause) {
+    if (message.size() > kMaxMessageBytes) {
+        // Not on the bus: the next event shows the viewers' relays a gap, and they read it from the
+        // database.
+        ++counters_.oversized;
+        return;
+    }
     ++counters_.events;
     auto channel = game_channel(game);
     Event event{std::move(game), seq, self_, epoch, std::move(message), {}, 0};

@@ -37,6 +37,9 @@ struct InboxCounters {
     std::uint64_t not_owner = 0;     ///< intents for a game this node does not own
     std::uint64_t bad_messages = 0;  ///< intents whose message the codec refused
     std::uint64_t events = 0;        ///< events published
+    /// Answers and events too large for an envelope: an answer becomes an `internal` error, an
+    /// event is left to the viewers' catch-up.
+    std::uint64_t oversized = 0;
 };
 
 /// The owner's side of the bus. See the file comment.

@@ -12,7 +12,8 @@
 /// when it is the next one for that viewer. Events that arrive ahead of a gap wait in a buffer
 /// bounded per game; beyond the bound they are dropped and fetched by the catch-up instead.
 ///
-/// Pure logic: not thread-safe, and time is a value; the node calls it from one strand.
+/// Pure logic: not thread-safe, and time is a value; the node calls it from one strand. Deliver
+/// must not call back into the Relay, and CatchUp::request must not answer before it returns.
 
 #include <cstddef>
 #include <cstdint>

@@ -158,13 +158,17 @@ TEST_F(ForwarderTest, BoundsRefuseWithoutSendingAnything) {
     const auto bad_game = forwarder.forward(move_request("g:1", 0, "e", "6"), "g:1", 4, start_);
     ASSERT_FALSE(bad_game.has_value());
     EXPECT_EQ(bad_game.error().code, protocol::ErrorCode::unknown_game);
+    const auto too_large = forwarder.forward(
+        move_request("g1", 0, std::string(kMaxMessageBytes, 'x'), "7"), "g1", 5, start_);
+    ASSERT_FALSE(too_large.has_value());
+    EXPECT_EQ(too_large.error().code, protocol::ErrorCode::too_large);
     EXPECT_EQ(bus_.published.size(), 3U);
     EXPECT_EQ(forwarder.pending(), 3U);
-    EXPECT_EQ(forwarder.counters().refused, 3U);
+    EXPECT_EQ(forwarder.counters().refused, 4U);
     // A closed connection frees its places.
     forwarder.drop_connection(1);
     EXPECT_EQ(forwarder.pending(), 1U);
-    EXPECT_TRUE(forwarder.forward(move_request("g1", 0, "f", "7"), "g1", 3, start_));
+    EXPECT_TRUE(forwarder.forward(move_request("g1", 0, "f", "8"), "g1", 3, start_));
 }
 
 }  // namespace
