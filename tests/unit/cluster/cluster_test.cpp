@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <random>
 
 #include "common/protocol/codec.hpp"
 #include "test_cluster.hpp"
@@ -253,6 +254,90 @@ TEST_F(ClusterTest, MalformedEnvelopesAreRefusedCountedAndChangeNothing) {
     EXPECT_EQ(cluster_.node("node-a").counters().inbox.intents, 0U);
     EXPECT_EQ(cluster_.node("node-b").counters().forwarder.late_answers, 2U);
     EXPECT_TRUE(cluster_.game("g1").events.empty());
+}
+
+}  // namespace
+}  // namespace arbiter::server::cluster
+
+namespace arbiter::server::cluster {
+namespace {
+
+using testing::TestCluster;
+
+// Two players on two non-owner nodes play 30 plies while the bus loses 40 % of all that the
+// nodes publish (intents, answers, events) and the broker goes away every few plies. Whatever is
+// lost: every request is answered exactly once (its move, or `unavailable` and the player sends
+// it again), every ply is committed once, and every viewer ends with every seq once, in order.
+TEST(ClusterSoak, LossyBusAndBrokerFlapsLoseNothingAndRepeatNothing) {
+    for (const unsigned seed : {1U, 2U, 3U, 4U, 5U}) {
+        SCOPED_TRACE(seed);
+        TestCluster cluster({"node-a", "node-b", "node-c"});
+        cluster.set_owner("g1", Owner{"node-a", 1});
+        for (const auto& [node, viewer] :
+             {std::pair<std::string, ConnectionId>{"node-b", 1}, {"node-b", 2}, {"node-c", 3}}) {
+            cluster.node(node).relay().add_viewer("g1", viewer, 0, cluster.now());
+        }
+        cluster.pump();
+        std::mt19937 random(seed);
+        cluster.set_drop_rule([&random](const std::string&, const std::string&, const Envelope&) {
+            return random() % 5 < 2;
+        });
+        constexpr std::uint32_t kPlies = 30;
+        int requests = 0;
+        std::uint32_t flapped_at = kPlies;
+        for (std::uint32_t ply = 0; ply < kPlies;) {
+            const std::string node = ply % 2 == 0 ? "node-b" : "node-c";
+            const ConnectionId mover = ply % 2 == 0 ? 7 : 8;
+            const auto id = "r" + std::to_string(++requests);
+            const auto before = cluster.delivered(node, mover).size();
+            ASSERT_TRUE(
+                cluster.forward_move(node, mover, "g1", ply, "m" + std::to_string(ply), id));
+            if (ply % 7 == 6 && ply != flapped_at) {
+                // The broker goes with the request in flight (and then its answer and event).
+                flapped_at = ply;
+                cluster.set_broker_up(false);
+                cluster.advance(Millis{500});
+                cluster.set_broker_up(true);
+            }
+            for (int slice = 0; slice < 200 && cluster.delivered(node, mover).size() == before;
+                 ++slice) {
+                cluster.advance(Millis{50});
+            }
+            ASSERT_EQ(cluster.delivered(node, mover).size(), before + 1) << "ply " << ply;
+            const auto& reply = cluster.delivered(node, mover).back();
+            ASSERT_NE(reply.find("\"id\":\"" + id + "\""), std::string::npos) << reply;
+            if (reply.find("\"type\":\"moved\"") != std::string::npos) {
+                EXPECT_NE(reply.find("\"ply\":" + std::to_string(ply + 1)), std::string::npos);
+                ++ply;
+            } else {
+                EXPECT_NE(reply.find("\"code\":\"unavailable\""), std::string::npos) << reply;
+            }
+        }
+        // The bus heals; the next event shows any gap left at the tail.
+        cluster.set_drop_rule({});
+        cluster.play_local("g1", "last");
+        cluster.advance(Millis{2000});
+
+        const auto& game = cluster.game("g1");
+        ASSERT_EQ(game.events.size(), kPlies + 1);
+        for (const auto& [ply, times] : game.applied) {
+            EXPECT_EQ(times, 1) << "ply " << ply;
+        }
+        for (const auto& [node, viewer] :
+             {std::pair<std::string, ConnectionId>{"node-b", 1}, {"node-b", 2}, {"node-c", 3}}) {
+            EXPECT_EQ(cluster.seqs(node, viewer), one_to(kPlies + 1)) << node << " " << viewer;
+        }
+        for (const auto& [node, mover] :
+             {std::pair<std::string, ConnectionId>{"node-b", 7}, {"node-c", 8}}) {
+            EXPECT_EQ(cluster.node(node).forwarder().pending(), 0U);
+        }
+        const auto b = cluster.node("node-b").counters();
+        const auto c = cluster.node("node-c").counters();
+        EXPECT_GT(b.forwarder.retried + c.forwarder.retried, 0U);
+        EXPECT_GT(cluster.bus_counters().dropped, 0U);  // the broker went away with messages
+        EXPECT_GT(b.relay.catch_ups, 1U);
+        EXPECT_EQ(b.malformed, 0U);
+    }
 }
 
 }  // namespace
