@@ -58,6 +58,9 @@ void ClusterNode::on_bus_message(std::string_view channel, std::string_view byte
 
 void ClusterNode::on_bus_state(bus::BusState state, TimePoint now) {
     relay_.on_bus_state(state, now);
+    if (state == bus::BusState::reconnected) {
+        forwarder_.on_reconnected(now);
+    }
 }
 
 void ClusterNode::on_subscribed(std::string_view channel, TimePoint now) {

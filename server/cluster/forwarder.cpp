@@ -160,6 +160,16 @@ void Forwarder::on_owner_changed(std::string_view game, const Owner& owner, Time
     }
 }
 
+void Forwarder::on_reconnected(TimePoint now) {
+    for (auto& [attempt, pending] : pending_) {
+        if (pending.attempts >= limits_.max_attempts) {
+            continue;  // its last wait runs out as it is
+        }
+        ++counters_.retried;
+        send(attempt, pending, newer(ownership_.owner_of(pending.game), pending.target), now);
+    }
+}
+
 void Forwarder::tick(TimePoint now) {
     for (auto entry = pending_.begin(); entry != pending_.end();) {
         auto& pending = entry->second;

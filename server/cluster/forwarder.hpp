@@ -84,6 +84,9 @@ class Forwarder {
     /// The owner of `game` is now `owner` (the node learnt it): pending intents sent elsewhere go
     /// to it at once.
     void on_owner_changed(std::string_view game, const Owner& owner, TimePoint now);
+    /// The bus is back (`reconnected`): what was sent while it was away is lost, so every
+    /// pending intent is sent again at once rather than at the end of its wait.
+    void on_reconnected(TimePoint now);
     /// Retries, re-routes or gives up on the intents whose wait ended at `now`.
     void tick(TimePoint now);
     /// When tick() has something to do; nullopt with nothing pending.

@@ -144,6 +144,19 @@ TEST_F(ForwarderTest, TheEventAnIntentCausedSettlesItWithTheRequestId) {
     EXPECT_EQ(delivered_.size(), 1U);
 }
 
+TEST_F(ForwarderTest, AReconnectedBusResendsAtOnceWithinTheAttemptBound) {
+    auto forwarder = make(ForwarderLimits{.max_attempts = 2});
+    ASSERT_TRUE(forwarder.forward(move_request("g1", 0, "e2e4", "r1"), "g1", 5, start_));
+    forwarder.on_reconnected(start_ + Millis{100});
+    ASSERT_EQ(bus_.published.size(), 2U);
+    EXPECT_EQ(sent(1).attempt, sent(0).attempt);
+    EXPECT_EQ(forwarder.next_deadline(), start_ + Millis{100 + 500});
+    forwarder.on_reconnected(start_ + Millis{200});  // the last attempt was made: no more
+    EXPECT_EQ(bus_.published.size(), 2U);
+    forwarder.tick(start_ + Millis{600});
+    EXPECT_EQ(forwarder.counters().gave_up, 1U);
+}
+
 TEST_F(ForwarderTest, BoundsRefuseWithoutSendingAnything) {
     auto forwarder = make(ForwarderLimits{.max_pending_per_connection = 2, .max_pending = 3});
     EXPECT_TRUE(forwarder.forward(move_request("g1", 0, "a", "1"), "g1", 1, start_));
