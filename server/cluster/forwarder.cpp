@@ -51,6 +51,7 @@ Expected<std::uint64_t, ForwardError> Forwarder::forward(const protocol::ClientM
     pending.game = std::move(game);
     pending.message = std::move(encoded);
     pending.request_id = message.id;
+    pending.acked_by_event = std::holds_alternative<protocol::MoveRequest>(message.body);
     send(attempt, pending, ownership_.owner_of(pending.game), now);
     return attempt;
 }
@@ -126,7 +127,8 @@ void Forwarder::on_answer(const Answer& answer, TimePoint now) {
 void Forwarder::on_event(const Event& event, TimePoint now) {
     if (event.cause_node == self_) {
         const auto entry = pending_.find(event.cause_attempt);
-        if (entry != pending_.end() && entry->second.game == event.game) {
+        if (entry != pending_.end() && entry->second.game == event.game &&
+            entry->second.acked_by_event) {
             // The answer did not come (yet): the event is the same message, and the requester's
             // copy carries its request id.
             const auto& id = entry->second.request_id;

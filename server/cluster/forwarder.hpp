@@ -103,6 +103,9 @@ class Forwarder {
         std::string game;
         std::string message;  ///< the encoded ClientMessage
         std::optional<std::string> request_id;
+        /// A move: its ack is the `moved` it causes, so that event settles it. Any other
+        /// request waits for its answer, which may carry more (a join's seat token).
+        bool acked_by_event = false;
         std::optional<Owner> target;  ///< where the last send went; nullopt: no owner known
         int attempts = 0;
         Millis timeout{0};

@@ -157,6 +157,21 @@ TEST_F(ForwarderTest, AReconnectedBusResendsAtOnceWithinTheAttemptBound) {
     EXPECT_EQ(forwarder.counters().gave_up, 1U);
 }
 
+TEST_F(ForwarderTest, OnlyAMoveIsSettledByItsEvent) {
+    auto forwarder = make();
+    const protocol::ClientMessage resign{"q1", protocol::Resign{"g1"}};
+    const auto attempt = forwarder.forward(resign, "g1", 5, start_);
+    ASSERT_TRUE(attempt.has_value());
+    forwarder.on_event(
+        Event{"g1", 1, "node-a", 1, "{\"type\":\"ended\"}", "node-b", attempt.value()},
+        start_ + Millis{1});
+    EXPECT_TRUE(delivered_.empty());
+    EXPECT_EQ(forwarder.pending(), 1U);
+    forwarder.on_answer(reply(sent(0), {"answer"}), start_ + Millis{2});
+    ASSERT_EQ(delivered_.size(), 1U);
+    EXPECT_EQ(delivered_[0].second, "answer");
+}
+
 TEST_F(ForwarderTest, BoundsRefuseWithoutSendingAnything) {
     auto forwarder = make(ForwarderLimits{.max_pending_per_connection = 2, .max_pending = 3});
     EXPECT_TRUE(forwarder.forward(move_request("g1", 0, "a", "1"), "g1", 1, start_));
