@@ -535,15 +535,19 @@ SharedMessage::SharedMessage(const ServerBody& body)
     : text_(std::make_shared<const std::string>(encode_body(body, std::nullopt))) {}
 
 std::shared_ptr<const std::string> SharedMessage::with_id(std::string_view id) const {
+    return std::make_shared<const std::string>(with_request_id(*text_, id));
+}
+
+std::string with_request_id(std::string_view encoded, std::string_view id) {
     // Every message opens with `{"type":`: the id goes between the brace and the rest.
-    ARBITER_ASSERT(text_->size() > 2 && text_->front() == '{');
+    ARBITER_ASSERT(encoded.size() > 2 && encoded.front() == '{');
     std::string out;
-    out.reserve(text_->size() + id.size() + 12);
+    out.reserve(encoded.size() + id.size() + 12);
     out += "{\"id\":";
     append_request_id(out, id);
     out += ',';
-    out.append(*text_, 1);
-    return std::make_shared<const std::string>(std::move(out));
+    out.append(encoded.substr(1));
+    return out;
 }
 
 std::shared_ptr<const std::string> SharedMessage::for_request(

@@ -120,9 +120,37 @@ def cli_view():
         write("fuzz_cli_view", b"\x03" + frame.encode())
 
 
+def envelopes():
+    """The cluster's bus envelopes (server/cluster/envelope.hpp): version 1, a kind, then the
+    fields; integers 8 bytes and lengths 4 bytes, little-endian."""
+    def integer(value):
+        return value.to_bytes(8, "little")
+
+    def text(value):
+        value = value.encode() if isinstance(value, str) else value
+        return len(value).to_bytes(4, "little") + value
+
+    move = '{"type":"move","game":"g1","move":"e2e4","ply":0,"id":"m1"}'
+    moved = '{"type":"moved","game":"g1","seq":3,"ply":1,"move":"e2e4"}'
+    write("fuzz_envelope", b"\x01\x01" + text("node-b") + integer(7) + integer(42) + text("g1")
+          + text(move))
+    write("fuzz_envelope", b"\x01\x01" + text("node-b") + integer(7) + integer(43) + text("g2")
+          + text(move))
+    write("fuzz_envelope", b"\x01\x02" + text("node-b") + integer(7) + integer(42) + text("g1")
+          + integer(1) + text("") + integer(0) + (2).to_bytes(4, "little") + text(moved)
+          + text("{}"))
+    write("fuzz_envelope", b"\x01\x02" + text("node-c") + integer(7) + integer(42) + text("g1")
+          + integer(2) + text("node-a") + integer(5) + (0).to_bytes(4, "little"))
+    for seq in (1, 3, 9):
+        write("fuzz_envelope", b"\x01\x03" + text("g1") + integer(seq) + text("node-a")
+              + integer(1 + seq // 4) + text(moved) + text("node-b" if seq == 3 else "")
+              + integer(42 if seq == 3 else 0))
+
+
 if __name__ == "__main__":
     positions()
     moves()
     protocol()
     http()
     cli_view()
+    envelopes()

@@ -64,6 +64,17 @@ TEST(SharedMessage, TheRequestersCopyIsWhatWithRequestIdWrote) {
     }
 }
 
+// The same splice for a text encoded elsewhere (another node's event), as the codec offers it.
+TEST(SharedMessage, WithRequestIdSplicesAnyEncodedMessageAsTheCopyIs) {
+    for (const ServerMessage& sample : samples::server_messages()) {
+        const std::string broadcast = encode(ServerMessage{sample.body, std::nullopt});
+        for (const std::string& id : kIds) {
+            EXPECT_EQ(protocol::with_request_id(broadcast, id), with_request_id(broadcast, id))
+                << broadcast;
+        }
+    }
+}
+
 TEST(SharedMessage, EveryoneElseSharesOneText) {
     const SharedMessage shared(Pong{});
     EXPECT_EQ(shared.for_request(std::nullopt), shared.text());
