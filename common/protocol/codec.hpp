@@ -56,7 +56,7 @@ Expected<ServerMessage, ProtocolError> decode_server(std::string_view text,
 /// no id, or SharedMessage::text()): `{"id":"...",` and the rest of `encoded`, the id escaped as
 /// encode() escapes it. A node that relays another node's event to the connection whose request
 /// made it uses this, without decoding the event.
-std::string with_request_id(std::string_view encoded, std::string_view id);
+std::string requester_copy(std::string_view encoded, std::string_view id);
 
 /// A server message encoded once for every connection that gets it (a game event, the lobby
 /// list): its text without a request id, which their send queues share, and the requester's copy

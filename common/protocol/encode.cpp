@@ -535,10 +535,10 @@ SharedMessage::SharedMessage(const ServerBody& body)
     : text_(std::make_shared<const std::string>(encode_body(body, std::nullopt))) {}
 
 std::shared_ptr<const std::string> SharedMessage::with_id(std::string_view id) const {
-    return std::make_shared<const std::string>(with_request_id(*text_, id));
+    return std::make_shared<const std::string>(requester_copy(*text_, id));
 }
 
-std::string with_request_id(std::string_view encoded, std::string_view id) {
+std::string requester_copy(std::string_view encoded, std::string_view id) {
     // Every message opens with `{"type":`: the id goes between the brace and the rest.
     ARBITER_ASSERT(encoded.size() > 2 && encoded.front() == '{');
     std::string out;

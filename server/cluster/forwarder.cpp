@@ -134,7 +134,7 @@ void Forwarder::on_event(const Event& event, TimePoint now) {
             const auto& id = entry->second.request_id;
             const bool splice = id && event.message.size() > 2 && event.message.front() == '{';
             deliver_(entry->second.connection,
-                     splice ? protocol::with_request_id(event.message, *id) : event.message);
+                     splice ? protocol::requester_copy(event.message, *id) : event.message);
             ++counters_.settled_by_event;
             settle(entry);
         }

@@ -36,7 +36,7 @@ class ClusterTest : public ::testing::Test {
     std::string ack(std::uint32_t ply_after, const std::string& id) {
         for (const auto& stored : cluster_.game("g1").events) {
             if (stored.ply_after == ply_after) {
-                return protocol::with_request_id(stored.message, id);
+                return protocol::requester_copy(stored.message, id);
             }
         }
         return "no such move";

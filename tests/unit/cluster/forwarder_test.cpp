@@ -137,7 +137,7 @@ TEST_F(ForwarderTest, TheEventAnIntentCausedSettlesItWithTheRequestId) {
     forwarder.on_event(Event{"g1", 1, "node-a", 1, text, "node-b", attempt.value()},
                        start_ + Millis{2});
     ASSERT_EQ(delivered_.size(), 1U);
-    EXPECT_EQ(delivered_[0].second, protocol::with_request_id(text, "r\"1"));
+    EXPECT_EQ(delivered_[0].second, protocol::requester_copy(text, "r\"1"));
     EXPECT_EQ(forwarder.counters().settled_by_event, 1U);
     EXPECT_EQ(forwarder.pending(), 0U);
     forwarder.on_answer(reply(sent(0), {"late"}), start_ + Millis{3});

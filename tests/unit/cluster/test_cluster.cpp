@@ -189,14 +189,14 @@ void TestCluster::room(Node& node, ForwardedRequest request) {
     auto& record = games_[request.game];
     if (move->ply == record.plies) {
         const auto text = commit(node, request.game, move->move, &request);
-        node.cluster->inbox().answer(request, {id ? protocol::with_request_id(text, *id) : text});
+        node.cluster->inbox().answer(request, {id ? protocol::requester_copy(text, *id) : text});
         return;
     }
     for (const auto& stored : record.events) {
         // A re-send of a move already played is answered as the first time.
         if (stored.ply_after == move->ply + 1 && stored.move == move->move) {
             node.cluster->inbox().answer(
-                request, {id ? protocol::with_request_id(stored.message, *id) : stored.message});
+                request, {id ? protocol::requester_copy(stored.message, *id) : stored.message});
             return;
         }
     }

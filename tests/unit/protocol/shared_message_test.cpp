@@ -69,7 +69,7 @@ TEST(SharedMessage, WithRequestIdSplicesAnyEncodedMessageAsTheCopyIs) {
     for (const ServerMessage& sample : samples::server_messages()) {
         const std::string broadcast = encode(ServerMessage{sample.body, std::nullopt});
         for (const std::string& id : kIds) {
-            EXPECT_EQ(protocol::with_request_id(broadcast, id), with_request_id(broadcast, id))
+            EXPECT_EQ(protocol::requester_copy(broadcast, id), with_request_id(broadcast, id))
                 << broadcast;
         }
     }
