@@ -1,10 +1,12 @@
 #include "server/storage/postgres_intents.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "common/core/assert.hpp"
 #include "server/storage/intent_sql.hpp"
 #include "server/storage/row_terms.hpp"
 
@@ -12,27 +14,68 @@ namespace arbiter::server::storage::detail {
 
 namespace {
 
+// The highest $N in `sql`.
+int highest_parameter(std::string_view sql) {
+    int highest = 0;
+    for (std::size_t i = 0; i < sql.size(); ++i) {
+        if (sql[i] != '$') {
+            continue;
+        }
+        int number = 0;
+        while (i + 1 < sql.size() && sql[i + 1] >= '0' && sql[i + 1] <= '9') {
+            number = number * 10 + (sql[++i] - '0');
+        }
+        highest = std::max(highest, number);
+    }
+    return highest;
+}
+
+// An UPDATE of one game's row that changes it only while this node owns it at its epoch: the
+// two parameters after the statement's own. Every such statement ends with its WHERE clause.
+std::string owner_checked(const std::string& sql) {
+    ARBITER_ASSERT(sql.starts_with("UPDATE games SET ") && sql.find(" WHERE id = $1") != sql.npos);
+    const int next = highest_parameter(sql) + 1;
+    return sql + " AND owner_node = $" + std::to_string(next) + " AND owner_epoch = $" +
+           std::to_string(next + 1);
+}
+
+// A game's row with this node as its owner at epoch 1: the node after the row's own values.
+std::string owned_insert_sql() {
+    std::string sql = pg::numbered_parameters(kInsertGameSql);
+    const std::size_t columns_end = sql.find(") VALUES (");
+    ARBITER_ASSERT(columns_end != sql.npos && sql.back() == ')');
+    const int node = highest_parameter(sql) + 1;
+    sql.insert(sql.size() - 1, ", $" + std::to_string(node) + ", 1");
+    sql.insert(columns_end, ", owner_node, owner_epoch");
+    return sql;
+}
+
 // The statements, by the name each is prepared under: the ones both engines share
-// (intent_sql.hpp) with PostgreSQL's parameters, then PostgreSQL's own.
-std::vector<std::pair<std::string_view, std::string>> statements() {
+// (intent_sql.hpp) with PostgreSQL's parameters, then PostgreSQL's own. Owned, each that
+// changes a game's row checks its owner too.
+std::vector<std::pair<std::string_view, std::string>> statements(bool owned) {
     using pg::numbered_parameters;
+    const auto game_update = [owned](std::string_view sql) {
+        std::string numbered = numbered_parameters(sql);
+        return owned ? owner_checked(numbered) : numbered;
+    };
     return {
-        {"append", numbered_parameters(kAppendSql)},
-        {"append_ending", numbered_parameters(kAppendEndingSql)},
-        {"take_back", numbered_parameters(kTakeBackSql)},
+        {"append", game_update(kAppendSql)},
+        {"append_ending", game_update(kAppendEndingSql)},
+        {"take_back", game_update(kTakeBackSql)},
         {"delete_moves_after", numbered_parameters(kDeleteMovesAfterSql)},
-        {"insert_game", numbered_parameters(kInsertGameSql)},
-        {"seat_first", numbered_parameters(seat_sql("first"))},
-        {"seat_second", numbered_parameters(seat_sql("second"))},
+        {"insert_game", owned ? owned_insert_sql() : numbered_parameters(kInsertGameSql)},
+        {"seat_first", game_update(seat_sql("first"))},
+        {"seat_second", game_update(seat_sql("second"))},
         {"insert_move", numbered_parameters(insert_move_sql())},
         {"select_move", numbered_parameters(kSelectMoveSql)},
         {"select_ply", numbered_parameters(kSelectPlySql)},
-        {"set_offers", numbered_parameters(kSetOffersSql)},
-        {"record_event", numbered_parameters(kRecordEventSql)},
+        {"set_offers", game_update(kSetOffersSql)},
+        {"record_event", game_update(kRecordEventSql)},
         {"insert_chat", numbered_parameters(kInsertChatSql)},
-        {"end_game", numbered_parameters(kEndGameSql)},
-        {"link_rematch", numbered_parameters(kLinkRematchSql)},
-        {"store_clocks", numbered_parameters(kStoreClocksSql)},
+        {"end_game", game_update(kEndGameSql)},
+        {"link_rematch", game_update(kLinkRematchSql)},
+        {"store_clocks", game_update(kStoreClocksSql)},
         {"insert_rating_history", numbered_parameters(kInsertRatingHistorySql)},
         // Games nobody played, aborted and created before $1 (intents.hpp, PruneAborted); no
         // journal here.
@@ -52,6 +95,13 @@ std::vector<std::pair<std::string_view, std::string>> statements() {
          "UPDATE games SET first_rating_diff = $2, second_rating_diff = $3, "
          "first_rating_after_provisional = $4, second_rating_after_provisional = $5 WHERE id = "
          "$1 AND rated AND status = 'ended'"},
+        // A game's owner, to tell a fenced write from one that does not apply.
+        {"select_owner", "SELECT owner_node, owner_epoch FROM games WHERE id = $1"},
+        // The node's lease, live under its incarnation by the database's clock, its row locked
+        // to the commit: $1 node, $2 incarnation.
+        {"lock_lease",
+         "SELECT 1 FROM nodes WHERE node_id = $1 AND incarnation = $2 AND lease_expires_at > "
+         "clock_timestamp() FOR SHARE"},
     };
 }
 
@@ -134,8 +184,8 @@ pg::Params game_params(const GameRow& game) {
 
 }  // namespace
 
-Expected<void, StorageError> PostgresIntentWriter::prepare(pg::Connection& connection) {
-    for (const auto& [name, sql] : statements()) {
+Expected<void, StorageError> PostgresIntentWriter::prepare(pg::Connection& connection, bool owned) {
+    for (const auto& [name, sql] : statements(owned)) {
         if (auto prepared = connection.prepare(std::string(name), sql); !prepared) {
             return prepared;
         }
@@ -143,14 +193,36 @@ Expected<void, StorageError> PostgresIntentWriter::prepare(pg::Connection& conne
     return {};
 }
 
-Expected<void, StorageError> PostgresIntentWriter::apply(const GameIntent& intent) {
+Expected<void, StorageError> PostgresIntentWriter::apply(const GameIntent& intent,
+                                                         const OwnerFence* fence) {
+    // Owned, only housekeeping (PruneAborted, no game of its own) comes without a fence.
+    ARBITER_ASSERT(!owned_ || (fence != nullptr) != std::holds_alternative<PruneAborted>(intent));
+    fence_ = owned_ ? fence : nullptr;
     return std::visit([this](const auto& change) { return write(change); }, intent);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::lock_node_row(const std::string& node,
+                                                                 std::uint64_t incarnation) {
+    // Whether the lease is live is each CreateGame's to ask (check_lease): only the lock matters.
+    auto locked = connection_->run(
+        "lock_lease", pg::Params().text(node).integer(static_cast<std::int64_t>(incarnation)));
+    if (!locked) {
+        return unexpected(std::move(locked).error());
+    }
+    return {};
 }
 
 // --- each intent ---------------------------------------------------------------------------
 
 Expected<void, StorageError> PostgresIntentWriter::write(const CreateGame& create) {
-    auto inserted = connection_->run("insert_game", game_params(create.header));
+    pg::Params params = game_params(create.header);
+    if (fence_ != nullptr) {
+        if (auto live = check_lease(create.header.id); !live) {
+            return live;
+        }
+        params.text(fence_->node);
+    }
+    auto inserted = connection_->run("insert_game", params);
     if (!inserted) {
         return unexpected(std::move(inserted).error());
     }
@@ -181,7 +253,7 @@ Expected<void, StorageError> PostgresIntentWriter::write(const AppendMove& appen
             .text(result_text(append.ending->result))
             .text(reason_text(append.ending->reason));
     }
-    auto updated = connection_->run(append.ending ? "append_ending" : "append", params);
+    auto updated = run_fenced(append.ending ? "append_ending" : "append", std::move(params));
     if (!updated) {
         return unexpected(std::move(updated).error());
     }
@@ -218,9 +290,9 @@ Expected<void, StorageError> PostgresIntentWriter::write(const AppendMove& appen
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const TakeBack& take_back) {
-    auto updated = connection_->run(
-        "take_back", progress_params(take_back.game, take_back.to_ply, take_back.clock_ms,
-                                     take_back.seq, take_back.updated_ms));
+    auto updated = run_fenced("take_back",
+                              progress_params(take_back.game, take_back.to_ply, take_back.clock_ms,
+                                              take_back.seq, take_back.updated_ms));
     if (!updated) {
         return unexpected(std::move(updated).error());
     }
@@ -373,6 +445,10 @@ Expected<void, StorageError> PostgresIntentWriter::write_ratings(const std::stri
 }
 
 Expected<void, StorageError> PostgresIntentWriter::explain_no_change(const AppendMove& append) {
+    // A node that lost the game learns so even for a resend: it holds the game no more.
+    if (auto owner = check_owner(append.game); !owner) {
+        return owner;
+    }
     auto existing = connection_->run(
         "select_move", pg::Params().text(append.game).integer(std::int64_t{append.move.ply}));
     if (!existing) {
@@ -395,6 +471,9 @@ Expected<void, StorageError> PostgresIntentWriter::explain_no_change(const Appen
 
 Expected<void, StorageError> PostgresIntentWriter::explain_ply(const std::string& game,
                                                                const std::string& wanted) {
+    if (auto owner = check_owner(game); !owner) {
+        return owner;
+    }
     auto ply = connection_->run("select_ply", pg::Params().text(game));
     if (!ply) {
         return unexpected(std::move(ply).error());
@@ -409,12 +488,67 @@ Expected<void, StorageError> PostgresIntentWriter::explain_ply(const std::string
 Expected<void, StorageError> PostgresIntentWriter::update_row(const std::string& name,
                                                               const pg::Params& params,
                                                               const std::string& game) {
-    auto updated = connection_->run(name, params);
+    auto updated = run_fenced(name, params);
     if (!updated) {
         return unexpected(std::move(updated).error());
     }
     if (updated->changed() == 0) {
+        if (auto owner = check_owner(game); !owner) {
+            return owner;
+        }
         return unexpected(StorageError{"game " + game + " is not stored"});
+    }
+    return {};
+}
+
+Expected<pg::Result, StorageError> PostgresIntentWriter::run_fenced(const std::string& name,
+                                                                    pg::Params params) {
+    if (owned_) {
+        ARBITER_ASSERT(fence_ != nullptr);
+        params.text(fence_->node).integer(static_cast<std::int64_t>(fence_->epoch));
+    }
+    return connection_->run(name, params);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::check_owner(const std::string& game) {
+    if (fence_ == nullptr) {
+        return {};
+    }
+    auto owner = connection_->run("select_owner", pg::Params().text(game));
+    if (!owner) {
+        return unexpected(std::move(owner).error());
+    }
+    if (owner->rows() == 0) {
+        return {};  // not stored: the caller says so
+    }
+    const auto epoch = static_cast<std::uint64_t>(owner->integer(0, 1));
+    if (!owner->is_null(0, 0) && owner->text(0, 0) == fence_->node && epoch == fence_->epoch) {
+        return {};
+    }
+    const std::string holder =
+        owner->is_null(0, 0)
+            ? "has no owner (handed over) at epoch " + std::to_string(epoch)
+            : "belongs to node " + owner->text(0, 0) + " at epoch " + std::to_string(epoch);
+    StorageError fenced{"game " + game + " " + holder + ", not to node " + fence_->node +
+                        " at epoch " + std::to_string(fence_->epoch) +
+                        ": the write was fenced, nothing changed"};
+    fenced.fenced = true;
+    return unexpected(std::move(fenced));
+}
+
+Expected<void, StorageError> PostgresIntentWriter::check_lease(const std::string& game) {
+    auto live = connection_->run(
+        "lock_lease",
+        pg::Params().text(fence_->node).integer(static_cast<std::int64_t>(fence_->incarnation)));
+    if (!live) {
+        return unexpected(std::move(live).error());
+    }
+    if (live->rows() == 0) {
+        StorageError fenced{"node " + fence_->node + " holds no live lease under incarnation " +
+                            std::to_string(fence_->incarnation) + ": game " + game +
+                            " was not created"};
+        fenced.fenced = true;
+        return unexpected(std::move(fenced));
     }
     return {};
 }

@@ -4,6 +4,7 @@
 /// meaning as SQLite's IntentWriter (intent_writer.hpp), without its move journal. Internal to
 /// arbiter_storage: PostgresRepository's writer owns the transactions.
 
+#include <cstdint>
 #include <string>
 
 #include "common/core/expected.hpp"
@@ -12,18 +13,43 @@
 
 namespace arbiter::server::storage::detail {
 
+/// A cluster node's claim on the game an intent writes (postgres_lease.hpp says why).
+struct OwnerFence {
+    std::string node;
+    /// CreateGame: the lease the game is created under; it must be live, by the database's clock.
+    std::uint64_t incarnation = 0;
+    /// Any other intent: the game's owner_epoch as this node holds it.
+    std::uint64_t epoch = 0;
+};
+
 /// Writes intents through statements prepared once on its connection. A write that does not
 /// apply (no such game, a move that does not follow, another move at a stored ply) fails, and
 /// the caller rolls back to before it.
+///
+/// Prepared `owned` (a cluster node), every statement that changes a game's row also checks, in
+/// the same statement, that the row's owner_node and owner_epoch are the intent's OwnerFence: a
+/// write of a game that another node adopted changes no row, and fails `fenced`. A game is
+/// created with the node as its owner at epoch 1, once the node's lease is found live.
 class PostgresIntentWriter {
   public:
-    /// Prepares the statements on `connection` (again after every reconnection).
-    static Expected<void, StorageError> prepare(pg::Connection& connection);
+    /// Prepares the statements on `connection` (again after every reconnection), with the owner
+    /// check when `owned`.
+    static Expected<void, StorageError> prepare(pg::Connection& connection, bool owned);
 
-    explicit PostgresIntentWriter(pg::Connection& connection) noexcept : connection_(&connection) {}
+    /// `owned` as the statements were prepared.
+    PostgresIntentWriter(pg::Connection& connection, bool owned) noexcept
+        : connection_(&connection), owned_(owned) {}
 
-    /// Writes one intent inside the caller's open transaction.
-    Expected<void, StorageError> apply(const GameIntent& intent);
+    /// Owned, first in a transaction that will create a game: locks the node's row (FOR SHARE,
+    /// to the commit) before any game's row is touched, the order in which a join under the same
+    /// id locks them (postgres_lease.cpp). Taken later, at the CreateGame, after an earlier
+    /// intent of the batch locked a game that the join must release, each would wait for the
+    /// other.
+    Expected<void, StorageError> lock_node_row(const std::string& node, std::uint64_t incarnation);
+
+    /// Writes one intent inside the caller's open transaction. Owned, every intent but
+    /// PruneAborted comes with its fence.
+    Expected<void, StorageError> apply(const GameIntent& intent, const OwnerFence* fence = nullptr);
 
   private:
     Expected<void, StorageError> write(const CreateGame& create);
@@ -47,8 +73,18 @@ class PostgresIntentWriter {
     /// Runs the prepared UPDATE `name` of `game`'s row: an error when there is no such row.
     Expected<void, StorageError> update_row(const std::string& name, const pg::Params& params,
                                             const std::string& game);
+    /// Runs the prepared statement `name` that changes a game's row, with the fence's two
+    /// parameters after `params` when owned.
+    Expected<pg::Result, StorageError> run_fenced(const std::string& name, pg::Params params);
+    /// Owned: a `fenced` error when `game` is stored but not at this fence's owner and epoch.
+    Expected<void, StorageError> check_owner(const std::string& game);
+    /// Owned: a `fenced` error unless the node's lease is live under the fence's incarnation;
+    /// the node's row stays locked FOR SHARE to the commit (a join under the same id waits).
+    Expected<void, StorageError> check_lease(const std::string& game);
 
     pg::Connection* connection_;
+    bool owned_ = false;
+    const OwnerFence* fence_ = nullptr;  ///< the intent being applied's
 };
 
 }  // namespace arbiter::server::storage::detail

@@ -1,5 +1,6 @@
 #include "server/storage/postgres_repository.hpp"
 
+#include <algorithm>
 #include <utility>
 #include <variant>
 
@@ -15,7 +16,7 @@ namespace arbiter::server::storage {
 namespace {
 
 StorageError prefixed(const std::string& what, const StorageError& error) {
-    return StorageError{what + ": " + error.message, error.taken};
+    return StorageError{what + ": " + error.message, error.taken, error.fenced};
 }
 
 }  // namespace
@@ -24,6 +25,11 @@ Expected<std::unique_ptr<PostgresRepository>, StorageError> PostgresRepository::
     const std::string& conninfo, const PostgresOptions& options) {
     if (options.max_batch == 0) {
         return unexpected(StorageError{"max_batch must be at least 1"});
+    }
+    if (options.node) {
+        if (auto valid = check_node_identity(*options.node); !valid) {
+            return unexpected(valid.error());
+        }
     }
     auto writer = pg::Connection::open(conninfo);
     if (!writer) {
@@ -43,6 +49,13 @@ Expected<std::unique_ptr<PostgresRepository>, StorageError> PostgresRepository::
     std::unique_ptr<PostgresRepository> repository(
         new PostgresRepository(conninfo, options, std::move(writer).value(),
                                std::move(reader).value(), std::move(probe).value()));
+    if (options.node) {
+        auto ownership = detail::GameOwnership::open(conninfo, *options.node);
+        if (!ownership) {
+            return unexpected(std::move(ownership).error());
+        }
+        repository->ownership_ = std::move(ownership).value();
+    }
     if (auto ready = repository->ready_writer(); !ready) {
         return unexpected(ready.error());
     }
@@ -138,7 +151,13 @@ Expected<void, StorageError> PostgresRepository::ready_writer() {
     if (auto set = writer_.exec(std::string("SET synchronous_commit = ") + level); !set) {
         return set;
     }
-    if (auto prepared = detail::PostgresIntentWriter::prepare(writer_); !prepared) {
+    if (ownership_) {
+        if (auto set = writer_.exec(ownership_->session_settings()); !set) {
+            return set;
+        }
+    }
+    if (auto prepared = detail::PostgresIntentWriter::prepare(writer_, ownership_ != nullptr);
+        !prepared) {
         return prepared;
     }
     if (auto prepared = detail::PostgresAccountWriter::prepare(writer_); !prepared) {
@@ -170,17 +189,42 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
         writer_ready_ = writer_.connected();
         return fail_all(prefixed("starting a write", transaction.error()));
     }
+    const auto creates = [](const Pending& pending) {
+        const auto* game = std::get_if<GameIntent>(&pending.intent);
+        return game != nullptr && std::holds_alternative<CreateGame>(*game);
+    };
+    if (ownership_ && std::any_of(batch.begin(), batch.end(), creates)) {
+        auto locked = detail::PostgresIntentWriter(writer_, true)
+                          .lock_node_row(ownership_->node_id(), ownership_->incarnation());
+        if (!locked) {
+            return fail_all(prefixed("writing", locked.error()));
+        }
+    }
     for (std::size_t i = 0; i < batch.size(); ++i) {
+        std::optional<detail::OwnerFence> fence;
+        const auto* game = std::get_if<GameIntent>(&batch[i].intent);
+        if (ownership_ && game != nullptr) {
+            // A game this node does not hold is refused before the database is asked.
+            auto held = ownership_->fence_for(*game);
+            if (!held) {
+                results[i] = unexpected(std::move(held).error());
+                continue;
+            }
+            fence = std::move(held).value();
+        }
         // A failed statement aborts the whole transaction in PostgreSQL: each intent in its own
         // savepoint, so that one that does not apply is undone alone and the others commit.
         if (auto saved = writer_.exec("SAVEPOINT intent"); !saved) {
             return fail_all(prefixed("writing", saved.error()));
         }
-        results[i] = apply(batch[i].intent);
+        results[i] = apply(batch[i].intent, fence ? &*fence : nullptr);
         auto ended =
             writer_.exec(results[i] ? "RELEASE SAVEPOINT intent" : "ROLLBACK TO SAVEPOINT intent");
         if (!ended) {
             return fail_all(prefixed("writing", ended.error()));
+        }
+        if (results[i] && fence) {
+            ownership_->applied(*game, *fence);
         }
     }
     if (auto committed = transaction->commit(); !committed) {
@@ -190,10 +234,12 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
     return results;
 }
 
-Expected<void, StorageError> PostgresRepository::apply(const detail::WriteIntent& intent) {
+Expected<void, StorageError> PostgresRepository::apply(const detail::WriteIntent& intent,
+                                                       const detail::OwnerFence* fence) {
     return std::visit(Overloaded{
-                          [this](const GameIntent& game) {
-                              return detail::PostgresIntentWriter(writer_).apply(game);
+                          [&](const GameIntent& game) {
+                              return detail::PostgresIntentWriter(writer_, ownership_ != nullptr)
+                                  .apply(game, fence);
                           },
                           [this](const AccountIntent& account) {
                               return detail::PostgresAccountWriter(writer_).apply(account);
@@ -220,6 +266,55 @@ Expected<std::optional<StoredGame>, StorageError> PostgresRepository::load(const
 Expected<std::vector<GameRow>, StorageError> PostgresRepository::list(const GameQuery& query) {
     return read_snapshot("listing games",
                          [&] { return detail::list_postgres_games(reader_, query); });
+}
+
+// --- a cluster node's games -------------------------------------------------------------------
+
+namespace {
+
+StorageError single_node(const std::string& what) {
+    return StorageError{what + ": this repository is a single node's (no node identity)"};
+}
+
+}  // namespace
+
+Expected<std::vector<AdoptedGame>, StorageError> PostgresRepository::adopt_expired(
+    std::size_t limit) {
+    if (!ownership_) {
+        return unexpected(single_node("adopting games"));
+    }
+    return ownership_->adopt_expired(limit);
+}
+
+Expected<std::optional<AdoptedGame>, StorageError> PostgresRepository::adopt(
+    const std::string& game) {
+    if (!ownership_) {
+        return unexpected(single_node("adopting game " + game));
+    }
+    return ownership_->adopt(game);
+}
+
+Expected<std::size_t, StorageError> PostgresRepository::release_games() {
+    if (!ownership_) {
+        return unexpected(single_node("handing games over"));
+    }
+    // What was queued before this call commits; what comes after fails fenced (the epochs are
+    // forgotten, nothing more is acquired), but for a batch already under way, which the
+    // second flush waits for. Only then do the rows lose their owner.
+    flush();
+    ownership_->hand_over();
+    flush();
+    return ownership_->release_all();
+}
+
+void PostgresRepository::rejoin(std::uint64_t incarnation) {
+    if (ownership_) {
+        ownership_->rejoin(incarnation);
+    }
+}
+
+std::optional<std::uint64_t> PostgresRepository::epoch_of(const std::string& game) const {
+    return ownership_ ? ownership_->epoch_of(game) : std::nullopt;
 }
 
 // --- health and maintenance --------------------------------------------------------------------

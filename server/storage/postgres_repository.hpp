@@ -12,6 +12,10 @@
 /// - normal: `off`, COMMIT returns before the flush: a crash of the PostgreSQL server or of its
 ///   machine may lose the last acknowledged commits (up to three times wal_writer_delay, 600 ms
 ///   by default), never the database's consistency. A crash of Arbiter loses nothing.
+///
+/// Opened with a NodeIdentity (a cluster node), it fences every write of a game by the game's
+/// owner and epoch, and adopts and hands over games: postgres_lease.hpp has the design. Without
+/// one (a single node), games have no owner and nothing is fenced.
 
 #include <condition_variable>
 #include <cstddef>
@@ -19,12 +23,14 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "server/storage/database.hpp"
 #include "server/storage/pg.hpp"
+#include "server/storage/postgres_ownership.hpp"
 #include "server/storage/synchronous.hpp"
 #include "server/storage/write_intent.hpp"
 
@@ -35,6 +41,8 @@ struct PostgresOptions {
     Synchronous synchronous = Synchronous::full;
     /// The most writes grouped into one transaction.
     std::size_t max_batch = 512;
+    /// A cluster node's identity; nullopt on a single node.
+    std::optional<NodeIdentity> node = std::nullopt;
 };
 
 class PostgresRepository final : public Database {
@@ -88,6 +96,27 @@ class PostgresRepository final : public Database {
         const std::string& game_id) override;
     Expected<std::vector<AnalysisRow>, StorageError> unfinished_analyses() override;
 
+    // A cluster node's games (PostgresOptions::node); on a single node each fails or is empty.
+
+    /// Adopts at most `limit` unfinished games, oldest first, that have no owner or whose
+    /// owner's lease expired (the database's clock), each at its epoch + 1 and with its stored
+    /// state to rebuild its room from. Fails `fenced` when this node's own lease is not live.
+    Expected<std::vector<AdoptedGame>, StorageError> adopt_expired(std::size_t limit);
+    /// Adopts one game, whatever its status (a finished game brought back), on the same terms;
+    /// nullopt when it is not stored, its owner is live, or another node is adopting it.
+    Expected<std::optional<AdoptedGame>, StorageError> adopt(const std::string& game);
+    /// A graceful stop's handover: every write queued so far commits, later writes fail
+    /// `fenced`, and every game of this node is left with no owner, for any node to adopt at
+    /// once. The node creates and adopts nothing more until it rejoins. How many games were
+    /// handed over.
+    Expected<std::size_t, StorageError> release_games();
+    /// The node joined again under `incarnation` after losing its lease or handing its games
+    /// over (PostgresLease::join released what was left): it owns nothing now, and acquires
+    /// under the new incarnation.
+    void rejoin(std::uint64_t incarnation);
+    /// The epoch this node holds of `game`; nullopt when it does not own it.
+    std::optional<std::uint64_t> epoch_of(const std::string& game) const;
+
   private:
     struct Pending {
         detail::WriteIntent intent;
@@ -105,14 +134,18 @@ class PostgresRepository final : public Database {
     std::vector<Expected<void, StorageError>> commit_batch(const std::vector<Pending>& batch);
     /// The writer's connection up, its session set and its statements prepared.
     Expected<void, StorageError> ready_writer();
-    /// Writes one intent of any store inside the writer's open transaction.
-    Expected<void, StorageError> apply(const detail::WriteIntent& intent);
+    /// Writes one intent of any store inside the writer's open transaction; a game's under
+    /// `fence` when this is a cluster node's repository.
+    Expected<void, StorageError> apply(const detail::WriteIntent& intent,
+                                       const detail::OwnerFence* fence);
     /// Runs `read` on the reader's connection inside one read-only snapshot.
     template <class Read>
     auto read_snapshot(const std::string& what, Read&& read) -> decltype(read());
 
     const std::string conninfo_;
     const PostgresOptions options_;
+    /// Set when options_.node is: the epochs held, adoption and handover.
+    std::unique_ptr<detail::GameOwnership> ownership_;
 
     std::mutex read_mutex_;
     pg::Connection reader_;

@@ -21,6 +21,10 @@ struct StorageError {
     /// The write would have broken a uniqueness the caller can act on (a username already
     /// taken): not a fault of the store.
     bool taken = false;
+    /// A cluster node's write of a game it does not own (any more): another node adopted it, or
+    /// the node's lease is not live. Nothing was changed; the node must not retry it, nor
+    /// acknowledge it (postgres_lease.hpp).
+    bool fenced = false;
 };
 
 /// One seat of a stored game.
