@@ -18,7 +18,7 @@
 /// **Ownership and fencing.** A game row has `owner_node` and `owner_epoch`. A node that creates
 /// a game owns it at epoch 1. When a node's lease expires (by the database's clock), or a node
 /// hands its games over (`release_games`), any other node with a live lease may adopt them:
-/// under `FOR UPDATE SKIP LOCKED`, owner_node becomes the adopter and owner_epoch goes up by
+/// under `FOR NO KEY UPDATE SKIP LOCKED`, owner_node becomes the adopter and owner_epoch goes up by
 /// one (a compare-and-set on the epoch read), and the adopter rebuilds the game from its stored
 /// moves. Every later write of the game, by any node, checks `owner_node = me AND owner_epoch =
 /// the epoch I hold` IN THE SAME STATEMENT that changes the game's row. So a node that lost a
