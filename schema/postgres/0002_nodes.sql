@@ -19,8 +19,17 @@ CREATE TABLE nodes (
     left_at          timestamptz            -- a graceful leave (NULL: running, or it died)
 );
 
--- A game's owner is a node that joined once (NULL: no owner, single node, or handed over).
-ALTER TABLE games ADD FOREIGN KEY (owner_node) REFERENCES nodes (node_id);
+-- games.owner_node names a node (NULL: no owner, a single node's game, or handed over), with no
+-- foreign key: a game whose owner has no live lease, or no row at all, may be adopted, so an
+-- operator may delete the rows of nodes long gone. A foreign key would also check the node's row
+-- at each later update of a game written twice in one transaction (a batch).
+
+-- A node's games, for a handover or a join that releases them. 0001's index on owner_node alone
+-- holds one key per node for all its games: every move (an update that is not HOT) then adds
+-- its row's new version to one long posting list, split and logged again and again, which
+-- halved the writes a node could commit. With the id in the key, each game has its own entry.
+DROP INDEX games_by_owner;
+CREATE INDEX games_by_owner ON games (owner_node, id) WHERE owner_node IS NOT NULL;
 
 -- The sweepers' question, "which unfinished games have no live owner", without reading the
 -- finished ones: a node's unfinished games, and those of no node (NULL sorts last in a btree).

@@ -38,15 +38,16 @@ constexpr const char* kLockLeaseSql =
     "AND lease_expires_at > clock_timestamp() FOR SHARE";
 
 // The adopting statement: `candidates` are the games `which` picks ($1 is this node) that have
-// no owner, or whose owner's lease expired by the database's clock. Rows another transaction
+// no owner, or whose owner holds no live lease by the database's clock (expired, or no row at
+// all: games.owner_node has no foreign key, 0002_nodes.sql says why). Rows another transaction
 // holds are passed by, not waited for (SKIP LOCKED): another adopter, or the owner writing,
 // which means it is alive. The UPDATE is a compare-and-set on what the candidates read: the
 // epoch goes up by exactly one from the epoch seen, the owner becomes this node.
 std::string adopt_sql(std::string_view which, std::string_view order_and_limit) {
     return "WITH candidates AS (SELECT id, owner_node, owner_epoch FROM games WHERE " +
            std::string(which) +
-           " AND (owner_node IS NULL OR owner_node IN (SELECT node_id FROM nodes "
-           "WHERE node_id <> $1 AND lease_expires_at <= clock_timestamp())) " +
+           " AND (owner_node IS NULL OR (owner_node <> $1 AND owner_node NOT IN (SELECT node_id "
+           "FROM nodes WHERE lease_expires_at > clock_timestamp()))) " +
            std::string(order_and_limit) +
            " FOR NO KEY UPDATE SKIP LOCKED) "
            "UPDATE games SET owner_node = $1, owner_epoch = games.owner_epoch + 1 "

@@ -589,6 +589,25 @@ TEST_F(PostgresCluster, ANodeWithoutALiveLeaseAdoptsNothing) {
     EXPECT_EQ(owner_of("g"), std::pair(std::string("a"), std::int64_t{1}));
 }
 
+// A node whose row is gone (deleted by an operator) holds no lease: its games may be adopted,
+// and its heartbeat fails.
+TEST_F(PostgresCluster, TheGamesOfANodeWithoutARowAreAdopted) {
+    Node a = start_node("a");
+    Node b = start_node("b");
+    ASSERT_NE(a.repository, nullptr);
+    ASSERT_NE(b.repository, nullptr);
+    ASSERT_TRUE(write_and_wait(*a.repository, created(make_playing_game("g", 1))));
+    pg::Connection admin = connect();
+    ASSERT_TRUE(admin.exec("DELETE FROM nodes WHERE node_id = 'a'"));
+    auto adopted = b.repository->adopt_expired(10);
+    ASSERT_TRUE(adopted && adopted->size() == 1U);
+    EXPECT_EQ(adopted->front().epoch, 2U);
+    auto lost = a.lease->heartbeat();
+    ASSERT_FALSE(lost);
+    EXPECT_EQ(lost.error().failure, LeaseFailure::expired) << lost.error().message;
+    expect_fenced(write_and_wait(*a.repository, appended("g", move_of("a", 1))));
+}
+
 // Epochs only go up along a game, hand to hand, and the schema refuses one that goes down.
 TEST_F(PostgresCluster, EpochsNeverDecrease) {
     std::vector<Node> nodes;
