@@ -9,7 +9,7 @@
 -- checks both in the same statement, so the node that lost the game cannot commit to it.
 CREATE TABLE nodes (
     node_id          text        COLLATE "C" NOT NULL PRIMARY KEY
-                                 CHECK (node_id ~ '^[A-Za-z0-9._-]{1,64}$'),
+                                 CHECK (node_id ~ '^[A-Za-z0-9_-]{1,64}$'),
     -- One more each time a process joins under this id (a restart, or a rejoin after the lease
     -- was lost): the heartbeats of an older process with the same id then fail as taken.
     incarnation      bigint      NOT NULL CHECK (incarnation >= 1),

@@ -7,8 +7,8 @@ namespace {
 constexpr std::size_t kMaxNodeIdLength = 64;
 
 bool node_id_character(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
 }
 
 }  // namespace
@@ -23,7 +23,7 @@ Expected<void, std::string> check_node_id(std::string_view node_id) {
     }
     for (const char c : node_id) {
         if (!node_id_character(c)) {
-            return unexpected("a node id holds only letters, digits, '.', '_' and '-': '" +
+            return unexpected("a node id holds only letters, digits, '_' and '-': '" +
                               std::string(node_id) + "'");
         }
     }
