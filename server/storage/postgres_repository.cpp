@@ -19,6 +19,31 @@ StorageError prefixed(const std::string& what, const StorageError& error) {
     return StorageError{what + ": " + error.message, error.taken, error.fenced};
 }
 
+// One schema, one kind of writer. A single node (no node identity) restores and writes every
+// unfinished game, so it must be the schema's only server; cluster nodes share it, each writing
+// the games it owns. A session lock on the writer's connection (exclusive for a single node,
+// shared for a cluster node) says which: it ends with the connection (a stop, a crash, a lost
+// link), and ready_writer() takes it again after every reconnect, so a server that lost it to
+// another commits nothing more.
+Expected<void, StorageError> take_writer_lock(pg::Connection& writer, bool cluster_node) {
+    auto held = writer.query(
+        cluster_node
+            ? "SELECT pg_try_advisory_lock_shared(hashtext('arbiter_writers:' || current_schema()))"
+            : "SELECT pg_try_advisory_lock(hashtext('arbiter_writers:' || current_schema()))");
+    if (!held) {
+        return unexpected(prefixed("taking the writers' lock", held.error()));
+    }
+    if (!held->boolean(0, 0)) {
+        return unexpected(StorageError{
+            cluster_node ? "a single-node arbiter-server (one without a node id) writes to this "
+                           "database: cluster nodes cannot share it with one"
+                         : "another arbiter-server writes to this database: a server without a "
+                           "node id must be its only one (run every server as a cluster node "
+                           "to share it)"});
+    }
+    return {};
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<PostgresRepository>, StorageError> PostgresRepository::open(
@@ -150,6 +175,9 @@ Expected<void, StorageError> PostgresRepository::ready_writer() {
     const char* level = options_.synchronous == Synchronous::full ? "on" : "off";
     if (auto set = writer_.exec(std::string("SET synchronous_commit = ") + level); !set) {
         return set;
+    }
+    if (auto locked = take_writer_lock(writer_, ownership_ != nullptr); !locked) {
+        return locked;
     }
     if (ownership_) {
         if (auto set = writer_.exec(ownership_->session_settings()); !set) {

@@ -213,5 +213,46 @@ TEST_F(PostgresStorage, AConnectionStringThatDoesNotWorkIsAClearError) {
         << refused.error().message;
 }
 
+// A server without a node id restores and writes every unfinished game: a second one on the
+// same database would write the same games. It is refused while the first runs, and opens once
+// the first stopped.
+TEST_F(PostgresStorage, ASecondServerWithoutANodeIdIsRefusedWhileTheFirstRuns) {
+    auto first = open_or_fail();
+    ASSERT_NE(first, nullptr);
+    auto second = PostgresRepository::open(uri_);
+    ASSERT_FALSE(second);
+    EXPECT_NE(second.error().message.find("another arbiter-server writes to this database"),
+              std::string::npos)
+        << second.error().message;
+    first.reset();
+    EXPECT_NE(open_or_fail(), nullptr);
+}
+
+// Cluster nodes share a database with each other, never with a server without a node id.
+TEST_F(PostgresStorage, ClusterNodesShareTheDatabaseWithEachOtherButNotWithASingleNode) {
+    const auto open_node = [this](const std::string& node) {
+        PostgresOptions options;
+        options.node = NodeIdentity{node, 1};
+        return PostgresRepository::open(uri_, options);
+    };
+    {
+        auto single = open_or_fail();
+        ASSERT_NE(single, nullptr);
+        auto node = open_node("a");
+        ASSERT_FALSE(node);
+        EXPECT_NE(node.error().message.find("cluster nodes cannot share it"), std::string::npos)
+            << node.error().message;
+    }
+    auto a = open_node("a");
+    ASSERT_TRUE(a) << a.error().message;
+    auto b = open_node("b");
+    ASSERT_TRUE(b) << b.error().message;
+    auto single = PostgresRepository::open(uri_);
+    ASSERT_FALSE(single);
+    EXPECT_NE(single.error().message.find("another arbiter-server writes to this database"),
+              std::string::npos)
+        << single.error().message;
+}
+
 }  // namespace
 }  // namespace arbiter::server::storage
