@@ -34,6 +34,8 @@ int highest_parameter(std::string_view sql) {
 // two parameters after the statement's own. Every such statement ends with its WHERE clause.
 std::string owner_checked(const std::string& sql) {
     ARBITER_ASSERT(sql.starts_with("UPDATE games SET ") && sql.find(" WHERE id = $1") != sql.npos);
+    // Appended to the WHERE clause: right only while it is a chain of ANDs at the very end.
+    ARBITER_ASSERT(sql.find(" OR ") == sql.npos && sql.find("RETURNING") == sql.npos);
     const int next = highest_parameter(sql) + 1;
     return sql + " AND owner_node = $" + std::to_string(next) + " AND owner_epoch = $" +
            std::to_string(next + 1);

@@ -134,6 +134,11 @@ void GameOwnership::applied(const GameIntent& intent, const OwnerFence& fence) {
     }
 }
 
+void GameOwnership::forget(const std::string& game) {
+    std::lock_guard lock(epochs_mutex_);
+    epochs_.erase(game);
+}
+
 std::optional<std::uint64_t> GameOwnership::epoch_of(const std::string& game) const {
     std::lock_guard lock(epochs_mutex_);
     const auto held = epochs_.find(game);
@@ -273,11 +278,17 @@ Expected<std::vector<AdoptedGame>, StorageError> GameOwnership::adopt_where(
     });
     std::lock_guard epochs_lock(epochs_mutex_);
     // A join under a newer incarnation meanwhile released these games again, or a handover
-    // began, whose release comes after this adoption: not ours.
-    if (incarnation_ == incarnation && !handing_over_) {
-        for (const AdoptedGame& game : adopted) {
-            epochs_[game.game.header.id] = game.epoch;
-        }
+    // began, whose release comes after this adoption: not ours, and not to be rebuilt as ours
+    // (every write of them would be fenced).
+    if (incarnation_ != incarnation || handing_over_) {
+        StorageError fenced{"node " + identity_.node_id +
+                            " joined again or began a handover while adopting: the games are "
+                            "not its own"};
+        fenced.fenced = true;
+        return unexpected(std::move(fenced));
+    }
+    for (const AdoptedGame& game : adopted) {
+        epochs_[game.game.header.id] = game.epoch;
     }
     return adopted;
 }

@@ -68,6 +68,9 @@ class GameOwnership {
     /// `intent`, written under `fence`, applied: a game it created is owned at epoch 1 (unless
     /// the node joined again meanwhile).
     void applied(const GameIntent& intent, const OwnerFence& fence);
+    /// This node holds `game` no more: a create whose transaction did not commit, or a game that
+    /// left memory (its next write would have to adopt it again).
+    void forget(const std::string& game);
     /// The epoch this node holds of `game`, if it owns it.
     std::optional<std::uint64_t> epoch_of(const std::string& game) const;
     /// How many games this node holds an epoch of.

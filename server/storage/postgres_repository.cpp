@@ -201,11 +201,17 @@ Expected<void, StorageError> PostgresRepository::ready_writer() {
 std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
     const std::vector<Pending>& batch) {
     std::vector<Expected<void, StorageError>> results(batch.size());
+    // Games this batch created as this node's: held from their create on (a later intent of the
+    // batch writes them under their fence), let go if the transaction does not commit.
+    std::vector<std::string> created;
     const auto fail_all = [&](const StorageError& error) {
         for (auto& result : results) {
             if (result) {
                 result = unexpected(error);
             }
+        }
+        for (const auto& id : created) {
+            ownership_->forget(id);
         }
         return std::move(results);
     };
@@ -253,6 +259,9 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
         }
         if (results[i] && fence) {
             ownership_->applied(*game, *fence);
+            if (const auto* create = std::get_if<CreateGame>(game)) {
+                created.push_back(create->header.id);
+            }
         }
     }
     if (auto committed = transaction->commit(); !committed) {
