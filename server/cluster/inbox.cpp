@@ -23,6 +23,11 @@ std::string_view game_of(const protocol::ClientBody& body) {
         body);
 }
 
+/// One attempt of one sender: attempt ids are the sender's own.
+std::string attempt_key(const std::string& from_node, std::uint64_t attempt) {
+    return from_node + '/' + std::to_string(attempt);
+}
+
 bool fits_an_envelope(const std::vector<std::string>& messages) {
     return messages.size() <= kMaxAnswerMessages &&
            std::ranges::all_of(messages, [](const std::string& message) {
@@ -68,6 +73,15 @@ void Inbox::on_intent(const Intent& intent) {
         publish_answer(intent, std::move(answer));
         return;
     }
+    auto key = attempt_key(intent.from_node, intent.attempt);
+    if (const auto seen = attempts_.find(key); seen != attempts_.end()) {
+        ++counters_.repeats;
+        if (seen->second) {
+            publish_answer(intent, *seen->second);
+        }
+        return;
+    }
+    remember(std::move(key));
     ++counters_.intents;
     handler_(ForwardedRequest{intent.from_node, intent.connection, intent.attempt, intent.game,
                               std::move(decoded).value()});
@@ -84,6 +98,10 @@ void Inbox::answer(const ForwardedRequest& request, std::vector<std::string> mes
                                            request.message.id)};
     }
     answer.messages = std::move(messages);
+    if (const auto seen = attempts_.find(attempt_key(request.from_node, request.attempt));
+        seen != attempts_.end()) {
+        seen->second = answer;
+    }
     publish_answer(Intent{request.from_node, request.connection, request.attempt, request.game, {}},
                    std::move(answer));
 }
@@ -104,6 +122,15 @@ void Inbox::publish_event(std::string game, std::uint64_t seq, std::uint64_t epo
         event.cause_attempt = cause->attempt;
     }
     bus_.publish(std::move(channel), encode(event));
+}
+
+void Inbox::remember(std::string key) {
+    if (attempt_order_.size() == kRememberedAttempts) {
+        attempts_.erase(attempt_order_.front());
+        attempt_order_.pop_front();
+    }
+    attempts_.emplace(key, std::nullopt);
+    attempt_order_.push_back(std::move(key));
 }
 
 void Inbox::publish_answer(const Intent& intent, Answer answer) {

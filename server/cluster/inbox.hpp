@@ -7,11 +7,21 @@
 /// so that the sender re-routes. The owner also publishes its committed events here
 /// (publish_event), on `game:<id>`.
 ///
+/// A sender retries an intent under the same attempt id until it hears back, so one intent may
+/// arrive several times. Only a move is safe to apply twice (its ply); a chat message, an offer
+/// or a join is not. The inbox remembers the last kRememberedAttempts attempts: a repeat of one
+/// the room is still working on is dropped (its answer is on the way), and a repeat of one it
+/// answered gets the same answer again, without reaching the room.
+///
 /// Pure logic: not thread-safe; the node calls it from one strand.
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/protocol/messages.hpp"
@@ -36,6 +46,7 @@ struct InboxCounters {
     std::uint64_t answers = 0;       ///< answers published (replies and refusals)
     std::uint64_t not_owner = 0;     ///< intents for a game this node does not own
     std::uint64_t bad_messages = 0;  ///< intents whose message the codec refused
+    std::uint64_t repeats = 0;       ///< retried intents kept from the room (answered again)
     std::uint64_t events = 0;        ///< events published
     /// Answers and events too large for an envelope: an answer becomes an `internal` error, an
     /// event is left to the viewers' catch-up.
@@ -47,6 +58,10 @@ class Inbox {
   public:
     /// Gives a forwarded request to the game's room. The room answers it, later, with answer().
     using Handler = std::function<void(ForwardedRequest request)>;
+
+    /// Attempts remembered to keep their repeats from the room: more than a sender's retries of
+    /// every intent forwarded in their window (5 sends within ~6 s) at thousands a second.
+    static constexpr std::size_t kRememberedAttempts = 32768;
 
     Inbox(std::string self_node, bus::Bus& bus, OwnershipLookup& ownership, Handler handler);
 
@@ -62,13 +77,20 @@ class Inbox {
     const InboxCounters& counters() const noexcept { return counters_; }
 
   private:
+    /// What became of an attempt: nothing yet (the room has it), or the answer it got.
+    using Outcome = std::optional<Answer>;
+
     void publish_answer(const Intent& intent, Answer answer);
+    /// Remembers `key` as given to the room, forgetting the oldest past the bound.
+    void remember(std::string key);
 
     std::string self_;
     bus::Bus& bus_;
     OwnershipLookup& ownership_;
     Handler handler_;
     InboxCounters counters_;
+    std::unordered_map<std::string, Outcome> attempts_;  ///< by attempt_key()
+    std::deque<std::string> attempt_order_;              ///< oldest first
 };
 
 }  // namespace arbiter::server::cluster

@@ -73,7 +73,9 @@ TEST_F(ClusterTest, AForwardedMoveIsAppliedOnceWhenTheAnswerIsLostAndRetried) {
     EXPECT_EQ(counters.forwarder.forwarded, 1U);
     EXPECT_EQ(counters.forwarder.retried, 1U);
     EXPECT_EQ(counters.forwarder.answered, 1U);
-    EXPECT_EQ(cluster_.node("node-a").counters().inbox.intents, 2U);
+    // The retry never reached the room: the owner's inbox answered it as it answered the first.
+    EXPECT_EQ(cluster_.node("node-a").counters().inbox.intents, 1U);
+    EXPECT_EQ(cluster_.node("node-a").counters().inbox.repeats, 1U);
     cluster_.advance(Millis{3000});
     EXPECT_EQ(cluster_.node("node-b").counters().forwarder.retried, 1U);
 }

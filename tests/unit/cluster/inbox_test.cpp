@@ -47,6 +47,47 @@ TEST_F(InboxTest, HandsTheDecodedRequestToTheRoomAndPublishesItsAnswer) {
               (Event{"g1", 5, "node-a", 4, "{\"seq\":5}", "node-b", 77}));
 }
 
+// A sender retries an intent until it hears back. A chat line, unlike a move, is not safe to
+// apply twice: a repeat never reaches the room. While the room works on it the repeat is dropped
+// (the answer is on its way); once answered, the repeat gets the same answer again.
+TEST_F(InboxTest, ARetriedIntentReachesTheRoomOnceAndIsAnsweredAgain) {
+    const protocol::ClientMessage chat{
+        "c1", protocol::ChatRequest{"g1", protocol::ChatRoom::players, "gg"}};
+    const Intent sent = intent("g1", protocol::encode(chat));
+    inbox_.on_intent(sent);
+    inbox_.on_intent(sent);
+    ASSERT_EQ(requests_.size(), 1U);
+    EXPECT_TRUE(bus_.published.empty()) << "a repeat while the room works on it is dropped";
+    inbox_.answer(requests_[0], {"ack"});
+    inbox_.on_intent(sent);
+    EXPECT_EQ(requests_.size(), 1U);
+    ASSERT_EQ(bus_.published.size(), 2U);
+    EXPECT_EQ(answer(1), answer(0));
+    EXPECT_EQ(answer(1).messages, std::vector<std::string>{"ack"});
+    EXPECT_EQ(inbox_.counters().repeats, 2U);
+    // Another attempt of the same sender, and the same attempt id from another sender, are new.
+    Intent next = sent;
+    next.attempt = 78;
+    inbox_.on_intent(next);
+    Intent other = sent;
+    other.from_node = "node-c";
+    inbox_.on_intent(other);
+    EXPECT_EQ(requests_.size(), 3U);
+}
+
+// The memory is bounded: the oldest attempt is forgotten first.
+TEST_F(InboxTest, TheAttemptsRememberedAreBounded) {
+    const std::string message = protocol::encode(move_request("g1", 0, "e2e4", "m1"));
+    for (std::uint64_t attempt = 1; attempt <= Inbox::kRememberedAttempts + 1; ++attempt) {
+        inbox_.on_intent(Intent{"node-b", 9, attempt, "g1", message});
+    }
+    ASSERT_EQ(requests_.size(), Inbox::kRememberedAttempts + 1);
+    inbox_.on_intent(Intent{"node-b", 9, Inbox::kRememberedAttempts + 1, "g1", message});
+    EXPECT_EQ(requests_.size(), Inbox::kRememberedAttempts + 1) << "the newest is remembered";
+    inbox_.on_intent(Intent{"node-b", 9, 1, "g1", message});
+    EXPECT_EQ(requests_.size(), Inbox::kRememberedAttempts + 2) << "the oldest was forgotten";
+}
+
 TEST_F(InboxTest, AGameOwnedElsewhereIsAnsweredNotOwnerWithTheOwnerKnown) {
     ownership_.owners["g2"] = Owner{"node-c", 6};
     inbox_.on_intent(intent("g2", protocol::encode(move_request("g2", 0, "e2e4", "m1"))));
