@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/core/assert.hpp"
+#include "common/core/cluster_id.hpp"
 #include "common/core/overloaded.hpp"
 
 namespace arbiter::server::cluster {
@@ -240,10 +241,7 @@ Expected<Envelope, EnvelopeError> decode(std::string_view bytes) {
 }
 
 bool valid_id(std::string_view id) noexcept {
-    return !id.empty() && id.size() <= kMaxIdBytes && std::ranges::all_of(id, [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_' || c == '-';
-    });
+    return is_cluster_id(id);
 }
 
 std::string inbox_channel(std::string_view node) {

@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/core/cluster_id.hpp"
 #include "common/core/expected.hpp"
 
 namespace arbiter::server::cluster {
@@ -27,7 +28,7 @@ namespace arbiter::server::cluster {
 using ConnectionId = std::uint64_t;
 
 /// The longest node or game id a node accepts.
-inline constexpr std::size_t kMaxIdBytes = 64;
+inline constexpr std::size_t kMaxIdBytes = kMaxClusterIdBytes;
 /// The longest encoded protocol message an envelope carries (the server's frame limit is far
 /// below; a record of a long game is the largest message).
 inline constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 20;
@@ -94,8 +95,8 @@ std::string encode(const Envelope& envelope);
 /// ids well-formed (valid_id), nothing after the last field.
 Expected<Envelope, EnvelopeError> decode(std::string_view bytes);
 
-/// An id of a node or a game as the cluster accepts it: 1..kMaxIdBytes of [A-Za-z0-9_-], so
-/// that it can stand in a channel name.
+/// An id of a node or a game as the cluster accepts it (common/core/cluster_id.hpp), so that it
+/// can stand in a channel name.
 bool valid_id(std::string_view id) noexcept;
 
 /// `inbox:<node>`: where the intents for `node`, and the answers to its intents, go.

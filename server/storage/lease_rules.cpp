@@ -1,28 +1,19 @@
 #include "server/storage/lease_rules.hpp"
 
+#include "common/core/cluster_id.hpp"
+
 namespace arbiter::server::storage {
-
-namespace {
-
-constexpr std::size_t kMaxNodeIdLength = 64;
-
-bool node_id_character(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
-}
-
-}  // namespace
 
 Expected<void, std::string> check_node_id(std::string_view node_id) {
     if (node_id.empty()) {
         return unexpected(std::string("a node id must not be empty"));
     }
-    if (node_id.size() > kMaxNodeIdLength) {
-        return unexpected("a node id has at most " + std::to_string(kMaxNodeIdLength) +
+    if (node_id.size() > kMaxClusterIdBytes) {
+        return unexpected("a node id has at most " + std::to_string(kMaxClusterIdBytes) +
                           " characters, not " + std::to_string(node_id.size()));
     }
     for (const char c : node_id) {
-        if (!node_id_character(c)) {
+        if (!is_cluster_id_character(c)) {
             return unexpected("a node id holds only letters, digits, '_' and '-': '" +
                               std::string(node_id) + "'");
         }

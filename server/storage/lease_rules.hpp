@@ -49,9 +49,8 @@ enum class LeaseAction {
     stop_for_good,    ///< taken: another process is this node now; this one must not rejoin
 };
 
-/// A node id is 1..64 characters of [A-Za-z0-9_-]: what the cluster's envelopes carry as an id
-/// (server/cluster/envelope.hpp, valid_id) and the nodes table's CHECK allows. The error says why
-/// not.
+/// A node id follows common/core/cluster_id.hpp (1..64 characters of [A-Za-z0-9_-]): what the
+/// cluster's envelopes carry and the nodes table's CHECK allows. The error says why not.
 Expected<void, std::string> check_node_id(std::string_view node_id);
 
 /// Safe timings: a positive interval, a margin of at least 0 and below the ttl, and a ttl that
