@@ -44,7 +44,7 @@ Expected<void, StorageError> AccountWriter::write(const CreateUser& create) {
         return ran;
     }
     if (connection_->changes() == 0) {
-        return unexpected(StorageError{"the username '" + create.username + "' is taken", true});
+        return unexpected(username_taken(create.username));
     }
     return {};
 }
@@ -60,8 +60,7 @@ Expected<void, StorageError> AccountWriter::write(const CreateSession& create) {
         return ran;
     }
     if (connection_->changes() == 0) {
-        return unexpected(
-            StorageError{"no user " + std::to_string(session.user_id) + " to sign in"});
+        return unexpected(no_user_to(session.user_id, "sign in"));
     }
     return {};
 }
@@ -85,8 +84,7 @@ Expected<void, StorageError> AccountWriter::write(const DeleteUser& deletion) {
         return ran;
     }
     if (connection_->changes() == 0) {
-        return unexpected(
-            StorageError{"no user " + std::to_string(deletion.user_id) + " to delete"});
+        return unexpected(no_user_to(deletion.user_id, "delete"));
     }
     delete_user_sessions_.reset();
     delete_user_sessions_.bind(1, deletion.user_id);
@@ -100,7 +98,7 @@ Expected<void, StorageError> AccountWriter::write(const SetPasswordHash& change)
         return ran;
     }
     if (connection_->changes() == 0) {
-        return unexpected(StorageError{"no user " + std::to_string(change.user_id) + " to change"});
+        return unexpected(no_user_to(change.user_id, "change"));
     }
     if (change.keep_token_hash) {
         return write(DeleteOtherSessions{change.user_id, *change.keep_token_hash});

@@ -18,4 +18,12 @@ std::string insert_move_sql() {
            "NOTHING";
 }
 
+StorageError username_taken(const std::string& username) {
+    return StorageError{"the username '" + username + "' is taken", true};
+}
+
+StorageError no_user_to(std::int64_t user_id, std::string_view what) {
+    return StorageError{"no user " + std::to_string(user_id) + " to " + std::string(what)};
+}
+
 }  // namespace arbiter::server::storage::detail

@@ -8,8 +8,11 @@
 /// Each intent updates only the columns it names (intent_writer.cpp says why for SQLite).
 /// Internal to arbiter_storage.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "server/storage/stored_game.hpp"
 
 namespace arbiter::server::storage::detail {
 
@@ -68,6 +71,11 @@ inline constexpr std::string_view kInsertRatingHistorySql =
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
 // --- accounts (account_store.hpp) ---------------------------------------------------------
+
+/// What both engines answer when an account's write changed no row: the username was taken
+/// (StorageError::taken), or there is no such user to `what` ("sign in", "delete", "change").
+StorageError username_taken(const std::string& username);
+StorageError no_user_to(std::int64_t user_id, std::string_view what);
 // ?1 username, ?2 its key, ?3 the password hash, ?4 created_ms. A taken key changes no row, and
 // says so through the count of changed rows: no constraint error to tell apart from a real one.
 inline constexpr std::string_view kInsertUserSql =

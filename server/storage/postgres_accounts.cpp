@@ -73,7 +73,7 @@ Expected<void, StorageError> PostgresAccountWriter::write(const CreateUser& crea
         return unexpected(std::move(inserted).error());
     }
     if (*inserted == 0) {
-        return unexpected(StorageError{"the username '" + create.username + "' is taken", true});
+        return unexpected(username_taken(create.username));
     }
     return {};
 }
@@ -89,8 +89,7 @@ Expected<void, StorageError> PostgresAccountWriter::write(const CreateSession& c
         return unexpected(std::move(inserted).error());
     }
     if (*inserted == 0) {
-        return unexpected(
-            StorageError{"no user " + std::to_string(session.user_id) + " to sign in"});
+        return unexpected(no_user_to(session.user_id, "sign in"));
     }
     return {};
 }
@@ -119,8 +118,7 @@ Expected<void, StorageError> PostgresAccountWriter::write(const DeleteUser& dele
         return unexpected(std::move(marked).error());
     }
     if (*marked == 0) {
-        return unexpected(
-            StorageError{"no user " + std::to_string(deletion.user_id) + " to delete"});
+        return unexpected(no_user_to(deletion.user_id, "delete"));
     }
     auto ended = changed("account_delete_user_sessions", pg::Params().integer(deletion.user_id));
     if (!ended) {
@@ -136,7 +134,7 @@ Expected<void, StorageError> PostgresAccountWriter::write(const SetPasswordHash&
         return unexpected(std::move(set).error());
     }
     if (*set == 0) {
-        return unexpected(StorageError{"no user " + std::to_string(change.user_id) + " to change"});
+        return unexpected(no_user_to(change.user_id, "change"));
     }
     if (change.keep_token_hash) {
         return write(DeleteOtherSessions{change.user_id, *change.keep_token_hash});
