@@ -237,6 +237,51 @@ class Compose(unittest.TestCase):
         self.assertRegex(text, r"\nvolumes:\s*\n\s+" + re.escape(volume.group(1)) + ":")
 
 
+class ClusterCompose(unittest.TestCase):
+    """docker-compose.cluster.yml: PostgreSQL, Redis, three nodes on them, nginx over the nodes."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.compose = (REPO / "docker/docker-compose.cluster.yml").read_text()
+        cls.nginx = (REPO / "docker/nginx-cluster.conf").read_text()
+        cls.help = server_help()
+        cls.nodes = {}
+        for name, command in re.findall(r"\n  ([a-z][a-z0-9-]*):\n    <<: \*node\n    command: (\[.*?\])",
+                                        cls.compose, re.S):
+            cls.nodes[name] = json.loads(command)
+
+    def test_three_nodes_run_flags_that_exist(self):
+        self.assertEqual(len(self.nodes), 3, self.nodes)
+        for name, command in self.nodes.items():
+            for flag in flags_of(command):
+                self.assertIn(flag, self.help, f"{name}: arbiter-server --help does not list {flag}")
+
+    def test_each_node_has_its_own_id_on_one_database_and_one_bus(self):
+        ids, dbs, buses = set(), set(), set()
+        for name, command in self.nodes.items():
+            ids.add(command[command.index("--node-id") + 1])
+            dbs.add(command[command.index("--db") + 1])
+            buses.add(command[command.index("--bus") + 1])
+        self.assertEqual(ids, set(self.nodes))
+        self.assertEqual(len(dbs), 1)
+        self.assertTrue(next(iter(dbs)).startswith("postgresql://"))
+        self.assertEqual(buses, {"redis://redis:6379"})
+        self.assertRegex(self.compose, r"\n  postgres:\n    image: postgres:15")
+        self.assertRegex(self.compose, r"\n  redis:\n    image: redis:7")
+
+    def test_nginx_spreads_over_every_node_without_stickiness(self):
+        upstream = re.search(r"upstream arbiter \{(.*?)\}", self.nginx, re.S)
+        self.assertTrue(upstream)
+        self.assertIn("least_conn;", upstream.group(1))
+        self.assertNotIn("ip_hash", upstream.group(1))
+        servers = set(re.findall(r"server ([a-z0-9-]+):8080", upstream.group(1)))
+        self.assertEqual(servers, set(self.nodes))
+        ws = re.search(r"location = /ws \{(.*?)\}", self.nginx, re.S)
+        self.assertTrue(ws)
+        self.assertIn("proxy_set_header Upgrade $http_upgrade", ws.group(1))
+        self.assertRegex(self.compose, r"nginx-cluster.conf:/etc/nginx/conf.d/default.conf")
+
+
 class Nginx(unittest.TestCase):
     def test_upgrades_websockets_on_ws_and_proxies_the_rest(self):
         text = (REPO / "docker/nginx.conf").read_text()
