@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <utility>
 
 #include "common/core/overloaded.hpp"
@@ -42,6 +43,23 @@ class ClusterLink::RemotePeer final : public net::Peer,
 
     std::uint64_t id() const noexcept override { return id_; }
     const std::string& address() const noexcept override { return address_; }
+    /// As the holder measured it, at the connection's last request.
+    std::optional<std::chrono::milliseconds> round_trip() const noexcept override {
+        const auto micros = round_trip_us_.load(std::memory_order_relaxed);
+        if (micros == 0) {
+            return std::nullopt;
+        }
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::microseconds(micros));
+    }
+    bool responsive() const noexcept override {
+        return responsive_.load(std::memory_order_relaxed);
+    }
+    /// What the holder said of the connection with its latest request.
+    void heard(std::uint64_t round_trip_us, bool responsive) noexcept {
+        round_trip_us_.store(round_trip_us, std::memory_order_relaxed);
+        responsive_.store(responsive, std::memory_order_relaxed);
+    }
     bool send(std::shared_ptr<const std::string> text) override {
         if (closed_.load(std::memory_order_acquire)) {
             return false;
@@ -67,6 +85,8 @@ class ClusterLink::RemotePeer final : public net::Peer,
     const std::string address_;
     const std::weak_ptr<ClusterLink> link_;
     std::atomic<bool> closed_{false};
+    std::atomic<std::uint64_t> round_trip_us_{0};
+    std::atomic<bool> responsive_{true};
 };
 
 ClusterLink::ClusterLink(std::string self_node, std::uint64_t incarnation, ClusterHost& host,
@@ -208,6 +228,7 @@ void ClusterLink::on_intent(cluster::Intent intent) {
         }
         peer = entry;
     }
+    peer->heard(intent.round_trip_us, intent.responsive);
     if (opened) {
         host_.remote_opened(peer);
     }
@@ -307,13 +328,19 @@ void ClusterLink::forward(RoomRequest request, const std::string& owner) {
             ++counters_.forwarded;
         }
     }
-    cluster::Intent intent{{self_, incarnation_, request.peer->id()},
-                           game,
-                           request.hops,
-                           request.player_name,
-                           request.user ? static_cast<std::uint64_t>(request.user->id) : 0U,
-                           request.user ? request.user->username : std::string(),
-                           {}};
+    const auto round_trip = request.peer->round_trip();
+    cluster::Intent intent{
+        {self_, incarnation_, request.peer->id()},
+        game,
+        request.hops,
+        request.player_name,
+        request.user ? static_cast<std::uint64_t>(request.user->id) : 0U,
+        request.user ? request.user->username : std::string(),
+        round_trip ? static_cast<std::uint64_t>(
+                         std::chrono::duration_cast<std::chrono::microseconds>(*round_trip).count())
+                   : 0U,
+        request.peer->responsive(),
+        {}};
     intent.message = protocol::encode(protocol::ClientMessage{request.id, request.body});
     if (!publish(owner, intent)) {
         refuse(request, "the node that plays this game cannot be reached now; try again");

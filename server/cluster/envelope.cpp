@@ -134,6 +134,12 @@ Intent read_intent(Reader& in) {
     intent.player_name = in.text("player_name", kMaxNameBytes);
     intent.user_id = in.integer("user_id");
     intent.username = in.text("username", kMaxNameBytes);
+    intent.round_trip_us = in.integer("round_trip_us");
+    const auto responsive = in.integer("responsive");
+    if (responsive > 1) {
+        in.fail("responsive is not 0 or 1");
+    }
+    intent.responsive = responsive == 1;
     intent.message = in.text("message", kMaxMessageBytes);
     return intent;
 }
@@ -191,6 +197,8 @@ std::string encode(const Envelope& envelope) {
                               out.bounded_text(intent.player_name, kMaxNameBytes);
                               out.integer(intent.user_id);
                               out.bounded_text(intent.username, kMaxNameBytes);
+                              out.integer(intent.round_trip_us);
+                              out.integer(intent.responsive ? 1 : 0);
                               out.text(intent.message);
                               return std::move(out).take();
                           },

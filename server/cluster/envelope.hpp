@@ -59,7 +59,12 @@ struct Intent {
     std::string player_name;    ///< the connection's name (hello), "" for none
     std::uint64_t user_id = 0;  ///< the account it is signed in as; 0: a guest
     std::string username;       ///< that account's name ("" for a guest)
-    std::string message;        ///< the ClientMessage as protocol::encode wrote it
+    /// The connection's round trip as its holder's pings last measured it, in microseconds (0:
+    /// none yet), for lag compensation on the owner (protocol.md, "Lag compensation").
+    std::uint64_t round_trip_us = 0;
+    /// Whether the connection still answers its holder's pings (net::Peer::responsive).
+    bool responsive = true;
+    std::string message;  ///< the ClientMessage as protocol::encode wrote it
     friend bool operator==(const Intent&, const Intent&) = default;
 };
 

@@ -138,7 +138,8 @@ def envelopes():
     moved = '{"type":"moved","game":"g1","seq":3,"ply":1,"move":"e2e4"}'
     for message, hops in ((move, 0), (watch, 1), ('{"type":"hello"}', 0), ("not json", 0)):
         write("fuzz_envelope", b"\x02\x01" + holder("node-b", 3, 42) + text("g1") + integer(hops)
-              + text("Ann") + integer(7) + text("ann") + text(message))
+              + text("Ann") + integer(7) + text("ann") + integer(48000) + integer(1)
+              + text(message))
     write("fuzz_envelope", b"\x02\x02" + text("node-b") + integer(42) + text(moved))
     write("fuzz_envelope", b"\x02\x03" + text("node-c") + integer(42) + text("g1") + integer(1)
           + text(move))

@@ -90,6 +90,10 @@ class TestPeer final : public net::Peer {
     void close(net::CloseCode code, std::string_view reason) override {
         closed.emplace_back(code, std::string(reason));
     }
+    std::optional<std::chrono::milliseconds> round_trip() const noexcept override { return rtt; }
+    bool responsive() const noexcept override { return answers; }
+    std::optional<std::chrono::milliseconds> rtt;
+    bool answers = true;
     std::vector<std::string> sent;
     std::vector<std::pair<net::CloseCode, std::string>> closed;
 
@@ -176,6 +180,8 @@ TEST_F(ClusterLinkTest, EachNodeSubscribesItsInbox) {
 
 TEST_F(ClusterLinkTest, AForwardedRequestReachesTheOwnersHubAndItsRepliesComeBackInOrder) {
     auto player = std::make_shared<TestPeer>(9);
+    player->rtt = std::chrono::milliseconds(48);
+    player->answers = false;
     RoomRequest watch{player, std::string("w1"),     protocol::Watch{"g1", std::nullopt}, "Ann",
                       {},     AccountUser{12, "ann"}};
     b_.link->forward(std::move(watch), "node-a");
@@ -191,6 +197,9 @@ TEST_F(ClusterLinkTest, AForwardedRequestReachesTheOwnersHubAndItsRepliesComeBac
     EXPECT_EQ(request.name, "Ann");
     EXPECT_EQ(request.user, (AccountUser{12, "ann"}));
     EXPECT_EQ(request.hops, 0U);
+    // Lag compensation and liveness on the owner see the holder's measure of the connection.
+    EXPECT_EQ(request.peer->round_trip(), std::chrono::milliseconds(48));
+    EXPECT_FALSE(request.peer->responsive());
 
     // The room answers, then sends two events: all reach the connection, in order.
     for (const char* text : {R"({"type":"state","id":"w1"})", R"({"type":"moved","seq":4})",
@@ -380,7 +389,7 @@ TEST_F(ClusterLinkTest, WhatIsNotAnEnvelopeForThisNodeIsCountedAndDropped) {
     a_.link->on_bus_message("inbox:node-b", cluster::encode(cluster::Delivery{"node-b", 9, "{}"}));
     EXPECT_EQ(a_.link->counters().malformed, 2U);
     // An intent whose message does not decode gets the codec's refusal, and reaches no room.
-    cluster::Intent bad{{"node-b", 7, 9}, "g1", 0, "", 0, "", "{not json"};
+    cluster::Intent bad{{"node-b", 7, 9}, "g1", 0, "", 0, "", 0, true, "{not json"};
     auto player = std::make_shared<TestPeer>(9);
     b_.link->forward(move(player, 0, "m1"), "node-a");  // so that node-b knows the connection
     pump();

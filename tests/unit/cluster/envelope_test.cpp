@@ -15,6 +15,8 @@ Intent sample_intent() {
                   "Ann",
                   7,
                   "ann",
+                  48'000,
+                  false,
                   R"({"type":"move","game":"g1","move":"e2e4","ply":0})"};
 }
 
@@ -34,7 +36,7 @@ TEST(ClusterEnvelope, EachKindReadsBackAsWritten) {
     for (const Envelope& envelope :
          {Envelope{sample_intent()}, Envelope{sample_delivery()}, Envelope{sample_not_owner()},
           Envelope{sample_hangup()}, Envelope{Hangup{"n", {"m", 1, 2}, true, 1000, ""}},
-          Envelope{Intent{{"n", 1, 0}, "g", 0, "", 0, "", ""}}}) {
+          Envelope{Intent{{"n", 1, 0}, "g", 0, "", 0, "", 0, true, ""}}}) {
         const auto decoded = decode(encode(envelope));
         ASSERT_TRUE(decoded.has_value()) << decoded.error().reason;
         EXPECT_EQ(decoded.value(), envelope);
