@@ -209,8 +209,14 @@ int main(int argc, char** argv) {
     }
     // Stopped explicitly below, before the hub and the repository its reads use.
     app::ReadWorker reads(config.max_queued_reads);
+    // A node names itself in `welcome` (after the version), so that a client behind the proxy,
+    // or its operator, can tell which node serves it.
+    app::HubConfig hub_config = config.hub;
+    if (cluster_node) {
+        hub_config.server_name += " " + config.cluster.node_id;
+    }
     auto hub = std::make_shared<app::Hub>(
-        config.hub, **repository, time, metrics, [&network] { return network->make_strand(); },
+        hub_config, **repository, time, metrics, [&network] { return network->make_strand(); },
         reads, &engines, &ratings, &account_directory);
     // The error_code form: a folder that cannot be looked at (no search permission on a parent, a
     // symbolic link loop) is reported like a missing one, where the other form threw and the
