@@ -451,6 +451,20 @@ void ClusterLink::connection_closed(const net::Peer& peer) {
 }
 
 void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint64_t>>& live) {
+    // A message the bus dropped while it stayed up (its queue was full) may have been any
+    // delivery or hangup: every forwarded connection starts over, as after a disconnection.
+    bool lost_messages = false;
+    {
+        std::lock_guard lock(mutex_);
+        if (bus_ != nullptr) {
+            const auto dropped = bus_->counters().dropped;
+            lost_messages = dropped > bus_dropped_;
+            bus_dropped_ = dropped;
+        }
+    }
+    if (lost_messages) {
+        end_all("the cluster's bus lost messages; reconnect and resume");
+    }
     const auto is_live_node = [&](const std::string& node) {
         for (const auto& [name, incarnation] : live) {
             if (name == node) {

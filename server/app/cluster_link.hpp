@@ -134,7 +134,9 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     // Both sides.
     /// The nodes whose lease is live now: a local connection forwarded to a node not among them
     /// is closed (1012: its game will be adopted; reconnect and resume), a RemotePeer of a
-    /// holder run not among them ends, and owners not among them are forgotten.
+    /// holder run not among them ends, and owners not among them are forgotten. Called at each
+    /// sweep, it also ends every forwarded connection and RemotePeer when the bus dropped a
+    /// message since the last call (a full queue): it may have been any of theirs.
     void nodes_live(const std::vector<std::pair<std::string, std::uint64_t>>& live);
 
     ClusterLinkCounters counters() const;
@@ -172,6 +174,7 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     bus::Bus* bus_ = nullptr;
     bool bus_up_ = false;
     bool closed_ = false;
+    std::uint64_t bus_dropped_ = 0;  ///< the bus's `dropped` at the last nodes_live()
     std::uint64_t next_remote_id_ = kFirstRemotePeerId;
     std::map<cluster::Holder, std::shared_ptr<RemotePeer>> remotes_;
     std::unordered_map<std::uint64_t, Forwarded> forwarded_;  ///< by local peer id

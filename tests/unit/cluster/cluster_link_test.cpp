@@ -51,8 +51,13 @@ class NodeBus final : public bus::Bus {
     }
     void subscribe(std::string channel) override { subscribed.push_back(std::move(channel)); }
     void unsubscribe(std::string /*channel*/) override {}
-    bus::BusCounters counters() const override { return {}; }
+    bus::BusCounters counters() const override {
+        bus::BusCounters counters;
+        counters.dropped = dropped;
+        return counters;
+    }
     std::vector<std::string> subscribed;
+    std::uint64_t dropped = 0;  ///< what the bus says it dropped (a full queue)
 
   private:
     Broker& broker_;
@@ -382,6 +387,30 @@ TEST_F(ClusterLinkTest, WhenTheBusDropsEverythingStartsOverAndRequestsAreRefused
     b_.link->forward(move(again, 1, "m3"), "node-a");
     pump();
     EXPECT_EQ(a_.hub.requests.size(), 2U);
+}
+
+TEST_F(ClusterLinkTest, AMessageTheBusDroppedWhileUpEndsEveryForwardedConnection) {
+    auto player = std::make_shared<TestPeer>(9);
+    b_.link->forward(move(player, 0, "m1"), "node-a");
+    pump();
+    const std::vector<std::pair<std::string, std::uint64_t>> live{{"node-a", 5}, {"node-b", 7}};
+    b_.link->nodes_live(live);
+    a_.link->nodes_live(live);
+    EXPECT_TRUE(player->closed.empty());
+    // Either side's queue was full once: a delivery or a hangup may be gone.
+    b_.bus.dropped = 1;
+    a_.bus.dropped = 3;
+    b_.link->nodes_live(live);
+    a_.link->nodes_live(live);
+    ASSERT_EQ(player->closed.size(), 1U);
+    EXPECT_EQ(player->closed.front().first, net::CloseCode::service_restart);
+    EXPECT_EQ(a_.hub.closed.size(), 1U);
+    // Only new drops count.
+    auto again = std::make_shared<TestPeer>(10);
+    b_.link->forward(move(again, 0, "m2"), "node-a");
+    pump();
+    b_.link->nodes_live(live);
+    EXPECT_TRUE(again->closed.empty());
 }
 
 TEST_F(ClusterLinkTest, WhatIsNotAnEnvelopeForThisNodeIsCountedAndDropped) {
