@@ -306,6 +306,8 @@ std::string render_cluster_metrics(const ClusterNodeStatus& node, const ClusterL
            node.heartbeat_failures);
     series("arbiter_cluster_rejoins_total", "counter",
            "Times this node lost its lease and joined again.", node.rejoins);
+    series("arbiter_cluster_games_owned", "gauge",
+           "Games this node owns now (it holds their fencing epoch).", node.games_owned);
     series("arbiter_cluster_games_adopted_total", "counter",
            "Games this node adopted from nodes gone (sweeps and requests).", node.adopted);
     series("arbiter_cluster_rooms_evicted_total", "counter",
@@ -347,8 +349,15 @@ std::string render_cluster_metrics(const ClusterNodeStatus& node, const ClusterL
 }
 
 ClusterNodeStatus ClusterNode::status() const {
-    std::lock_guard lock(mutex_);
-    return status_;
+    ClusterNodeStatus status;
+    {
+        std::lock_guard lock(mutex_);
+        status = status_;
+    }
+    if (repository_ != nullptr) {
+        status.games_owned = repository_->games_owned();
+    }
+    return status;
 }
 
 }  // namespace arbiter::server::app

@@ -56,7 +56,8 @@ struct ClusterNodeStatus {
     std::uint64_t rooms_evicted = 0;  ///< rooms dropped when the lease was lost
     std::uint64_t sweeps = 0;
     std::uint64_t sweep_failures = 0;
-    std::size_t live_nodes = 0;  ///< as the last sweep saw them
+    std::size_t live_nodes = 0;   ///< as the last sweep saw them
+    std::size_t games_owned = 0;  ///< games this node holds an epoch of now
 };
 
 /// The cluster's series for /metrics: the lease, ownership (adoptions, evictions), forwarding

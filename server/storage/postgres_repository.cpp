@@ -362,6 +362,10 @@ Expected<std::optional<GameOwner>, StorageError> PostgresRepository::owner_of(
     return ownership_->owner_of(game);
 }
 
+std::size_t PostgresRepository::games_owned() const {
+    return ownership_ ? ownership_->owned() : 0;
+}
+
 Expected<std::vector<LiveNode>, StorageError> PostgresRepository::live_nodes() {
     if (!ownership_) {
         return unexpected(single_node("reading the live nodes"));

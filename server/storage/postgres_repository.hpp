@@ -121,6 +121,8 @@ class PostgresRepository final : public Database {
     Expected<std::optional<GameOwner>, StorageError> owner_of(const std::string& game);
     /// The nodes whose lease is live now (the database's clock).
     Expected<std::vector<LiveNode>, StorageError> live_nodes();
+    /// How many games this node holds an epoch of (0 on a single node).
+    std::size_t games_owned() const;
 
   private:
     struct Pending {
