@@ -26,6 +26,7 @@ struct Driver::Slot {
     std::vector<Spectator*> spectators;
     std::uint64_t echo_ply = 0;
     std::uint64_t pair = 0;  // relay: the number both players name to the relay server
+    std::string node[2];     // --by-node: the server name each player's `welcome` gave
 };
 
 struct Driver::Spectator {
@@ -33,6 +34,7 @@ struct Driver::Spectator {
     std::vector<Slot*> slots;  // the slots whose games it watches
     bool stalled = false;
     bool open = false;
+    std::string node;  // --by-node: the server name its `welcome` gave
 };
 
 struct Driver::Reader {
@@ -147,10 +149,18 @@ void Driver::open_player(Slot& slot, int player) {
                 send_echo(slot, 0);
             }
         } else if (player == 0) {
+            if (settings_.by_node) {
+                slot.players[0]->send(encoded(protocol::Hello{"load", std::nullopt}, "h"));
+            }
             create_game(slot);
-        } else if (!slot.game.empty() && !slot.join_sent) {
-            slot.join_sent = true;
-            slot.players[1]->send(encoded(protocol::Join{slot.game}));
+        } else {
+            if (settings_.by_node) {
+                slot.players[1]->send(encoded(protocol::Hello{"load", std::nullopt}, "h"));
+            }
+            if (!slot.game.empty() && !slot.join_sent) {
+                slot.join_sent = true;
+                slot.players[1]->send(encoded(protocol::Join{slot.game}));
+            }
         }
     };
     handler.on_message = [this, &slot, player](std::string_view text) {
@@ -179,6 +189,8 @@ void Driver::open_spectator(Spectator& spectator) {
         if (spectator.stalled) {
             ++stalled_open_;
             spectator.link->pause_reading();
+        } else if (settings_.by_node) {
+            spectator.link->send(encoded(protocol::Hello{"load", std::nullopt}, "h"));
         }
         for (const Slot* slot : spectator.slots) {
             if (!slot->game.empty()) {
@@ -186,7 +198,9 @@ void Driver::open_spectator(Spectator& spectator) {
             }
         }
     };
-    handler.on_message = [](std::string_view) {};
+    handler.on_message = [this, &spectator](std::string_view text) {
+        on_spectator_message(spectator, text);
+    };
     handler.on_close = [this, &spectator](int code, const std::string& what) {
         connection_closed(spectator.open);
         if (spectator.open && spectator.stalled) {
@@ -197,6 +211,45 @@ void Driver::open_spectator(Spectator& spectator) {
     };
     spectator.link =
         loop_.connect(settings_.endpoint, link_options(spectator.stalled), std::move(handler));
+}
+
+void Driver::on_spectator_message(Spectator& spectator, std::string_view text) {
+    // Only a `moved` (and with --by-node the `welcome`) is read: the rest costs no parse.
+    const bool moved = text.find(R"("type":"moved")") != std::string_view::npos;
+    const bool welcome = settings_.by_node && spectator.node.empty() &&
+                         text.find(R"("type":"welcome")") != std::string_view::npos;
+    if (!moved && !welcome) {
+        return;
+    }
+    Slot* watched = nullptr;
+    const auto message =
+        protocol::decode_server(text, [&spectator, &watched](std::string_view game) {
+            for (Slot* slot : spectator.slots) {
+                if (slot->game == game) {
+                    watched = slot;
+                    return std::optional(slot->variant);
+                }
+            }
+            return std::optional<rules::Variant>();
+        });
+    if (!message) {
+        return;  // an event of a game its slot has moved on from
+    }
+    if (const auto* hello = std::get_if<protocol::Welcome>(&message->body)) {
+        spectator.node = hello->server;
+        return;
+    }
+    const auto* event = std::get_if<protocol::Moved>(&message->body);
+    if (event == nullptr || watched == nullptr || event->ply == 0 ||
+        !settings_.measuring->load(std::memory_order_relaxed)) {
+        return;
+    }
+    const auto latency = micros_since(watched->sent[(event->ply - 1) % 4]);
+    if (settings_.by_node && spectator.node != watched->node[0]) {
+        stats_.to_spectator_other_node.add(latency);
+    } else {
+        stats_.to_spectator.add(latency);
+    }
 }
 
 void Driver::open_reader(Reader& reader) {
@@ -339,13 +392,14 @@ void Driver::on_player_message(Slot& slot, int player, std::string_view text) {
                     create_game(slot);
                 }
             },
+            [&](const protocol::Welcome& welcome) { slot.node[player] = welcome.server; },
             // Players neither offer, take back, claim, follow the lobby nor replay (an analysis'
             // progress goes to those who replayed the game).
-            [](const OneOf<protocol::Welcome, protocol::OfferEvent, protocol::TakenBack,
-                           protocol::Presence, protocol::RematchEvent, protocol::SpectatorCount,
-                           protocol::SeatLost, protocol::LobbyList, protocol::GamesList,
-                           protocol::Record, protocol::Pong, protocol::ChatEvent,
-                           protocol::ChatMuted, protocol::AnalysisProgress> auto&) {},
+            [](const OneOf<protocol::OfferEvent, protocol::TakenBack, protocol::Presence,
+                           protocol::RematchEvent, protocol::SpectatorCount, protocol::SeatLost,
+                           protocol::LobbyList, protocol::GamesList, protocol::Record,
+                           protocol::Pong, protocol::ChatEvent, protocol::ChatMuted,
+                           protocol::AnalysisProgress> auto&) {},
         },
         message->body);
 }

@@ -61,6 +61,10 @@ struct RunSettings {
     /// The side to move resigns once this many plies are played (0: play on to the result):
     /// finished games of a realistic length, for the analysis benchmark.
     std::uint64_t resign_at = 0;
+    /// A cluster behind a proxy: every connection says `hello` first and keeps the server name
+    /// its `welcome` gives (a node's carries the node's id), so that a spectator's latency is
+    /// counted apart when it is on another node than the game's creator (whose node owns it).
+    bool by_node = false;
 };
 
 /// One event loop's games and spectators.
@@ -106,6 +110,7 @@ class Driver {
     /// Sends the reader's next read after `delay`, and so on every interval while it is open.
     void read_after(Reader& reader, std::chrono::microseconds delay);
     void on_reader_message(std::string_view text);
+    void on_spectator_message(Spectator& spectator, std::string_view text);
     LinkOptions link_options(bool stalled);
     void on_player_message(Slot& slot, int player, std::string_view text);
     void on_refused(Slot& slot, int player, const protocol::ServerMessage& message,

@@ -47,6 +47,7 @@ struct Options {
     std::string variant = "chess";
     std::string record;
     bool json = false;
+    bool by_node = false;
 };
 
 // 10,000 sockets need 10,000 descriptors: take everything the hard limit allows.
@@ -123,6 +124,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("threads", po::value(&o.threads)->default_value(o.threads), "client event loops (one thread each)")
         ("per-address", po::value(&o.per_address)->default_value(o.per_address), "connections per 127.0.0.x source address (0: let the kernel pick)")
         ("server-pid", po::value(&o.server_pid)->default_value(o.server_pid), "read the server's RSS from /proc/PID/status")
+        ("by-node", po::bool_switch(&o.by_node), "a cluster behind a proxy: each connection says hello, and spectators on another node than their game's creator are timed apart")
         ("json", po::bool_switch(&o.json), "also print the figures as one JSON line");
     // clang-format on
     po::variables_map values;
@@ -221,6 +223,7 @@ int main(int argc, char** argv) {
     settings.bare = bare;
     settings.idle = options.idle;
     settings.resign_at = options.resign_at;
+    settings.by_node = options.by_node;
     settings.moves_per_second = options.rate;
     settings.total_games = options.games;
     settings.per_address = options.per_address;
@@ -354,6 +357,16 @@ int main(int argc, char** argv) {
         std::printf("  latency to opponent ms: p50 %.3f  p99 %.3f  p99.9 %.3f  (%zu samples)\n",
                     opponent[0], opponent[1], opponent[2], stats.to_opponent.size());
     }
+    const auto spectator_line = [](const char* label, Latencies& samples) {
+        if (samples.size() > 0) {
+            std::printf("  %s ms: p50 %.3f  p99 %.3f  p99.9 %.3f  (%zu samples)\n", label,
+                        samples.quantile_ms(0.5), samples.quantile_ms(0.99),
+                        samples.quantile_ms(0.999), samples.size());
+        }
+    };
+    spectator_line(options.by_node ? "latency to spectator, owner's node" : "latency to spectator",
+                   stats.to_spectator);
+    spectator_line("latency to spectator, other node", stats.to_spectator_other_node);
     if (!bare) {
         std::printf("  games started %llu, ended %llu\n",
                     static_cast<unsigned long long>(stats.games_started),
@@ -412,6 +425,13 @@ int main(int argc, char** argv) {
             {"per_second", per_second},
             {"mover_ms", {mover[0], mover[1], mover[2]}},
             {"opponent_ms", {opponent[0], opponent[1], opponent[2]}},
+            {"spectator_ms",
+             {stats.to_spectator.quantile_ms(0.5), stats.to_spectator.quantile_ms(0.99),
+              stats.to_spectator.quantile_ms(0.999)}},
+            {"spectator_other_node_ms",
+             {stats.to_spectator_other_node.quantile_ms(0.5),
+              stats.to_spectator_other_node.quantile_ms(0.99),
+              stats.to_spectator_other_node.quantile_ms(0.999)}},
             {"errors", stats.errors},
             {"closes", stats.closes},
             {"stalled_open_before_drain", stalled_before},

@@ -21,6 +21,8 @@ void Stats::merge(const Stats& other) {
     games_ended += other.games_ended;
     to_mover.merge(other.to_mover);
     to_opponent.merge(other.to_opponent);
+    to_spectator.merge(other.to_spectator);
+    to_spectator_other_node.merge(other.to_spectator_other_node);
     if (to_mover_by_second.size() < other.to_mover_by_second.size()) {
         to_mover_by_second.resize(other.to_mover_by_second.size());
     }

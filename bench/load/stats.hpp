@@ -31,6 +31,10 @@ struct Stats {
     std::uint64_t games_ended = 0;    ///< `ended` received by the creator
     Latencies to_mover;               ///< move sent -> the mover's `moved` (echo: the echo)
     Latencies to_opponent;            ///< move sent -> the opponent's `moved`
+    /// move sent -> a spectator's `moved`; with --by-node only spectators on the creator's node
+    Latencies to_spectator;
+    /// move sent -> the `moved` of a spectator on another node than the game's creator (--by-node)
+    Latencies to_spectator_other_node;
     /// to_mover again, one entry per second of the measured window (with --timeline): shows
     /// whether a tail is a transient (set-up, slow consumers being closed) or steady.
     std::vector<Latencies> to_mover_by_second;
