@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// The message bus between the nodes of a cluster (issue 43): a node publishes a game's events on
-/// that game's channel and forwards players' intents to the owner's inbox channel; it subscribes
-/// to a game's channel while it has viewers of that game.
+/// The message bus between the nodes of a cluster (issue 43): each node reads its own inbox
+/// channel, where other nodes forward it players' requests and send back its connections'
+/// messages (server/cluster/README.md).
 ///
 /// The bus is the fast path only, never the truth (README.md in this folder):
 /// - while the bus stays connected, messages on one channel from one publisher arrive in the
