@@ -63,7 +63,7 @@ pg_port=$(free_port)
 mkdir -p "$work/pg" "$work/pgsock"
 [[ ${#as_postgres[@]} -gt 0 ]] && chown postgres "$work/pg" "$work/pgsock"
 "${as_postgres[@]}" "$pg_bin/initdb" -D "$work/pg" -U arbiter --auth=trust -E UTF8 >/dev/null
-"${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
+"${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
     -o "-p $pg_port -k $work/pgsock -c listen_addresses=127.0.0.1 -c max_connections=200" \
     start >/dev/null
 db="postgresql://arbiter@127.0.0.1:$pg_port/postgres"
