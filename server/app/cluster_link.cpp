@@ -132,7 +132,7 @@ bool ClusterLink::publish(const std::string& node, const cluster::Envelope& enve
     bus::Bus* bus = nullptr;
     {
         std::lock_guard lock(mutex_);
-        if (!bus_up_ || closed_) {
+        if (!bus_up_ || closed_ || bus_ == nullptr) {
             return false;
         }
         bus = bus_;
