@@ -92,8 +92,8 @@ class ClusterLink::RemotePeer final : public net::Peer,
 ClusterLink::ClusterLink(std::string self_node, std::uint64_t incarnation, ClusterHost& host,
                          std::shared_ptr<Executor> executor)
     : self_(std::move(self_node)),
-      incarnation_(incarnation),
       host_(host),
+      incarnation_(incarnation),
       executor_(std::move(executor)) {}
 
 void ClusterLink::attach(bus::Bus& bus) {
@@ -109,6 +109,15 @@ void ClusterLink::close() {
     std::lock_guard lock(mutex_);
     closed_ = true;
     bus_ = nullptr;
+    executor_.reset();
+}
+
+void ClusterLink::rejoined(std::uint64_t incarnation) {
+    {
+        std::lock_guard lock(mutex_);
+        incarnation_ = incarnation;
+    }
+    end_all("this node lost its games; reconnect and resume");
 }
 
 void ClusterLink::hang_up_all(std::string_view reason) {
@@ -268,8 +277,16 @@ void ClusterLink::hang_up(const std::shared_ptr<RemotePeer>& peer, std::uint64_t
     }
     publish(peer->holder().node,
             cluster::Hangup{self_, peer->holder(), false, code, std::string(reason)});
-    // As the network reports a close: later, never inside the call that closed it.
-    executor_->post([self = shared_from_this(), peer] { self->host_.remote_closed(peer); });
+    // As the network reports a close: later, never inside the call that closed it (after
+    // close(), nobody is told: the hub is closing too).
+    std::shared_ptr<Executor> executor;
+    {
+        std::lock_guard lock(mutex_);
+        executor = executor_;
+    }
+    if (executor) {
+        executor->post([self = shared_from_this(), peer] { self->host_.remote_closed(peer); });
+    }
 }
 
 // ---- the holder's side ----------------------------------------------------------------------
@@ -315,8 +332,11 @@ void ClusterLink::forward(RoomRequest request, const std::string& owner) {
                                       std::move(request.id), std::move(request.body)})});
         return;
     }
+    const bool unwatch = std::holds_alternative<protocol::Unwatch>(request.body);
+    std::uint64_t incarnation = 0;
     {
         std::lock_guard lock(mutex_);
+        incarnation = incarnation_;
         if (bus_up_ && !closed_) {
             if (owners_.size() >= kMaxRememberedOwners) {
                 owners_.clear();
@@ -325,12 +345,16 @@ void ClusterLink::forward(RoomRequest request, const std::string& owner) {
             auto& forwarded = forwarded_[request.peer->id()];
             forwarded.peer = request.peer;
             forwarded.owners.insert(owner);
+            // Every request but an unwatch is answered: one that is not in time was lost.
+            if (!unwatch && !forwarded.unanswered_since) {
+                forwarded.unanswered_since = std::chrono::steady_clock::now();
+            }
             ++counters_.forwarded;
         }
     }
     const auto round_trip = request.peer->round_trip();
     cluster::Intent intent{
-        {self_, incarnation_, request.peer->id()},
+        {self_, incarnation, request.peer->id()},
         game,
         request.hops,
         request.player_name,
@@ -356,6 +380,7 @@ void ClusterLink::on_delivery(const cluster::Delivery& delivery) {
             return;  // closed meanwhile: its owners hear of it
         }
         peer = it->second.peer.lock();
+        it->second.unanswered_since.reset();
         ++counters_.deliveries;
     }
     if (peer) {
@@ -416,12 +441,12 @@ void ClusterLink::on_hangup(const cluster::Hangup& hangup) {
         }
         return;
     }
-    if (hangup.connection.node != self_ || hangup.connection.incarnation != incarnation_) {
-        return;  // meant for an earlier run of this node
-    }
     std::shared_ptr<net::Peer> peer;
     {
         std::lock_guard lock(mutex_);
+        if (hangup.connection.node != self_ || hangup.connection.incarnation != incarnation_) {
+            return;  // meant for an earlier run of this node
+        }
         auto it = forwarded_.find(hangup.connection.connection);
         if (it == forwarded_.end()) {
             return;
@@ -436,8 +461,10 @@ void ClusterLink::on_hangup(const cluster::Hangup& hangup) {
 
 void ClusterLink::connection_closed(const net::Peer& peer) {
     std::set<std::string> owners;
+    std::uint64_t incarnation = 0;
     {
         std::lock_guard lock(mutex_);
+        incarnation = incarnation_;
         auto it = forwarded_.find(peer.id());
         if (it == forwarded_.end()) {
             return;
@@ -446,11 +473,12 @@ void ClusterLink::connection_closed(const net::Peer& peer) {
         forwarded_.erase(it);
     }
     for (const auto& owner : owners) {
-        publish(owner, cluster::Hangup{self_, {self_, incarnation_, peer.id()}, true, 1000, ""});
+        publish(owner, cluster::Hangup{self_, {self_, incarnation, peer.id()}, true, 1000, ""});
     }
 }
 
-void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint64_t>>& live) {
+void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint64_t>>& live,
+                             std::chrono::steady_clock::time_point now) {
     // A message the bus dropped while it stayed up (its queue was full) may have been any
     // delivery or hangup: every forwarded connection starts over, as after a disconnection.
     bool lost_messages = false;
@@ -498,8 +526,11 @@ void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint6
         }
         for (auto it = forwarded_.begin(); it != forwarded_.end();) {
             auto& owners = it->second.owners;
-            const bool gone = std::any_of(owners.begin(), owners.end(),
-                                          [&](const auto& owner) { return !is_live_node(owner); });
+            const bool gone =
+                std::any_of(owners.begin(), owners.end(),
+                            [&](const auto& owner) { return !is_live_node(owner); }) ||
+                (it->second.unanswered_since &&
+                 now - *it->second.unanswered_since >= kAnswerTimeout);
             if (!gone) {
                 ++it;
                 continue;
@@ -507,7 +538,10 @@ void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint6
             if (auto peer = it->second.peer.lock()) {
                 lost.push_back(std::move(peer));
             }
-            // Its other owners hear of the close (connection_closed) when it comes.
+            // Closed once: the owners gone need no hangup, the others hear of the close
+            // (connection_closed) when it comes.
+            std::erase_if(owners, [&](const auto& owner) { return !is_live_node(owner); });
+            it->second.unanswered_since.reset();
             ++it;
         }
         counters_.hangups += ended.size();
@@ -520,7 +554,8 @@ void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint6
     }
     for (auto& peer : lost) {
         peer->close(net::CloseCode::service_restart,
-                    "the node that played your game stopped; reconnect and resume");
+                    "the node that plays your game stopped or did not answer; reconnect and "
+                    "resume");
     }
 }
 

@@ -25,6 +25,7 @@
 /// Thread-safe. Bus handlers (on_bus_message, on_bus_state) run on the bus's thread; the rest on
 /// any thread. No lock is held while calling the host or a peer.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -96,6 +97,8 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     static constexpr std::uint64_t kFirstRemotePeerId = std::uint64_t{1} << 62;
     /// Games whose owner the link remembers; past it, it forgets them all (each is read again).
     static constexpr std::size_t kMaxRememberedOwners = 1U << 17;
+    /// A forwarded request with nothing at all back from its owner this long was lost.
+    static constexpr std::chrono::seconds kAnswerTimeout{3};
 
     /// `incarnation`: this process's run of the node (its first lease), which tells a connection
     /// of this run from one of a run before. `executor`: where closes of RemotePeers are
@@ -113,6 +116,11 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     /// room here ends, its holder told to close it with 1012 (`reason`), so that its client
     /// resumes on the game's new owner.
     void hang_up_all(std::string_view reason);
+    /// The node lost its lease and joined again under `incarnation`: the other nodes end every
+    /// connection of its earlier run (nodes_live), so every forwarded connection is closed
+    /// (1012) and every RemotePeer ends here too, and what it forwards from now on goes as the
+    /// new run.
+    void rejoined(std::uint64_t incarnation);
 
     // The bus's handlers.
     void on_bus_message(std::string_view channel, std::string_view bytes);
@@ -137,7 +145,8 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     /// holder run not among them ends, and owners not among them are forgotten. Called at each
     /// sweep, it also ends every forwarded connection and RemotePeer when the bus dropped a
     /// message since the last call (a full queue): it may have been any of theirs.
-    void nodes_live(const std::vector<std::pair<std::string, std::uint64_t>>& live);
+    void nodes_live(const std::vector<std::pair<std::string, std::uint64_t>>& live,
+                    std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
 
     ClusterLinkCounters counters() const;
     const std::string& self() const noexcept { return self_; }
@@ -149,6 +158,8 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     struct Forwarded {
         std::weak_ptr<net::Peer> peer;
         std::set<std::string> owners;
+        /// Since when a request of it waits with nothing back (nullopt: none waits).
+        std::optional<std::chrono::steady_clock::time_point> unanswered_since;
     };
 
     void on_intent(cluster::Intent intent);
@@ -166,11 +177,13 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     void refuse(const RoomRequest& request, const std::string& why);
 
     const std::string self_;
-    const std::uint64_t incarnation_;
     ClusterHost& host_;
-    std::shared_ptr<Executor> executor_;
 
     mutable std::mutex mutex_;
+    std::uint64_t incarnation_;  ///< this run of the node (rejoined() moves it on)
+    /// Where a RemotePeer's close is reported; released at close(), before the network (whose
+    /// strand it is) goes.
+    std::shared_ptr<Executor> executor_;
     bus::Bus* bus_ = nullptr;
     bool bus_up_ = false;
     bool closed_ = false;

@@ -162,6 +162,9 @@ void ClusterNode::beat() {
                 return;  // the next heartbeat fails too, and tries again
             }
             repository_->rejoin(joined->incarnation);
+            // The other nodes end the connections of this node's earlier run: its clients
+            // start over, as the new run.
+            link_->rejoined(joined->incarnation);
             log_event(LogLevel::warn, "cluster_rejoined",
                       {{"node", options_.node_id},
                        {"incarnation", joined->incarnation},

@@ -413,6 +413,59 @@ TEST_F(ClusterLinkTest, AMessageTheBusDroppedWhileUpEndsEveryForwardedConnection
     EXPECT_TRUE(again->closed.empty());
 }
 
+TEST_F(ClusterLinkTest, ARequestWithNothingBackInTimeClosesItsConnection) {
+    const std::vector<std::pair<std::string, std::uint64_t>> live{{"node-a", 5}, {"node-b", 7}};
+    auto player = std::make_shared<TestPeer>(9);
+    const auto sent = std::chrono::steady_clock::now();
+    b_.link->forward(move(player, 0, "m1"), "node-a");
+    // Lost on the way (node-a's subscription was not back yet): nothing comes back.
+    broker_.queue.clear();
+    b_.link->nodes_live(live, sent + ClusterLink::kAnswerTimeout / 2);
+    EXPECT_TRUE(player->closed.empty());
+    b_.link->nodes_live(live, sent + ClusterLink::kAnswerTimeout + std::chrono::seconds(1));
+    ASSERT_EQ(player->closed.size(), 1U);
+    EXPECT_EQ(player->closed.front().first, net::CloseCode::service_restart);
+    // Closed once, not at every sweep.
+    b_.link->nodes_live(live, sent + ClusterLink::kAnswerTimeout * 3);
+    EXPECT_EQ(player->closed.size(), 1U);
+
+    // Answered in time: it stays; an unwatch needs no answer.
+    auto other = std::make_shared<TestPeer>(10);
+    const auto later = std::chrono::steady_clock::now();
+    b_.link->forward(move(other, 0, "m2"), "node-a");
+    pump();
+    a_.hub.requests.back().peer->send(std::make_shared<const std::string>("{}"));
+    pump();
+    RoomRequest unwatch{other, std::nullopt, protocol::Unwatch{"g1"}, {}, {}};
+    b_.link->forward(std::move(unwatch), "node-a");
+    b_.link->nodes_live(live, later + ClusterLink::kAnswerTimeout * 2);
+    EXPECT_TRUE(other->closed.empty());
+}
+
+TEST_F(ClusterLinkTest, ARejoinedNodeStartsItsConnectionsOverAsItsNewRun) {
+    auto player = std::make_shared<TestPeer>(9);
+    b_.link->forward(move(player, 0, "m1"), "node-a");
+    pump();
+    // node-b lost its lease: node-a ends the connections of node-b's run 7 ...
+    a_.link->nodes_live({{"node-a", 5}, {"node-b", 8}});
+    EXPECT_EQ(a_.hub.closed.size(), 1U);
+    // ... and node-b, joined again as run 8, closes them itself.
+    b_.link->rejoined(8);
+    ASSERT_EQ(player->closed.size(), 1U);
+    EXPECT_EQ(player->closed.front().first, net::CloseCode::service_restart);
+    // What it forwards now is run 8's, and stays while run 8 is live.
+    auto again = std::make_shared<TestPeer>(11);
+    b_.link->forward(move(again, 0, "m2"), "node-a");
+    pump();
+    ASSERT_EQ(a_.hub.opened.size(), 2U);
+    a_.link->nodes_live({{"node-a", 5}, {"node-b", 8}});
+    EXPECT_EQ(a_.hub.closed.size(), 1U);
+    // A hangup meant for run 7 is not run 8's.
+    b_.link->on_bus_message("inbox:node-b", cluster::encode(cluster::Hangup{
+                                                "node-a", {"node-b", 7, 11}, false, 1012, "old"}));
+    EXPECT_TRUE(again->closed.empty());
+}
+
 TEST_F(ClusterLinkTest, WhatIsNotAnEnvelopeForThisNodeIsCountedAndDropped) {
     a_.link->on_bus_message("inbox:node-a", "not an envelope");
     a_.link->on_bus_message("inbox:node-b", cluster::encode(cluster::Delivery{"node-b", 9, "{}"}));
