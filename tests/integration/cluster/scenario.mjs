@@ -268,7 +268,7 @@ async function finalChecks(rig, checks, journal, games, clients, sampler, closeC
 
   const twice = await rig.sql(
     `SELECT game_id, ply, count(*) FROM moves WHERE game_id IN (${ids}) GROUP BY game_id, ply HAVING count(*) > 1`);
-  checks.check('no ply stored twice', twice.length === 0, JSON.stringify(twice.slice(0, 5)));
+  checks.check('no ply stored twice', twice.length === 0, twice.length ? JSON.stringify(twice.slice(0, 5)) : '');
 
   const rows = await rig.sql(
     `SELECT g.id, g.status, g.result, g.seq, g.ply, count(m.ply), coalesce(max(m.ply), 0)
