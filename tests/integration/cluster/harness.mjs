@@ -286,7 +286,10 @@ export async function startCluster({
     rig.postgres = await startPostgres();
     rig.redis = await startRedis(dir);
     const ids = Array.from({ length: nodes }, (_, i) => `n${i + 1}`);
+    // Every test client is 127.0.0.1: 300 of them pass the 256 connections one address may hold.
     const argsOf = (id) => [
+      '--max-connections-per-address',
+      '4096',
       '--sync',
       'normal',
       ...(cluster
