@@ -16,6 +16,7 @@
 
 #include "server/app/log.hpp"
 #include "server/app/scheduling.hpp"
+#include "server/bus/redis_uri.hpp"
 #include "server/net/memory_budget.hpp"
 
 namespace arbiter::server::app {
@@ -65,6 +66,51 @@ std::uint64_t physical_memory_bytes() {
     return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
+/// The cluster flags: all or none, and each within its bounds; fills config.cluster's timings.
+Expected<void, std::string> check_cluster(const po::variables_map& values, ServerConfig& config,
+                                          std::uint64_t lease_ttl_ms, std::uint64_t heartbeat_ms,
+                                          std::uint64_t sweep_ms) {
+    auto& cluster = config.cluster;
+    if (!cluster.enabled()) {
+        for (const char* flag : {"bus", "lease-ttl-ms", "heartbeat-ms", "sweep-ms"}) {
+            if (values.count(flag) != 0U && !values[flag].defaulted()) {
+                return unexpected("--" + std::string(flag) +
+                                  " is for a cluster node: give --node-id");
+            }
+        }
+        return {};
+    }
+    if (auto id = storage::check_node_id(cluster.node_id); !id) {
+        return unexpected("--node-id: " + id.error());
+    }
+    if (!is_postgres_uri(config.database)) {
+        return unexpected(std::string(
+            "--node-id needs --db postgresql://...: the nodes of a cluster share one PostgreSQL "
+            "database"));
+    }
+    if (cluster.bus.empty()) {
+        return unexpected(std::string("--node-id needs --bus redis://HOST:PORT"));
+    }
+    if (auto bus = bus::parse_redis_uri(cluster.bus); !bus) {
+        return unexpected("--bus: " + bus.error());
+    }
+    if (lease_ttl_ms < 100 || lease_ttl_ms > 600'000 || heartbeat_ms < 10 ||
+        heartbeat_ms > 300'000) {
+        return unexpected(
+            std::string("--lease-ttl-ms must be 100..600000 and --heartbeat-ms 10..300000"));
+    }
+    if (sweep_ms < 10 || sweep_ms > 600'000) {
+        return unexpected(std::string("--sweep-ms must be 10..600000"));
+    }
+    cluster.lease.ttl = std::chrono::milliseconds(lease_ttl_ms);
+    cluster.lease.heartbeat_interval = std::chrono::milliseconds(heartbeat_ms);
+    cluster.sweep_interval = std::chrono::milliseconds(sweep_ms);
+    if (auto timing = storage::check_lease_timing(cluster.lease); !timing) {
+        return unexpected("--lease-ttl-ms and --heartbeat-ms: " + timing.error());
+    }
+    return {};
+}
+
 }  // namespace
 
 std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* const* argv) {
@@ -85,6 +131,9 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     unsigned engine_timeout_ms = static_cast<unsigned>(config.engines.handshake_timeout.count());
     unsigned engine_margin_ms = static_cast<unsigned>(config.engines.answer_margin.count());
     std::uint64_t analysis_nodes = 100'000;
+    auto lease_ttl_ms = static_cast<std::uint64_t>(config.cluster.lease.ttl.count());
+    auto heartbeat_ms = static_cast<std::uint64_t>(config.cluster.lease.heartbeat_interval.count());
+    auto sweep_ms = static_cast<std::uint64_t>(config.cluster.sweep_interval.count());
     unsigned analysis_movetime_ms = 200;
     po::options_description options("arbiter-server options");
     // clang-format off
@@ -140,7 +189,12 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("analysis-threads", po::value(&config.analysis.threads)->default_value(config.analysis.threads), "threads analysing finished games (each with its own niced engine processes, apart from the live games' engines)")
         ("max-analysis-queue", po::value(&config.analysis.max_queue)->default_value(config.analysis.max_queue), "analyses and position evaluations waiting at most; past it a request is answered 503 busy with Retry-After")
         ("analysis-nodes", po::value(&analysis_nodes)->default_value(analysis_nodes), "nodes the engine searches per analysed position (0: search --analysis-movetime-ms instead)")
-        ("analysis-movetime-ms", po::value(&analysis_movetime_ms)->default_value(analysis_movetime_ms), "think time per analysed position when --analysis-nodes is 0");
+        ("analysis-movetime-ms", po::value(&analysis_movetime_ms)->default_value(analysis_movetime_ms), "think time per analysed position when --analysis-nodes is 0")
+        ("node-id", po::value(&config.cluster.node_id), "run as this node of a cluster (1..64 of A-Z a-z 0-9 _ -, unique in the cluster): needs --db postgresql://... and --bus (README.md, \"Several nodes\")")
+        ("bus", po::value(&config.cluster.bus), "redis://HOST:PORT: the Redis server the cluster's nodes forward players' requests through (with --node-id)")
+        ("lease-ttl-ms", po::value(&lease_ttl_ms)->default_value(lease_ttl_ms), "how long a node's lease lasts without a heartbeat; a node silent this long loses its games to the others")
+        ("heartbeat-ms", po::value(&heartbeat_ms)->default_value(heartbeat_ms), "time between a node's heartbeats (at most (--lease-ttl-ms - 250) / 2, so that one lost heartbeat keeps the lease)")
+        ("sweep-ms", po::value(&sweep_ms)->default_value(sweep_ms), "how often a node adopts the games of nodes whose lease ended and looks for nodes gone");
     // clang-format on
     po::variables_map values;
     try {
@@ -189,6 +243,10 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
             return refuse(
                 "--journal-rows tunes SQLite's move journal; PostgreSQL writes each move in place");
         }
+    }
+    if (auto cluster = check_cluster(values, config, lease_ttl_ms, heartbeat_ms, sweep_ms);
+        !cluster) {
+        return refuse(cluster.error());
     }
     if (config.threads < 1 || config.threads > 256) {
         return refuse("--threads must be 1..256");

@@ -2,6 +2,7 @@
 /// \file
 /// arbiter-server's command line: every listening address, path and limit is a flag.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,8 +12,20 @@
 #include "server/app/hub.hpp"
 #include "server/engine/engine_registry.hpp"
 #include "server/net/server.hpp"
+#include "server/storage/lease_rules.hpp"
 
 namespace arbiter::server::app {
+
+/// A cluster node's settings (issue 43; README.md, "Several nodes"). Empty node_id: a single
+/// node, and the other fields are not used.
+struct ClusterConfig {
+    std::string node_id;  ///< --node-id
+    std::string bus;      ///< --bus redis://HOST:PORT
+    storage::LeaseTiming lease;
+    /// How often the node looks for games whose owner's lease ended, and for nodes gone.
+    std::chrono::milliseconds sweep_interval{1000};
+    bool enabled() const noexcept { return !node_id.empty(); }
+};
 
 struct ServerConfig {
     net::NetConfig net;
@@ -47,6 +60,7 @@ struct ServerConfig {
     engines::EngineOptions engines;
     /// The analysis pool (analysis_service.hpp).
     app::AnalysisOptions analysis;
+    ClusterConfig cluster;
 };
 
 /// Whether --db names a PostgreSQL database (a libpq URI: "postgresql://" or "postgres://")

@@ -386,8 +386,14 @@ void HttpApi::health(Respond respond) {
     // connections would wait too. At most one probe a second and one at a time (a flood of
     // checks takes the lock once); meanwhile the last answer stands.
     const auto answer = [this] {
-        return writable_.load() ? text_response(200, "ok")
-                                : text_response(503, "database not writable");
+        if (!writable_.load()) {
+            return text_response(503, "database not writable");
+        }
+        if (lease_status_) {
+            const auto [held, line] = lease_status_();
+            return held ? text_response(200, "ok\n" + line) : text_response(503, line);
+        }
+        return text_response(200, "ok");
     };
     const auto now = std::chrono::steady_clock::now().time_since_epoch();
     const auto last = std::chrono::steady_clock::duration(last_probe_.load());

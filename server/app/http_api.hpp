@@ -50,6 +50,11 @@ class HttpApi final : public net::HttpHandler {
 
     void handle(const net::HttpRequest& request, Respond respond) override;
 
+    /// A cluster node's lease, for /healthz: whether it is held, and a line that says so.
+    using LeaseStatus = std::function<std::pair<bool, std::string>()>;
+    /// Before the server starts: /healthz answers 503 while the lease is not held.
+    void set_lease_status(LeaseStatus status) { lease_status_ = std::move(status); }
+
   private:
     /// 429 with Retry-After when `request`'s client is over its rate of API requests.
     std::optional<net::HttpResponse> over_api_rate(const net::HttpRequest& request);
@@ -62,7 +67,8 @@ class HttpApi final : public net::HttpHandler {
     net::HttpResponse games(std::string_view query);
     net::HttpResponse game(const std::string& id);
     net::HttpResponse export_game(const std::string& id);
-    /// 200 while the database is writable, else 503; probed on the reader thread.
+    /// 200 while the database is writable (and a cluster node's lease held), else 503; probed on
+    /// the reader thread.
     void health(Respond respond);
     net::HttpResponse metrics();
     /// A file of the web root, with validators: 304 when the client's copy is current.
@@ -77,6 +83,7 @@ class HttpApi final : public net::HttpHandler {
     PlayerHttp* players_;
     AnalysisHttp* analysis_;
     RequestRates api_rates_;
+    LeaseStatus lease_status_;
     /// /healthz: the last probe of the database (see health()).
     static constexpr std::chrono::seconds kHealthProbeInterval{1};
     std::atomic<bool> writable_;

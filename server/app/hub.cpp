@@ -19,6 +19,22 @@ concept GameRequest = std::same_as<T, protocol::Join> || std::same_as<T, protoco
     std::same_as<T, protocol::Abort> || std::same_as<T, protocol::Claim> ||
     std::same_as<T, protocol::ChatMute>;
 
+/// Whether a request goes to a room (what a cluster node forwards to a game's owner).
+bool is_room_request(const protocol::ClientBody& body) {
+    return std::visit(
+        Overloaded{
+            [](const OneOf<protocol::Join, protocol::Resume, protocol::Watch, protocol::Unwatch,
+                           protocol::MoveRequest, protocol::Resign, protocol::OfferRequest,
+                           protocol::Abort, protocol::Claim, protocol::ChatRequest,
+                           protocol::ChatMute> auto&) { return true; },
+            [](const OneOf<protocol::Hello, protocol::Create, protocol::LobbySubscribe,
+                           protocol::GamesQuery, protocol::Ping, protocol::ReplayRequest> auto&) {
+                return false;
+            },
+        },
+        body);
+}
+
 ClientLimitsConfig limits_of(const HubConfig& config) {
     return {config.messages_per_second, config.message_burst, config.max_refused_in_row,
             config.max_open_games, config.max_creates_per_minute};
@@ -49,6 +65,11 @@ Expected<Hub::Restored, std::string> Hub::restore_games() {
         pruner_.start(make_executor_());
     }
     return restored;
+}
+
+Expected<Hub::Restored, std::string> Hub::start_without_restore() {
+    pruner_.start(make_executor_());
+    return Restored{};
 }
 
 ClientKey Hub::client_of(const net::Peer& peer) {
@@ -127,6 +148,9 @@ void Hub::on_close(const std::shared_ptr<net::Peer>& peer) {
     });
     lobby_.unsubscribe(peer->id());
     replay_watchers_.forget(peer->id());
+    if (link_ != nullptr && !ClusterLink::is_remote(*peer)) {
+        link_->connection_closed(*peer);  // the nodes its requests went to hear of it
+    }
     for (const auto& game : connections_.closed(peer->id())) {
         if (auto room = registry_.find(game)) {
             room->leave(peer);
@@ -191,8 +215,12 @@ void Hub::on_message(const std::shared_ptr<net::Peer>& peer, std::string_view te
 }
 
 bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
-                   std::chrono::steady_clock::time_point received) {
+                   std::chrono::steady_clock::time_point received, std::uint64_t hops) {
     const auto& id = message.id;
+    const auto route = [&](RoomRequest request) {
+        request.hops = hops;
+        return registry_.route(std::move(request));
+    };
     // One case per message type, and no default: a new type does not compile until it is
     // handled here.
     return std::visit(
@@ -222,30 +250,32 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
                 return false;
             },
             [&](protocol::Unwatch& unwatch) {
-                registry_.unwatch(RoomRequest{peer, id, std::move(unwatch), {}, received});
+                RoomRequest request{peer, id, std::move(unwatch), {}, received};
+                request.hops = hops;
+                registry_.unwatch(std::move(request));
                 return false;
             },
             // Only a join and a watch take the connection's name (a seat and `spectators` show
             // it); a move need not pay for the lookup's lock and copy.
             [&](protocol::Join& join) {
-                return registry_.route(RoomRequest{peer, id, std::move(join),
-                                                   connections_.name_of(peer->id()), received,
-                                                   connections_.user_of(peer->id())});
+                return route(RoomRequest{peer, id, std::move(join),
+                                         connections_.name_of(peer->id()), received,
+                                         connections_.user_of(peer->id())});
             },
             // A watcher is named in `spectators`, marked a guest unless signed in.
             [&](protocol::Watch& watch) {
-                return registry_.route(RoomRequest{peer, id, std::move(watch),
-                                                   connections_.name_of(peer->id()), received,
-                                                   connections_.user_of(peer->id())});
+                return route(RoomRequest{peer, id, std::move(watch),
+                                         connections_.name_of(peer->id()), received,
+                                         connections_.user_of(peer->id())});
             },
             // A resume may find its seat by the connection's account (issue 40).
             [&](protocol::Resume& resume) {
-                return registry_.route(RoomRequest{
+                return route(RoomRequest{
                     peer, id, std::move(resume), {}, received, connections_.user_of(peer->id())});
             },
-            [&](protocol::ChatRequest& chat) { return on_chat(peer, chat, id, received); },
+            [&](protocol::ChatRequest& chat) { return on_chat(peer, chat, id, received, hops); },
             [&]<GameRequest Request>(Request& request) {
-                return registry_.route(RoomRequest{peer, id, std::move(request), {}, received});
+                return route(RoomRequest{peer, id, std::move(request), {}, received});
             },
         },
         message.body);
@@ -253,7 +283,7 @@ bool Hub::dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessa
 
 bool Hub::on_chat(const std::shared_ptr<net::Peer>& peer, protocol::ChatRequest& chat,
                   const std::optional<std::string>& id,
-                  std::chrono::steady_clock::time_point received) {
+                  std::chrono::steady_clock::time_point received, std::uint64_t hops) {
     if (const auto wait = chat_rates_.take(std::to_string(peer->id()), received)) {
         const auto wait_ms =
             std::max<std::int64_t>(1, std::chrono::ceil<std::chrono::milliseconds>(*wait).count());
@@ -263,8 +293,9 @@ bool Hub::on_chat(const std::shared_ptr<net::Peer>& peer, protocol::ChatRequest&
                         id);
         return false;
     }
-    return registry_.route(
-        RoomRequest{peer, id, std::move(chat), connections_.name_of(peer->id()), received});
+    RoomRequest request{peer, id, std::move(chat), connections_.name_of(peer->id()), received};
+    request.hops = hops;
+    return registry_.route(std::move(request));
 }
 
 // ---- what the rooms report ----------------------------------------------------------------
@@ -330,6 +361,60 @@ bool Hub::unload_room(const std::string& game, const GameRoom* room,
 void Hub::reroute(RoomRequest request) {
     log_event(LogLevel::debug, "request_rerouted", {{"peer", request.peer->id()}});
     registry_.route(std::move(request));
+}
+
+// ---- a cluster node (cluster_link.hpp) ----------------------------------------------------
+
+void Hub::set_cluster(GameClaims* claims, ClusterLink* link) {
+    registry_.set_claims(claims);
+    link_ = link;
+}
+
+bool Hub::adopt(storage::StoredGame game) {
+    return registry_.adopt(std::move(game));
+}
+
+std::size_t Hub::evict_all(const std::string& reason) {
+    const auto games = registry_.evict_all(reason);
+    for (const auto& game : games) {
+        lobby_.removed(game);
+    }
+    return games.size();
+}
+
+void Hub::remote_opened(const std::shared_ptr<net::Peer>& peer) {
+    on_open(peer);
+}
+
+void Hub::remote_closed(const std::shared_ptr<net::Peer>& peer) {
+    on_close(peer);
+}
+
+void Hub::remote_request(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
+                         std::string name, std::optional<AccountUser> user, std::uint64_t hops) {
+    if (closed_) {
+        return;
+    }
+    // Only game requests are forwarded: the rest (hello, create, lobby, replay ...) its holder
+    // answers itself. Anything else came from a stranger on the bus.
+    if (!is_room_request(message.body)) {
+        return replies_.refuse(peer, ErrorCode::not_allowed,
+                               "only game requests are forwarded between nodes", message.id);
+    }
+    if (!name.empty()) {
+        connections_.set_name(peer->id(), std::move(name));
+    }
+    if (user) {
+        connections_.set_user(peer->id(), std::move(user));
+    }
+    dispatch(peer, std::move(message), time_.now(), hops);
+}
+
+void Hub::request_again(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
+                        std::uint64_t hops) {
+    if (!closed_) {
+        dispatch(peer, std::move(message), time_.now(), hops);
+    }
 }
 
 // ---- lifetime and gauges ------------------------------------------------------------------

@@ -29,6 +29,7 @@
 #include "server/app/aborted_pruner.hpp"
 #include "server/app/account_directory.hpp"
 #include "server/app/client_limits.hpp"
+#include "server/app/cluster_link.hpp"
 #include "server/app/connections.hpp"
 #include "server/app/lobby.hpp"
 #include "server/app/metrics.hpp"
@@ -70,7 +71,7 @@ struct HubConfig {
 };
 
 /// Dispatch of every connection's messages, and the rooms' host.
-class Hub final : public net::PeerHandler, public RoomHost {
+class Hub final : public net::PeerHandler, public RoomHost, public ClusterHost {
   public:
     using ExecutorFactory = std::function<std::shared_ptr<Executor>()>;
 
@@ -92,6 +93,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
     using Restored = RoomRegistry::Restored;
     /// Loads every unfinished game from storage, or returns the storage error.
     Expected<Restored, std::string> restore_games();
+    /// What restore_games() starts, without loading any game: a cluster node serves only what
+    /// it creates and adopts.
+    Expected<Restored, std::string> start_without_restore();
 
     // net::PeerHandler
     void on_open(const std::shared_ptr<net::Peer>& peer) override;
@@ -112,6 +116,24 @@ class Hub final : public net::PeerHandler, public RoomHost {
     bool unload_room(const std::string& game, const GameRoom* room,
                      std::optional<std::chrono::steady_clock::time_point> flag_at) override;
     void reroute(RoomRequest request) override;
+
+    // A cluster node (cluster_link.hpp, cluster_node.hpp).
+    /// Before the network starts: games not in memory are served through `claims`, and closes
+    /// of local connections reach `link`. Both outlive the hub's use of them (close()).
+    void set_cluster(GameClaims* claims, ClusterLink* link);
+    /// A game the node adopted: its room is rebuilt (RoomRegistry::adopt).
+    bool adopt(storage::StoredGame game);
+    /// The node owns none of its games any more: every room leaves memory, its members closed
+    /// with 1012 (RoomRegistry::evict_all). How many.
+    std::size_t evict_all(const std::string& reason);
+    // ClusterHost
+    void remote_opened(const std::shared_ptr<net::Peer>& peer) override;
+    void remote_closed(const std::shared_ptr<net::Peer>& peer) override;
+    void remote_request(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
+                        std::string name, std::optional<AccountUser> user,
+                        std::uint64_t hops) override;
+    void request_again(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
+                       std::uint64_t hops) override;
 
     /// After the network has stopped, before close(): every game in play stores its clocks as
     /// they stand (GameRoom::store_clocks_at_stop).
@@ -141,8 +163,9 @@ class Hub final : public net::PeerHandler, public RoomHost {
     void drop_deleted_account(const net::Peer& peer);
     /// Sends the decoded `message` where its type goes; says whether a room took it (the room
     /// then times its answer).
+    /// `hops`: RoomRequest::hops of the requests it makes.
     bool dispatch(const std::shared_ptr<net::Peer>& peer, protocol::ClientMessage message,
-                  std::chrono::steady_clock::time_point received);
+                  std::chrono::steady_clock::time_point received, std::uint64_t hops = 0);
 
     // Games (hub_games.cpp).
     void on_create(const std::shared_ptr<net::Peer>& peer, const protocol::Create& create,
@@ -158,7 +181,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     /// name; beyond it refused (rate_limited) with when to try again. True when routed.
     bool on_chat(const std::shared_ptr<net::Peer>& peer, protocol::ChatRequest& chat,
                  const std::optional<std::string>& id,
-                 std::chrono::steady_clock::time_point received);
+                 std::chrono::steady_clock::time_point received, std::uint64_t hops);
     /// Runs `read` on the reader thread, or refuses the request when too many reads wait.
     void read_stored(const std::shared_ptr<net::Peer>& peer, const std::optional<std::string>& id,
                      std::function<void()> read);
@@ -188,6 +211,7 @@ class Hub final : public net::PeerHandler, public RoomHost {
     ReplayWatchers replay_watchers_;
     RoomRegistry registry_;
     AbortedPruner pruner_;
+    ClusterLink* link_ = nullptr;      ///< a cluster node's (set_cluster); nullptr on a single node
     std::atomic<bool> closed_{false};  ///< after close(): connections closing late are ignored
 };
 

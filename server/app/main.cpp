@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,8 @@
 #include "server/app/accounts.hpp"
 #include "server/app/analysis_http.hpp"
 #include "server/app/analysis_service.hpp"
+#include "server/app/cluster_link.hpp"
+#include "server/app/cluster_node.hpp"
 #include "server/app/config.hpp"
 #include "server/app/http_api.hpp"
 #include "server/app/hub.hpp"
@@ -23,6 +26,8 @@
 #include "server/app/player_http.hpp"
 #include "server/app/read_worker.hpp"
 #include "server/app/scheduling.hpp"
+#include "server/bus/redis_bus.hpp"
+#include "server/bus/redis_uri.hpp"
 #include "server/engine/analysis_engines.hpp"
 #include "server/net/server.hpp"
 #include "server/storage/postgres_repository.hpp"
@@ -64,12 +69,16 @@ std::string allocator_name() {
 
 // The stores on the engine --db names: PostgreSQL for a postgresql:// URI, else the SQLite file.
 // --sync maps to each engine's own setting (sqlite_options.hpp, postgres_repository.hpp).
+// A cluster node's repository writes as the node (`node`: its identity), fenced by each game's
+// epoch (postgres_lease.hpp).
 arbiter::Expected<std::unique_ptr<storage::Database>, storage::StorageError> open_database(
-    const app::ServerConfig& config, const storage::SqliteOptions& sqlite_options) {
+    const app::ServerConfig& config, const storage::SqliteOptions& sqlite_options,
+    std::optional<storage::NodeIdentity> node) {
     if (app::is_postgres_uri(config.database)) {
         storage::PostgresOptions options;
         options.synchronous =
             config.synchronous_full ? storage::Synchronous::full : storage::Synchronous::normal;
+        options.node = std::move(node);
         auto opened = storage::PostgresRepository::open(config.database, options);
         if (!opened) {
             return arbiter::unexpected(std::move(opened).error());
@@ -137,7 +146,28 @@ int main(int argc, char** argv) {
         return 0;
     }
     const std::string shown_db = shown_database(config.database);
-    auto repository = open_database(config, storage_options);
+    // A cluster node joins before its repository opens: the repository writes under the
+    // incarnation the join was granted.
+    std::unique_ptr<app::ClusterNode> cluster_node;
+    std::shared_ptr<app::ClusterLink> link;      // made with the network (its strand)
+    std::unique_ptr<bus::RedisBus> cluster_bus;  // made after the link (its handlers)
+    std::optional<storage::NodeIdentity> node_identity;
+    if (config.cluster.enabled()) {
+        auto joined = app::ClusterNode::join(
+            config.database, app::ClusterNodeOptions{config.cluster.node_id, config.cluster.lease,
+                                                     config.cluster.sweep_interval});
+        if (!joined) {
+            log_event(
+                LogLevel::error, "cluster_join_failed",
+                {{"db", shown_db}, {"node", config.cluster.node_id}, {"error", joined.error()}});
+            return 1;
+        }
+        cluster_node = std::move(*joined);
+        // An idle transaction of a frozen node must not hold its games' rows past its lease.
+        node_identity = storage::NodeIdentity{config.cluster.node_id, cluster_node->incarnation(),
+                                              config.cluster.lease.ttl};
+    }
+    auto repository = open_database(config, storage_options, node_identity);
     if (!repository) {
         log_event(LogLevel::error, "database_open_failed",
                   {{"db", shown_db}, {"error", repository.error().message}});
@@ -217,7 +247,8 @@ int main(int argc, char** argv) {
     app::ProcessMetrics process_metrics;
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
-        [&network, &hub, &reads, &engines, &process_metrics, &analysis_engines] {
+        [&network, &hub, &reads, &engines, &process_metrics, &analysis_engines, &cluster_node,
+         &link, &cluster_bus] {
             app::ScrapeGauges gauges;
             gauges.open_connections = network->connection_count();
             gauges.roles = hub->connection_roles();
@@ -231,7 +262,11 @@ int main(int argc, char** argv) {
                    "# HELP arbiter_analysis_searches_total Engine searches run by the analysis "
                    "pool.\n# TYPE arbiter_analysis_searches_total counter\n"
                    "arbiter_analysis_searches_total " +
-                   std::to_string(analysis_engines.searches()) + "\n";
+                   std::to_string(analysis_engines.searches()) + "\n" +
+                   (cluster_node
+                        ? app::render_cluster_metrics(cluster_node->status(), link->counters(),
+                                                      cluster_bus->counters())
+                        : std::string());
         },
         reads, app::ApiLimits{config.api_requests_per_second, config.api_burst}, &account_http,
         &player_http, &analysis_http);
@@ -252,7 +287,31 @@ int main(int argc, char** argv) {
         log_event(LogLevel::error, "analysis_not_started", {{"error", started.error().message}});
         return 1;
     }
-    auto restored = hub->restore_games();
+    // A cluster node: the bus, the forwarding and the lease's threads. It restores no games at
+    // start: it serves what it creates and adopts (the sweeper adopts the games of nodes gone).
+    if (cluster_node) {
+        link = std::make_shared<app::ClusterLink>(
+            config.cluster.node_id, cluster_node->incarnation(), *hub, network->make_strand());
+        cluster_bus = std::make_unique<bus::RedisBus>(
+            *bus::parse_redis_uri(config.cluster.bus),
+            bus::BusHandlers{[link](std::string_view channel, std::string_view bytes) {
+                                 link->on_bus_message(channel, bytes);
+                             },
+                             [link](bus::BusState state) { link->on_bus_state(state); },
+                             {}});
+        link->attach(*cluster_bus);
+        hub->set_cluster(cluster_node.get(), link.get());
+        cluster_node->start(*dynamic_cast<storage::PostgresRepository*>(repository->get()), *hub,
+                            *link, [&network] { network->stop(); });
+        http->set_lease_status([&cluster_node] {
+            const auto status = cluster_node->status();
+            return std::pair(status.lease_held, "node " + cluster_node->node_id() + ": lease " +
+                                                    (status.lease_held ? "held" : "lost") +
+                                                    ", incarnation " +
+                                                    std::to_string(status.incarnation));
+        });
+    }
+    auto restored = cluster_node ? hub->start_without_restore() : hub->restore_games();
     if (!restored) {
         log_event(LogLevel::error, "restore_failed", {{"error", restored.error()}});
         return 1;
@@ -271,8 +330,20 @@ int main(int argc, char** argv) {
     std::printf("arbiter-server listening on %s:%u\n", config.net.bind_address.c_str(),
                 static_cast<unsigned>(network->port()));
     std::fflush(stdout);
-    network->run([&network] {
+    network->run([&network, &cluster_node, &link] {
         log_event(LogLevel::info, "server_stopping", {{"reason", "signal"}});
+        if (cluster_node) {
+            // Before the connections close: by the time their clients reconnect to another
+            // node, the games are that node's to adopt, and the clients on other nodes in this
+            // node's games are closed (1012) to resume there.
+            auto handed = cluster_node->hand_over();
+            if (handed) {
+                log_event(LogLevel::info, "cluster_handed_over", {{"games", *handed}});
+            } else {
+                log_event(LogLevel::error, "cluster_handover_failed", {{"error", handed.error()}});
+            }
+            link->hang_up_all("this node is stopping; reconnect and resume");
+        }
         network->stop();
     });
     // Teardown order matters: rooms hold strands of the io_context, and the storage writer may
@@ -282,7 +353,14 @@ int main(int argc, char** argv) {
     reads.stop();
     hashing.stop();
     analysis.stop();
-    hub->store_clocks_at_stop();
+    if (cluster_node) {
+        cluster_node->stop();  // stopped already after a handover; not after a failed start
+        link->close();
+        cluster_bus.reset();  // no handler runs after this
+    } else {
+        // A cluster node handed its games over: their clocks are the new owners' to store.
+        hub->store_clocks_at_stop();
+    }
     (*repository)->flush();
     hub->close();
     // Every engine process is killed and reaped, every builtin search stopped, before the

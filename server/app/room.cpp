@@ -169,6 +169,35 @@ void GameRoom::detach() {
     }
 }
 
+void GameRoom::evict(std::string reason) {
+    auto self = shared_from_this();
+    executor_->post([self, reason = std::move(reason)] {
+        if (self->unloaded_) {
+            return;
+        }
+        self->unloaded_ = true;
+        self->cancel_timers();
+        self->close_agents();
+        if (self->spectator_timer_) {
+            self->spectator_timer_->cancel();
+        }
+        self->history_.clear();
+        auto members = std::move(self->members_);
+        self->members_.clear();
+        self->publish_presence();
+        std::vector<const net::Peer*> closed;
+        for (const Member& member : members) {
+            if (std::find(closed.begin(), closed.end(), member.peer.get()) == closed.end()) {
+                closed.push_back(member.peer.get());
+                member.peer->close(net::CloseCode::service_restart, reason);
+            }
+        }
+        // Queued requests go to the game's new owner (a commit in flight is fenced, and answers
+        // unavailable; run_next routes what waited behind it when it returns).
+        self->run_next();
+    });
+}
+
 void GameRoom::store_clocks_at_stop() {
     if (busy_ || !pending_.empty()) {
         return;  // the header is not settled: that turn is not charged, as after a crash

@@ -60,6 +60,9 @@ struct RoomRequest {
     /// The account the connection is signed in as (for join, resume and watch; nullopt
     /// otherwise).
     std::optional<AccountUser> user = std::nullopt;
+    /// In a cluster: how many times the request came back from a node that did not own its game
+    /// (cluster_link.hpp); bounded, so that it cannot go round for good.
+    std::uint64_t hops = 0;
 };
 
 /// What a reply reads of a request: who asked, the id it echoes, when it arrived, and whether it
@@ -191,6 +194,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     /// Drops queued work, members and timers, so that nothing the room holds keeps it (or the
     /// network) alive. Only for shutdown, once no thread runs the room's executor any more.
     void detach();
+    /// A cluster node no longer owns this game (registry: evict_all): on the room's strand, its
+    /// members' connections are closed with 1012 and `reason` (they reconnect and resume on the
+    /// game's new owner), its timers and engines stop, and requests that still reach it are
+    /// routed again. It writes nothing more.
+    void evict(std::string reason);
     /// At a clean shutdown, before detach(): stores the clocks as they stand, so that the time
     /// the side to move used before the stop is charged after the restart. Nothing for a game
     /// without a running clock, or with a write in flight or queued (that turn is then not

@@ -88,6 +88,10 @@ bool RoomRegistry::route(RoomRequest request) {
             it->second->submit(std::move(request));
             return true;
         }
+        // Another node's game: on to it, behind this connection's requests already sent.
+        if (claims_ != nullptr && !loading_.contains(*game) && claims_->forward_known(request)) {
+            return true;
+        }
     }
     std::string id = *game;  // `game` points into the request, which moves
     return route_after_load(id, std::move(request));
@@ -149,15 +153,19 @@ void RoomRegistry::bring_back(const std::string& game) {
         std::string failure;  // why the requests are refused when there is no room
         ErrorCode code = ErrorCode::unknown_game;
         std::shared_ptr<GameRoom> restored;
+        std::optional<std::string> elsewhere;  // the node that owns the game, if another does
         if (!room) {
-            auto stored = context_.repository.load(game);
+            auto stored = read_or_claim(game);
             if (!stored) {
                 code = ErrorCode::unavailable;
                 failure = "storage: " + stored.error().message;
-            } else if (!*stored) {
+            } else if (auto* owner = std::get_if<GameClaims::Elsewhere>(&*stored)) {
+                elsewhere = std::move(owner->node);
+            } else if (auto& found = std::get<std::optional<storage::StoredGame>>(*stored);
+                       !found) {
                 failure = "no game with that id";
             } else if (auto made =
-                           GameRoom::restore(context_, make_executor_(), std::move(**stored))) {
+                           GameRoom::restore(context_, make_executor_(), std::move(*found))) {
                 restored = *made;
             } else {
                 code = ErrorCode::unavailable;
@@ -177,6 +185,14 @@ void RoomRegistry::bring_back(const std::string& game) {
         }
         auto waiting = std::move(loading_[game]);
         loading_.erase(game);
+        if (!room && elsewhere) {
+            // Under the lock, in arrival order: a request that comes after these goes the same
+            // way (forward_known) and cannot overtake them.
+            for (auto& request : waiting) {
+                claims_->forward(std::move(request), *elsewhere);
+            }
+            return;
+        }
         if (room || restored) {
             if (!room) {
                 room = restored;
@@ -198,6 +214,53 @@ void RoomRegistry::bring_back(const std::string& game) {
     }
 }
 
+Expected<GameClaims::Claim, storage::StorageError> RoomRegistry::read_or_claim(
+    const std::string& game) {
+    if (claims_ != nullptr) {
+        return claims_->claim(game);
+    }
+    auto stored = context_.repository.load(game);
+    if (!stored) {
+        return unexpected(std::move(stored).error());
+    }
+    return GameClaims::Claim(std::move(*stored));
+}
+
+bool RoomRegistry::adopt(storage::StoredGame game) {
+    const std::string id = game.header.id;
+    auto made = GameRoom::restore(context_, make_executor_(), std::move(game));
+    if (!made) {
+        log_event(LogLevel::error, "game_not_restored", {{"game", id}, {"error", made.error()}});
+        return false;
+    }
+    std::lock_guard lock(mutex_);
+    if (closed_ || rooms_.contains(id) || loading_.contains(id)) {
+        return true;  // in memory, or read by a request that will find it ours
+    }
+    rooms_[id] = *made;
+    parked_.remove(id);
+    (*made)->start();
+    return true;
+}
+
+std::vector<std::string> RoomRegistry::evict_all(const std::string& reason) {
+    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms;
+    {
+        std::lock_guard lock(mutex_);
+        rooms.swap(rooms_);
+        rooms_dropped_ += rooms.size();
+        // Their flags are the new owners' to call now.
+        parked_ = FlagDeadlines{};
+    }
+    std::vector<std::string> games;
+    games.reserve(rooms.size());
+    for (auto& [id, room] : rooms) {
+        room->evict(reason);
+        games.push_back(id);
+    }
+    return games;
+}
+
 void RoomRegistry::hand_over(GameRoom& room, std::vector<RoomRequest> waiting) {
     for (auto& request : waiting) {
         if (std::holds_alternative<protocol::Unwatch>(request.body)) {
@@ -215,6 +278,8 @@ void RoomRegistry::unwatch(RoomRequest request) {
         it->second.push_back(std::move(request));  // after the watch that is bringing it back
     } else if (auto room = rooms_.find(game); room != rooms_.end()) {
         room->second->unwatch(request.peer);
+    } else if (claims_ != nullptr) {
+        claims_->forward_known(request);  // watched on another node
     }
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "common/core/expected.hpp"
@@ -28,6 +29,34 @@
 #include "server/app/room.hpp"
 
 namespace arbiter::server::app {
+
+/// How a cluster node serves a game that is not in its memory (cluster_node.hpp): it may own it,
+/// adopt it, or forward requests to the node that owns it. A single node has none.
+class GameClaims {
+  public:
+    /// Another node owns the game, with a live lease.
+    struct Elsewhere {
+        std::string node;
+    };
+    /// The game, stored and now this node's (nullopt: not stored), or the node that owns it.
+    using Claim = std::variant<std::optional<storage::StoredGame>, Elsewhere>;
+
+    GameClaims() = default;
+    GameClaims(const GameClaims&) = delete;
+    GameClaims& operator=(const GameClaims&) = delete;
+    GameClaims(GameClaims&&) = delete;
+    GameClaims& operator=(GameClaims&&) = delete;
+    virtual ~GameClaims() = default;
+
+    /// On the reader thread: reads `game` if this node owns it, adopts it if no live node does,
+    /// or names its owner.
+    virtual Expected<Claim, storage::StorageError> claim(const std::string& game) = 0;
+    /// Under the registry's lock, for a game not in memory: sends `request` on to the owner this
+    /// node knows of (without reading the database) and says so; false when it knows none.
+    virtual bool forward_known(RoomRequest& request) = 0;
+    /// Under the registry's lock: sends `request` on to `owner`, as claim() named it.
+    virtual void forward(RoomRequest request, const std::string& owner) = 0;
+};
 
 /// The rooms in memory. Thread-safe.
 class RoomRegistry {
@@ -49,6 +78,17 @@ class RoomRegistry {
     };
     /// Loads every unfinished game from storage (at start), or returns the storage error.
     Expected<Restored, std::string> restore_unfinished();
+
+    /// A cluster node's claims (before any request): games not in memory are served through
+    /// them. Never set on a single node.
+    void set_claims(GameClaims* claims) noexcept { claims_ = claims; }
+    /// A game this node adopted (a cluster node's sweep): its room is rebuilt and started, unless
+    /// the game is in memory or on its way there already. False when it does not replay.
+    bool adopt(storage::StoredGame game);
+    /// Every room leaves memory at once, its members' connections closed with 1012 (`reason`):
+    /// this node no longer owns its games (its lease was lost, or it handed them over). The ids of
+    /// the games dropped.
+    std::vector<std::string> evict_all(const std::string& reason);
 
     /// A new game's room (create, rematch): findable from now on. Before its begin_creation(), so
     /// that no answer to the creation can outrun it.
@@ -90,6 +130,8 @@ class RoomRegistry {
     bool route_after_load(const std::string& game, RoomRequest request);
     /// On the reader thread: reads `game` and hands it the requests waiting for it.
     void bring_back(const std::string& game);
+    /// The stored game (a single node), or what the claims make of it (a cluster node).
+    Expected<GameClaims::Claim, storage::StorageError> read_or_claim(const std::string& game);
     /// Hands the requests that waited for `game` to `room`, in arrival order (under mutex_).
     static void hand_over(GameRoom& room, std::vector<RoomRequest> waiting);
     /// (Re)arms the deadline timer for the earliest parked deadline, if it is not armed for it
@@ -102,6 +144,7 @@ class RoomRegistry {
     ExecutorFactory make_executor_;
     ReadQueue& reads_;
     Replies& replies_;
+    GameClaims* claims_ = nullptr;
 
     /// Reads of a game from storage without the lock before bring_back reads under it.
     static constexpr int kMaxUnlockedLoads = 3;

@@ -11,11 +11,10 @@ namespace arbiter::server::cluster {
 
 namespace {
 
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kVersion = 2;
 constexpr std::string_view kInboxPrefix = "inbox:";
-constexpr std::string_view kGamePrefix = "game:";
 
-enum class Kind : std::uint8_t { intent = 1, answer = 2, event = 3 };
+enum class Kind : std::uint8_t { intent = 1, delivery = 2, not_owner = 3, hangup = 4 };
 
 class Writer {
   public:
@@ -38,17 +37,14 @@ class Writer {
         ARBITER_ASSERT(valid_id(value));
         text(value);
     }
-    /// An id, or nothing (an empty text).
-    void optional_id(std::string_view value) {
-        if (!value.empty()) {
-            id(value);
-        } else {
-            text({});
-        }
-    }
     void text(std::string_view value) {
         count(value.size());
         bytes_.append(value);
+    }
+    /// A text the reader bounds tighter than a message: longer ones are cut to `max` bytes (a
+    /// name or a close reason is for show; a cut one still reads back).
+    void bounded_text(std::string_view value, std::size_t max) {
+        text(value.substr(0, std::min(value.size(), max)));
     }
     std::string take() && { return std::move(bytes_); }
 
@@ -86,9 +82,9 @@ class Reader {
         const auto size = count(field, max);
         return std::string(take(size, field));
     }
-    std::string id(std::string_view field, bool may_be_empty = false) {
+    std::string id(std::string_view field) {
         auto value = text(field, kMaxIdBytes);
-        if (!error_ && !(may_be_empty && value.empty()) && !valid_id(value)) {
+        if (!error_ && !valid_id(value)) {
             fail(std::string(field) + " is not a valid id");
         }
         return value;
@@ -122,49 +118,65 @@ class Reader {
     std::optional<std::string> error_;
 };
 
+Holder read_holder(Reader& in) {
+    Holder holder;
+    holder.node = in.id("node");
+    holder.incarnation = in.integer("incarnation");
+    holder.connection = in.integer("connection");
+    return holder;
+}
+
 Intent read_intent(Reader& in) {
     Intent intent;
-    intent.from_node = in.id("from_node");
-    intent.connection = in.integer("connection");
-    intent.attempt = in.integer("attempt");
+    intent.from = read_holder(in);
     intent.game = in.id("game");
+    intent.hops = in.integer("hops");
+    intent.player_name = in.text("player_name", kMaxNameBytes);
+    intent.user_id = in.integer("user_id");
+    intent.username = in.text("username", kMaxNameBytes);
     intent.message = in.text("message", kMaxMessageBytes);
     return intent;
 }
 
-Answer read_answer(Reader& in) {
-    Answer answer;
-    answer.from_node = in.id("from_node");
-    answer.connection = in.integer("connection");
-    answer.attempt = in.integer("attempt");
-    answer.game = in.id("game");
-    const auto kind = in.integer("kind");
-    if (kind == static_cast<std::uint64_t>(AnswerKind::replied)) {
-        answer.kind = AnswerKind::replied;
-    } else if (kind == static_cast<std::uint64_t>(AnswerKind::not_owner)) {
-        answer.kind = AnswerKind::not_owner;
-    } else {
-        in.fail("unknown answer kind");
-    }
-    answer.owner_node = in.id("owner_node", true);
-    answer.owner_epoch = in.integer("owner_epoch");
-    const auto messages = in.count("messages", kMaxAnswerMessages);
-    for (std::size_t index = 0; index < messages; ++index) {
-        answer.messages.push_back(in.text("message", kMaxMessageBytes));
-    }
-    return answer;
+Delivery read_delivery(Reader& in) {
+    Delivery delivery;
+    delivery.from_node = in.id("from_node");
+    delivery.connection = in.integer("connection");
+    delivery.message = in.text("message", kMaxMessageBytes);
+    return delivery;
 }
 
-Event read_event(Reader& in) {
-    Event event;
-    event.game = in.id("game");
-    event.seq = in.integer("seq");
-    event.owner_node = in.id("owner_node");
-    event.owner_epoch = in.integer("owner_epoch");
-    event.message = in.text("message", kMaxMessageBytes);
-    event.cause_node = in.id("cause_node", true);
-    event.cause_attempt = in.integer("cause_attempt");
-    return event;
+NotOwner read_not_owner(Reader& in) {
+    NotOwner refused;
+    refused.from_node = in.id("from_node");
+    refused.connection = in.integer("connection");
+    refused.game = in.id("game");
+    refused.hops = in.integer("hops");
+    refused.message = in.text("message", kMaxMessageBytes);
+    return refused;
+}
+
+Hangup read_hangup(Reader& in) {
+    Hangup hangup;
+    hangup.from_node = in.id("from_node");
+    hangup.connection = read_holder(in);
+    const auto by_holder = in.integer("closed_by_holder");
+    if (by_holder > 1) {
+        in.fail("closed_by_holder is not 0 or 1");
+    }
+    hangup.closed_by_holder = by_holder == 1;
+    hangup.code = in.integer("code");
+    if (hangup.code > 0xffff) {
+        in.fail("code is not a close code");
+    }
+    hangup.reason = in.text("reason", kMaxReasonBytes);
+    return hangup;
+}
+
+void write_holder(Writer& out, const Holder& holder) {
+    out.id(holder.node);
+    out.integer(holder.incarnation);
+    out.integer(holder.connection);
 }
 
 }  // namespace
@@ -173,38 +185,39 @@ std::string encode(const Envelope& envelope) {
     return std::visit(Overloaded{
                           [](const Intent& intent) {
                               Writer out(Kind::intent);
-                              out.id(intent.from_node);
-                              out.integer(intent.connection);
-                              out.integer(intent.attempt);
+                              write_holder(out, intent.from);
                               out.id(intent.game);
+                              out.integer(intent.hops);
+                              out.bounded_text(intent.player_name, kMaxNameBytes);
+                              out.integer(intent.user_id);
+                              out.bounded_text(intent.username, kMaxNameBytes);
                               out.text(intent.message);
                               return std::move(out).take();
                           },
-                          [](const Answer& answer) {
-                              ARBITER_ASSERT(answer.messages.size() <= kMaxAnswerMessages);
-                              Writer out(Kind::answer);
-                              out.id(answer.from_node);
-                              out.integer(answer.connection);
-                              out.integer(answer.attempt);
-                              out.id(answer.game);
-                              out.integer(static_cast<std::uint64_t>(answer.kind));
-                              out.optional_id(answer.owner_node);
-                              out.integer(answer.owner_epoch);
-                              out.count(answer.messages.size());
-                              for (const auto& message : answer.messages) {
-                                  out.text(message);
-                              }
+                          [](const Delivery& delivery) {
+                              Writer out(Kind::delivery);
+                              out.id(delivery.from_node);
+                              out.integer(delivery.connection);
+                              out.text(delivery.message);
                               return std::move(out).take();
                           },
-                          [](const Event& event) {
-                              Writer out(Kind::event);
-                              out.id(event.game);
-                              out.integer(event.seq);
-                              out.id(event.owner_node);
-                              out.integer(event.owner_epoch);
-                              out.text(event.message);
-                              out.optional_id(event.cause_node);
-                              out.integer(event.cause_attempt);
+                          [](const NotOwner& refused) {
+                              Writer out(Kind::not_owner);
+                              out.id(refused.from_node);
+                              out.integer(refused.connection);
+                              out.id(refused.game);
+                              out.integer(refused.hops);
+                              out.text(refused.message);
+                              return std::move(out).take();
+                          },
+                          [](const Hangup& hangup) {
+                              ARBITER_ASSERT(hangup.code <= 0xffff);
+                              Writer out(Kind::hangup);
+                              out.id(hangup.from_node);
+                              write_holder(out, hangup.connection);
+                              out.integer(hangup.closed_by_holder ? 1 : 0);
+                              out.integer(hangup.code);
+                              out.bounded_text(hangup.reason, kMaxReasonBytes);
                               return std::move(out).take();
                           },
                       },
@@ -225,11 +238,14 @@ Expected<Envelope, EnvelopeError> decode(std::string_view bytes) {
         case static_cast<std::uint8_t>(Kind::intent):
             envelope = read_intent(in);
             break;
-        case static_cast<std::uint8_t>(Kind::answer):
-            envelope = read_answer(in);
+        case static_cast<std::uint8_t>(Kind::delivery):
+            envelope = read_delivery(in);
             break;
-        case static_cast<std::uint8_t>(Kind::event):
-            envelope = read_event(in);
+        case static_cast<std::uint8_t>(Kind::not_owner):
+            envelope = read_not_owner(in);
+            break;
+        case static_cast<std::uint8_t>(Kind::hangup):
+            envelope = read_hangup(in);
             break;
         default:
             return unexpected(EnvelopeError{"unknown kind"});
@@ -246,17 +262,6 @@ bool valid_id(std::string_view id) noexcept {
 
 std::string inbox_channel(std::string_view node) {
     return std::string(kInboxPrefix).append(node);
-}
-
-std::string game_channel(std::string_view game) {
-    return std::string(kGamePrefix).append(game);
-}
-
-std::string_view game_of_channel(std::string_view channel) noexcept {
-    if (!channel.starts_with(kGamePrefix)) {
-        return {};
-    }
-    return channel.substr(kGamePrefix.size());
 }
 
 }  // namespace arbiter::server::cluster

@@ -1,30 +1,33 @@
 #pragma once
 /// \file
-/// The cluster's bus wire format (issue 43): what one node puts on the bus for another. Three
-/// closed kinds, each with one encode and one strict decode:
-/// - Intent: a player's message forwarded by a non-owner node to the owner, on `inbox:<owner>`;
-/// - Answer: the owner's direct reply to one Intent, on `inbox:<sender>`;
-/// - Event: a committed game event, on `game:<id>`, for the nodes that have viewers of the game.
+/// The cluster's bus wire format (issue 43): what one node puts on the bus for another. Four
+/// closed kinds, each with one encode and one strict decode. Every envelope travels on the
+/// receiving node's inbox channel, `inbox:<node>`:
+/// - Intent: a player's request that the node holding the connection (the holder) forwards to
+///   the game's owner, with who the connection is (its name, its account);
+/// - Delivery: one message the owner sends to that connection, back to its holder;
+/// - NotOwner: the owner no longer has the game; the request comes back to be routed again;
+/// - Hangup: a forwarded connection ends: the holder's connection closed (to the owner), or the
+///   owner closes it (to the holder).
 ///
-/// Layout (little-endian, no padding): byte 0 the format version (1), byte 1 the kind, then the
+/// Layout (little-endian, no padding): byte 0 the format version (2), byte 1 the kind, then the
 /// fields of that kind in declaration order. An integer is 8 bytes; a text is a 4-byte length and
-/// its bytes; a list of texts is a 4-byte count and the texts. Nothing may follow the last field.
-/// Every length is bounded (below) before anything is allocated, so decode() of any bytes returns
-/// a value or an EnvelopeError, never a crash, and never allocates more than the input allows.
+/// its bytes. Nothing may follow the last field. Every length is bounded (below) before anything
+/// is allocated, so decode() of any bytes returns a value or an EnvelopeError, never a crash, and
+/// never allocates more than the input allows.
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <variant>
-#include <vector>
 
 #include "common/core/cluster_id.hpp"
 #include "common/core/expected.hpp"
 
 namespace arbiter::server::cluster {
 
-/// A connection on its own node (node-local: meaningful only together with the node id).
+/// A connection on its holder node (meaningful only with the holder's id and incarnation).
 using ConnectionId = std::uint64_t;
 
 /// The longest node or game id a node accepts.
@@ -32,54 +35,66 @@ inline constexpr std::size_t kMaxIdBytes = kMaxClusterIdBytes;
 /// The longest encoded protocol message an envelope carries (the server's frame limit is far
 /// below; a record of a long game is the largest message).
 inline constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 20;
-/// The most messages one Answer carries.
-inline constexpr std::size_t kMaxAnswerMessages = 16;
+/// The longest player name or username an envelope carries.
+inline constexpr std::size_t kMaxNameBytes = 256;
+/// The longest close reason (RFC 6455 allows 123 bytes).
+inline constexpr std::size_t kMaxReasonBytes = 123;
+/// How many times one request may be routed again after a NotOwner before it is refused.
+inline constexpr std::uint64_t kMaxHops = 3;
 
-/// A player's message forwarded to the owner of its game.
+/// The node a connection is on, in one run of it: a restarted node's connection ids start over.
+struct Holder {
+    std::string node;
+    std::uint64_t incarnation = 0;
+    ConnectionId connection = 0;
+    friend bool operator==(const Holder&, const Holder&) = default;
+    friend auto operator<=>(const Holder&, const Holder&) = default;
+};
+
+/// A player's request, forwarded by its holder to the game's owner.
 struct Intent {
-    std::string from_node;        ///< the node holding the player's connection; answers go there
-    ConnectionId connection = 0;  ///< the player's connection on `from_node`
-    std::uint64_t attempt = 0;    ///< the sender's id for this intent, the same on every retry
+    Holder from;
     std::string game;
-    std::string message;  ///< the ClientMessage as protocol::encode wrote it
+    std::uint64_t hops = 0;     ///< times it came back NotOwner and was routed again
+    std::string player_name;    ///< the connection's name (hello), "" for none
+    std::uint64_t user_id = 0;  ///< the account it is signed in as; 0: a guest
+    std::string username;       ///< that account's name ("" for a guest)
+    std::string message;        ///< the ClientMessage as protocol::encode wrote it
     friend bool operator==(const Intent&, const Intent&) = default;
 };
 
-/// How the owner dealt with an Intent.
-enum class AnswerKind : std::uint8_t {
-    replied = 1,    ///< `messages` are for the connection (an ack, a refusal, an error)
-    not_owner = 2,  ///< this node does not own the game; `owner_node`/`owner_epoch` as it knows
-};
-
-/// The owner's reply to one Intent, to the node that sent it.
-struct Answer {
-    std::string from_node;  ///< the node answering
+/// One message for a forwarded connection, from the owner to its holder.
+struct Delivery {
+    std::string from_node;  ///< the owner
     ConnectionId connection = 0;
-    std::uint64_t attempt = 0;
-    std::string game;
-    AnswerKind kind = AnswerKind::replied;
-    std::string owner_node;         ///< not_owner: the owner the answering node knows ("" if none)
-    std::uint64_t owner_epoch = 0;  ///< not_owner: its epoch (0 if none)
-    std::vector<std::string> messages;  ///< replied: ServerMessages as protocol::encode wrote them
-    friend bool operator==(const Answer&, const Answer&) = default;
+    std::string message;  ///< a ServerMessage as protocol::encode wrote it
+    friend bool operator==(const Delivery&, const Delivery&) = default;
 };
 
-/// One committed game event, as its owner published it.
-struct Event {
+/// The node an Intent reached does not own its game: the request goes back to be routed again.
+struct NotOwner {
+    std::string from_node;
+    ConnectionId connection = 0;
     std::string game;
-    std::uint64_t seq = 0;
-    std::string owner_node;
-    std::uint64_t owner_epoch = 0;
-    std::string message;  ///< the ServerMessage (a game event) as protocol::encode wrote it
-    /// The forwarded Intent that made this event, if one did ("" and 0 otherwise): its sender
-    /// settles that intent on seeing the event, even when the Answer was lost.
-    std::string cause_node;
-    std::uint64_t cause_attempt = 0;
-    friend bool operator==(const Event&, const Event&) = default;
+    std::uint64_t hops = 0;  ///< the Intent's
+    std::string message;     ///< the Intent's
+    friend bool operator==(const NotOwner&, const NotOwner&) = default;
+};
+
+/// A forwarded connection ends.
+struct Hangup {
+    std::string from_node;
+    Holder connection;
+    /// true: the holder's connection closed (holder to owner: leave every game it was in);
+    /// false: the owner closes it (owner to holder: close with `code` and `reason`).
+    bool closed_by_holder = true;
+    std::uint64_t code = 1000;  ///< a WebSocket close code
+    std::string reason;
+    friend bool operator==(const Hangup&, const Hangup&) = default;
 };
 
 /// Any envelope.
-using Envelope = std::variant<Intent, Answer, Event>;
+using Envelope = std::variant<Intent, Delivery, NotOwner, Hangup>;
 
 /// Why bytes were refused as an envelope, for the log (the counters count them).
 struct EnvelopeError {
@@ -99,11 +114,7 @@ Expected<Envelope, EnvelopeError> decode(std::string_view bytes);
 /// can stand in a channel name.
 bool valid_id(std::string_view id) noexcept;
 
-/// `inbox:<node>`: where the intents for `node`, and the answers to its intents, go.
+/// `inbox:<node>`: where every envelope for `node` goes.
 std::string inbox_channel(std::string_view node);
-/// `game:<id>`: where the events of `game` go.
-std::string game_channel(std::string_view game);
-/// The game of a `game:<id>` channel; empty for any other channel.
-std::string_view game_of_channel(std::string_view channel) noexcept;
 
 }  // namespace arbiter::server::cluster

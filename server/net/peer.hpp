@@ -25,6 +25,7 @@ enum class CloseCode : std::uint16_t {
     policy_violation = 1008,  ///< rate limit abuse, too many connections from one address
     too_big = 1009,           ///< a frame over the size limit
     internal_error = 1011,    ///< a bug in a handler
+    service_restart = 1012,   ///< a cluster node lost the game: reconnect and resume elsewhere
     try_again_later = 1013,   ///< slow consumer, or the server's outgoing memory budget
 };
 

@@ -213,6 +213,55 @@ Expected<std::optional<AdoptedGame>, StorageError> GameOwnership::adopt(const st
     return std::optional(std::move(adopted->front()));
 }
 
+Expected<std::optional<GameOwner>, StorageError> GameOwnership::owner_of(const std::string& game) {
+    // The lease is judged by the database's clock, as adoption judges it.
+    static const std::string kSql =
+        "SELECT g.owner_node, g.owner_epoch, "
+        "COALESCE(n.lease_expires_at > clock_timestamp(), false) "
+        "FROM games g LEFT JOIN nodes n ON n.node_id = g.owner_node WHERE g.id = $1";
+    std::lock_guard lock(connection_mutex_);
+    if (auto ready = ready_connection(); !ready) {
+        return unexpected(prefixed("reading a game's owner", ready.error()));
+    }
+    auto found = connection_.query(kSql, pg::Params().text(game));
+    if (!found) {
+        connection_ready_ = connection_ready_ && connection_.connected();
+        return unexpected(prefixed("reading a game's owner", found.error()));
+    }
+    if (found->rows() == 0) {
+        return std::optional<GameOwner>();
+    }
+    GameOwner owner;
+    if (!found->is_null(0, 0)) {
+        owner.node = found->text(0, 0);
+        owner.epoch = static_cast<std::uint64_t>(found->integer(0, 1));
+        owner.live = found->boolean(0, 2);
+    }
+    return std::optional(std::move(owner));
+}
+
+Expected<std::vector<LiveNode>, StorageError> GameOwnership::live_nodes() {
+    static const std::string kSql =
+        "SELECT node_id, incarnation FROM nodes WHERE lease_expires_at > clock_timestamp() "
+        "ORDER BY node_id";
+    std::lock_guard lock(connection_mutex_);
+    if (auto ready = ready_connection(); !ready) {
+        return unexpected(prefixed("reading the live nodes", ready.error()));
+    }
+    auto found = connection_.query(kSql);
+    if (!found) {
+        connection_ready_ = connection_ready_ && connection_.connected();
+        return unexpected(prefixed("reading the live nodes", found.error()));
+    }
+    std::vector<LiveNode> nodes;
+    nodes.reserve(static_cast<std::size_t>(found->rows()));
+    for (int r = 0; r < found->rows(); ++r) {
+        nodes.push_back(
+            LiveNode{found->text(r, 0), static_cast<std::uint64_t>(found->integer(r, 1))});
+    }
+    return nodes;
+}
+
 Expected<std::vector<AdoptedGame>, StorageError> GameOwnership::adopt_where(
     const std::string& sql, const pg::Params& params) {
     // Held to the end: a handover's release_all() comes before this adoption or after it, and

@@ -38,6 +38,21 @@ struct NodeIdentity {
 /// timeout. The error says why not.
 Expected<void, StorageError> check_node_identity(const NodeIdentity& identity);
 
+/// Who owns a stored game, as the database says now.
+struct GameOwner {
+    std::string node;  ///< "" when no node owns it (a single node's game, or handed over)
+    std::uint64_t epoch = 0;
+    /// The owner holds a live lease now (the database's clock); false with no owner.
+    bool live = false;
+};
+
+/// A node whose lease is live now (the database's clock), under its current incarnation.
+struct LiveNode {
+    std::string node;
+    std::uint64_t incarnation = 0;
+    friend bool operator==(const LiveNode&, const LiveNode&) = default;
+};
+
 /// A game this node adopted: as stored when it was adopted, to rebuild its room from, and the
 /// epoch that fences its writes now.
 struct AdoptedGame {
@@ -75,6 +90,11 @@ class GameOwnership {
     std::optional<std::uint64_t> epoch_of(const std::string& game) const;
     /// How many games this node holds an epoch of.
     std::size_t owned() const;
+    /// The owner the games table names for `game`, and whether its lease is live; nullopt when
+    /// the game is not stored.
+    Expected<std::optional<GameOwner>, StorageError> owner_of(const std::string& game);
+    /// Every node with a live lease now, this one included if its lease is.
+    Expected<std::vector<LiveNode>, StorageError> live_nodes();
 
     /// Adopts at most `limit` unfinished games, oldest first, that have no owner or whose
     /// owner's lease expired, with each one's stored state.

@@ -354,6 +354,21 @@ std::optional<std::uint64_t> PostgresRepository::epoch_of(const std::string& gam
     return ownership_ ? ownership_->epoch_of(game) : std::nullopt;
 }
 
+Expected<std::optional<GameOwner>, StorageError> PostgresRepository::owner_of(
+    const std::string& game) {
+    if (!ownership_) {
+        return unexpected(single_node("reading the owner of game " + game));
+    }
+    return ownership_->owner_of(game);
+}
+
+Expected<std::vector<LiveNode>, StorageError> PostgresRepository::live_nodes() {
+    if (!ownership_) {
+        return unexpected(single_node("reading the live nodes"));
+    }
+    return ownership_->live_nodes();
+}
+
 // --- health and maintenance --------------------------------------------------------------------
 
 bool PostgresRepository::writable() {

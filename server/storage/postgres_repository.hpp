@@ -116,6 +116,11 @@ class PostgresRepository final : public Database {
     void rejoin(std::uint64_t incarnation);
     /// The epoch this node holds of `game`; nullopt when it does not own it.
     std::optional<std::uint64_t> epoch_of(const std::string& game) const;
+    /// The owner the database names for `game` and whether its lease is live; nullopt when the
+    /// game is not stored.
+    Expected<std::optional<GameOwner>, StorageError> owner_of(const std::string& game);
+    /// The nodes whose lease is live now (the database's clock).
+    Expected<std::vector<LiveNode>, StorageError> live_nodes();
 
   private:
     struct Pending {

@@ -1,63 +1,92 @@
 // libFuzzer target: the cluster's bus envelopes (server/cluster/envelope.hpp), the first thing a
 // node does with every message another node, or a stranger on the bus, publishes. decode() is
 // strict and canonical: whatever it accepts, encode() writes back byte for byte. The bytes then
-// go through a node's router on its inbox and on a game channel it follows, as the bus would hand
-// them over: nothing may crash, and whatever is not a well-placed envelope is counted malformed.
+// go through a node's link (server/app/cluster_link.hpp) on its inbox, as the bus would hand them
+// over, after a local connection was forwarded somewhere: nothing may crash, and whatever does
+// not decode is counted malformed.
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
-#include "server/cluster/cluster_node.hpp"
+#include "server/app/cluster_link.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
 
-using namespace arbiter::server::cluster;
+using namespace arbiter::server;
 
-class NullBus final : public arbiter::server::bus::Bus {
+class NullBus final : public bus::Bus {
   public:
     void publish(std::string /*channel*/, std::string /*bytes*/) override {}
     void subscribe(std::string /*channel*/) override {}
     void unsubscribe(std::string /*channel*/) override {}
-    arbiter::server::bus::BusCounters counters() const override { return {}; }
+    bus::BusCounters counters() const override { return {}; }
 };
 
-class OwnsG1 final : public OwnershipLookup {
+/// Runs what is posted at once (the fuzzer has one thread).
+class InlineExecutor final : public Executor {
   public:
-    std::optional<Owner> owner_of(std::string_view game) override {
-        return game == "g1" ? std::optional(Owner{"node-a", 1}) : std::nullopt;
+    void post(std::function<void()> task) override { task(); }
+    std::shared_ptr<Timer> post_after(std::chrono::milliseconds /*delay*/,
+                                      std::function<void()> task) override {
+        task();
+        return nullptr;
     }
 };
 
-class NoCatchUp final : public CatchUp {
+class NullHost final : public app::ClusterHost {
   public:
-    void request(std::string /*game*/, std::uint64_t /*after_seq*/) override {}
+    void remote_opened(const std::shared_ptr<net::Peer>& /*peer*/) override {}
+    void remote_closed(const std::shared_ptr<net::Peer>& /*peer*/) override {}
+    void remote_request(const std::shared_ptr<net::Peer>& peer,
+                        arbiter::protocol::ClientMessage /*message*/, std::string /*name*/,
+                        std::optional<app::AccountUser> /*user*/, std::uint64_t /*hops*/) override {
+        peer->send(std::make_shared<const std::string>("{}"));
+    }
+    void request_again(const std::shared_ptr<net::Peer>& /*peer*/,
+                       arbiter::protocol::ClientMessage /*message*/,
+                       std::uint64_t /*hops*/) override {}
+};
+
+class LocalPeer final : public net::Peer {
+  public:
+    std::uint64_t id() const noexcept override { return 42; }
+    const std::string& address() const noexcept override { return address_; }
+    bool send(std::shared_ptr<const std::string> /*text*/) override { return true; }
+    void close(net::CloseCode /*code*/, std::string_view /*reason*/) override {}
+
+  private:
+    std::string address_ = "127.0.0.1";
 };
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes = arbiter::fuzz::as_text(data, size);
-    const auto envelope = decode(bytes);
+    const auto envelope = cluster::decode(bytes);
     if (envelope) {
-        arbiter::fuzz::check(encode(envelope.value()) == bytes,
+        arbiter::fuzz::check(cluster::encode(envelope.value()) == bytes,
                              "a decoded envelope does not encode back to its bytes");
     }
 
     NullBus bus;
-    OwnsG1 ownership;
-    NoCatchUp catch_up;
-    ClusterNode node(ClusterNodeParts{"node-a", bus, ownership, catch_up,
-                                      [](ConnectionId, const std::string&) {},
-                                      [](ForwardedRequest) {}});
-    const TimePoint now{};
-    node.relay().add_viewer("g1", 1, 0, now);
-    node.on_bus_message("inbox:node-a", bytes, now);
-    node.on_bus_message("game:g1", bytes, now);
-    node.tick(now + Millis{10000});
-    const auto counters = node.counters();
-    arbiter::fuzz::check(envelope || counters.malformed == 2,
+    NullHost host;
+    auto link =
+        std::make_shared<app::ClusterLink>("node-a", 3, host, std::make_shared<InlineExecutor>());
+    link->attach(bus);
+    link->on_bus_state(bus::BusState::connected);
+    // A local connection whose game node-b owns, so that deliveries and hangups find it.
+    app::RoomRequest request{
+        std::make_shared<LocalPeer>(), std::string("m1"), arbiter::protocol::Resign{"g1"}, {}, {}};
+    link->forward(std::move(request), "node-b");
+    link->on_bus_message("inbox:node-a", bytes);
+    link->nodes_live({{"node-a", 3}});
+    link->close();
+    arbiter::fuzz::check(envelope || link->counters().malformed == 1,
                          "bytes that do not decode were not counted malformed");
     return 0;
 }

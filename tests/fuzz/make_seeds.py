@@ -121,7 +121,7 @@ def cli_view():
 
 
 def envelopes():
-    """The cluster's bus envelopes (server/cluster/envelope.hpp): version 1, a kind, then the
+    """The cluster's bus envelopes (server/cluster/envelope.hpp): version 2, a kind, then the
     fields; integers 8 bytes and lengths 4 bytes, little-endian."""
     def integer(value):
         return value.to_bytes(8, "little")
@@ -130,21 +130,21 @@ def envelopes():
         value = value.encode() if isinstance(value, str) else value
         return len(value).to_bytes(4, "little") + value
 
+    def holder(node, incarnation, connection):
+        return text(node) + integer(incarnation) + integer(connection)
+
     move = '{"type":"move","game":"g1","move":"e2e4","ply":0,"id":"m1"}'
+    watch = '{"type":"watch","game":"g1","id":"w1"}'
     moved = '{"type":"moved","game":"g1","seq":3,"ply":1,"move":"e2e4"}'
-    write("fuzz_envelope", b"\x01\x01" + text("node-b") + integer(7) + integer(42) + text("g1")
+    for message, hops in ((move, 0), (watch, 1), ('{"type":"hello"}', 0), ("not json", 0)):
+        write("fuzz_envelope", b"\x02\x01" + holder("node-b", 3, 42) + text("g1") + integer(hops)
+              + text("Ann") + integer(7) + text("ann") + text(message))
+    write("fuzz_envelope", b"\x02\x02" + text("node-b") + integer(42) + text(moved))
+    write("fuzz_envelope", b"\x02\x03" + text("node-c") + integer(42) + text("g1") + integer(1)
           + text(move))
-    write("fuzz_envelope", b"\x01\x01" + text("node-b") + integer(7) + integer(43) + text("g2")
-          + text(move))
-    write("fuzz_envelope", b"\x01\x02" + text("node-b") + integer(7) + integer(42) + text("g1")
-          + integer(1) + text("") + integer(0) + (2).to_bytes(4, "little") + text(moved)
-          + text("{}"))
-    write("fuzz_envelope", b"\x01\x02" + text("node-c") + integer(7) + integer(42) + text("g1")
-          + integer(2) + text("node-a") + integer(5) + (0).to_bytes(4, "little"))
-    for seq in (1, 3, 9):
-        write("fuzz_envelope", b"\x01\x03" + text("g1") + integer(seq) + text("node-a")
-              + integer(1 + seq // 4) + text(moved) + text("node-b" if seq == 3 else "")
-              + integer(42 if seq == 3 else 0))
+    for by_holder, code in ((1, 1000), (0, 1012)):
+        write("fuzz_envelope", b"\x02\x04" + text("node-b") + holder("node-a", 3, 42)
+              + integer(by_holder) + integer(code) + text("bye"))
 
 
 if __name__ == "__main__":

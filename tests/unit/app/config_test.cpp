@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <initializer_list>
 #include <string>
@@ -302,6 +303,48 @@ TEST(ServerCommandLine, SqliteOnlyFlagsAreRefusedWithPostgresql) {
     EXPECT_EQ(accepted({"--db", uri, "--max-db-bytes", "0"}).max_db_bytes, 0U);
     EXPECT_EQ(accepted({"--db", "games.db", "--backup", "copy.db"}).backup_to, "copy.db");
     EXPECT_EQ(accepted({"--db", "games.db", "--journal-rows", "16"}).journal_rows, 16U);
+}
+
+// A cluster node (README.md, "Several nodes"): --node-id with a PostgreSQL database and a bus,
+// the lease's timings safe, or a refusal that names the flag.
+TEST(ServerCommandLine, ANodeNeedsPostgresqlABusAndSafeLeaseTimings) {
+    const std::string uri = "postgresql://arbiter:secret@127.0.0.1:5432/arbiter";
+    const auto node =
+        accepted({"--db", uri, "--node-id", "node-a", "--bus", "redis://127.0.0.1:6379",
+                  "--lease-ttl-ms", "5000", "--heartbeat-ms", "1500", "--sweep-ms", "500"});
+    EXPECT_TRUE(node.cluster.enabled());
+    EXPECT_EQ(node.cluster.node_id, "node-a");
+    EXPECT_EQ(node.cluster.bus, "redis://127.0.0.1:6379");
+    EXPECT_EQ(node.cluster.lease.ttl, std::chrono::milliseconds(5000));
+    EXPECT_EQ(node.cluster.lease.heartbeat_interval, std::chrono::milliseconds(1500));
+    EXPECT_EQ(node.cluster.sweep_interval, std::chrono::milliseconds(500));
+    const auto defaults = accepted({"--db", uri, "--node-id", "n1", "--bus", "redis://r:6379"});
+    EXPECT_EQ(defaults.cluster.lease.ttl, std::chrono::milliseconds(3000));
+    EXPECT_EQ(defaults.cluster.lease.heartbeat_interval, std::chrono::milliseconds(1000));
+    EXPECT_EQ(defaults.cluster.sweep_interval, std::chrono::milliseconds(1000));
+    EXPECT_FALSE(accepted({}).cluster.enabled());
+
+    EXPECT_NE(refusal({"--node-id", "a", "--bus", "redis://r:6379"}).find("postgresql"),
+              std::string::npos);
+    EXPECT_NE(refusal({"--db", uri, "--node-id", "a"}).find("--bus"), std::string::npos);
+    EXPECT_NE(
+        refusal({"--db", uri, "--node-id", "a b", "--bus", "redis://r:6379"}).find("--node-id"),
+        std::string::npos);
+    EXPECT_NE(refusal({"--db", uri, "--node-id", "a", "--bus", "http://r:6379"}).find("--bus"),
+              std::string::npos);
+    EXPECT_NE(refusal({"--db", uri, "--bus", "redis://r:6379"}).find("--node-id"),
+              std::string::npos);
+    EXPECT_NE(refusal({"--sweep-ms", "100"}).find("--node-id"), std::string::npos);
+    // One lost heartbeat must not lose the lease: a ttl under two intervals is refused.
+    EXPECT_NE(refusal({"--db", uri, "--node-id", "a", "--bus", "redis://r:6379", "--lease-ttl-ms",
+                       "1000", "--heartbeat-ms", "1000"})
+                  .find("--lease-ttl-ms"),
+              std::string::npos);
+    EXPECT_NE(refusal({"--db", uri, "--node-id", "a", "--bus", "redis://r:6379", "--sweep-ms", "0"})
+                  .find("--sweep-ms"),
+              std::string::npos);
+    const std::string text = refusal({"--db", uri, "--node-id", "a"});
+    EXPECT_EQ(text.find("secret"), std::string::npos) << "the password was printed: " << text;
 }
 
 TEST(ServerCommandLine, AWordThatIsNotAFlagIsRefused) {

@@ -1,6 +1,8 @@
 #include "server/app/room_registry.hpp"
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -426,6 +428,110 @@ TEST_F(RoomRegistryTest, AGameBroughtBackAfterItsDeadlineFlagsBeforeServingTheRe
     EXPECT_EQ(repository.stored("g1")->header.reason, protocol::EndReason::timeout);
     settle();
     EXPECT_EQ(registry.parked(), 0u);
+}
+
+// ---- a cluster node's registry (GameClaims) -------------------------------------------------
+
+/// Claims as a cluster node makes them: games in `elsewhere` belong to another node, the rest
+/// are read from the fake store (as owned, or adopted). What was forwarded, in order.
+struct FakeClaims final : GameClaims {
+    explicit FakeClaims(FakeRepository& store) : repository(store) {}
+    Expected<Claim, storage::StorageError> claim(const std::string& game) override {
+        ++claims;
+        if (auto owner = elsewhere.find(game); owner != elsewhere.end()) {
+            return Claim(Elsewhere{owner->second});
+        }
+        auto stored = repository.load(game);
+        if (!stored) {
+            return unexpected(stored.error());
+        }
+        return Claim(std::move(*stored));
+    }
+    bool forward_known(RoomRequest& request) override {
+        const auto* move = std::get_if<protocol::MoveRequest>(&request.body);
+        if (move == nullptr || !known.contains(move->game)) {
+            return false;
+        }
+        forward(std::move(request), known[move->game]);
+        return true;
+    }
+    void forward(RoomRequest request, const std::string& owner) override {
+        known[std::get_if<protocol::MoveRequest>(&request.body) != nullptr
+                  ? std::get<protocol::MoveRequest>(request.body).game
+                  : std::string()] = owner;
+        forwarded.emplace_back(request.id.value_or(""), owner);
+    }
+    FakeRepository& repository;
+    std::map<std::string, std::string> elsewhere;                ///< game -> its owner node
+    std::map<std::string, std::string> known;                    ///< what forward() taught
+    std::vector<std::pair<std::string, std::string>> forwarded;  ///< (request id, owner)
+    int claims = 0;
+};
+
+TEST_F(RoomRegistryTest, AGameAnotherNodeOwnsIsForwardedInTheOrderSentAndThenWithoutARead) {
+    FakeClaims claims(repository);
+    claims.elsewhere["g1"] = "node-b";
+    registry.set_claims(&claims);
+    auto peer = std::make_shared<FakePeer>(1);
+    ASSERT_TRUE(registry.route(stray_move(peer, "m1", "g1")));
+    ASSERT_TRUE(registry.route(stray_move(peer, "m2", "g1")));  // waits for the same read
+    settle();
+    EXPECT_EQ(claims.claims, 1);
+    EXPECT_EQ(claims.forwarded, (std::vector<std::pair<std::string, std::string>>{
+                                    {"m1", "node-b"}, {"m2", "node-b"}}));
+    EXPECT_EQ(registry.find("g1"), nullptr) << "no room for another node's game";
+    ASSERT_TRUE(registry.route(stray_move(peer, "m3", "g1")));
+    EXPECT_EQ(reads.queued(), 0u) << "the owner is known: no read";
+    EXPECT_EQ(claims.forwarded.back(), std::pair(std::string("m3"), std::string("node-b")));
+    EXPECT_TRUE(peer->messages().empty()) << "the owner answers, not this node";
+}
+
+TEST_F(RoomRegistryTest, AGameClaimedHereIsServedAsAStoredOne) {
+    FakeClaims claims(repository);
+    registry.set_claims(&claims);
+    repository.store(finished_game("g1"));
+    auto peer = std::make_shared<FakePeer>(1);
+    registry.route(watch(peer, "w", "g1"));
+    settle();
+    EXPECT_EQ(peer->reply_to("w")["type"], "state");
+    EXPECT_EQ(claims.claims, 1);
+    EXPECT_TRUE(claims.forwarded.empty());
+}
+
+TEST_F(RoomRegistryTest, AnAdoptedGameIsInMemoryAtOnceAndServedWithoutARead) {
+    EXPECT_TRUE(registry.adopt(timed_game("g1", 60'000)));
+    ASSERT_NE(registry.find("g1"), nullptr);
+    auto peer = std::make_shared<FakePeer>(1);
+    registry.route(watch(peer, "w", "g1"));
+    EXPECT_EQ(reads.queued(), 0u);
+    settle();
+    EXPECT_EQ(peer->reply_to("w")["status"], "playing");
+    EXPECT_EQ(repository.loads, 0);
+    // Adopted again (a sweep that raced a request): the room in memory stays.
+    const auto room = registry.find("g1");
+    EXPECT_TRUE(registry.adopt(timed_game("g1", 60'000)));
+    EXPECT_EQ(registry.find("g1"), room);
+}
+
+TEST_F(RoomRegistryTest, EvictingClosesEveryMemberWith1012AndTheNextRequestClaimsAgain) {
+    FakeClaims claims(repository);
+    registry.set_claims(&claims);
+    ASSERT_TRUE(registry.adopt(timed_game("g1", 60'000)));
+    auto watcher = std::make_shared<FakePeer>(1);
+    registry.route(watch(watcher, "w", "g1"));
+    settle();
+    ASSERT_EQ(watcher->reply_to("w")["type"], "state");
+    EXPECT_EQ(registry.evict_all("this node lost its games"), (std::vector<std::string>{"g1"}));
+    EXPECT_EQ(registry.find("g1"), nullptr);
+    settle();
+    EXPECT_EQ(watcher->closed(), net::CloseCode::service_restart);
+    // Another node adopted it meanwhile: the next request goes there.
+    claims.elsewhere["g1"] = "node-c";
+    auto peer = std::make_shared<FakePeer>(2);
+    registry.route(stray_move(peer, "m1", "g1"));
+    settle();
+    EXPECT_EQ(claims.forwarded,
+              (std::vector<std::pair<std::string, std::string>>{{"m1", "node-c"}}));
 }
 
 }  // namespace

@@ -9,22 +9,32 @@ namespace arbiter::server::cluster {
 namespace {
 
 Intent sample_intent() {
-    return Intent{"node-a", 42, 7, "g1", R"({"type":"move","game":"g1","move":"e2e4","ply":0})"};
+    return Intent{{"node-a", 3, 42},
+                  "g1",
+                  1,
+                  "Ann",
+                  7,
+                  "ann",
+                  R"({"type":"move","game":"g1","move":"e2e4","ply":0})"};
 }
 
-Answer sample_answer() {
-    return Answer{"node-b", 42, 7, "g1", AnswerKind::replied, "", 0, {"{\"a\":1}", "{}"}};
+Delivery sample_delivery() {
+    return Delivery{"node-b", 42, R"({"type":"moved","seq":12})"};
 }
 
-Event sample_event() {
-    return Event{"g1", 12, "node-b", 3, R"({"type":"moved","seq":12})", "node-a", 7};
+NotOwner sample_not_owner() {
+    return NotOwner{"node-b", 42, "g1", 2, R"({"type":"resign","game":"g1"})"};
+}
+
+Hangup sample_hangup() {
+    return Hangup{"node-b", {"node-a", 3, 42}, false, 1012, "the game moved to another node"};
 }
 
 TEST(ClusterEnvelope, EachKindReadsBackAsWritten) {
     for (const Envelope& envelope :
-         {Envelope{sample_intent()}, Envelope{sample_answer()}, Envelope{sample_event()},
-          Envelope{Answer{"n", 1, 2, "g", AnswerKind::not_owner, "node-c", 9, {}}},
-          Envelope{Event{"g", 1, "n", 1, "", "", 0}}}) {
+         {Envelope{sample_intent()}, Envelope{sample_delivery()}, Envelope{sample_not_owner()},
+          Envelope{sample_hangup()}, Envelope{Hangup{"n", {"m", 1, 2}, true, 1000, ""}},
+          Envelope{Intent{{"n", 1, 0}, "g", 0, "", 0, "", ""}}}) {
         const auto decoded = decode(encode(envelope));
         ASSERT_TRUE(decoded.has_value()) << decoded.error().reason;
         EXPECT_EQ(decoded.value(), envelope);
@@ -39,9 +49,22 @@ TEST(ClusterEnvelope, MessagesAreBinarySafe) {
     EXPECT_EQ(std::get<Intent>(decoded.value()).message, intent.message);
 }
 
+TEST(ClusterEnvelope, NamesAndReasonsOverTheirBoundAreCutNotRefused) {
+    auto intent = sample_intent();
+    intent.player_name = std::string(kMaxNameBytes + 10, 'n');
+    const auto decoded = decode(encode(intent));
+    ASSERT_TRUE(decoded.has_value()) << decoded.error().reason;
+    EXPECT_EQ(std::get<Intent>(decoded.value()).player_name, std::string(kMaxNameBytes, 'n'));
+    auto hangup = sample_hangup();
+    hangup.reason = std::string(200, 'r');
+    const auto closed = decode(encode(hangup));
+    ASSERT_TRUE(closed.has_value());
+    EXPECT_EQ(std::get<Hangup>(closed.value()).reason.size(), kMaxReasonBytes);
+}
+
 TEST(ClusterEnvelope, RefusesEveryTruncation) {
-    for (const Envelope& envelope :
-         {Envelope{sample_intent()}, Envelope{sample_answer()}, Envelope{sample_event()}}) {
+    for (const Envelope& envelope : {Envelope{sample_intent()}, Envelope{sample_delivery()},
+                                     Envelope{sample_not_owner()}, Envelope{sample_hangup()}}) {
         const auto bytes = encode(envelope);
         for (std::size_t size = 0; size < bytes.size(); ++size) {
             EXPECT_FALSE(decode(bytes.substr(0, size)).has_value()) << size;
@@ -49,37 +72,40 @@ TEST(ClusterEnvelope, RefusesEveryTruncation) {
     }
 }
 
-TEST(ClusterEnvelope, RefusesTrailingBytesUnknownVersionAndKind) {
-    auto bytes = encode(sample_event());
+TEST(ClusterEnvelope, RefusesTrailingBytesUnknownVersionKindAndBadFlags) {
+    auto bytes = encode(sample_delivery());
     EXPECT_EQ(decode(bytes + "x").error().reason, "bytes after the last field");
     auto version = bytes;
-    version[0] = 2;
+    version[0] = 1;  // the first format, retired
     EXPECT_EQ(decode(version).error().reason, "unknown version");
     auto kind = bytes;
     kind[1] = 9;
     EXPECT_EQ(decode(kind).error().reason, "unknown kind");
-    auto answer_kind = encode(sample_answer());
-    // version, kind, from_node (4 + 6), connection (8), attempt (8), game (4 + 2): the answer kind.
-    answer_kind[2 + 10 + 16 + 6] = 3;
-    EXPECT_EQ(decode(answer_kind).error().reason, "unknown answer kind");
+    auto flag = encode(sample_hangup());
+    // version, kind, from_node (4 + 6), holder: node (4 + 6), incarnation (8), connection (8):
+    // then closed_by_holder.
+    flag[2 + 10 + 10 + 16] = 2;
+    EXPECT_EQ(decode(flag).error().reason, "closed_by_holder is not 0 or 1");
+    auto code = encode(sample_hangup());
+    code[2 + 10 + 10 + 16 + 8 + 2] = 1;  // the third byte of the code: 65536 and more
+    EXPECT_EQ(decode(code).error().reason, "code is not a close code");
     EXPECT_FALSE(decode("").has_value());
 }
 
 TEST(ClusterEnvelope, RefusesLengthsBeyondTheBoundsBeforeAllocating) {
-    // An intent whose from_node claims 4 GiB: refused from the length alone.
-    std::string bytes = {'\x01', '\x01', '\xff', '\xff', '\xff', '\xff'};
-    EXPECT_EQ(decode(bytes).error().reason, "from_node is too long");
-    // An answer claiming more messages than an answer may carry.
-    auto answer = sample_answer();
-    answer.messages.clear();
-    auto encoded = encode(answer);
-    encoded[encoded.size() - 4] = static_cast<char>(kMaxAnswerMessages + 1);
-    EXPECT_EQ(decode(encoded).error().reason, "messages is too long");
+    // An intent whose holder node claims 4 GiB: refused from the length alone.
+    std::string bytes = {'\x02', '\x01', '\xff', '\xff', '\xff', '\xff'};
+    EXPECT_EQ(decode(bytes).error().reason, "node is too long");
+    // A delivery whose message claims more than an envelope carries.
+    auto delivery = sample_delivery();
+    delivery.message.clear();
+    auto encoded = encode(delivery);
+    encoded[encoded.size() - 1] = '\x7f';
+    EXPECT_EQ(decode(encoded).error().reason, "message is too long");
 }
 
 TEST(ClusterEnvelope, RefusesIdsThatCannotNameAChannel) {
     auto intent = sample_intent();
-    intent.game = "g1";
     auto bytes = encode(intent);
     const auto at = bytes.find("g1");
     bytes[at] = ':';
@@ -90,21 +116,18 @@ TEST(ClusterEnvelope, RefusesIdsThatCannotNameAChannel) {
     EXPECT_FALSE(valid_id(std::string(kMaxIdBytes + 1, 'a')));
 }
 
-TEST(ClusterEnvelope, ChannelsNameTheirNodeAndGame) {
+TEST(ClusterEnvelope, TheInboxChannelNamesItsNode) {
     EXPECT_EQ(inbox_channel("node-a"), "inbox:node-a");
-    EXPECT_EQ(game_channel("g1"), "game:g1");
-    EXPECT_EQ(game_of_channel("game:g1"), "g1");
-    EXPECT_EQ(game_of_channel("inbox:g1"), "");
 }
 
 TEST(ClusterEnvelope, RandomBytesAndMutationsNeverCrash) {
     std::mt19937 random(43);
     std::uniform_int_distribution<int> byte(0, 255);
-    const std::string seeds[] = {encode(sample_intent()), encode(sample_answer()),
-                                 encode(sample_event())};
+    const std::string seeds[] = {encode(sample_intent()), encode(sample_delivery()),
+                                 encode(sample_not_owner()), encode(sample_hangup())};
     int decoded = 0;
     for (int round = 0; round < 20000; ++round) {
-        auto bytes = seeds[round % 3];
+        auto bytes = seeds[round % 4];
         for (int flips = 1 + round % 4; flips > 0; --flips) {
             bytes[static_cast<std::size_t>(random()) % bytes.size()] =
                 static_cast<char>(byte(random));

@@ -673,6 +673,46 @@ TEST_F(PostgresCluster, AHandoverLetsAnotherNodeAdoptAtOnce) {
     ASSERT_TRUE(a.lease->leave());
 }
 
+// What a node asks before it forwards a request or adopts a game: who owns it, and is that
+// owner's lease live, by the database's clock.
+TEST_F(PostgresCluster, OwnerOfNamesTheOwnerAndWhetherItsLeaseIsLive) {
+    Node a = start_node("a");
+    Node b = start_node("b");
+    ASSERT_NE(a.repository, nullptr);
+    ASSERT_NE(b.repository, nullptr);
+    ASSERT_TRUE(write_and_wait(*a.repository, created(make_playing_game("g", 1))));
+    auto owner = b.repository->owner_of("g");
+    ASSERT_TRUE(owner && owner->has_value()) << (owner ? "not stored" : owner.error().message);
+    EXPECT_EQ((*owner)->node, "a");
+    EXPECT_EQ((*owner)->epoch, 1U);
+    EXPECT_TRUE((*owner)->live);
+    auto unknown = b.repository->owner_of("nosuchgame");
+    ASSERT_TRUE(unknown);
+    EXPECT_FALSE(unknown->has_value());
+
+    auto live = b.repository->live_nodes();
+    ASSERT_TRUE(live) << live.error().message;
+    EXPECT_EQ(*live, (std::vector<LiveNode>{{"a", a.lease->incarnation()},
+                                            {"b", b.lease->incarnation()}}));
+
+    expire("a");
+    owner = b.repository->owner_of("g");
+    ASSERT_TRUE(owner && owner->has_value());
+    EXPECT_EQ((*owner)->node, "a");
+    EXPECT_FALSE((*owner)->live);
+    live = b.repository->live_nodes();
+    ASSERT_TRUE(live);
+    EXPECT_EQ(*live, (std::vector<LiveNode>{{"b", b.lease->incarnation()}}));
+
+    // Handed over: no owner at all.
+    ASSERT_TRUE(b.repository->adopt("g"));
+    ASSERT_TRUE(b.repository->release_games());
+    owner = a.repository->owner_of("g");
+    ASSERT_TRUE(owner && owner->has_value());
+    EXPECT_EQ((*owner)->node, "");
+    EXPECT_FALSE((*owner)->live);
+}
+
 // A restart under the same id (the old process may still run): the join releases the older
 // incarnation's games in its transaction, the old process can neither write them nor create
 // or adopt any, and the new one adopts them back.
