@@ -191,8 +191,9 @@ export class ResilientClient {
         if (reply.type !== 'error') {
           this.ready = true;
           this.resignSentAt = 0;
-          const drop = this.drops.at(-1);
-          if (drop && drop.resumedAt === null) {
+          // Back from every drop since the last resume: a connection may be lost again (say,
+          // closed with 1012 by a node that learnt of the owner's death) before it got back in.
+          for (const drop of this.drops.filter((d) => d.resumedAt === null)) {
             drop.resumedAt = Date.now();
             drop.nodeAfter = this.node;
           }
