@@ -407,25 +407,34 @@ function clusterControls(rig, launch) {
         .map((n) => `---- node ${n.id} (${n.state}) ----\n${[...n.stderrs, n.server.stderr()].join('\n[restart]\n')}`)
         .join('\n');
     },
+    /** SIGTERM to every running node: [{id, code, signal}]. */
+    stopNodes: () => stopNodes(rig),
     close: () => closeCluster(rig),
   };
 }
 
-/** Stops everything (thawing frozen nodes first) and deletes the folder. */
-async function closeCluster(rig) {
+/** SIGTERM to every running node (thawing frozen ones first); resolves to how each exited:
+ * [{id, code, signal}] (code null and `error` for one that did not exit within 20 s). */
+async function stopNodes(rig) {
   const stops = [];
   for (const n of rig.nodes.values()) {
     if (n.state === 'frozen') n.server.proc.kill('SIGCONT');
     if (n.state === 'up' || n.state === 'frozen') {
-      stops.push(
-        n.server.stop().then((result) => {
-          if (result.code !== 0) console.error(`node ${n.id} exited with ${JSON.stringify(result)}`);
-        }, (error) => console.error(`node ${n.id}: ${error.message}`)),
-      );
+      stops.push(n.server.stop().then(
+        (result) => ({ id: n.id, ...result }),
+        (error) => ({ id: n.id, code: null, error: error.message.split('\n')[0] }),
+      ));
     }
     n.state = 'stopped';
   }
-  await Promise.all(stops);
+  return Promise.all(stops);
+}
+
+/** Stops everything and deletes the folder. */
+async function closeCluster(rig) {
+  for (const exit of await stopNodes(rig)) {
+    if (exit.code !== 0) console.error(`node ${exit.id} exited with ${JSON.stringify(exit)}`);
+  }
   await rig.nginx?.stop();
   await rig.redis?.kill();
   await rig.postgres?.stop();

@@ -189,7 +189,8 @@ export async function runScenario({
       async playOn(plies, ms = 60000) {
         const target = new Map(games.map((g) => [g.id, g.players[0].view.ply + plies]));
         await waitFor(() => games.every((g) => g.players[0].view.status !== 'playing' ||
-          g.players[0].view.ply >= target.get(g.id)), ms, `every game ${plies} plies further`);
+          g.players[0].view.ply >= target.get(g.id)), ms, `every game ${plies} plies further`,
+        () => journal.lines.length, 15000);
       },
     };
 
@@ -197,7 +198,8 @@ export async function runScenario({
     released = true;
     for (const c of clients) c.maybeMove();
     const endWait = Date.now();
-    await waitFor(() => clients.every((c) => c.done()), 120000, 'every game ended, seen by all its clients')
+    await waitFor(() => clients.every((c) => c.done()), 120000, 'every game ended, seen by all its clients',
+      () => journal.lines.length, 15000)
       .catch((error) => checks.check('every game ends and every client sees its end', false, error.message));
     out.endMs = Date.now() - endWait;
     await sleep(300); // the last events reach the slowest spectator
@@ -208,6 +210,11 @@ export async function runScenario({
   } finally {
     sampler.stop();
     await Promise.all(clients.map((c) => c.close()));
+    // A clean stop is part of the contract (and where ASan reports what it found).
+    const exits = await rig.stopNodes();
+    const unclean = exits.filter((e) => e.code !== 0);
+    checks.check('every node still running at the end exits 0 on SIGTERM', unclean.length === 0,
+      unclean.map((e) => JSON.stringify(e)).join(' '));
     if (checks.failed().length > 0) {
       console.error(rig.logs().slice(-20000));
       console.error(`nginx:\n${rig.nginx?.log().slice(-3000)}`);
@@ -236,11 +243,21 @@ export async function runScenario({
   return { checks, report };
 }
 
-/** Polls `condition` every 50 ms until it holds; rejects after `ms` with `what`. */
-export async function waitFor(condition, ms, what) {
+/** Polls `condition` every 50 ms until it holds; rejects after `ms` with `what`, or sooner when
+ * `progress()` (a count of what happens) stays the same for `stallMs`: a run that stopped. */
+export async function waitFor(condition, ms, what, progress = null, stallMs = Infinity) {
   const deadline = Date.now() + ms;
+  let seen = progress?.();
+  let movedAt = Date.now();
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms: ${what}`);
+    if (progress) {
+      const now = progress();
+      if (now !== seen) [seen, movedAt] = [now, Date.now()];
+      if (Date.now() - movedAt > stallMs) {
+        throw new Error(`nothing happened for ${stallMs} ms (no ack, event or reconnection): ${what}`);
+      }
+    }
     await sleep(50);
   }
 }
