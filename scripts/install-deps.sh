@@ -11,7 +11,7 @@ packages=(
     libgtest-dev googletest libbenchmark-dev
 )
 case "${1:-}" in
-    --test) packages+=(clang clang-tidy clang-format libclang-rt-14-dev python3 chromium fonts-noto-cjk fonts-dejavu-core stockfish fairy-stockfish openssl redis-server postgresql) ;;
+    --test) packages+=(clang clang-tidy clang-format libclang-rt-14-dev python3 chromium fonts-noto-cjk fonts-dejavu-core stockfish fairy-stockfish openssl redis-server postgresql nginx) ;;
     "") ;;
     *) echo "usage: $0 [--test]" >&2; exit 2 ;;
 esac

@@ -116,6 +116,7 @@ std::unique_ptr<PostgresServer> PostgresServer::start(const Options& options, st
         return nullptr;
     }
     server->folder_ = folder;
+    server->options_ = options;
     if (::geteuid() == 0) {
         const passwd* user = ::getpwnam("postgres");
         if (user == nullptr || ::chown(folder.c_str(), user->pw_uid, user->pw_gid) != 0) {
@@ -133,15 +134,15 @@ std::unique_ptr<PostgresServer> PostgresServer::start(const Options& options, st
         return nullptr;
     }
     for (int attempt = 0; attempt < 3; ++attempt) {
-        if (server->launch(options, error)) {
+        if (server->launch(unused_port(), error)) {
             return server;
         }
     }
     return nullptr;
 }
 
-bool PostgresServer::launch(const Options& options, std::string& error) {
-    port_ = unused_port();
+bool PostgresServer::launch(int port, std::string& error) {
+    port_ = port;
     std::vector<std::string> argv = {binaries() + "/postgres",
                                      "-D",
                                      folder_ + "/data",
@@ -155,7 +156,7 @@ bool PostgresServer::launch(const Options& options, std::string& error) {
                                      "max_connections=100",
                                      "-c",
                                      "shared_buffers=32MB"};
-    if (!options.durable) {
+    if (!options_.durable) {
         for (const char* fast : {"fsync=off", "full_page_writes=off"}) {
             argv.insert(argv.end(), {"-c", fast});
         }
@@ -187,11 +188,25 @@ bool PostgresServer::launch(const Options& options, std::string& error) {
     return false;
 }
 
-PostgresServer::~PostgresServer() {
+void PostgresServer::stop() {
     if (pid_ > 0) {
         ::kill(pid_, SIGINT);
         wait_for(pid_);
+        pid_ = -1;
     }
+}
+
+bool PostgresServer::restart(std::string& error) {
+    if (pid_ > 0) {
+        return true;
+    }
+    // The port was this server's a moment ago: PostgreSQL binds it with SO_REUSEADDR, so only
+    // another process that took it meanwhile makes this fail, and a retry would not help.
+    return launch(port_, error);
+}
+
+PostgresServer::~PostgresServer() {
+    stop();
     if (!folder_.empty()) {
         std::error_code ignored;
         std::filesystem::remove_all(folder_, ignored);

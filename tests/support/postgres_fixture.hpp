@@ -35,6 +35,13 @@ class PostgresServer {
     /// Stops the server (fast shutdown) and deletes its folder.
     ~PostgresServer();
 
+    /// Stops the server (fast shutdown) and keeps its folder, for a test of a database that goes
+    /// away and comes back (restart()). Nothing happens when it is stopped already.
+    void stop();
+    /// Starts a stopped server again, on the same port with the same data; false (and why, in
+    /// `error`) if it does not take connections. Nothing happens when it is running.
+    bool restart(std::string& error);
+
     /// A libpq URI of the server's database, as a user of arbiter-server would write it.
     std::string uri() const;
     /// A URI whose search_path is a new, empty schema: a fresh store for one test.
@@ -43,8 +50,9 @@ class PostgresServer {
 
   private:
     PostgresServer() = default;
-    bool launch(const Options& options, std::string& error);
+    bool launch(int port, std::string& error);
 
+    Options options_;
     std::string folder_;
     int port_ = 0;
     pid_t pid_ = -1;
