@@ -113,11 +113,15 @@ void ClusterLink::close() {
 }
 
 void ClusterLink::rejoined(std::uint64_t incarnation) {
+    const std::string_view reason = "this node lost its games; reconnect and resume";
+    // Its rooms are gone: the holders of their remote members are told (unlike after a bus
+    // drop, which they see themselves), so that they close those clients, which resume.
+    hang_up_all(reason);
     {
         std::lock_guard lock(mutex_);
         incarnation_ = incarnation;
     }
-    end_all("this node lost its games; reconnect and resume");
+    end_all(reason);
 }
 
 void ClusterLink::hang_up_all(std::string_view reason) {
@@ -414,6 +418,25 @@ void ClusterLink::on_not_owner(cluster::NotOwner refused) {
                 protocol::ErrorCode::unavailable,
                 "the game is changing nodes; try again in a moment", decoded->id)));
         }
+        return;
+    }
+    // Only a request that makes the connection a member (join, resume, watch) may go to the
+    // game's new owner as it is: any other relies on a membership the old owner held (a seat),
+    // which the new one does not know. That connection starts over (1012), and resumes.
+    const bool enters =
+        std::visit(Overloaded{
+                       [](const OneOf<protocol::Join, protocol::Resume, protocol::Watch,
+                                      protocol::Unwatch> auto&) { return true; },
+                       [](const auto&) { return false; },
+                   },
+                   decoded->body);
+    if (!enters) {
+        {
+            std::lock_guard lock(mutex_);
+            ++counters_.lost_owner;
+        }
+        peer->close(net::CloseCode::service_restart,
+                    "your game moved to another node; reconnect and resume");
         return;
     }
     {

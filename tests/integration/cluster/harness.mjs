@@ -438,5 +438,6 @@ async function closeCluster(rig) {
   await rig.nginx?.stop();
   await rig.redis?.kill();
   await rig.postgres?.stop();
-  rmSync(rig.dir, { recursive: true, force: true });
+  if (process.env.ARBITER_KEEP_CLUSTER) console.error(`cluster folder kept: ${rig.dir}`);
+  else rmSync(rig.dir, { recursive: true, force: true });
 }

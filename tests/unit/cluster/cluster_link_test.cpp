@@ -231,31 +231,36 @@ TEST_F(ClusterLinkTest, AForwardedRequestReachesTheOwnersHubAndItsRepliesComeBac
     EXPECT_EQ(a_.link->counters().remote_connections, 1U);
 }
 
-TEST_F(ClusterLinkTest, ARequestTheOwnerDoesNotOwnComesBackAndIsRoutedAgainABoundedNumberOfTimes) {
+TEST_F(ClusterLinkTest, AnEntryTheOwnerDoesNotOwnComesBackAndIsRoutedAgainABoundedNumberOfTimes) {
     auto player = std::make_shared<TestPeer>(9);
-    b_.link->forward(move(player, 3, "m1"), "node-a");
+    const auto resume = [&](const std::string& id, std::uint64_t hops) {
+        RoomRequest request{player, id, protocol::Resume{"g1", "token", std::nullopt}, {}, {}};
+        request.hops = hops;
+        return request;
+    };
+    b_.link->forward(resume("r1", 0), "node-a");
     pump();
     ASSERT_EQ(a_.hub.requests.size(), 1U);
     // node-a's registry finds the game elsewhere: the request goes back to its holder.
-    auto& forwarded = a_.hub.requests.front();
-    RoomRequest back{forwarded.peer, forwarded.message.id, forwarded.message.body, {}, {}};
-    a_.link->forward(std::move(back), "node-c");
+    auto forwarded = a_.hub.requests.front();
+    a_.link->forward(
+        RoomRequest{forwarded.peer, forwarded.message.id, forwarded.message.body, {}, {}},
+        "node-c");
     pump();
     ASSERT_EQ(b_.hub.again.size(), 1U);
     EXPECT_EQ(b_.hub.again.front().peer, player);
     EXPECT_EQ(b_.hub.again.front().hops, 1U);
-    EXPECT_EQ(b_.hub.again.front().message.id, "m1");
+    EXPECT_EQ(b_.hub.again.front().message.id, "r1");
+    EXPECT_TRUE(player->closed.empty());
     // node-b forgot node-a as the owner of g1.
     auto next = move(player, 3, "m2");
     EXPECT_FALSE(b_.link->forward_known(next));
 
     // Round and round: after kMaxHops the player is told, and nothing goes out again.
     for (std::uint64_t hops = 1; hops <= kMaxHops; ++hops) {
-        auto request = move(player, 3, "m1");
-        request.hops = hops;
-        b_.link->forward(std::move(request), "node-a");
+        b_.link->forward(resume("r1", hops), "node-a");
         pump();
-        auto& arrived = a_.hub.requests.back();
+        auto arrived = a_.hub.requests.back();
         RoomRequest bounce{arrived.peer, arrived.message.id, arrived.message.body, {}, {}};
         bounce.hops = arrived.hops;
         a_.link->forward(std::move(bounce), "node-c");
@@ -264,7 +269,22 @@ TEST_F(ClusterLinkTest, ARequestTheOwnerDoesNotOwnComesBackAndIsRoutedAgainABoun
     EXPECT_EQ(b_.hub.again.size(), kMaxHops);
     ASSERT_FALSE(player->sent.empty());
     EXPECT_EQ(error_of(player->sent.back()),
-              std::pair(std::string("unavailable"), std::string("m1")));
+              std::pair(std::string("unavailable"), std::string("r1")));
+}
+
+// A move that comes back relied on a seat the old owner's room held: the new owner does not know
+// the connection, so it starts over (and resumes) rather than have its move refused there.
+TEST_F(ClusterLinkTest, AMoveTheOwnerNoLongerOwnsClosesItsConnection) {
+    auto player = std::make_shared<TestPeer>(9);
+    b_.link->forward(move(player, 3, "m1"), "node-a");
+    pump();
+    auto arrived = a_.hub.requests.front();
+    a_.link->forward(RoomRequest{arrived.peer, arrived.message.id, arrived.message.body, {}, {}},
+                     "node-c");
+    pump();
+    EXPECT_TRUE(b_.hub.again.empty());
+    ASSERT_EQ(player->closed.size(), 1U);
+    EXPECT_EQ(player->closed.front().first, net::CloseCode::service_restart);
 }
 
 TEST_F(ClusterLinkTest, AClosedConnectionLeavesTheOwnersRooms) {
@@ -464,6 +484,25 @@ TEST_F(ClusterLinkTest, ARejoinedNodeStartsItsConnectionsOverAsItsNewRun) {
     b_.link->on_bus_message("inbox:node-b", cluster::encode(cluster::Hangup{
                                                 "node-a", {"node-b", 7, 11}, false, 1012, "old"}));
     EXPECT_TRUE(again->closed.empty());
+}
+
+// The owner lost its lease and joined again: its rooms are gone, and the holders of their
+// remote members must close those clients (they cannot tell by themselves: the owner is live).
+TEST_F(ClusterLinkTest, AnOwnerThatRejoinedHangsUpItsRemoteMembers) {
+    auto spectator = std::make_shared<TestPeer>(9);
+    RoomRequest watch{spectator, std::string("w1"), protocol::Watch{"g1", std::nullopt}, {}, {}};
+    b_.link->forward(std::move(watch), "node-a");
+    pump();
+    ASSERT_EQ(a_.hub.opened.size(), 1U);
+    a_.link->rejoined(6);
+    pump();
+    ASSERT_EQ(spectator->closed.size(), 1U);
+    EXPECT_EQ(spectator->closed.front().first, net::CloseCode::service_restart);
+    EXPECT_EQ(a_.hub.closed.size(), 1U);
+    // The room's own close of that member, after, sends nothing more.
+    a_.hub.opened.front()->close(net::CloseCode::service_restart, "evicted");
+    pump();
+    EXPECT_EQ(spectator->closed.size(), 1U);
 }
 
 TEST_F(ClusterLinkTest, WhatIsNotAnEnvelopeForThisNodeIsCountedAndDropped) {
