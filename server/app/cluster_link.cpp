@@ -228,6 +228,28 @@ void ClusterLink::on_intent(cluster::Intent intent) {
     auto decoded = protocol::decode(intent.message);
     std::shared_ptr<RemotePeer> peer;
     bool opened = false;
+    bool dead_run = false;
+    {
+        std::lock_guard lock(mutex_);
+        if (closed_) {
+            return;
+        }
+        dead_run =
+            std::find(dead_runs_.begin(), dead_runs_.end(),
+                      std::pair(intent.from.node, intent.from.incarnation)) != dead_runs_.end();
+    }
+    if (dead_run) {
+        // Its connection was ended here with its run: served now, it would hold no seat.
+        {
+            std::lock_guard lock(mutex_);
+            ++counters_.hangups;
+        }
+        publish(intent.from.node,
+                cluster::Hangup{self_, intent.from, false,
+                                static_cast<std::uint64_t>(net::CloseCode::service_restart),
+                                "this node lost its games; reconnect and resume"});
+        return;
+    }
     {
         std::lock_guard lock(mutex_);
         if (closed_) {
@@ -539,10 +561,17 @@ void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint6
         for (auto it = remotes_.begin(); it != remotes_.end();) {
             if (is_live_run(it->first)) {
                 ++it;
-            } else {
-                ended.push_back(it->second);
-                it = remotes_.erase(it);
+                continue;
             }
+            const std::pair run(it->first.node, it->first.incarnation);
+            if (std::find(dead_runs_.begin(), dead_runs_.end(), run) == dead_runs_.end()) {
+                dead_runs_.push_back(run);
+                if (dead_runs_.size() > kMaxDeadRuns) {
+                    dead_runs_.pop_front();
+                }
+            }
+            ended.push_back(it->second);
+            it = remotes_.erase(it);
         }
         for (auto it = owners_.begin(); it != owners_.end();) {
             it = is_live_node(it->second) ? std::next(it) : owners_.erase(it);

@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -190,6 +191,12 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     std::uint64_t bus_dropped_ = 0;  ///< the bus's `dropped` at the last nodes_live()
     std::uint64_t next_remote_id_ = kFirstRemotePeerId;
     std::map<cluster::Holder, std::shared_ptr<RemotePeer>> remotes_;
+    /// Holder runs (node, incarnation) whose lease this node saw end: their connections were
+    /// ended here, and a request that still comes from one (sent before that node noticed) is
+    /// answered with a hangup, never served without the membership it had. The most recent
+    /// kMaxDeadRuns.
+    std::deque<std::pair<std::string, std::uint64_t>> dead_runs_;
+    static constexpr std::size_t kMaxDeadRuns = 1024;
     std::unordered_map<std::uint64_t, Forwarded> forwarded_;  ///< by local peer id
     std::unordered_map<std::string, std::string> owners_;     ///< game -> its owner node
     ClusterLinkCounters counters_;

@@ -365,6 +365,14 @@ TEST_F(ClusterLinkTest, AHolderGoneOrRestartedEndsItsRemoteConnections) {
     a_.link->nodes_live({{"node-a", 5}, {"node-b", 8}});
     ASSERT_EQ(a_.hub.closed.size(), 1U);
     EXPECT_EQ(a_.link->counters().remote_connections, 0U);
+    // A request the old run sent before it noticed (it was frozen): not served without the seat
+    // its connection had here, but hung up, so that its client resumes.
+    b_.link->forward(move(player, 1, "m2"), "node-a");
+    pump();
+    EXPECT_EQ(a_.hub.requests.size(), 1U);
+    EXPECT_EQ(a_.hub.opened.size(), 1U);
+    ASSERT_EQ(player->closed.size(), 1U);
+    EXPECT_EQ(player->closed.front().first, net::CloseCode::service_restart);
 }
 
 TEST_F(ClusterLinkTest, AHangupMeantForAnEarlierRunOfTheHolderIsIgnored) {
