@@ -1,5 +1,6 @@
 #include "server/app/cluster_fanout.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -265,10 +266,20 @@ void ClusterFanout::apply(const cluster::ListingsOf& listings) {
 }
 
 void ClusterFanout::on_nodes_live(const std::vector<std::string>& nodes) {
+    auto sorted = nodes;
+    std::sort(sorted.begin(), sorted.end());
     Lobby* lobby = nullptr;
+    bool newcomer = false;
     {
         std::lock_guard lock(mutex_);
         lobby = lobby_;
+        newcomer =
+            !std::includes(known_nodes_.begin(), known_nodes_.end(), sorted.begin(), sorted.end());
+        known_nodes_ = std::move(sorted);
+        listings_now_ = listings_now_ || newcomer;
+    }
+    if (newcomer) {
+        wake_.notify_all();
     }
     if (lobby != nullptr) {
         lobby->keep_nodes(nodes);
@@ -277,7 +288,7 @@ void ClusterFanout::on_nodes_live(const std::vector<std::string>& nodes) {
 
 // ---- healing --------------------------------------------------------------------------------
 
-void ClusterFanout::on_bus_back() {
+void ClusterFanout::on_bus_up() {
     {
         std::lock_guard lock(mutex_);
         heal_now_ = true;
@@ -288,13 +299,20 @@ void ClusterFanout::on_bus_back() {
 void ClusterFanout::heals() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
-        wake_.wait_for(lock, heal_period_, [this] { return stopping_ || heal_now_; });
+        const bool woken = wake_.wait_for(
+            lock, heal_period_, [this] { return stopping_ || heal_now_ || listings_now_; });
         if (stopping_) {
             return;
         }
+        const bool listings_only = woken && !heal_now_;
         heal_now_ = false;
+        listings_now_ = false;
         lock.unlock();
-        heal();
+        if (listings_only) {
+            send_listings();
+        } else {
+            heal();
+        }
         lock.lock();
     }
 }
@@ -318,21 +336,33 @@ bool ClusterFanout::heal() {
         log_event(LogLevel::warn, "cluster_heal_failed",
                   {{"what", "ratings"}, {"error", rows.error().message}});
     }
+    {
+        std::lock_guard lock(mutex_);
+        ++(healed ? counters_.heals : counters_.heal_failures);
+    }
+    send_listings();
+    return healed;
+}
+
+void ClusterFanout::send_listings() {
     Lobby* lobby = nullptr;
     {
         std::lock_guard lock(mutex_);
         lobby = lobby_;
-        ++(healed ? counters_.heals : counters_.heal_failures);
     }
-    if (lobby != nullptr) {
-        auto text = encode_listings(lobby->local_listings(Lobby::kMaxListingsPerNode));
-        if (text.size() <= cluster::kMaxMessageBytes) {
-            broadcast(cluster::ListingsOf{self_, std::move(text)});
-            std::lock_guard lock(mutex_);
-            ++counters_.listings_sent;
-        }
+    if (lobby == nullptr) {
+        return;
     }
-    return healed;
+    auto games = lobby->local_listings(Lobby::kMaxListingsPerNode);
+    auto text = encode_listings(games);
+    // A summary is a few hundred bytes, so kMaxListingsPerNode fit; halved until they do.
+    while (text.size() > cluster::kMaxMessageBytes && !games.empty()) {
+        games.resize(games.size() / 2);
+        text = encode_listings(games);
+    }
+    broadcast(cluster::ListingsOf{self_, std::move(text)});
+    std::lock_guard lock(mutex_);
+    ++counters_.listings_sent;
 }
 
 std::string render_fanout_metrics(const ClusterFanoutCounters& fanout,

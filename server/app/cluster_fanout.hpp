@@ -9,17 +9,20 @@
 ///   committed: a directory change as Accounts makes it (a session as its token's hash, never
 ///   its token), a player's rating once a rated end's transaction committed (RatingsCommitted
 ///   below tells of it), a listing as the lobby changes it. The other nodes apply it.
-/// - The bus loses messages, so PostgreSQL is the truth to heal from: on `reconnected`, and every
-///   `heal_period`, a thread of the fanout (never a network thread, nor the bus's) reloads the
-///   directory and the ratings from the store, as the server does at start, keeping the changes
-///   made meanwhile (AccountDirectory::begin_reload, RatingBook::merge).
+/// - The bus loses messages, so PostgreSQL is the truth to heal from: when the bus comes up
+///   (`connected`: what changed between the load at start and the subscription; `reconnected`:
+///   what was lost in the drop), and every `heal_period`, a thread of the fanout (never a
+///   network thread, nor the bus's) reloads the directory and the ratings from the store, as the
+///   server does at start, keeping the changes made meanwhile (AccountDirectory::begin_reload,
+///   RatingBook::merge).
 /// - The lobby has no table to reload from, and asks nothing of the other nodes: each node
 ///   broadcasts its own listings whole (ListingsOf) at the same moments, and each receiver
 ///   replaces what it held of that node. So a lost change mends itself within a period without
 ///   a request-reply between nodes (which would cost every node an answer from every other at
 ///   every reconnect, all at the same moment), and a listing lost in a drop of Redis comes back
-///   when every node heals on its `reconnected`. A node gone (its lease ended) takes its
-///   listings with it.
+///   when every node heals on its `reconnected`. A node that sees a node it did not know among
+///   the live ones (one just started) sends its listings at once, so the newcomer's lobby fills
+///   within a sweep. A node gone (its lease ended) takes its listings with it.
 ///
 /// Thread-safe. Broadcasts are applied on the bus's thread: each is a map update under its own
 /// lock.
@@ -99,11 +102,13 @@ class ClusterFanout final : public BroadcastListener {
 
     // BroadcastListener
     void on_broadcast(cluster::Envelope envelope) override;
-    void on_bus_back() override;
+    void on_bus_up() override;
     void on_nodes_live(const std::vector<std::string>& nodes) override;
 
   private:
     void heals();
+    /// This node's listings whole to the others (ListingsOf).
+    void send_listings();
     void broadcast(const cluster::Envelope& envelope);
     void apply(const cluster::AccountChanged& changed);
     void apply(const cluster::RatingChanged& changed);
@@ -124,6 +129,8 @@ class ClusterFanout final : public BroadcastListener {
     Lobby* lobby_ = nullptr;
     ClusterLink* link_ = nullptr;
     bool heal_now_ = false;
+    bool listings_now_ = false;
+    std::vector<std::string> known_nodes_;  ///< live at the last look, sorted
     bool stopping_ = false;
     ClusterFanoutCounters counters_;
     std::thread thread_;

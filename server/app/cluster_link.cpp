@@ -197,7 +197,7 @@ void ClusterLink::on_bus_state(bus::BusState state) {
         case bus::BusState::reconnected: {
             std::lock_guard lock(mutex_);
             bus_up_ = true;
-            if (state == bus::BusState::reconnected && !closed_) {
+            if (!closed_) {
                 listener = listener_;
             }
             break;
@@ -216,7 +216,7 @@ void ClusterLink::on_bus_state(bus::BusState state) {
                          : state == bus::BusState::reconnected ? "reconnected"
                                                                : "disconnected"}});
     if (listener != nullptr) {
-        listener->on_bus_back();
+        listener->on_bus_up();
     }
 }
 

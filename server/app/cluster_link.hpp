@@ -79,7 +79,7 @@ class ClusterHost {
 };
 
 /// What the link hands on of the broadcasts. Called on the bus's thread (on_broadcast,
-/// on_bus_back) or the sweeper's (on_nodes_live): quick, and never calling the link back
+/// on_bus_up) or the sweeper's (on_nodes_live): quick, and never calling the link back
 /// synchronously in a way that waits for the bus.
 class BroadcastListener {
   public:
@@ -92,8 +92,9 @@ class BroadcastListener {
 
     /// Another node's broadcast (is_broadcast), decoded strictly.
     virtual void on_broadcast(cluster::Envelope envelope) = 0;
-    /// The bus is back after a drop: whatever was broadcast meanwhile is lost.
-    virtual void on_bus_back() = 0;
+    /// The bus is up (connected, or reconnected after a drop): whatever was broadcast before
+    /// is lost to this node.
+    virtual void on_bus_up() = 0;
     /// The nodes whose lease is live now (this one's included).
     virtual void on_nodes_live(const std::vector<std::string>& nodes) = 0;
 };

@@ -342,7 +342,7 @@ TEST_F(ClusterFanoutTest, AListingsOfReplacesWhatWasHeldOfItsNode) {
     broker_.up = true;
     pump();
     EXPECT_EQ(listed(b_.lobby), (std::vector<std::string>{"g1"}));
-    a_.fanout.on_bus_back();  // no thread here: heal by hand, as the thread would
+    a_.fanout.on_bus_up();  // no thread here: heal by hand, as the thread would
     a_.fanout.heal();
     pump();
     EXPECT_EQ(listed(b_.lobby), (std::vector<std::string>{"g4"}));
