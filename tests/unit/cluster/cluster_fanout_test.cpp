@@ -156,7 +156,8 @@ protocol::GameSummary waiting(const std::string& game, std::int64_t created_ms) 
 /// The game ids a lobby lists, newest first.
 std::vector<std::string> listed(const Lobby& lobby) {
     std::vector<std::string> games;
-    for (const auto& summary : lobby.page(1000, std::nullopt)->games) {
+    const auto page = lobby.page(1000, std::nullopt);
+    for (const auto& summary : page->games) {
         games.push_back(summary.game);
     }
     return games;
