@@ -390,6 +390,8 @@ int main(int argc, char** argv) {
     // strands their answers would be posted to go away.
     engines.stop();
     (*repository).reset();
+    // The link held a strand of the network (released by close()); it goes before the network.
+    link.reset();
     network.reset();
     log_event(LogLevel::info, "server_stopped");
     return 0;

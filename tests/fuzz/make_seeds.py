@@ -158,7 +158,8 @@ def envelopes():
     write("fuzz_envelope", b"\x02\x06" + text("node-b") + integer(0) + integer(1) + integer(12)
           + real(1530.5) + real(180.25) + real(0.06) + integer(3) + integer(1700000000000))
     lobby = ('{"type":"lobby","games":[{"game":"g1","variant":"chess","status":"waiting",'
-             '"first":{"name":"Ann","connected":true},"ply":0,"created_ms":10}]}')
+             '"players":{"white":{"name":"Ann","connected":true,"guest":true,"rating":null},'
+             '"black":null},"ply":0,"created_ms":10}]}')
     write("fuzz_envelope", b"\x02\x07" + text("node-b") + text("g1") + integer(1) + text(lobby))
     write("fuzz_envelope", b"\x02\x07" + text("node-b") + text("g1") + integer(0) + text(""))
     write("fuzz_envelope", b"\x02\x08" + text("node-b") + text(lobby))

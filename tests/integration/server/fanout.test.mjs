@@ -153,7 +153,7 @@ test('two nodes: a session, a name and a listing made on one are known on the ot
     await watcher.ok({ type: 'lobby' });
     const open = await host.ok({ type: 'create', variant: 'chess', side: 'first' });
     const listed = await watcher.nextOf('lobby', (m) => m.games.some((g) => g.game === open.game), 5000);
-    assert.equal(listed.games.find((g) => g.game === open.game).first.name, 'Hostess');
+    assert.equal(listed.games.find((g) => g.game === open.game).players.white.name, 'Hostess');
     const joined = await ann.ok({ type: 'join', game: open.game });
     assert.equal(joined.type, 'joined');
     await watcher.nextOf('lobby', (m) => !m.games.some((g) => g.game === open.game), 5000);
