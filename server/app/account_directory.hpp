@@ -9,11 +9,14 @@
 /// and updated by Accounts once each change has committed, so it never knows of a session the
 /// store does not hold.
 ///
-/// One node only: with several server nodes sharing accounts (issue 43), another node's sign-in
-/// would be missing here, and a miss will need a read-through to the store (off the network
-/// thread) rather than the answer "unknown".
+/// On a cluster (issue 43) each node has its own directory: every change Accounts makes here is
+/// told to the listener, which broadcasts it, and another node's changes come in through
+/// apply(); the whole is loaded again from PostgreSQL when the bus may have lost some
+/// (cluster_fanout.hpp). So a session signed in on one node is known on the others a bus hop
+/// later, and at worst after the next reload.
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -27,11 +30,36 @@
 
 namespace arbiter::server::app {
 
+/// One change of the directory: as Accounts makes it after a commit, or as another node's
+/// broadcast brings it. Fields a kind does not use are 0 or "".
+struct DirectoryChange {
+    enum class Kind : std::uint8_t {
+        signed_up,             ///< `username` registered
+        signed_in,             ///< a session of `user_id` (`username`) hashing to `token_hash`
+        signed_out,            ///< the session hashing to `token_hash` ended
+        other_sessions_ended,  ///< every session of `user_id` ended but `token_hash`'s
+        account_deleted,       ///< `user_id` deleted: its sessions end, its name stays taken
+    };
+    Kind kind = Kind::signed_up;
+    std::int64_t user_id = 0;
+    std::string username;
+    std::string token_hash;
+    friend bool operator==(const DirectoryChange&, const DirectoryChange&) = default;
+};
+
 /// Sessions and registered names, in memory. Thread-safe; one lock, never held while calling out.
 class AccountDirectory {
   public:
     /// Replaces everything with what the store holds.
     void load(const storage::AccountSnapshot& snapshot);
+    /// A reload while the directory serves (cluster_fanout.hpp): call begin_reload() before the
+    /// store is read and finish_reload() with what it read. The changes made in between are
+    /// applied again over the snapshot, in their order (each is idempotent), so that a sign-in
+    /// committed while the snapshot was read is not lost with the older snapshot.
+    void begin_reload();
+    void finish_reload(const storage::AccountSnapshot& snapshot);
+    /// The store could not be read: the directory stays as it is.
+    void cancel_reload();
 
     /// The account whose live session hashes to `token_hash`; nullopt for an unknown or ended
     /// session, or a deleted account's.
@@ -40,6 +68,12 @@ class AccountDirectory {
     bool registered(std::string_view name) const;
     /// Whether the account `user_id` has been deleted.
     bool deleted(std::int64_t user_id) const;
+
+    /// Who is told of each change made by the five calls below (this node's own), after it is
+    /// made and outside the lock; not of apply(). Set once, before the directory is shared.
+    void on_local_change(std::function<void(const DirectoryChange&)> listener);
+    /// Another node's change.
+    void apply(const DirectoryChange& change);
 
     // After a committed change (Accounts):
     /// A player signed up as `username`.
@@ -59,6 +93,17 @@ class AccountDirectory {
 
   private:
     void end_sessions_locked(std::int64_t user_id, const std::string& keep_token_hash);
+    void apply_locked(const DirectoryChange& change);
+    /// Changes kept for finish_reload() at most: past it the reload gives up keeping them (and
+    /// the next reload mends what that missed).
+    static constexpr std::size_t kMaxChangesDuringReload = 1U << 16;
+    bool reloading_ = false;
+    bool reload_overflowed_ = false;
+    std::vector<DirectoryChange> during_reload_;
+    /// Applies `change`, then tells the listener.
+    void local(const DirectoryChange& change);
+
+    std::function<void(const DirectoryChange&)> listener_;
 
     mutable std::mutex mutex_;
     std::unordered_map<std::string, AccountUser> sessions_;  ///< token hash -> account

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <utility>
 
+#include "common/core/assert.hpp"
 #include "common/core/overloaded.hpp"
 #include "common/protocol/codec.hpp"
 #include "server/app/log.hpp"
@@ -96,12 +97,18 @@ ClusterLink::ClusterLink(std::string self_node, std::uint64_t incarnation, Clust
       incarnation_(incarnation),
       executor_(std::move(executor)) {}
 
+void ClusterLink::listen(BroadcastListener& listener) {
+    std::lock_guard lock(mutex_);
+    listener_ = &listener;
+}
+
 void ClusterLink::attach(bus::Bus& bus) {
     {
         std::lock_guard lock(mutex_);
         bus_ = &bus;
     }
     bus.subscribe(cluster::inbox_channel(self_));
+    bus.subscribe(std::string(cluster::broadcast_channel()));
 }
 
 void ClusterLink::close() {
@@ -156,11 +163,29 @@ bool ClusterLink::publish(const std::string& node, const cluster::Envelope& enve
     return true;
 }
 
+bool ClusterLink::broadcast(const cluster::Envelope& envelope) {
+    ARBITER_ASSERT(cluster::broadcast_sender(envelope) == self_);
+    bus::Bus* bus = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        if (!bus_up_ || closed_) {
+            return false;
+        }
+        bus = bus_;
+        ++counters_.broadcasts_sent;
+    }
+    bus->publish(std::string(cluster::broadcast_channel()), cluster::encode(envelope));
+    return true;
+}
+
 // ---- the bus --------------------------------------------------------------------------------
 
 void ClusterLink::on_bus_message(std::string_view channel, std::string_view bytes) {
+    if (channel == cluster::broadcast_channel()) {
+        return on_broadcast(bytes);
+    }
     auto envelope = cluster::decode(bytes);
-    if (!envelope || channel != cluster::inbox_channel(self_)) {
+    if (!envelope || channel != cluster::inbox_channel(self_) || cluster::is_broadcast(*envelope)) {
         std::lock_guard lock(mutex_);
         ++counters_.malformed;
         return;
@@ -170,16 +195,44 @@ void ClusterLink::on_bus_message(std::string_view channel, std::string_view byte
                    [&](cluster::Delivery& delivery) { on_delivery(delivery); },
                    [&](cluster::NotOwner& refused) { on_not_owner(std::move(refused)); },
                    [&](cluster::Hangup& hangup) { on_hangup(hangup); },
+                   [](const OneOf<cluster::AccountChanged, cluster::RatingChanged,
+                                  cluster::ListingChanged, cluster::ListingsOf> auto&) {
+                       // Refused above: a broadcast on an inbox.
+                   },
                },
                *envelope);
 }
 
+void ClusterLink::on_broadcast(std::string_view bytes) {
+    auto envelope = cluster::decode(bytes);
+    BroadcastListener* listener = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        if (!envelope || !cluster::is_broadcast(*envelope)) {
+            ++counters_.malformed;
+            return;
+        }
+        if (cluster::broadcast_sender(*envelope) == self_ || closed_) {
+            return;  // this node's own: it applied the change itself before it sent it
+        }
+        ++counters_.broadcasts;
+        listener = listener_;
+    }
+    if (listener != nullptr) {
+        listener->on_broadcast(std::move(*envelope));
+    }
+}
+
 void ClusterLink::on_bus_state(bus::BusState state) {
+    BroadcastListener* listener = nullptr;
     switch (state) {
         case bus::BusState::connected:
         case bus::BusState::reconnected: {
             std::lock_guard lock(mutex_);
             bus_up_ = true;
+            if (!closed_) {
+                listener = listener_;
+            }
             break;
         }
         case bus::BusState::disconnected: {
@@ -195,6 +248,9 @@ void ClusterLink::on_bus_state(bus::BusState state) {
               {{"state", state == bus::BusState::connected     ? "connected"
                          : state == bus::BusState::reconnected ? "reconnected"
                                                                : "disconnected"}});
+    if (listener != nullptr) {
+        listener->on_bus_up();
+    }
 }
 
 void ClusterLink::end_all(std::string_view reason) {
@@ -608,6 +664,19 @@ void ClusterLink::nodes_live(const std::vector<std::pair<std::string, std::uint6
         peer->close(net::CloseCode::service_restart,
                     "the node that plays your game stopped or did not answer; reconnect and "
                     "resume");
+    }
+    BroadcastListener* listener = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        listener = closed_ ? nullptr : listener_;
+    }
+    if (listener != nullptr) {
+        std::vector<std::string> nodes;
+        nodes.reserve(live.size());
+        for (const auto& [name, incarnation] : live) {
+            nodes.push_back(name);
+        }
+        listener->on_nodes_live(nodes);
     }
 }
 

@@ -22,6 +22,12 @@
 /// A move re-sent after the resume is safe: the room answers a ply already played as the first
 /// time. Every acknowledgement comes from the owner's room after its commit, fenced by its epoch.
 ///
+/// Besides the forwarding, the link carries the broadcasts (`cluster:all`, which it subscribes
+/// with its inbox): what one node changed of the state every node keeps in memory (accounts'
+/// sessions and names, ratings, the lobby). broadcast() sends one; another node's reach the
+/// BroadcastListener (cluster_fanout.hpp), a node's own are ignored. These too may be lost: the
+/// listener heals from PostgreSQL (reconnected, and now and then).
+///
 /// Thread-safe. Bus handlers (on_bus_message, on_bus_state) run on the bus's thread; the rest on
 /// any thread. No lock is held while calling the host or a peer.
 
@@ -74,6 +80,27 @@ class ClusterHost {
                                protocol::ClientMessage message, std::uint64_t hops) = 0;
 };
 
+/// What the link hands on of the broadcasts. Called on the bus's thread (on_broadcast,
+/// on_bus_up) or the sweeper's (on_nodes_live): quick, and never calling the link back
+/// synchronously in a way that waits for the bus.
+class BroadcastListener {
+  public:
+    BroadcastListener() = default;
+    BroadcastListener(const BroadcastListener&) = delete;
+    BroadcastListener& operator=(const BroadcastListener&) = delete;
+    BroadcastListener(BroadcastListener&&) = delete;
+    BroadcastListener& operator=(BroadcastListener&&) = delete;
+    virtual ~BroadcastListener() = default;
+
+    /// Another node's broadcast (is_broadcast), decoded strictly.
+    virtual void on_broadcast(cluster::Envelope envelope) = 0;
+    /// The bus is up (connected, or reconnected after a drop): whatever was broadcast before
+    /// is lost to this node.
+    virtual void on_bus_up() = 0;
+    /// The nodes whose lease is live now (this one's included).
+    virtual void on_nodes_live(const std::vector<std::string>& nodes) = 0;
+};
+
 /// Plain monotonic numbers (and two gauges) for /metrics.
 struct ClusterLinkCounters {
     std::uint64_t forwarded = 0;         ///< requests sent to another node's room
@@ -86,6 +113,8 @@ struct ClusterLinkCounters {
     std::uint64_t refused = 0;           ///< requests refused: the bus down, or too many hops
     std::uint64_t lost_owner = 0;        ///< local connections closed: their game's owner went
     std::uint64_t malformed = 0;         ///< bus messages that are not envelopes for this node
+    std::uint64_t broadcasts_sent = 0;   ///< broadcasts published by this node
+    std::uint64_t broadcasts = 0;        ///< other nodes' broadcasts handed to the listener
     std::size_t remote_connections = 0;  ///< other nodes' connections in rooms here (gauge)
     std::size_t forwarded_connections = 0;  ///< local connections in other nodes' games (gauge)
 };
@@ -107,8 +136,11 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     ClusterLink(std::string self_node, std::uint64_t incarnation, ClusterHost& host,
                 std::shared_ptr<Executor> executor);
 
+    /// Who hears of other nodes' broadcasts (at most one; before attach). It must outlive the
+    /// link's use of the bus (until close()).
+    void listen(BroadcastListener& listener);
     /// The bus, once it exists (its handlers call this link; it is made after the link). The
-    /// link subscribes its inbox.
+    /// link subscribes its inbox and the broadcast channel.
     void attach(bus::Bus& bus);
     /// Ends every forwarded connection and RemotePeer and stops using the bus (before the bus
     /// and the hub go away).
@@ -126,6 +158,10 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     // The bus's handlers.
     void on_bus_message(std::string_view channel, std::string_view bytes);
     void on_bus_state(bus::BusState state);
+
+    /// Publishes `envelope` (a broadcast kind, from this node) to every other node; false when
+    /// there is no bus, or it is down (the change is then lost to them until they heal).
+    bool broadcast(const cluster::Envelope& envelope);
 
     // The holder's side.
     /// Whether this node knows `game` to be another node's: the request then goes there (or
@@ -167,6 +203,8 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     void on_delivery(const cluster::Delivery& delivery);
     void on_not_owner(cluster::NotOwner refused);
     void on_hangup(const cluster::Hangup& hangup);
+    /// A message on the broadcast channel.
+    void on_broadcast(std::string_view bytes);
     /// From a RemotePeer: a message for its connection, or its close.
     void deliver(const cluster::Holder& holder, const std::string& message);
     void hang_up(const std::shared_ptr<RemotePeer>& peer, std::uint64_t code,
@@ -186,6 +224,7 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
     /// strand it is) goes.
     std::shared_ptr<Executor> executor_;
     bus::Bus* bus_ = nullptr;
+    BroadcastListener* listener_ = nullptr;
     bool bus_up_ = false;
     bool closed_ = false;
     std::uint64_t bus_dropped_ = 0;  ///< the bus's `dropped` at the last nodes_live()

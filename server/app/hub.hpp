@@ -142,6 +142,10 @@ class Hub final : public net::PeerHandler, public RoomHost, public ClusterHost {
     /// members' connections, and those hold the network's state, which holds this hub.
     void close();
 
+    /// The lobby, for a cluster node's fan-out (cluster_fanout.hpp): its changes go to the other
+    /// nodes, and theirs come in.
+    Lobby& lobby() noexcept { return lobby_; }
+
     /// Rooms in memory, and open WebSocket connections (for /metrics).
     std::size_t room_count() const;
     std::size_t connection_count() const;

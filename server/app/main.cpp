@@ -17,6 +17,7 @@
 #include "server/app/accounts.hpp"
 #include "server/app/analysis_http.hpp"
 #include "server/app/analysis_service.hpp"
+#include "server/app/cluster_fanout.hpp"
 #include "server/app/cluster_link.hpp"
 #include "server/app/cluster_node.hpp"
 #include "server/app/config.hpp"
@@ -207,6 +208,21 @@ int main(int argc, char** argv) {
         log_event(LogLevel::error, "ratings_not_loaded", {{"error", stored.error().message}});
         return 1;
     }
+    // A cluster node tells the others of its account, rating and lobby changes, and takes theirs
+    // (cluster_fanout.hpp); the rooms' writes go through RatingsCommitted, which tells of each
+    // rated end once committed.
+    std::unique_ptr<app::ClusterFanout> fanout;
+    std::unique_ptr<app::RatingsCommitted> fanout_repository;
+    if (config.cluster.enabled()) {
+        fanout = std::make_unique<app::ClusterFanout>(
+            config.cluster.node_id, account_directory, ratings,
+            app::FanoutSources{[&repository] { return (*repository)->load_accounts(); },
+                               [&repository] { return (*repository)->load_ratings(); }});
+        fanout_repository = std::make_unique<app::RatingsCommitted>(**repository, *fanout);
+    }
+    storage::GameRepository& games_repository =
+        fanout_repository ? static_cast<storage::GameRepository&>(*fanout_repository)
+                          : static_cast<storage::GameRepository&>(**repository);
     // Stopped explicitly below, before the hub and the repository its reads use.
     app::ReadWorker reads(config.max_queued_reads);
     // A node names itself in `welcome` (after the version), so that a client behind the proxy,
@@ -216,8 +232,11 @@ int main(int argc, char** argv) {
         hub_config.server_name += " " + config.cluster.node_id;
     }
     auto hub = std::make_shared<app::Hub>(
-        hub_config, **repository, time, metrics, [&network] { return network->make_strand(); },
+        hub_config, games_repository, time, metrics, [&network] { return network->make_strand(); },
         reads, &engines, &ratings, &account_directory);
+    if (fanout) {
+        fanout->serve_lobby(hub->lobby());
+    }
     // The error_code form: a folder that cannot be looked at (no search permission on a parent, a
     // symbolic link loop) is reported like a missing one, where the other form threw and the
     // process ended with no word.
@@ -254,7 +273,7 @@ int main(int argc, char** argv) {
     auto http = std::make_shared<app::HttpApi>(
         **repository, metrics, config.web_root,
         [&network, &hub, &reads, &engines, &process_metrics, &analysis_engines, &cluster_node,
-         &link, &cluster_bus] {
+         &link, &cluster_bus, &fanout] {
             app::ScrapeGauges gauges;
             gauges.open_connections = network->connection_count();
             gauges.roles = hub->connection_roles();
@@ -271,7 +290,9 @@ int main(int argc, char** argv) {
                    std::to_string(analysis_engines.searches()) + "\n" +
                    (cluster_node
                         ? app::render_cluster_metrics(cluster_node->status(), link->counters(),
-                                                      cluster_bus->counters())
+                                                      cluster_bus->counters()) +
+                              app::render_fanout_metrics(fanout->counters(), link->counters(),
+                                                         hub->lobby().remote_count())
                         : std::string());
         },
         reads, app::ApiLimits{config.api_requests_per_second, config.api_burst}, &account_http,
@@ -305,6 +326,7 @@ int main(int argc, char** argv) {
                              },
                              [link](bus::BusState state) { link->on_bus_state(state); },
                              {}});
+        fanout->start(*link);  // listens before the bus attaches: no broadcast is missed
         link->attach(*cluster_bus);
         hub->set_cluster(cluster_node.get(), link.get());
         cluster_node->start(*dynamic_cast<storage::PostgresRepository*>(repository->get()), *hub,
@@ -361,6 +383,7 @@ int main(int argc, char** argv) {
     analysis.stop();
     if (cluster_node) {
         cluster_node->stop();  // stopped already after a handover; not after a failed start
+        fanout->stop();        // no more reloads from the store, nor broadcasts
         link->close();
         cluster_bus.reset();  // no handler runs after this
     } else {

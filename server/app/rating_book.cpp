@@ -48,6 +48,47 @@ void RatingBook::load(const std::vector<storage::RatingRow>& rows) {
     }
 }
 
+std::optional<PoolRating> RatingBook::entry(std::int64_t user, Perf perf) const {
+    std::lock_guard lock(mutex_);
+    const auto found = entries_.find(key_of(user, perf));
+    if (found == entries_.end()) {
+        return std::nullopt;
+    }
+    return found->second;
+}
+
+bool RatingBook::apply(std::int64_t user, Perf perf, const PoolRating& rating) {
+    std::lock_guard lock(mutex_);
+    auto [found, inserted] = entries_.try_emplace(key_of(user, perf), rating);
+    if (inserted) {
+        return true;
+    }
+    const PoolRating& held = found->second;
+    if (rating.games > held.games ||
+        (rating.games == held.games && rating.updated_ms > held.updated_ms)) {
+        found->second = rating;
+        return true;
+    }
+    return false;
+}
+
+void RatingBook::merge(const std::vector<storage::RatingRow>& rows) {
+    std::lock_guard lock(mutex_);
+    for (const auto& row : rows) {
+        const auto speed = parse_rated_speed(row.speed);
+        if (!speed) {
+            continue;
+        }
+        const PoolRating stored{glicko2::Rating{row.rating, row.deviation, row.volatility},
+                                row.games, row.updated_ms};
+        auto [found, inserted] =
+            entries_.try_emplace(key_of(row.user_id, Perf{row.variant, *speed}), stored);
+        if (!inserted && found->second.games <= stored.games) {
+            found->second = stored;
+        }
+    }
+}
+
 glicko2::Rating RatingBook::current_locked(std::int64_t user, Perf perf,
                                            std::int64_t now_ms) const {
     const auto found = entries_.find(key_of(user, perf));

@@ -9,8 +9,13 @@
 /// as they stand in this process, and hands the result to the intent. That holds because one
 /// process owns the database (its file lock): nobody else changes a rating meanwhile. It is
 /// loaded whole at start (storage::RatingRow) and costs one small entry per player and pool.
-/// A settle whose commit then fails is undone (undo). Issue 43 (PostgreSQL, several servers)
-/// will compute the change inside the database transaction instead, reading the rows it updates.
+/// A settle whose commit then fails is undone (undo).
+///
+/// On a cluster (issue 43) every node has a book: each rated end a node commits is broadcast and
+/// applied by the others (apply), and the book is merged with PostgreSQL's rows when the bus may
+/// have lost some (merge; cluster_fanout.hpp). Two rated games of one player ending at once on
+/// two nodes still each rate from the book of their node; computing the change inside the
+/// database transaction, reading the rows it updates, would close that gap.
 ///
 /// Thread-safe: rooms on different strands settle at once; each settle is one critical section,
 /// so two games of one player ending in turn each rate against the rating the other left.
@@ -74,6 +79,16 @@ class RatingBook {
     /// stands now, and the book takes the new ratings at once.
     Settlement settle(std::array<std::int64_t, 2> users, Perf perf, rules::Outcome result,
                       std::int64_t now_ms);
+    /// The entry of `user` in `perf` as it stands (none: never rated there).
+    std::optional<PoolRating> entry(std::int64_t user, Perf perf) const;
+    /// Another node's settled entry: taken unless the book's is as late (more games, or as many
+    /// and an update as late or later). Whether it was taken.
+    bool apply(std::int64_t user, Perf perf, const PoolRating& rating);
+    /// The stored ratings again (a reload while serving): each row replaces the book's entry
+    /// unless that entry counts more games (a settle here whose commit is on its way, or one
+    /// that committed after the rows were read). Rows of an unknown speed are skipped.
+    void merge(const std::vector<storage::RatingRow>& rows);
+
     /// The settle's end was not stored: each player's entry goes back to what it was, unless
     /// another settle changed it since (that one's result, computed from this one's, stands: a
     /// failed commit is rare, and the next rated game goes on from the rating in the book).

@@ -1,6 +1,9 @@
 #include "server/cluster/envelope.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
 #include <optional>
 
 #include "common/core/assert.hpp"
@@ -13,8 +16,24 @@ namespace {
 
 constexpr std::uint8_t kVersion = 2;
 constexpr std::string_view kInboxPrefix = "inbox:";
+constexpr std::string_view kBroadcastChannel = "cluster:all";
 
-enum class Kind : std::uint8_t { intent = 1, delivery = 2, not_owner = 3, hangup = 4 };
+enum class Kind : std::uint8_t {
+    intent = 1,
+    delivery = 2,
+    not_owner = 3,
+    hangup = 4,
+    account_changed = 5,
+    rating_changed = 6,
+    listing_changed = 7,
+    listings_of = 8,
+};
+
+bool is_token_hash(std::string_view text) noexcept {
+    return text.size() == kTokenHashBytes && std::all_of(text.begin(), text.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
 
 class Writer {
   public:
@@ -36,6 +55,11 @@ class Writer {
     void id(std::string_view value) {
         ARBITER_ASSERT(valid_id(value));
         text(value);
+    }
+    void flag(bool value) { integer(value ? 1 : 0); }
+    void real(double value) {
+        ARBITER_ASSERT(std::isfinite(value));
+        integer(std::bit_cast<std::uint64_t>(value));
     }
     void text(std::string_view value) {
         count(value.size());
@@ -86,6 +110,24 @@ class Reader {
         auto value = text(field, kMaxIdBytes);
         if (!error_ && !valid_id(value)) {
             fail(std::string(field) + " is not a valid id");
+        }
+        return value;
+    }
+    /// An integer below `end`.
+    std::uint64_t below(std::string_view field, std::uint64_t end) {
+        const auto value = integer(field);
+        if (value >= end) {
+            fail(std::string(field) + " is out of range");
+            return 0;
+        }
+        return value;
+    }
+    bool flag(std::string_view field) { return below(field, 2) == 1; }
+    double real(std::string_view field) {
+        const double value = std::bit_cast<double>(integer(field));
+        if (!std::isfinite(value)) {
+            fail(std::string(field) + " is not a finite number");
+            return 0;
         }
         return value;
     }
@@ -179,6 +221,63 @@ Hangup read_hangup(Reader& in) {
     return hangup;
 }
 
+AccountChanged read_account_changed(Reader& in) {
+    AccountChanged changed;
+    changed.from_node = in.id("from_node");
+    const auto change = in.integer("change");
+    if (change < static_cast<std::uint64_t>(AccountChange::signed_up) ||
+        change > static_cast<std::uint64_t>(AccountChange::account_deleted)) {
+        in.fail("change is not an account change");
+    } else {
+        changed.change = static_cast<AccountChange>(change);
+    }
+    changed.user_id = in.below("user_id", std::uint64_t{1} << 63);
+    changed.username = in.text("username", kMaxNameBytes);
+    changed.token_hash = in.text("token_hash", kTokenHashBytes);
+    if (!changed.token_hash.empty() && !is_token_hash(changed.token_hash)) {
+        in.fail("token_hash is not a SHA-256 in hex");
+    }
+    return changed;
+}
+
+RatingChanged read_rating_changed(Reader& in) {
+    RatingChanged changed;
+    changed.from_node = in.id("from_node");
+    changed.variant = in.below("variant", kVariants);
+    changed.speed = in.below("speed", kRatedSpeeds);
+    auto& entry = changed.entry;
+    entry.user_id = in.below("user_id", std::uint64_t{1} << 63);
+    if (entry.user_id == 0) {
+        in.fail("user_id is 0");
+    }
+    entry.rating = in.real("rating");
+    entry.deviation = in.real("deviation");
+    entry.volatility = in.real("volatility");
+    entry.games = in.below("games", std::uint64_t{1} << 63);
+    entry.updated_ms = in.below("updated_ms", std::uint64_t{1} << 63);
+    return changed;
+}
+
+ListingChanged read_listing_changed(Reader& in) {
+    ListingChanged changed;
+    changed.from_node = in.id("from_node");
+    changed.game = in.id("game");
+    changed.open = in.flag("open");
+    changed.summary = in.text("summary", kMaxMessageBytes);
+    if (changed.open == changed.summary.empty()) {
+        in.fail(changed.open ? "an open listing without its summary"
+                             : "a closed listing with a summary");
+    }
+    return changed;
+}
+
+ListingsOf read_listings_of(Reader& in) {
+    ListingsOf listings;
+    listings.from_node = in.id("from_node");
+    listings.listings = in.text("listings", kMaxMessageBytes);
+    return listings;
+}
+
 void write_holder(Writer& out, const Holder& holder) {
     out.id(holder.node);
     out.integer(holder.incarnation);
@@ -188,48 +287,93 @@ void write_holder(Writer& out, const Holder& holder) {
 }  // namespace
 
 std::string encode(const Envelope& envelope) {
-    return std::visit(Overloaded{
-                          [](const Intent& intent) {
-                              Writer out(Kind::intent);
-                              write_holder(out, intent.from);
-                              out.id(intent.game);
-                              out.integer(intent.hops);
-                              out.bounded_text(intent.player_name, kMaxNameBytes);
-                              out.integer(intent.user_id);
-                              out.bounded_text(intent.username, kMaxNameBytes);
-                              out.integer(intent.round_trip_us);
-                              out.integer(intent.responsive ? 1 : 0);
-                              out.text(intent.message);
-                              return std::move(out).take();
-                          },
-                          [](const Delivery& delivery) {
-                              Writer out(Kind::delivery);
-                              out.id(delivery.from_node);
-                              out.integer(delivery.connection);
-                              out.text(delivery.message);
-                              return std::move(out).take();
-                          },
-                          [](const NotOwner& refused) {
-                              Writer out(Kind::not_owner);
-                              out.id(refused.from_node);
-                              out.integer(refused.connection);
-                              out.id(refused.game);
-                              out.integer(refused.hops);
-                              out.text(refused.message);
-                              return std::move(out).take();
-                          },
-                          [](const Hangup& hangup) {
-                              ARBITER_ASSERT(hangup.code <= 0xffff);
-                              Writer out(Kind::hangup);
-                              out.id(hangup.from_node);
-                              write_holder(out, hangup.connection);
-                              out.integer(hangup.closed_by_holder ? 1 : 0);
-                              out.integer(hangup.code);
-                              out.bounded_text(hangup.reason, kMaxReasonBytes);
-                              return std::move(out).take();
-                          },
-                      },
-                      envelope);
+    return std::visit(
+        Overloaded{
+            [](const Intent& intent) {
+                Writer out(Kind::intent);
+                write_holder(out, intent.from);
+                out.id(intent.game);
+                out.integer(intent.hops);
+                out.bounded_text(intent.player_name, kMaxNameBytes);
+                out.integer(intent.user_id);
+                out.bounded_text(intent.username, kMaxNameBytes);
+                out.integer(intent.round_trip_us);
+                out.integer(intent.responsive ? 1 : 0);
+                out.text(intent.message);
+                return std::move(out).take();
+            },
+            [](const Delivery& delivery) {
+                Writer out(Kind::delivery);
+                out.id(delivery.from_node);
+                out.integer(delivery.connection);
+                out.text(delivery.message);
+                return std::move(out).take();
+            },
+            [](const NotOwner& refused) {
+                Writer out(Kind::not_owner);
+                out.id(refused.from_node);
+                out.integer(refused.connection);
+                out.id(refused.game);
+                out.integer(refused.hops);
+                out.text(refused.message);
+                return std::move(out).take();
+            },
+            [](const Hangup& hangup) {
+                ARBITER_ASSERT(hangup.code <= 0xffff);
+                Writer out(Kind::hangup);
+                out.id(hangup.from_node);
+                write_holder(out, hangup.connection);
+                out.integer(hangup.closed_by_holder ? 1 : 0);
+                out.integer(hangup.code);
+                out.bounded_text(hangup.reason, kMaxReasonBytes);
+                return std::move(out).take();
+            },
+            [](const AccountChanged& changed) {
+                ARBITER_ASSERT(changed.token_hash.empty() || is_token_hash(changed.token_hash));
+                ARBITER_ASSERT(changed.user_id < (std::uint64_t{1} << 63));
+                Writer out(Kind::account_changed);
+                out.id(changed.from_node);
+                out.integer(static_cast<std::uint64_t>(changed.change));
+                out.integer(changed.user_id);
+                out.bounded_text(changed.username, kMaxNameBytes);
+                out.text(changed.token_hash);
+                return std::move(out).take();
+            },
+            [](const RatingChanged& changed) {
+                ARBITER_ASSERT(changed.variant < kVariants && changed.speed < kRatedSpeeds);
+                Writer out(Kind::rating_changed);
+                out.id(changed.from_node);
+                out.integer(changed.variant);
+                out.integer(changed.speed);
+                const auto& entry = changed.entry;
+                constexpr std::uint64_t kSigned = std::uint64_t{1} << 63;
+                ARBITER_ASSERT(entry.user_id != 0 && entry.user_id < kSigned);
+                ARBITER_ASSERT(entry.games < kSigned && entry.updated_ms < kSigned);
+                out.integer(entry.user_id);
+                out.real(entry.rating);
+                out.real(entry.deviation);
+                out.real(entry.volatility);
+                out.integer(entry.games);
+                out.integer(entry.updated_ms);
+                return std::move(out).take();
+            },
+            [](const ListingChanged& changed) {
+                ARBITER_ASSERT(changed.open != changed.summary.empty());
+                Writer out(Kind::listing_changed);
+                out.id(changed.from_node);
+                out.id(changed.game);
+                out.flag(changed.open);
+                out.text(changed.summary);
+                return std::move(out).take();
+            },
+            [](const ListingsOf& listings) {
+                Writer out(Kind::listings_of);
+                out.id(listings.from_node);
+                out.text(listings.listings);
+                return std::move(out).take();
+            },
+        },
+        envelope);
 }
 
 Expected<Envelope, EnvelopeError> decode(std::string_view bytes) {
@@ -255,6 +399,18 @@ Expected<Envelope, EnvelopeError> decode(std::string_view bytes) {
         case static_cast<std::uint8_t>(Kind::hangup):
             envelope = read_hangup(in);
             break;
+        case static_cast<std::uint8_t>(Kind::account_changed):
+            envelope = read_account_changed(in);
+            break;
+        case static_cast<std::uint8_t>(Kind::rating_changed):
+            envelope = read_rating_changed(in);
+            break;
+        case static_cast<std::uint8_t>(Kind::listing_changed):
+            envelope = read_listing_changed(in);
+            break;
+        case static_cast<std::uint8_t>(Kind::listings_of):
+            envelope = read_listings_of(in);
+            break;
         default:
             return unexpected(EnvelopeError{"unknown kind"});
     }
@@ -270,6 +426,26 @@ bool valid_id(std::string_view id) noexcept {
 
 std::string inbox_channel(std::string_view node) {
     return std::string(kInboxPrefix).append(node);
+}
+
+std::string_view broadcast_channel() noexcept {
+    return kBroadcastChannel;
+}
+
+bool is_broadcast(const Envelope& envelope) noexcept {
+    return !broadcast_sender(envelope).empty();
+}
+
+std::string_view broadcast_sender(const Envelope& envelope) noexcept {
+    return std::visit(
+        Overloaded{
+            [](const OneOf<Intent, Delivery, NotOwner, Hangup> auto&) {
+                return std::string_view();
+            },
+            [](const OneOf<AccountChanged, RatingChanged, ListingChanged, ListingsOf> auto&
+                   broadcast) { return std::string_view(broadcast.from_node); },
+        },
+        envelope);
 }
 
 }  // namespace arbiter::server::cluster

@@ -1,9 +1,10 @@
 // libFuzzer target: the cluster's bus envelopes (server/cluster/envelope.hpp), the first thing a
 // node does with every message another node, or a stranger on the bus, publishes. decode() is
 // strict and canonical: whatever it accepts, encode() writes back byte for byte. The bytes then
-// go through a node's link (server/app/cluster_link.hpp) on its inbox, as the bus would hand them
-// over, after a local connection was forwarded somewhere: nothing may crash, and whatever does
-// not decode is counted malformed.
+// go through a node's link (server/app/cluster_link.hpp) on its inbox and on the broadcast
+// channel, as the bus would hand them over, after a local connection was forwarded somewhere and
+// with the node's fan-out listening (server/app/cluster_fanout.hpp): nothing may crash, and
+// whatever does not decode is counted malformed on both.
 
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "server/app/cluster_fanout.hpp"
 #include "server/app/cluster_link.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
@@ -77,6 +79,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     NullHost host;
     auto link =
         std::make_shared<app::ClusterLink>("node-a", 3, host, std::make_shared<InlineExecutor>());
+    app::AccountDirectory directory;
+    app::RatingBook ratings;
+    app::Lobby lobby(100);
+    app::ClusterFanout fanout(
+        "node-a", directory, ratings,
+        app::FanoutSources{
+            [] { return arbiter::Expected<storage::AccountSnapshot, storage::StorageError>(); },
+            [] {
+                return arbiter::Expected<std::vector<storage::RatingRow>, storage::StorageError>();
+            }});
+    fanout.serve_lobby(lobby);
+    fanout.start(*link, false);
     link->attach(bus);
     link->on_bus_state(bus::BusState::connected);
     // A local connection whose game node-b owns, so that deliveries and hangups find it.
@@ -84,9 +98,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::make_shared<LocalPeer>(), std::string("m1"), arbiter::protocol::Resign{"g1"}, {}, {}};
     link->forward(std::move(request), "node-b");
     link->on_bus_message("inbox:node-a", bytes);
+    link->on_bus_message(cluster::broadcast_channel(), bytes);
     link->nodes_live({{"node-a", 3}});
+    fanout.stop();
     link->close();
-    arbiter::fuzz::check(envelope || link->counters().malformed == 1,
+    arbiter::fuzz::check(envelope || link->counters().malformed == 2,
                          "bytes that do not decode were not counted malformed");
+    arbiter::fuzz::check(!envelope || link->counters().malformed == 1,
+                         "an envelope was taken on both an inbox and the broadcast channel");
     return 0;
 }

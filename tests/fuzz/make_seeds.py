@@ -8,6 +8,7 @@ import hashlib
 import json
 import pathlib
 import re
+import struct
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -146,6 +147,23 @@ def envelopes():
     for by_holder, code in ((1, 1000), (0, 1012)):
         write("fuzz_envelope", b"\x02\x04" + text("node-b") + holder("node-a", 3, 42)
               + integer(by_holder) + integer(code) + text("bye"))
+    # The broadcasts (cluster:all): an account change with a token hash, a rating with its
+    # doubles as IEEE-754 bits, a listing opened and closed, and a node's whole listings.
+    token_hash = "ab" * 32
+    for change, user, name, hashed in ((1, 0, "ann", ""), (2, 12, "ann", token_hash),
+                                       (3, 0, "", token_hash), (4, 12, "", token_hash),
+                                       (5, 12, "", "")):
+        write("fuzz_envelope", b"\x02\x05" + text("node-b") + integer(change) + integer(user)
+              + text(name) + text(hashed))
+    real = lambda value: struct.pack("<d", value)
+    write("fuzz_envelope", b"\x02\x06" + text("node-b") + integer(0) + integer(1) + integer(12)
+          + real(1530.5) + real(180.25) + real(0.06) + integer(3) + integer(1700000000000))
+    lobby = ('{"type":"lobby","games":[{"game":"g1","variant":"chess","status":"waiting",'
+             '"players":{"white":{"name":"Ann","connected":true,"guest":true,"rating":null},'
+             '"black":null},"ply":0,"created_ms":10}]}')
+    write("fuzz_envelope", b"\x02\x07" + text("node-b") + text("g1") + integer(1) + text(lobby))
+    write("fuzz_envelope", b"\x02\x07" + text("node-b") + text("g1") + integer(0) + text(""))
+    write("fuzz_envelope", b"\x02\x08" + text("node-b") + text(lobby))
 
 
 if __name__ == "__main__":

@@ -178,9 +178,9 @@ class ClusterLinkTest : public ::testing::Test {
     Node b_{broker_, "node-b", 7};
 };
 
-TEST_F(ClusterLinkTest, EachNodeSubscribesItsInbox) {
-    EXPECT_EQ(a_.bus.subscribed, std::vector<std::string>{"inbox:node-a"});
-    EXPECT_EQ(b_.bus.subscribed, std::vector<std::string>{"inbox:node-b"});
+TEST_F(ClusterLinkTest, EachNodeSubscribesItsInboxAndTheBroadcasts) {
+    EXPECT_EQ(a_.bus.subscribed, (std::vector<std::string>{"inbox:node-a", "cluster:all"}));
+    EXPECT_EQ(b_.bus.subscribed, (std::vector<std::string>{"inbox:node-b", "cluster:all"}));
 }
 
 TEST_F(ClusterLinkTest, AForwardedRequestReachesTheOwnersHubAndItsRepliesComeBackInOrder) {

@@ -32,11 +32,32 @@ Hangup sample_hangup() {
     return Hangup{"node-b", {"node-a", 3, 42}, false, 1012, "the game moved to another node"};
 }
 
+const std::string kHash(kTokenHashBytes, 'a');
+
+AccountChanged sample_account() {
+    return AccountChanged{"node-a", AccountChange::signed_in, 12, "ann", kHash};
+}
+
+RatingChanged sample_rating() {
+    return RatingChanged{"node-a", 0, 1, RatingEntry{12, 1530.5, 180.25, 0.06, 3, 1700000000000}};
+}
+
+ListingChanged sample_listing() {
+    return ListingChanged{"node-a", "g1", true, R"({"type":"lobby","games":[]})"};
+}
+
+ListingsOf sample_listings() {
+    return ListingsOf{"node-a", R"({"type":"lobby","games":[]})"};
+}
+
 TEST(ClusterEnvelope, EachKindReadsBackAsWritten) {
     for (const Envelope& envelope :
          {Envelope{sample_intent()}, Envelope{sample_delivery()}, Envelope{sample_not_owner()},
           Envelope{sample_hangup()}, Envelope{Hangup{"n", {"m", 1, 2}, true, 1000, ""}},
-          Envelope{Intent{{"n", 1, 0}, "g", 0, "", 0, "", 0, true, ""}}}) {
+          Envelope{Intent{{"n", 1, 0}, "g", 0, "", 0, "", 0, true, ""}}, Envelope{sample_account()},
+          Envelope{AccountChanged{"n", AccountChange::other_sessions_ended, 4, "", ""}},
+          Envelope{sample_rating()}, Envelope{sample_listing()},
+          Envelope{ListingChanged{"n", "g2", false, ""}}, Envelope{sample_listings()}}) {
         const auto decoded = decode(encode(envelope));
         ASSERT_TRUE(decoded.has_value()) << decoded.error().reason;
         EXPECT_EQ(decoded.value(), envelope);
@@ -65,8 +86,10 @@ TEST(ClusterEnvelope, NamesAndReasonsOverTheirBoundAreCutNotRefused) {
 }
 
 TEST(ClusterEnvelope, RefusesEveryTruncation) {
-    for (const Envelope& envelope : {Envelope{sample_intent()}, Envelope{sample_delivery()},
-                                     Envelope{sample_not_owner()}, Envelope{sample_hangup()}}) {
+    for (const Envelope& envelope :
+         {Envelope{sample_intent()}, Envelope{sample_delivery()}, Envelope{sample_not_owner()},
+          Envelope{sample_hangup()}, Envelope{sample_account()}, Envelope{sample_rating()},
+          Envelope{sample_listing()}, Envelope{sample_listings()}}) {
         const auto bytes = encode(envelope);
         for (std::size_t size = 0; size < bytes.size(); ++size) {
             EXPECT_FALSE(decode(bytes.substr(0, size)).has_value()) << size;
@@ -120,16 +143,79 @@ TEST(ClusterEnvelope, RefusesIdsThatCannotNameAChannel) {
 
 TEST(ClusterEnvelope, TheInboxChannelNamesItsNode) {
     EXPECT_EQ(inbox_channel("node-a"), "inbox:node-a");
+    EXPECT_EQ(broadcast_channel(), "cluster:all");
+}
+
+TEST(ClusterEnvelope, BroadcastKindsNameTheirSender) {
+    EXPECT_FALSE(is_broadcast(sample_intent()));
+    EXPECT_FALSE(is_broadcast(sample_hangup()));
+    EXPECT_EQ(broadcast_sender(sample_delivery()), "");
+    for (const Envelope& envelope : {Envelope{sample_account()}, Envelope{sample_rating()},
+                                     Envelope{sample_listing()}, Envelope{sample_listings()}}) {
+        EXPECT_TRUE(is_broadcast(envelope));
+        EXPECT_EQ(broadcast_sender(envelope), "node-a");
+    }
+}
+
+TEST(ClusterEnvelope, RefusesBroadcastFieldsOutOfRange) {
+    // version, kind, from_node (4 + 6): then the account change.
+    constexpr std::size_t kAfterNode = 2 + 10;
+    auto change = encode(sample_account());
+    change[kAfterNode] = 6;
+    EXPECT_EQ(decode(change).error().reason, "change is not an account change");
+    change[kAfterNode] = 0;
+    EXPECT_EQ(decode(change).error().reason, "change is not an account change");
+    auto hash = encode(sample_account());
+    hash[hash.size() - 1] = 'A';  // hex, but not lowercase
+    EXPECT_EQ(decode(hash).error().reason, "token_hash is not a SHA-256 in hex");
+    auto short_hash = sample_account();
+    short_hash.token_hash.clear();
+    auto bytes = encode(short_hash) + "ab";
+    bytes[bytes.size() - 6] = 2;  // a 2-byte hash
+    EXPECT_EQ(decode(bytes).error().reason, "token_hash is not a SHA-256 in hex");
+
+    auto variant = encode(sample_rating());
+    variant[kAfterNode] = 3;
+    EXPECT_EQ(decode(variant).error().reason, "variant is out of range");
+    auto speed = encode(sample_rating());
+    speed[kAfterNode + 8] = 4;
+    EXPECT_EQ(decode(speed).error().reason, "speed is out of range");
+    auto user = encode(sample_rating());
+    user[kAfterNode + 16] = 0;
+    EXPECT_EQ(decode(user).error().reason, "user_id is 0");
+    auto rating = encode(sample_rating());
+    // The first seat's rating: all exponent bits set is an infinity or a NaN.
+    rating[kAfterNode + 24 + 7] = '\x7f';
+    rating[kAfterNode + 24 + 6] = '\xf0';
+    EXPECT_EQ(decode(rating).error().reason, "rating is not a finite number");
+
+    auto open = encode(sample_listing());
+    open[kAfterNode + 6] = 2;  // game (4 + 2), then open
+    EXPECT_EQ(decode(open).error().reason, "open is out of range");
+    EXPECT_EQ(decode(encode(ListingChanged{"n", "g", false, ""}).replace(2 + 5 + 5, 1, "\x01"))
+                  .error()
+                  .reason,
+              "an open listing without its summary");
+}
+
+TEST(ClusterEnvelope, RefusesOversizedBroadcastsFromTheirLength) {
+    auto listings = sample_listings();
+    listings.listings.clear();
+    auto bytes = encode(listings);
+    bytes[bytes.size() - 2] = '\x20';  // 2 MiB, over kMaxMessageBytes
+    EXPECT_EQ(decode(bytes).error().reason, "listings is too long");
 }
 
 TEST(ClusterEnvelope, RandomBytesAndMutationsNeverCrash) {
     std::mt19937 random(43);
     std::uniform_int_distribution<int> byte(0, 255);
-    const std::string seeds[] = {encode(sample_intent()), encode(sample_delivery()),
-                                 encode(sample_not_owner()), encode(sample_hangup())};
+    const std::string seeds[] = {encode(sample_intent()),    encode(sample_delivery()),
+                                 encode(sample_not_owner()), encode(sample_hangup()),
+                                 encode(sample_account()),   encode(sample_rating()),
+                                 encode(sample_listing()),   encode(sample_listings())};
     int decoded = 0;
     for (int round = 0; round < 20000; ++round) {
-        auto bytes = seeds[round % 4];
+        auto bytes = seeds[round % 8];
         for (int flips = 1 + round % 4; flips > 0; --flips) {
             bytes[static_cast<std::size_t>(random()) % bytes.size()] =
                 static_cast<char>(byte(random));
