@@ -289,9 +289,7 @@ void AnalysisService::analyse(Worker& worker, const std::string& game_id) {
         log_event(LogLevel::warn, "analysis_failed", {{"game", game_id}, {"why", why}});
         row.status = AnalysisStatus::failed;
         row.updated_ms = time_.unix_ms();
-        publish(row, true);
-        std::lock_guard lock(mutex_);
-        active_.erase(game_id);
+        publish(row, true, true);
     };
     auto stored = games_.load(game_id);
     if (!stored || !*stored) {
@@ -377,35 +375,52 @@ void AnalysisService::analyse(Worker& worker, const std::string& game_id) {
     row.accuracy_json = protocol::encode_analysis_accuracy(figures);
     row.counts_json = protocol::encode_analysis_counts(figures);
     row.updated_ms = time_.unix_ms();
-    publish(row, true);
-    std::lock_guard lock(mutex_);
-    active_.erase(game_id);
+    publish(row, true, true);
 }
 
-void AnalysisService::publish(const AnalysisRow& row, bool store) {
+void AnalysisService::publish(const AnalysisRow& row, bool store, bool last) {
     {
         std::lock_guard lock(mutex_);
         if (auto it = active_.find(row.game_id); it != active_.end()) {
             it->second = row;
         }
     }
-    if (store) {
-        store_.write_analysis(
-            storage::SaveAnalysis{row},
-            [game = row.game_id](const Expected<void, storage::StorageError>& done) {
-                if (!done) {
-                    log_event(LogLevel::error, "analysis_not_stored",
-                              {{"game", game}, {"error", done.error().message}});
-                }
-            });
+    const auto tell = [this, row] {
+        log_event(LogLevel::info, "analysis_progress",
+                  {{"game", row.game_id},
+                   {"status", std::string(protocol::to_string(to_wire(row.status)))},
+                   {"done", std::to_string(row.done)},
+                   {"total", std::to_string(row.total)}});
+        if (progress_) {
+            progress_(row.game_id, row.status, row.done, row.total);
+        }
+    };
+    if (!store) {
+        return tell();
     }
-    log_event(LogLevel::info, "analysis_progress",
-              {{"game", row.game_id},
-               {"status", std::string(protocol::to_string(to_wire(row.status)))},
-               {"done", std::to_string(row.done)},
-               {"total", std::to_string(row.total)}});
-    if (progress_) {
-        progress_(row.game_id, row.status, row.done, row.total);
+    // The last row leaves memory, and its watchers hear of it, only once it is stored: a read
+    // that follows the news then finds it (the reads of a game no longer analysed go to the
+    // store).
+    store_.write_analysis(
+        storage::SaveAnalysis{row},
+        [this, last, tell, game = row.game_id](const Expected<void, storage::StorageError>& done) {
+            if (!done) {
+                log_event(LogLevel::error, "analysis_not_stored",
+                          {{"game", game}, {"error", done.error().message}});
+            }
+            if (!last) {
+                return;  // told already: progress need not wait for its commit
+            }
+            {
+                std::lock_guard lock(mutex_);
+                active_.erase(game);
+            }
+            if (done) {
+                tell();  // a last row not stored is not news: the log says why
+            }
+        });
+    if (!last) {
+        tell();
     }
 }
 

@@ -113,8 +113,9 @@ class AnalysisService {
     void analyse(Worker& worker, const std::string& game_id);
     void answer(Worker& worker, PositionJob& job);
     Expected<PositionEval, std::string> evaluate(Worker& worker, const rules::Game& game);
-    /// The row in memory changed: store it (when `store`), then tell the watchers.
-    void publish(const storage::AnalysisRow& row, bool store);
+    /// The row in memory changed: store it (when `store`), then tell the watchers. The `last`
+    /// row (done or failed) leaves memory and is told only once its write committed.
+    void publish(const storage::AnalysisRow& row, bool store, bool last = false);
     AnalysisRefusal busy() const;
 
     storage::GameRepository& games_;
