@@ -193,7 +193,7 @@ void ClusterLink::on_bus_message(std::string_view channel, std::string_view byte
     std::visit(Overloaded{
                    [&](cluster::Intent& intent) { on_intent(std::move(intent)); },
                    [&](cluster::Delivery& delivery) { on_delivery(delivery); },
-                   [&](cluster::NotOwner& refused) { on_not_owner(std::move(refused)); },
+                   [&](const cluster::NotOwner& refused) { on_not_owner(refused); },
                    [&](cluster::Hangup& hangup) { on_hangup(hangup); },
                    [](const OneOf<cluster::AccountChanged, cluster::RatingChanged,
                                   cluster::ListingChanged, cluster::ListingsOf> auto&) {
@@ -470,7 +470,7 @@ void ClusterLink::on_delivery(const cluster::Delivery& delivery) {
     }
 }
 
-void ClusterLink::on_not_owner(cluster::NotOwner refused) {
+void ClusterLink::on_not_owner(const cluster::NotOwner& refused) {
     std::shared_ptr<net::Peer> peer;
     {
         std::lock_guard lock(mutex_);

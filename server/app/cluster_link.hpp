@@ -201,7 +201,7 @@ class ClusterLink : public std::enable_shared_from_this<ClusterLink> {
 
     void on_intent(cluster::Intent intent);
     void on_delivery(const cluster::Delivery& delivery);
-    void on_not_owner(cluster::NotOwner refused);
+    void on_not_owner(const cluster::NotOwner& refused);
     void on_hangup(const cluster::Hangup& hangup);
     /// A message on the broadcast channel.
     void on_broadcast(std::string_view bytes);

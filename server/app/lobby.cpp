@@ -160,6 +160,7 @@ bool Lobby::remote_replaced(const std::string& node,
     }
     // The newest last: past the bound, the oldest are the ones dropped.
     std::vector<const protocol::GameSummary*> order;
+    order.reserve(games.size());
     for (const auto& summary : games) {
         order.push_back(&summary);
     }

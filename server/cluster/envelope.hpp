@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <variant>
 
 #include "common/core/cluster_id.hpp"
@@ -62,7 +63,11 @@ struct Holder {
     std::uint64_t incarnation = 0;
     ConnectionId connection = 0;
     friend bool operator==(const Holder&, const Holder&) = default;
-    friend auto operator<=>(const Holder&, const Holder&) = default;
+    /// An order for maps (a defaulted <=> trips clang-tidy 14's modernize-use-nullptr).
+    friend bool operator<(const Holder& a, const Holder& b) {
+        return std::tie(a.node, a.incarnation, a.connection) <
+               std::tie(b.node, b.incarnation, b.connection);
+    }
 };
 
 /// A player's request, forwarded by its holder to the game's owner.
