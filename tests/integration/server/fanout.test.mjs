@@ -10,45 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, httpCall as call, repoRoot, startServer } from './harness.mjs';
+import { Client, httpCall as call, startServer, startPostgres } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
 const REDIS = process.env.ARBITER_REDIS ?? 'redis-server';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Starts the tests' PostgreSQL: its URI, and stop() (which deletes it). */
-async function startPostgres() {
-  const helper =
-    process.env.ARBITER_TEST_POSTGRES ?? path.join(repoRoot, 'build/debug-asan/bin/arbiter-test-postgres');
-  const proc = spawn(helper, [], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  proc.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
-  const uri = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start:\n${stderr}`)), 60000);
-    proc.on('error', reject);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`arbiter-test-postgres exited with ${code}:\n${stderr}`));
-    });
-    proc.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/^postgresql-uri (\S+)$/m);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return {
-    uri,
-    async stop() {
-      proc.stdin.end();
-      return exited;
-    },
-  };
-}
 
 /** A port nobody listens on now, on 127.0.0.1. */
 function freePort() {

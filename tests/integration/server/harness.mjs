@@ -301,3 +301,38 @@ export async function httpCall(server, method, path, { body, headers = {} } = {}
   }
   return { status: response.status, headers: response.headers, text, json };
 }
+
+/** Starts the tests' PostgreSQL: its URI, and stop() (which deletes it). */
+export async function startPostgres() {
+  const helper =
+    process.env.ARBITER_TEST_POSTGRES ?? path.join(repoRoot, 'build/debug-asan/bin/arbiter-test-postgres');
+  const proc = spawn(helper, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
+  const uri = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start:\n${stderr}`)), 60000);
+    proc.on('error', reject);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`arbiter-test-postgres exited with ${code}:\n${stderr}`));
+    });
+    proc.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/^postgresql-uri (\S+)$/m);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  return {
+    uri,
+    /** Closes the helper's input: it stops the server and deletes its folder. */
+    async stop() {
+      proc.stdin.end();
+      return exited;
+    },
+  };
+}

@@ -6,48 +6,11 @@
 // ratings and the players' pages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { Client, httpCall as call, repoRoot, startServer } from './harness.mjs';
+import { Client, httpCall as call, startServer, startPostgres } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
 const BLITZ = { initial_ms: 180000, increment_ms: 2000 };
 const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
-
-/** Starts the tests' PostgreSQL: its URI, and stop() (which deletes it). */
-async function startPostgres() {
-  const helper =
-    process.env.ARBITER_TEST_POSTGRES ?? path.join(repoRoot, 'build/debug-asan/bin/arbiter-test-postgres');
-  const proc = spawn(helper, [], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  proc.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
-  const uri = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start:\n${stderr}`)), 60000);
-    proc.on('error', reject);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`arbiter-test-postgres exited with ${code}:\n${stderr}`));
-    });
-    proc.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/^postgresql-uri (\S+)$/m);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return {
-    uri,
-    /** Closes the helper's input: it stops the server and deletes its folder. */
-    async stop() {
-      proc.stdin.end();
-      return exited;
-    },
-  };
-}
 
 async function signIn(server, username) {
   const session = await call(server, 'POST', '/api/session', { body: { username, password: PASSWORD } });
