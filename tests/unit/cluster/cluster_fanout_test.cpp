@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/protocol/codec.hpp"
+#include "tests/unit/cluster/test_bus.hpp"
 
 namespace arbiter::server::app {
 namespace {
@@ -19,41 +20,9 @@ namespace {
 const std::string kAnnHash(64, 'a');
 const std::string kBobHash(64, 'b');
 
-struct Broker {
-    struct Message {
-        std::string channel;
-        std::string bytes;
-    };
-    std::deque<Message> queue;
-    bool up = true;
-};
-
-class NodeBus final : public bus::Bus {
-  public:
-    explicit NodeBus(Broker& broker) : broker_(broker) {}
-    void publish(std::string channel, std::string bytes) override {
-        if (broker_.up) {
-            broker_.queue.push_back({std::move(channel), std::move(bytes)});
-        }
-    }
-    void subscribe(std::string channel) override { subscribed.push_back(std::move(channel)); }
-    void unsubscribe(std::string /*channel*/) override {}
-    bus::BusCounters counters() const override { return {}; }
-    std::vector<std::string> subscribed;
-
-  private:
-    Broker& broker_;
-};
-
-class InlineExecutor final : public Executor {
-  public:
-    void post(std::function<void()> task) override { task(); }
-    std::shared_ptr<Timer> post_after(std::chrono::milliseconds /*delay*/,
-                                      std::function<void()> task) override {
-        task();
-        return nullptr;
-    }
-};
+using testing::Broker;
+using testing::InlineExecutor;
+using testing::NodeBus;
 
 class NoHost final : public ClusterHost {
   public:

@@ -14,11 +14,14 @@
 #include <nlohmann/json.hpp>
 
 #include "common/protocol/codec.hpp"
+#include "tests/unit/cluster/test_bus.hpp"
 
 namespace arbiter::server::app {
 namespace {
 
 using cluster::kMaxHops;
+using testing::Broker;
+using testing::NodeBus;
 
 /// An `error` reply's code and id, as the wire has them ("" when `text` is not an error).
 std::pair<std::string, std::string> error_of(const std::string& text) {
@@ -28,40 +31,6 @@ std::pair<std::string, std::string> error_of(const std::string& text) {
     }
     return {json.value("code", ""), json.value("id", "")};
 }
-
-/// One broker for both nodes: what is published waits until pump() hands it to the node whose
-/// inbox it names.
-class Broker {
-  public:
-    struct Message {
-        std::string channel;
-        std::string bytes;
-    };
-    std::deque<Message> queue;
-    bool up = true;
-};
-
-class NodeBus final : public bus::Bus {
-  public:
-    explicit NodeBus(Broker& broker) : broker_(broker) {}
-    void publish(std::string channel, std::string bytes) override {
-        if (broker_.up) {
-            broker_.queue.push_back({std::move(channel), std::move(bytes)});
-        }
-    }
-    void subscribe(std::string channel) override { subscribed.push_back(std::move(channel)); }
-    void unsubscribe(std::string /*channel*/) override {}
-    bus::BusCounters counters() const override {
-        bus::BusCounters counters;
-        counters.dropped = dropped;
-        return counters;
-    }
-    std::vector<std::string> subscribed;
-    std::uint64_t dropped = 0;  ///< what the bus says it dropped (a full queue)
-
-  private:
-    Broker& broker_;
-};
 
 /// Keeps posted work until the test runs it.
 class QueueExecutor final : public Executor {
