@@ -7,6 +7,7 @@
 #include "common/core/overloaded.hpp"
 #include "common/protocol/codec.hpp"
 #include "server/app/log.hpp"
+#include "server/app/metrics.hpp"
 
 namespace arbiter::server::app {
 
@@ -370,8 +371,7 @@ std::string render_fanout_metrics(const ClusterFanoutCounters& fanout,
     std::string text;
     const auto series = [&text](const char* name, const char* type, const char* help,
                                 std::uint64_t value) {
-        text += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type +
-                "\n" + name + " " + std::to_string(value) + "\n";
+        render_series(text, name, type, help, static_cast<double>(value));
     };
     series("arbiter_cluster_broadcasts_sent_total", "counter",
            "Changes of accounts, ratings and the lobby broadcast to the other nodes.",

@@ -7,6 +7,7 @@
 
 #include "server/app/hub.hpp"
 #include "server/app/log.hpp"
+#include "server/app/metrics.hpp"
 
 namespace arbiter::server::app {
 
@@ -296,8 +297,7 @@ std::string render_cluster_metrics(const ClusterNodeStatus& node, const ClusterL
     std::string text;
     const auto series = [&text](const char* name, const char* type, const char* help,
                                 std::uint64_t value) {
-        text += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type +
-                "\n" + name + " " + std::to_string(value) + "\n";
+        render_series(text, name, type, help, static_cast<double>(value));
     };
     series("arbiter_cluster_lease_held", "gauge",
            "1 while this node holds its lease (it may own games).", node.lease_held ? 1 : 0);

@@ -51,12 +51,6 @@ void sample(std::string& out, std::string_view name, std::string_view labels, do
     out += '\n';
 }
 
-void single(std::string& out, std::string_view name, std::string_view type, std::string_view help,
-            double value) {
-    header(out, name, type, help);
-    sample(out, name, "", value);
-}
-
 void by_code(std::string& out, std::string_view name, std::string_view help,
              const std::array<std::atomic<std::uint64_t>, Metrics::kErrorCodes>& counts) {
     header(out, name, "counter", help);
@@ -69,6 +63,12 @@ void by_code(std::string& out, std::string_view name, std::string_view help,
 }
 
 }  // namespace
+
+void render_series(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help, double value) {
+    header(out, name, type, help);
+    sample(out, name, "", value);
+}
 
 void LatencyHistogram::observe(std::int64_t micros) noexcept {
     std::size_t bucket = 0;
@@ -102,26 +102,28 @@ void LatencyHistogram::render(std::string& out, std::string_view name,
 
 std::string Metrics::render() const {
     std::string out;
-    single(out, "arbiter_moves_accepted_total", "counter", "Moves committed and acknowledged.",
-           static_cast<double>(moves_accepted_.load()));
+    render_series(out, "arbiter_moves_accepted_total", "counter",
+                  "Moves committed and acknowledged.", static_cast<double>(moves_accepted_.load()));
     by_code(out, "arbiter_moves_refused_total", "Move requests answered with an error, by code.",
             moves_refused_);
     by_code(out, "arbiter_requests_refused_total", "Requests answered with an error, by code.",
             refused_);
-    single(out, "arbiter_games_created_total", "counter", "Games created (rematches included).",
-           static_cast<double>(games_created_.load()));
-    single(out, "arbiter_games_ended_total", "counter",
-           "Games that ended: with a result, or aborted.",
-           static_cast<double>(games_ended_.load()));
-    single(out, "arbiter_rate_limited_total", "counter",
-           "Messages refused because a client exceeded its message rate.",
-           static_cast<double>(rate_limited_.load()));
-    single(out, "arbiter_api_rate_limited_total", "counter",
-           "REST API requests answered 429 because a client exceeded --api-rate.",
-           static_cast<double>(api_rate_limited_.load()));
-    single(out, "arbiter_engine_failures_total", "counter",
-           "Times an engine failed to give a move (crashed, hung, or answered an illegal move).",
-           static_cast<double>(engine_failures_.load()));
+    render_series(out, "arbiter_games_created_total", "counter",
+                  "Games created (rematches included).",
+                  static_cast<double>(games_created_.load()));
+    render_series(out, "arbiter_games_ended_total", "counter",
+                  "Games that ended: with a result, or aborted.",
+                  static_cast<double>(games_ended_.load()));
+    render_series(out, "arbiter_rate_limited_total", "counter",
+                  "Messages refused because a client exceeded its message rate.",
+                  static_cast<double>(rate_limited_.load()));
+    render_series(out, "arbiter_api_rate_limited_total", "counter",
+                  "REST API requests answered 429 because a client exceeded --api-rate.",
+                  static_cast<double>(api_rate_limited_.load()));
+    render_series(
+        out, "arbiter_engine_failures_total", "counter",
+        "Times an engine failed to give a move (crashed, hung, or answered an illegal move).",
+        static_cast<double>(engine_failures_.load()));
     commit_latency_.render(
         out, "arbiter_move_commit_seconds",
         "Time from a game change's arrival (a move, and also a creation, join, offer or ending) "
@@ -133,9 +135,9 @@ std::string Metrics::render() const {
 
 std::string render_gauges(const ScrapeGauges& gauges) {
     std::string out;
-    single(out, "arbiter_connections_open", "gauge",
-           "Connections holding a slot (HTTP and WebSocket).",
-           static_cast<double>(gauges.open_connections));
+    render_series(out, "arbiter_connections_open", "gauge",
+                  "Connections holding a slot (HTTP and WebSocket).",
+                  static_cast<double>(gauges.open_connections));
     header(out, "arbiter_websocket_connections", "gauge",
            "WebSocket connections by role: player (seated), spectator, lobby, other.");
     const auto& roles = gauges.roles;
@@ -167,65 +169,68 @@ std::string render_gauges(const ScrapeGauges& gauges) {
     }
 
     const auto& net = gauges.net;
-    single(out, "arbiter_outgoing_frames_dropped_total", "counter",
-           "Outgoing WebSocket frames not sent: queue over its bound, or connection closing.",
-           static_cast<double>(net.dropped_frames));
-    single(out, "arbiter_slow_consumer_closes_total", "counter",
-           "Connections closed (1013) because their outgoing queue hit its bound.",
-           static_cast<double>(net.slow_consumer_closes));
-    single(out, "arbiter_too_large_closes_total", "counter",
-           "Connections closed (1009) for a frame over --max-frame-bytes.",
-           static_cast<double>(net.too_large_closes));
-    single(out, "arbiter_binary_closes_total", "counter",
-           "Connections closed (1003) for sending a binary frame.",
-           static_cast<double>(net.binary_closes));
-    single(out, "arbiter_ping_flood_closes_total", "counter",
-           "Connections closed (1008) for sending ping frames over --max-pings-per-second.",
-           static_cast<double>(net.ping_flood_closes));
-    single(out, "arbiter_origin_refusals_total", "counter",
-           "WebSocket upgrades refused (403): an Origin neither this server's nor allowed.",
-           static_cast<double>(net.origin_refusals));
-    single(out, "arbiter_idle_closes_total", "counter",
-           "Connections dropped as gone: --idle-timeout without a frame or a pong to the server's "
-           "pings.",
-           static_cast<double>(net.idle_closes));
+    render_series(
+        out, "arbiter_outgoing_frames_dropped_total", "counter",
+        "Outgoing WebSocket frames not sent: queue over its bound, or connection closing.",
+        static_cast<double>(net.dropped_frames));
+    render_series(out, "arbiter_slow_consumer_closes_total", "counter",
+                  "Connections closed (1013) because their outgoing queue hit its bound.",
+                  static_cast<double>(net.slow_consumer_closes));
+    render_series(out, "arbiter_too_large_closes_total", "counter",
+                  "Connections closed (1009) for a frame over --max-frame-bytes.",
+                  static_cast<double>(net.too_large_closes));
+    render_series(out, "arbiter_binary_closes_total", "counter",
+                  "Connections closed (1003) for sending a binary frame.",
+                  static_cast<double>(net.binary_closes));
+    render_series(out, "arbiter_ping_flood_closes_total", "counter",
+                  "Connections closed (1008) for sending ping frames over --max-pings-per-second.",
+                  static_cast<double>(net.ping_flood_closes));
+    render_series(out, "arbiter_origin_refusals_total", "counter",
+                  "WebSocket upgrades refused (403): an Origin neither this server's nor allowed.",
+                  static_cast<double>(net.origin_refusals));
+    render_series(
+        out, "arbiter_idle_closes_total", "counter",
+        "Connections dropped as gone: --idle-timeout without a frame or a pong to the server's "
+        "pings.",
+        static_cast<double>(net.idle_closes));
     header(out, "arbiter_connections_rejected_total", "counter",
            "Connections refused at accept because a cap was reached.");
     sample(out, "arbiter_connections_rejected_total", "cap=\"per_address\"",
            static_cast<double>(net.rejected_per_address));
     sample(out, "arbiter_connections_rejected_total", "cap=\"total\"",
            static_cast<double>(net.rejected_total));
-    single(out, "arbiter_handler_errors_total", "counter",
-           "Exceptions caught at a connection's dispatch boundary.",
-           static_cast<double>(net.handler_errors));
-    single(out, "arbiter_outgoing_queue_peak_bytes", "gauge",
-           "The largest outgoing queue of one connection seen since start.",
-           static_cast<double>(net.peak_queue_bytes));
-    single(out, "arbiter_outgoing_queued_bytes", "gauge",
-           "Outgoing bytes queued now, all connections together (bounded by "
-           "--max-outgoing-bytes).",
-           static_cast<double>(net.queued_bytes));
-    single(out, "arbiter_memory_sheds_total", "counter",
-           "Connections closed (1013) because all outgoing queues together passed "
-           "--max-outgoing-bytes.",
-           static_cast<double>(net.memory_sheds));
+    render_series(out, "arbiter_handler_errors_total", "counter",
+                  "Exceptions caught at a connection's dispatch boundary.",
+                  static_cast<double>(net.handler_errors));
+    render_series(out, "arbiter_outgoing_queue_peak_bytes", "gauge",
+                  "The largest outgoing queue of one connection seen since start.",
+                  static_cast<double>(net.peak_queue_bytes));
+    render_series(out, "arbiter_outgoing_queued_bytes", "gauge",
+                  "Outgoing bytes queued now, all connections together (bounded by "
+                  "--max-outgoing-bytes).",
+                  static_cast<double>(net.queued_bytes));
+    render_series(out, "arbiter_memory_sheds_total", "counter",
+                  "Connections closed (1013) because all outgoing queues together passed "
+                  "--max-outgoing-bytes.",
+                  static_cast<double>(net.memory_sheds));
 
-    single(out, "arbiter_reads_waiting", "gauge",
-           "Reads of stored games queued for the reader thread.",
-           static_cast<double>(gauges.reads.waiting));
+    render_series(out, "arbiter_reads_waiting", "gauge",
+                  "Reads of stored games queued for the reader thread.",
+                  static_cast<double>(gauges.reads.waiting));
     header(out, "arbiter_reads_total", "counter",
            "Reads of stored games: run, or refused because --max-queued-reads were waiting.");
     sample(out, "arbiter_reads_total", "outcome=\"done\"", static_cast<double>(gauges.reads.done));
     sample(out, "arbiter_reads_total", "outcome=\"refused\"",
            static_cast<double>(gauges.reads.refused));
 
-    single(out, "arbiter_engine_processes", "gauge",
-           "UCI engine processes running (at most --max-engine-processes).",
-           static_cast<double>(gauges.engine_processes));
-    single(out, "arbiter_engine_idle_stops_total", "counter",
-           "Idle UCI engine processes stopped because all --max-engine-processes ran and another "
-           "game's engine needed one.",
-           static_cast<double>(gauges.engine_idle_stops));
+    render_series(out, "arbiter_engine_processes", "gauge",
+                  "UCI engine processes running (at most --max-engine-processes).",
+                  static_cast<double>(gauges.engine_processes));
+    render_series(
+        out, "arbiter_engine_idle_stops_total", "counter",
+        "Idle UCI engine processes stopped because all --max-engine-processes ran and another "
+        "game's engine needed one.",
+        static_cast<double>(gauges.engine_idle_stops));
     return out;
 }
 
@@ -283,14 +288,14 @@ std::string ProcessMetrics::read() const {
     }
 
     std::string out;
-    single(out, "process_cpu_seconds_total", "counter", "User and system CPU time spent.",
-           (field(14) + field(15)) / ticks);
-    single(out, "process_start_time_seconds", "gauge", "Start time since the Unix epoch.",
-           boot_time_ + field(22) / ticks);
-    single(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size.", field(23));
-    single(out, "process_resident_memory_bytes", "gauge", "Resident memory size.",
-           field(24) * page);
-    single(out, "process_open_fds", "gauge", "Open file descriptors.", open_fds);
+    render_series(out, "process_cpu_seconds_total", "counter", "User and system CPU time spent.",
+                  (field(14) + field(15)) / ticks);
+    render_series(out, "process_start_time_seconds", "gauge", "Start time since the Unix epoch.",
+                  boot_time_ + field(22) / ticks);
+    render_series(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size.", field(23));
+    render_series(out, "process_resident_memory_bytes", "gauge", "Resident memory size.",
+                  field(24) * page);
+    render_series(out, "process_open_fds", "gauge", "Open file descriptors.", open_fds);
     return out;
 }
 

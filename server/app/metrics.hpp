@@ -111,6 +111,11 @@ struct ScrapeGauges {
 
 /// The gauges and the network's counters in Prometheus text format.
 std::string render_gauges(const ScrapeGauges& gauges);
+
+/// One series of one sample, with its HELP and TYPE ("counter", "gauge"), appended to `out` in
+/// the Prometheus text format.
+void render_series(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help, double value);
 /// process_* metrics (CPU, memory, open files, start time) from /proc/self; empty elsewhere.
 /// Read at most once per `max_age`; between, the last text is served again. Counting open files
 /// lists /proc/self/fd, which takes the kernel's lock of the descriptor table that every socket
