@@ -225,11 +225,66 @@ Expected<Result, StorageError> Connection::run(const std::string& name, const Pa
                                   nullptr, nullptr, 0));
 }
 
+Expected<std::vector<Expected<Result, StorageError>>, StorageError> Connection::pipeline(
+    const std::vector<Statement>& statements) {
+    pg_conn* connection = connection_.get();
+    const auto lost = [&](const std::string& what) {
+        // Results may still be on their way: nothing can be run on this connection any more.
+        broken_ = true;
+        return unexpected(StorageError{what + ": " + trimmed(PQerrorMessage(connection))});
+    };
+    if (PQenterPipelineMode(connection) != 1) {
+        return lost("starting a pipeline");
+    }
+    for (const Statement& statement : statements) {
+        const auto values = statement.params.pointers();
+        const int sent =
+            statement.name.empty()
+                ? PQsendQueryParams(connection, statement.sql.c_str(), 0, nullptr, nullptr, nullptr,
+                                    nullptr, 0)
+                : PQsendQueryPrepared(connection, statement.name.c_str(), statement.params.size(),
+                                      values.data(), nullptr, nullptr, 0);
+        if (sent != 1) {
+            return lost("sending a pipeline");
+        }
+    }
+    if (PQpipelineSync(connection) != 1) {
+        return lost("sending a pipeline");
+    }
+    std::vector<Expected<Result, StorageError>> results;
+    results.reserve(statements.size());
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        pg_result* raw = PQgetResult(connection);
+        if (raw == nullptr) {
+            return lost("reading a pipeline");
+        }
+        if (PQresultStatus(raw) == PGRES_PIPELINE_ABORTED) {
+            PQclear(raw);
+            results.emplace_back(
+                unexpected(StorageError{"not run: a statement before it in its pipeline failed"}));
+        } else {
+            results.push_back(checked(raw));
+        }
+        // Each statement's results end with a null.
+        while (pg_result* extra = PQgetResult(connection)) {
+            PQclear(extra);
+        }
+    }
+    pg_result* sync = PQgetResult(connection);
+    const bool synced = sync != nullptr && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+    PQclear(sync);
+    if (!synced || PQexitPipelineMode(connection) != 1) {
+        return lost("ending a pipeline");
+    }
+    return results;
+}
+
 bool Connection::connected() const noexcept {
-    return PQstatus(connection_.get()) == CONNECTION_OK;
+    return !broken_ && PQstatus(connection_.get()) == CONNECTION_OK;
 }
 
 Expected<void, StorageError> Connection::reset() {
+    broken_ = false;
     PQreset(connection_.get());
     if (!connected()) {
         return unexpected(StorageError{"reconnecting to PostgreSQL: " +

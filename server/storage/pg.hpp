@@ -69,6 +69,14 @@ class Result {
     std::unique_ptr<pg_result, Clear> result_;
 };
 
+/// One statement of a pipeline (Connection::pipeline): a prepared statement's name and its
+/// parameters, or, with no name, `sql` that takes none ("BEGIN").
+struct Statement {
+    std::string name;
+    Params params;
+    std::string sql;
+};
+
 /// One connection to a PostgreSQL server. Not thread-safe: one thread at a time.
 class Connection {
   public:
@@ -86,6 +94,14 @@ class Connection {
     Expected<void, StorageError> prepare(const std::string& name, std::string_view sql);
     /// Runs the statement prepared as `name`.
     Expected<Result, StorageError> run(const std::string& name, const Params& params = {});
+    /// Sends every statement at once and then reads their results (libpq's pipeline mode): one
+    /// round trip for all of them, run in order as if sent one by one. Each statement's result,
+    /// in order; after one fails, the server skips the rest, and each of those fails too. Fails
+    /// as a whole when the connection does; the connection then counts as lost (connected() is
+    /// false until reset()). Keep pipelines to what the socket's buffers hold (hundreds of
+    /// small statements): the sends block while the server's results are not yet read.
+    Expected<std::vector<Expected<Result, StorageError>>, StorageError> pipeline(
+        const std::vector<Statement>& statements);
 
     /// Whether the connection to the server is still up (after a failure: whether to reconnect).
     bool connected() const noexcept;
@@ -102,6 +118,8 @@ class Connection {
     Expected<Result, StorageError> checked(pg_result* result);
 
     std::unique_ptr<pg_conn, Finish> connection_;
+    /// Left in a state no statement can follow (a pipeline cut short): lost until reset().
+    bool broken_ = false;
 };
 
 /// BEGIN ... COMMIT on one connection; rolled back on destruction unless committed.

@@ -195,12 +195,30 @@ Expected<void, StorageError> PostgresIntentWriter::prepare(pg::Connection& conne
     return {};
 }
 
+bool Step::answered(const pg::Result& result) const noexcept {
+    switch (expect) {
+        case Expect::anything:
+            return true;
+        case Expect::one_changed:
+            return result.changed() == 1;
+        case Expect::one_row:
+            return result.rows() == 1;
+    }
+    return false;
+}
+
 Expected<void, StorageError> PostgresIntentWriter::apply(const GameIntent& intent,
                                                          const OwnerFence* fence) {
     // Owned, only housekeeping (PruneAborted, no game of its own) comes without a fence.
     ARBITER_ASSERT(!owned_ || (fence != nullptr) != std::holds_alternative<PruneAborted>(intent));
     fence_ = owned_ ? fence : nullptr;
     return std::visit([this](const auto& change) { return write(change); }, intent);
+}
+
+std::vector<Step> PostgresIntentWriter::plan(const GameIntent& intent, const OwnerFence* fence) {
+    ARBITER_ASSERT(!owned_ || (fence != nullptr) != std::holds_alternative<PruneAborted>(intent));
+    fence_ = owned_ ? fence : nullptr;
+    return std::visit([this](const auto& change) { return steps(change); }, intent);
 }
 
 Expected<void, StorageError> PostgresIntentWriter::lock_node_row(const std::string& node,
@@ -214,24 +232,35 @@ Expected<void, StorageError> PostgresIntentWriter::lock_node_row(const std::stri
     return {};
 }
 
-// --- each intent ---------------------------------------------------------------------------
+// --- each intent's statements ---------------------------------------------------------------
 
-Expected<void, StorageError> PostgresIntentWriter::write(const CreateGame& create) {
-    pg::Params params = game_params(create.header);
-    if (fence_ != nullptr) {
-        if (auto live = check_lease(create.header.id); !live) {
-            return live;
-        }
-        params.text(fence_->node);
+Step PostgresIntentWriter::fenced(std::string name, pg::Params params) const {
+    if (owned_) {
+        ARBITER_ASSERT(fence_ != nullptr);
+        params.text(fence_->node).integer(static_cast<std::int64_t>(fence_->epoch));
     }
-    auto inserted = connection_->run("insert_game", params);
-    if (!inserted) {
-        return unexpected(std::move(inserted).error());
-    }
-    return {};
+    return Step{pg::Statement{std::move(name), std::move(params), {}}, Step::Expect::one_changed};
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const SeatPlayer& seat) {
+std::vector<Step> PostgresIntentWriter::steps(const CreateGame& create) const {
+    std::vector<Step> steps;
+    pg::Params params = game_params(create.header);
+    if (fence_ != nullptr) {
+        // The lease, live under the fence's incarnation, first (check_lease).
+        steps.push_back(
+            Step{pg::Statement{"lock_lease",
+                               pg::Params()
+                                   .text(fence_->node)
+                                   .integer(static_cast<std::int64_t>(fence_->incarnation)),
+                               {}},
+                 Step::Expect::one_row});
+        params.text(fence_->node);
+    }
+    steps.push_back(Step{pg::Statement{"insert_game", std::move(params), {}}});
+    return steps;
+}
+
+std::vector<Step> PostgresIntentWriter::steps(const SeatPlayer& seat) const {
     pg::Params params;
     params.text(seat.game)
         .text(seat.seat.name)
@@ -243,24 +272,17 @@ Expected<void, StorageError> PostgresIntentWriter::write(const SeatPlayer& seat)
         .integer(seat.seat.user_id)
         .integer(rating_of(seat.seat))
         .boolean(provisional_of(seat.seat.rating));
-    return update_row(seat.side == rules::Side::first ? "seat_first" : "seat_second", params,
-                      seat.game);
+    return {
+        fenced(seat.side == rules::Side::first ? "seat_first" : "seat_second", std::move(params))};
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const AppendMove& append) {
+std::vector<Step> PostgresIntentWriter::steps(const AppendMove& append) const {
     pg::Params params = progress_params(append.game, append.move.ply, append.clock_ms, append.seq,
                                         append.move.played_ms);
     if (append.ending) {
         params.text(status_text(append.ending->status))
             .text(result_text(append.ending->result))
             .text(reason_text(append.ending->reason));
-    }
-    auto updated = run_fenced(append.ending ? "append_ending" : "append", std::move(params));
-    if (!updated) {
-        return unexpected(std::move(updated).error());
-    }
-    if (updated->changed() == 0) {
-        return explain_no_change(append);
     }
     const MoveRow& move = append.move;
     pg::Params row;
@@ -275,68 +297,45 @@ Expected<void, StorageError> PostgresIntentWriter::write(const AppendMove& appen
         .integer(move.played_ms)
         .boolean(move.check)
         .integer(move.lag_ms);
-    auto inserted = connection_->run("insert_move", row);
-    if (!inserted) {
-        return unexpected(std::move(inserted).error());
-    }
-    if (inserted->changed() == 0) {
-        // The row said the ply before, and `moves` holds this one (a row changed by hand).
-        if (auto same = explain_no_change(append); !same) {
-            return same;
-        }
-    }
+    std::vector<Step> steps{
+        fenced(append.ending ? "append_ending" : "append", std::move(params)),
+        Step{pg::Statement{"insert_move", std::move(row), {}}, Step::Expect::one_changed}};
     if (append.ratings) {
-        return write_ratings(append.game, *append.ratings);
+        add_rating_steps(steps, append.game, *append.ratings);
     }
-    return {};
+    return steps;
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const TakeBack& take_back) {
-    auto updated = run_fenced("take_back",
-                              progress_params(take_back.game, take_back.to_ply, take_back.clock_ms,
-                                              take_back.seq, take_back.updated_ms));
-    if (!updated) {
-        return unexpected(std::move(updated).error());
-    }
-    if (updated->changed() == 0) {
-        return explain_ply(take_back.game,
-                           "no takeback to ply " + std::to_string(take_back.to_ply));
-    }
-    auto deleted = connection_->run("delete_moves_after",
-                                    pg::Params().text(take_back.game).integer(take_back.to_ply));
-    if (!deleted) {
-        return unexpected(std::move(deleted).error());
-    }
-    return {};
+std::vector<Step> PostgresIntentWriter::steps(const TakeBack& take_back) const {
+    return {
+        fenced("take_back", progress_params(take_back.game, take_back.to_ply, take_back.clock_ms,
+                                            take_back.seq, take_back.updated_ms)),
+        Step{pg::Statement{"delete_moves_after",
+                           pg::Params().text(take_back.game).integer(take_back.to_ply),
+                           {}}}};
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const SetOffers& offers) {
-    return update_row("set_offers",
-                      pg::Params()
-                          .text(offers.game)
-                          .text(offers_text(offers.offers))
-                          .integer(offers.clock_ms[0])
-                          .integer(offers.clock_ms[1])
-                          .integer(seq_value(offers.seq)),
-                      offers.game);
+std::vector<Step> PostgresIntentWriter::steps(const SetOffers& offers) const {
+    return {fenced("set_offers", pg::Params()
+                                     .text(offers.game)
+                                     .text(offers_text(offers.offers))
+                                     .integer(offers.clock_ms[0])
+                                     .integer(offers.clock_ms[1])
+                                     .integer(seq_value(offers.seq)))};
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const RecordEvent& event) {
-    return update_row("record_event",
-                      pg::Params()
-                          .text(event.game)
-                          .integer(event.clock_ms[0])
-                          .integer(event.clock_ms[1])
-                          .integer(seq_value(event.seq)),
-                      event.game);
+std::vector<Step> PostgresIntentWriter::steps(const RecordEvent& event) const {
+    return {fenced("record_event", pg::Params()
+                                       .text(event.game)
+                                       .integer(event.clock_ms[0])
+                                       .integer(event.clock_ms[1])
+                                       .integer(seq_value(event.seq)))};
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const PostChat& chat) {
+std::vector<Step> PostgresIntentWriter::steps(const PostChat& chat) const {
     // The game's row first: a message for a game that is not stored fails there, as every
     // other intent does.
-    if (auto recorded = write(RecordEvent{chat.game, chat.clock_ms, chat.seq}); !recorded) {
-        return recorded;
-    }
+    std::vector<Step> steps = this->steps(RecordEvent{chat.game, chat.clock_ms, chat.seq});
     pg::Params params;
     params.text(chat.game)
         .integer(seq_value(chat.message.seq))
@@ -348,38 +347,32 @@ Expected<void, StorageError> PostgresIntentWriter::write(const PostChat& chat) {
         params.null();
     }
     params.text(chat.message.text).integer(chat.message.at_ms);
-    auto inserted = connection_->run("insert_chat", params);
-    if (!inserted) {
-        return unexpected(std::move(inserted).error());
+    steps.push_back(Step{pg::Statement{"insert_chat", std::move(params), {}}});
+    return steps;
+}
+
+std::vector<Step> PostgresIntentWriter::steps(const EndGame& end) const {
+    std::vector<Step> steps{fenced("end_game", pg::Params()
+                                                   .text(end.game)
+                                                   .text(status_text(end.ending.status))
+                                                   .text(result_text(end.ending.result))
+                                                   .text(reason_text(end.ending.reason))
+                                                   .integer(end.clock_ms[0])
+                                                   .integer(end.clock_ms[1])
+                                                   .integer(seq_value(end.seq))
+                                                   .integer(end.updated_ms))};
+    if (end.ratings) {
+        add_rating_steps(steps, end.game, *end.ratings);
     }
-    return {};
+    return steps;
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const EndGame& end) {
-    auto updated = update_row("end_game",
-                              pg::Params()
-                                  .text(end.game)
-                                  .text(status_text(end.ending.status))
-                                  .text(result_text(end.ending.result))
-                                  .text(reason_text(end.ending.reason))
-                                  .integer(end.clock_ms[0])
-                                  .integer(end.clock_ms[1])
-                                  .integer(seq_value(end.seq))
-                                  .integer(end.updated_ms),
-                              end.game);
-    if (!updated || !end.ratings) {
-        return updated;
-    }
-    return write_ratings(end.game, *end.ratings);
+std::vector<Step> PostgresIntentWriter::steps(const LinkRematch& link) const {
+    return {fenced("link_rematch",
+                   pg::Params().text(link.game).text(link.next).integer(seq_value(link.seq)))};
 }
 
-Expected<void, StorageError> PostgresIntentWriter::write(const LinkRematch& link) {
-    return update_row("link_rematch",
-                      pg::Params().text(link.game).text(link.next).integer(seq_value(link.seq)),
-                      link.game);
-}
-
-Expected<void, StorageError> PostgresIntentWriter::write(const StoreClocks& clocks) {
+std::vector<Step> PostgresIntentWriter::steps(const StoreClocks& clocks) const {
     pg::Params params;
     params.text(clocks.game)
         .integer(clocks.clock_ms[0])
@@ -390,11 +383,147 @@ Expected<void, StorageError> PostgresIntentWriter::write(const StoreClocks& cloc
     } else {
         params.null().null();
     }
-    return update_row("store_clocks", params, clocks.game);
+    return {fenced("store_clocks", std::move(params))};
+}
+
+std::vector<Step> PostgresIntentWriter::steps(const PruneAborted& prune) const {
+    return {Step{pg::Statement{"prune_aborted", pg::Params().integer(prune.before_ms), {}}}};
+}
+
+void PostgresIntentWriter::add_rating_steps(std::vector<Step>& steps, const std::string& game,
+                                            const RatingsSettled& settled) {
+    const std::string_view variant = rules::to_string(settled.variant);
+    for (const RatingUpdate& seat : settled.seats) {
+        steps.push_back(Step{pg::Statement{"upsert_rating",
+                                           pg::Params()
+                                               .integer(seat.user_id)
+                                               .text(variant)
+                                               .text(settled.speed)
+                                               .real(seat.rating)
+                                               .real(seat.deviation)
+                                               .real(seat.volatility)
+                                               .integer(settled.at_ms),
+                                           {}}});
+        steps.push_back(Step{pg::Statement{"insert_rating_history",
+                                           pg::Params()
+                                               .integer(seat.user_id)
+                                               .text(variant)
+                                               .text(settled.speed)
+                                               .integer(settled.at_ms)
+                                               .text(game)
+                                               .real(seat.rating)
+                                               .real(seat.deviation),
+                                           {}}});
+    }
+    // Only a rated game that just ended takes its changes.
+    steps.push_back(Step{pg::Statement{"rating_diffs",
+                                       pg::Params()
+                                           .text(game)
+                                           .integer(settled.seats[0].diff)
+                                           .integer(settled.seats[1].diff)
+                                           .boolean(settled.seats[0].provisional)
+                                           .boolean(settled.seats[1].provisional),
+                                       {}},
+                         Step::Expect::one_changed});
+}
+
+// --- each intent, one statement at a time ---------------------------------------------------
+
+Expected<void, StorageError> PostgresIntentWriter::write(const CreateGame& create) {
+    const std::vector<Step> steps = this->steps(create);
+    if (fence_ != nullptr) {
+        if (auto live = check_lease(steps.front(), create.header.id); !live) {
+            return live;
+        }
+    }
+    auto inserted = run(steps.back());
+    if (!inserted) {
+        return unexpected(std::move(inserted).error());
+    }
+    return {};
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const SeatPlayer& seat) {
+    return update_row(steps(seat).front(), seat.game);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const AppendMove& append) {
+    const std::vector<Step> steps = this->steps(append);
+    auto updated = run(steps[0]);
+    if (!updated) {
+        return unexpected(std::move(updated).error());
+    }
+    if (updated->changed() == 0) {
+        return explain_no_change(append);
+    }
+    auto inserted = run(steps[1]);
+    if (!inserted) {
+        return unexpected(std::move(inserted).error());
+    }
+    if (inserted->changed() == 0) {
+        // The row said the ply before, and `moves` holds this one (a row changed by hand).
+        if (auto same = explain_no_change(append); !same) {
+            return same;
+        }
+    }
+    return write_ratings(append.game, steps, 2);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const TakeBack& take_back) {
+    const std::vector<Step> steps = this->steps(take_back);
+    auto updated = run(steps[0]);
+    if (!updated) {
+        return unexpected(std::move(updated).error());
+    }
+    if (updated->changed() == 0) {
+        return explain_ply(take_back.game,
+                           "no takeback to ply " + std::to_string(take_back.to_ply));
+    }
+    auto deleted = run(steps[1]);
+    if (!deleted) {
+        return unexpected(std::move(deleted).error());
+    }
+    return {};
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const SetOffers& offers) {
+    return update_row(steps(offers).front(), offers.game);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const RecordEvent& event) {
+    return update_row(steps(event).front(), event.game);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const PostChat& chat) {
+    const std::vector<Step> steps = this->steps(chat);
+    if (auto recorded = update_row(steps[0], chat.game); !recorded) {
+        return recorded;
+    }
+    auto inserted = run(steps[1]);
+    if (!inserted) {
+        return unexpected(std::move(inserted).error());
+    }
+    return {};
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const EndGame& end) {
+    const std::vector<Step> steps = this->steps(end);
+    if (auto updated = update_row(steps[0], end.game); !updated) {
+        return updated;
+    }
+    return write_ratings(end.game, steps, 1);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const LinkRematch& link) {
+    return update_row(steps(link).front(), link.game);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::write(const StoreClocks& clocks) {
+    return update_row(steps(clocks).front(), clocks.game);
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const PruneAborted& prune) {
-    auto deleted = connection_->run("prune_aborted", pg::Params().integer(prune.before_ms));
+    auto deleted = run(steps(prune).front());
     if (!deleted) {
         return unexpected(std::move(deleted).error());
     }
@@ -403,45 +532,22 @@ Expected<void, StorageError> PostgresIntentWriter::write(const PruneAborted& pru
 
 // --- helpers -------------------------------------------------------------------------------
 
+Expected<pg::Result, StorageError> PostgresIntentWriter::run(const Step& step) {
+    return connection_->run(step.statement.name, step.statement.params);
+}
+
 Expected<void, StorageError> PostgresIntentWriter::write_ratings(const std::string& game,
-                                                                 const RatingsSettled& settled) {
-    const std::string_view variant = rules::to_string(settled.variant);
-    for (const RatingUpdate& seat : settled.seats) {
-        auto upserted = connection_->run("upsert_rating", pg::Params()
-                                                              .integer(seat.user_id)
-                                                              .text(variant)
-                                                              .text(settled.speed)
-                                                              .real(seat.rating)
-                                                              .real(seat.deviation)
-                                                              .real(seat.volatility)
-                                                              .integer(settled.at_ms));
-        if (!upserted) {
-            return unexpected(std::move(upserted).error());
+                                                                 const std::vector<Step>& steps,
+                                                                 std::size_t first) {
+    for (std::size_t i = first; i < steps.size(); ++i) {
+        auto answered = run(steps[i]);
+        if (!answered) {
+            return unexpected(std::move(answered).error());
         }
-        auto inserted = connection_->run("insert_rating_history", pg::Params()
-                                                                      .integer(seat.user_id)
-                                                                      .text(variant)
-                                                                      .text(settled.speed)
-                                                                      .integer(settled.at_ms)
-                                                                      .text(game)
-                                                                      .real(seat.rating)
-                                                                      .real(seat.deviation));
-        if (!inserted) {
-            return unexpected(std::move(inserted).error());
+        if (!steps[i].answered(*answered)) {
+            // Ratings for a game that is not a rated game ending here: nothing of it may stand.
+            return unexpected(StorageError{"game " + game + " is not a rated game that ended"});
         }
-    }
-    auto updated = connection_->run("rating_diffs", pg::Params()
-                                                        .text(game)
-                                                        .integer(settled.seats[0].diff)
-                                                        .integer(settled.seats[1].diff)
-                                                        .boolean(settled.seats[0].provisional)
-                                                        .boolean(settled.seats[1].provisional));
-    if (!updated) {
-        return unexpected(std::move(updated).error());
-    }
-    if (updated->changed() == 0) {
-        // Ratings for a game that is not a rated game ending here: nothing of it may stand.
-        return unexpected(StorageError{"game " + game + " is not a rated game that ended"});
     }
     return {};
 }
@@ -487,10 +593,9 @@ Expected<void, StorageError> PostgresIntentWriter::explain_ply(const std::string
                                    std::to_string(ply->integer(0, 0)) + ": " + wanted});
 }
 
-Expected<void, StorageError> PostgresIntentWriter::update_row(const std::string& name,
-                                                              const pg::Params& params,
+Expected<void, StorageError> PostgresIntentWriter::update_row(const Step& step,
                                                               const std::string& game) {
-    auto updated = run_fenced(name, params);
+    auto updated = run(step);
     if (!updated) {
         return unexpected(std::move(updated).error());
     }
@@ -501,15 +606,6 @@ Expected<void, StorageError> PostgresIntentWriter::update_row(const std::string&
         return unexpected(StorageError{"game " + game + " is not stored"});
     }
     return {};
-}
-
-Expected<pg::Result, StorageError> PostgresIntentWriter::run_fenced(const std::string& name,
-                                                                    pg::Params params) {
-    if (owned_) {
-        ARBITER_ASSERT(fence_ != nullptr);
-        params.text(fence_->node).integer(static_cast<std::int64_t>(fence_->epoch));
-    }
-    return connection_->run(name, params);
 }
 
 Expected<void, StorageError> PostgresIntentWriter::check_owner(const std::string& game) {
@@ -538,10 +634,9 @@ Expected<void, StorageError> PostgresIntentWriter::check_owner(const std::string
     return unexpected(std::move(fenced));
 }
 
-Expected<void, StorageError> PostgresIntentWriter::check_lease(const std::string& game) {
-    auto live = connection_->run(
-        "lock_lease",
-        pg::Params().text(fence_->node).integer(static_cast<std::int64_t>(fence_->incarnation)));
+Expected<void, StorageError> PostgresIntentWriter::check_lease(const Step& lock,
+                                                               const std::string& game) {
+    auto live = run(lock);
     if (!live) {
         return unexpected(std::move(live).error());
     }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/core/expected.hpp"
 #include "server/storage/intents.hpp"
@@ -20,6 +21,20 @@ struct OwnerFence {
     std::uint64_t incarnation = 0;
     /// Any other intent: the game's owner_epoch as this node holds it.
     std::uint64_t epoch = 0;
+};
+
+/// One statement an intent runs, and what it answers when the intent applies as it should.
+struct Step {
+    enum class Expect {
+        anything,     ///< whatever it changed (no error is all it must give)
+        one_changed,  ///< it changed one row
+        one_row,      ///< it found one row
+    };
+    pg::Statement statement;
+    Expect expect = Expect::anything;
+
+    /// Whether `result` is what the statement answers when its intent applies.
+    bool answered(const pg::Result& result) const noexcept;
 };
 
 /// Writes intents through statements prepared once on its connection. A write that does not
@@ -51,7 +66,33 @@ class PostgresIntentWriter {
     /// PruneAborted comes with its fence.
     Expected<void, StorageError> apply(const GameIntent& intent, const OwnerFence* fence = nullptr);
 
+    /// The statements apply() runs for `intent` when it applies, in order, each with what it
+    /// answers then: sent together (one round trip), they write what apply() writes as long as
+    /// every one answers as expected. When one does not, apply() alone says why (a resend, a
+    /// gap, a fenced write ...): roll back and apply one by one.
+    std::vector<Step> plan(const GameIntent& intent, const OwnerFence* fence = nullptr);
+
   private:
+    std::vector<Step> steps(const CreateGame& create) const;
+    std::vector<Step> steps(const SeatPlayer& seat) const;
+    std::vector<Step> steps(const AppendMove& append) const;
+    std::vector<Step> steps(const TakeBack& take_back) const;
+    std::vector<Step> steps(const SetOffers& offers) const;
+    std::vector<Step> steps(const RecordEvent& event) const;
+    std::vector<Step> steps(const EndGame& end) const;
+    std::vector<Step> steps(const LinkRematch& link) const;
+    std::vector<Step> steps(const StoreClocks& clocks) const;
+    std::vector<Step> steps(const PruneAborted& prune) const;
+    std::vector<Step> steps(const PostChat& chat) const;
+    /// A rated game's end: both seats' ratings and history, then the game's rating changes.
+    static void add_rating_steps(std::vector<Step>& steps, const std::string& game,
+                                 const RatingsSettled& settled);
+    /// The prepared statement `name` that changes a game's row, with the fence's two
+    /// parameters after `params` when owned: one row changed when it applies.
+    Step fenced(std::string name, pg::Params params) const;
+    /// Runs one step's statement.
+    Expected<pg::Result, StorageError> run(const Step& step);
+
     Expected<void, StorageError> write(const CreateGame& create);
     Expected<void, StorageError> write(const SeatPlayer& seat);
     Expected<void, StorageError> write(const AppendMove& append);
@@ -64,23 +105,21 @@ class PostgresIntentWriter {
     Expected<void, StorageError> write(const PruneAborted& prune);
     Expected<void, StorageError> write(const PostChat& chat);
 
+    /// Runs the rating steps of `steps` from `first` on.
     Expected<void, StorageError> write_ratings(const std::string& game,
-                                               const RatingsSettled& settled);
+                                               const std::vector<Step>& steps, std::size_t first);
     /// Why `append` changed no row: ok when its ply holds the same move (a resend), else an error.
     Expected<void, StorageError> explain_no_change(const AppendMove& append);
     /// Why a write that needs the game at some ply changed no row: not stored, or at which ply.
     Expected<void, StorageError> explain_ply(const std::string& game, const std::string& wanted);
-    /// Runs the prepared UPDATE `name` of `game`'s row: an error when there is no such row.
-    Expected<void, StorageError> update_row(const std::string& name, const pg::Params& params,
-                                            const std::string& game);
-    /// Runs the prepared statement `name` that changes a game's row, with the fence's two
-    /// parameters after `params` when owned.
-    Expected<pg::Result, StorageError> run_fenced(const std::string& name, pg::Params params);
+    /// Runs a fenced UPDATE of `game`'s row: an error when it changed none.
+    Expected<void, StorageError> update_row(const Step& step, const std::string& game);
     /// Owned: a `fenced` error when `game` is stored but not at this fence's owner and epoch.
     Expected<void, StorageError> check_owner(const std::string& game);
     /// Owned: a `fenced` error unless the node's lease is live under the fence's incarnation;
     /// the node's row stays locked FOR SHARE to the commit (a join under the same id waits).
-    Expected<void, StorageError> check_lease(const std::string& game);
+    /// `lock` is the CreateGame's first step.
+    Expected<void, StorageError> check_lease(const Step& lock, const std::string& game);
 
     pg::Connection* connection_;
     bool owned_ = false;

@@ -218,6 +218,9 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
     if (auto ready = ready_writer(); !ready) {
         return fail_all(prefixed("writing to PostgreSQL", ready.error()));
     }
+    if (auto pipelined = commit_pipelined(batch)) {
+        return std::move(*pipelined);
+    }
     auto transaction = pg::Transaction::begin(writer_);
     if (!transaction) {
         writer_ready_ = writer_.connected();
@@ -268,6 +271,72 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
         writer_ready_ = writer_.connected();
         return fail_all(prefixed("committing", committed.error()));
     }
+    return results;
+}
+
+std::optional<std::vector<Expected<void, StorageError>>> PostgresRepository::commit_pipelined(
+    const std::vector<Pending>& batch) {
+    std::vector<Expected<void, StorageError>> results(batch.size());
+    std::vector<pg::Statement> statements{pg::Statement{{}, {}, "BEGIN"}};
+    std::vector<detail::Step> steps;  // each statement's after BEGIN
+    detail::PostgresIntentWriter writer(writer_, ownership_ != nullptr);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const auto* game = std::get_if<GameIntent>(&batch[i].intent);
+        // A CreateGame is the fence of the batch's later writes of its game (applied()): those
+        // go one by one, as do the other stores' writes.
+        if (game == nullptr || std::holds_alternative<CreateGame>(*game)) {
+            return std::nullopt;
+        }
+        std::optional<detail::OwnerFence> fence;
+        if (ownership_) {
+            // A game this node does not hold is refused before the database is asked.
+            auto held = ownership_->fence_for(*game);
+            if (!held) {
+                results[i] = unexpected(std::move(held).error());
+                continue;
+            }
+            fence = std::move(held).value();
+        }
+        for (detail::Step& step : writer.plan(*game, fence ? &*fence : nullptr)) {
+            statements.push_back(step.statement);
+            steps.push_back(std::move(step));
+        }
+    }
+    auto answers = writer_.pipeline(statements);
+    if (!answers) {
+        writer_ready_ = false;
+        for (auto& result : results) {
+            if (result) {
+                result = unexpected(prefixed("writing", answers.error()));
+            }
+        }
+        return results;
+    }
+    bool as_planned = (*answers)[0].has_value();
+    for (std::size_t i = 0; as_planned && i < steps.size(); ++i) {
+        const auto& answer = (*answers)[i + 1];
+        as_planned = answer && steps[i].answered(*answer);
+    }
+    if (!as_planned) {
+        if (auto rolled_back = writer_.exec("ROLLBACK"); !rolled_back) {
+            writer_ready_ = writer_.connected();
+        }
+        return std::nullopt;
+    }
+    auto committed = writer_.query("COMMIT");
+    // COMMIT of a transaction in which a statement failed rolls it back, and says only so.
+    if (!committed || committed->command() != "COMMIT") {
+        writer_ready_ = writer_.connected();
+        const StorageError error =
+            committed ? StorageError{"the transaction was rolled back"} : committed.error();
+        for (auto& result : results) {
+            if (result) {
+                result = unexpected(prefixed("committing", error));
+            }
+        }
+        return results;
+    }
+    ++pipelined_batches_;
     return results;
 }
 

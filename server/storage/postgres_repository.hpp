@@ -17,6 +17,7 @@
 /// owner and epoch, and adopts and hands over games: postgres_lease.hpp has the design. Without
 /// one (a single node), games have no owner and nothing is fenced.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -123,6 +124,8 @@ class PostgresRepository final : public Database {
     Expected<std::vector<LiveNode>, StorageError> live_nodes();
     /// How many games this node holds an epoch of (0 on a single node).
     std::size_t games_owned() const;
+    /// How many batches committed on the pipelined path (commit_pipelined), for tests.
+    std::uint64_t pipelined_batches() const noexcept { return pipelined_batches_.load(); }
 
   private:
     struct Pending {
@@ -137,8 +140,17 @@ class PostgresRepository final : public Database {
     void submit(detail::WriteIntent intent, Done done);
     /// The writer thread: batches until stopped and the queue is empty.
     void run();
-    /// One batch in one transaction, each intent in a savepoint; the result of each.
+    /// One batch in one transaction; the result of each write. Pipelined when it can be, else
+    /// each intent in a savepoint of its own.
     std::vector<Expected<void, StorageError>> commit_batch(const std::vector<Pending>& batch);
+    /// The fast path of a batch of game intents that create no game: every statement of the
+    /// batch sent at once after BEGIN, then COMMIT once every one answered as its intent
+    /// applying expects. nullopt, with nothing written, when the batch must go one intent at a
+    /// time instead: another store's write, a CreateGame, or a statement that answered
+    /// otherwise (a resend, a gap, a fenced write, a failure), which only the one-by-one path
+    /// explains intent by intent.
+    std::optional<std::vector<Expected<void, StorageError>>> commit_pipelined(
+        const std::vector<Pending>& batch);
     /// The writer's connection up, its session set and its statements prepared.
     Expected<void, StorageError> ready_writer();
     /// Writes one intent of any store inside the writer's open transaction; a game's under
@@ -161,6 +173,7 @@ class PostgresRepository final : public Database {
 
     pg::Connection writer_;  ///< the writer thread's alone
     bool writer_ready_ = false;
+    std::atomic<std::uint64_t> pipelined_batches_{0};
 
     std::mutex queue_mutex_;
     std::condition_variable wake_;

@@ -149,6 +149,84 @@ TEST_F(PostgresStorage, AFailedIntentDoesNotTakeItsBatchDown) {
     EXPECT_EQ((*h)->moves.size(), 1U);
 }
 
+// A pipeline runs its statements in order, one result each; after a failure the server skips the
+// rest of it, each of them failing too, and the connection goes on once the transaction ends.
+TEST_F(PostgresStorage, APipelineAnswersEachStatementInOrder) {
+    pg::Connection connection = connect();
+    ASSERT_TRUE(connection.prepare("add", "SELECT $1::int + $2::int"));
+    auto answers =
+        connection.pipeline({pg::Statement{{}, {}, "BEGIN"},
+                             pg::Statement{"add", pg::Params().integer(2).integer(3), {}},
+                             pg::Statement{{}, {}, "SELECT 1 / 0"},
+                             pg::Statement{"add", pg::Params().integer(1).integer(1), {}}});
+    ASSERT_TRUE(answers) << answers.error().message;
+    ASSERT_EQ(answers->size(), 4U);
+    EXPECT_TRUE((*answers)[0]);
+    ASSERT_TRUE((*answers)[1]);
+    EXPECT_EQ((*answers)[1]->integer(0, 0), 5);
+    ASSERT_FALSE((*answers)[2]);
+    EXPECT_NE((*answers)[2].error().message.find("division by zero"), std::string::npos)
+        << (*answers)[2].error().message;
+    ASSERT_FALSE((*answers)[3]);
+    EXPECT_NE((*answers)[3].error().message.find("not run"), std::string::npos);
+    EXPECT_TRUE(connection.connected());
+    EXPECT_TRUE(connection.exec("ROLLBACK"));
+    auto after = connection.run("add", pg::Params().integer(20).integer(22));
+    ASSERT_TRUE(after) << after.error().message;
+    EXPECT_EQ(after->integer(0, 0), 42);
+}
+
+// A batch of moves that all apply is sent at once and commits as one transaction; a batch with
+// one that does not apply is rolled back whole and written one intent at a time, so that each
+// gets its own answer (AFailedIntentDoesNotTakeItsBatchDown has those answers).
+TEST_F(PostgresStorage, ABatchThatAppliesIsPipelinedAndOneThatDoesNotGoesIntentByIntent) {
+    auto repository = open_or_fail();
+    ASSERT_NE(repository, nullptr);
+    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
+    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("h", 2))));
+    const auto batch_of = [&](const std::vector<GameIntent>& intents) {
+        // A write of its own holds the writer in its callback, so that the rest queue into one
+        // batch.
+        std::promise<void> entered;
+        std::promise<void> release;
+        repository->write(RecordEvent{"g", {5, 5}, 1},
+                          [&entered, future = release.get_future().share()](const auto&) {
+                              entered.set_value();
+                              future.wait();
+                          });
+        entered.get_future().wait();
+        std::vector<std::promise<Expected<void, StorageError>>> results(intents.size());
+        for (std::size_t i = 0; i < intents.size(); ++i) {
+            repository->write(intents[i], [&results, i](Expected<void, StorageError> result) {
+                results[i].set_value(std::move(result));
+            });
+        }
+        release.set_value();
+        std::vector<bool> ok;
+        for (auto& result : results) {
+            ok.push_back(result.get_future().get().has_value());
+        }
+        return ok;
+    };
+    const std::uint64_t before = repository->pipelined_batches();
+    EXPECT_EQ(batch_of({appended("g", make_move(1, "e2e4")), appended("h", make_move(1, "d2d4")),
+                        appended("g", make_move(2, "e7e5")), SetOffers{"h", {}, {7, 8}, 3}}),
+              (std::vector<bool>{true, true, true, true}));
+    EXPECT_EQ(repository->pipelined_batches(), before + 2);  // the holding write's batch too
+    EXPECT_EQ(batch_of({appended("g", make_move(3, "g1f3")), appended("h", make_move(3, "c2c4")),
+                        appended("g", make_move(2, "e7e5"))}),  // a gap, then a resend
+              (std::vector<bool>{true, false, true}));
+    EXPECT_EQ(repository->pipelined_batches(), before + 3);
+    auto g = repository->load("g");
+    ASSERT_TRUE(g && g->has_value());
+    ASSERT_EQ((*g)->moves.size(), 3U);
+    EXPECT_EQ((*g)->moves[2].move, "g1f3");
+    auto h = repository->load("h");
+    ASSERT_TRUE(h && h->has_value());
+    ASSERT_EQ((*h)->moves.size(), 1U);
+    EXPECT_EQ((*h)->header.clock_ms, (std::array<std::int64_t, 2>{7, 8}));
+}
+
 // A write is acknowledged only once committed: another connection sees it from its callback on.
 TEST_F(PostgresStorage, AWriteIsAcknowledgedOnlyAfterItsCommit) {
     auto repository = open_or_fail();
