@@ -2,9 +2,11 @@
 /// \file
 /// Every store on PostgreSQL (issue 43; database.hpp): games, accounts, players and analyses,
 /// with the same intents and answers as SQLite's, and group commit. One writer thread takes every
-/// queued write (of any store) into one transaction, each inside a savepoint of its own (a failed
-/// write is rolled back alone, the batch goes on), and runs each `done` only after COMMIT
-/// returned. Reads go through a connection of their own, each in one REPEATABLE READ snapshot.
+/// queued write (of any store) into one transaction and runs each `done` only after COMMIT
+/// returned. A batch of game writes goes in one round trip (libpq's pipeline) when every
+/// statement answers as its write applying expects; otherwise it is rolled back and written one
+/// write at a time, each inside a savepoint of its own (a failed write is rolled back alone, the
+/// batch goes on). Reads go through a connection of their own, each in one REPEATABLE READ snapshot.
 ///
 /// The server's sync level maps to synchronous_commit on the writer's connection:
 /// - full: `on`, COMMIT returns once the WAL is flushed to disk: an acknowledged write survives a
