@@ -134,7 +134,14 @@ load=("$bin/arbiter-load" --games "$games" --spectators "$spectators" "${rate_fl
 
 echo "== cluster: $nodes nodes on PostgreSQL (synchronous_commit ${sync/full/on}) and Redis," \
     "through nginx (least_conn)"
-"${load[@]}" --url "ws://127.0.0.1:$nginx_port/ws" --by-node | grep -v '^{'
+# The CPU each part of the cluster spends per move, over the measured seconds.
+node_pids=$(IFS=,; echo "${pids[*]:1:$nodes}")
+postmaster=$(head -1 "$work/pg/postmaster.pid")
+pg_pids=$(echo "$postmaster" $(pgrep -P "$postmaster") | tr ' ' ,)
+nginx_pids=$(echo "${pids[-1]}" $(pgrep -P "${pids[-1]}") | tr ' ' ,)
+"${load[@]}" --url "ws://127.0.0.1:$nginx_port/ws" --by-node --cpu-of "nodes=$node_pids" \
+    --cpu-of "postgresql=$pg_pids" --cpu-of "redis=${pids[0]}" --cpu-of "nginx=$nginx_pids" |
+    grep -v '^{'
 for i in $(seq "$nodes"); do
     echo "   node-$i: $(curl -s "http://127.0.0.1:${node_ports[$((i - 1))]}/metrics" |
         grep -E '^arbiter_cluster_(forwarded|intents|deliveries_sent)_total' |

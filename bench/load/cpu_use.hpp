@@ -61,6 +61,17 @@ inline CpuTicks cpu_ticks_by_thread(const std::string& process) {
     return ticks;
 }
 
+/// Every thread of each of `processes` (pids), summed by thread name.
+inline CpuTicks cpu_ticks_of(const std::vector<std::string>& processes) {
+    CpuTicks ticks;
+    for (const auto& process : processes) {
+        for (const auto& [name, used] : cpu_ticks_by_thread(process)) {
+            ticks[name] += used;
+        }
+    }
+    return ticks;
+}
+
 /// What each thread name used between two readings, per round trip. A name missing from
 /// `before` started since (a thread that ended in between is not counted).
 inline CpuShares cpu_per_round_trip(const CpuTicks& before, const CpuTicks& after,

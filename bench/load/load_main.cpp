@@ -44,6 +44,8 @@ struct Options {
     unsigned per_address = 250;
     int stalled_receive_buffer = 4096;
     int server_pid = 0;
+    /// --cpu-of NAME=PID,PID...: processes whose CPU per round trip is shown together as NAME.
+    std::vector<std::string> cpu_of;
     std::string variant = "chess";
     std::string record;
     bool json = false;
@@ -124,6 +126,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
         ("threads", po::value(&o.threads)->default_value(o.threads), "client event loops (one thread each)")
         ("per-address", po::value(&o.per_address)->default_value(o.per_address), "connections per 127.0.0.x source address (0: let the kernel pick)")
         ("server-pid", po::value(&o.server_pid)->default_value(o.server_pid), "read the server's RSS from /proc/PID/status")
+        ("cpu-of", po::value(&o.cpu_of)->composing(), "NAME=PID[,PID...]: also show the CPU per round trip of these processes together, as NAME (repeatable: a cluster's nodes, PostgreSQL, nginx ...)")
         ("by-node", po::bool_switch(&o.by_node), "a cluster behind a proxy: each connection says hello, and spectators on another node than their game's creator are timed apart")
         ("json", po::bool_switch(&o.json), "also print the figures as one JSON line");
     // clang-format on
@@ -272,6 +275,23 @@ int main(int argc, char** argv) {
     const double setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
     std::this_thread::sleep_for(std::chrono::duration<double>(options.warmup));
     const std::string server_process = std::to_string(options.server_pid);
+    // --cpu-of: each group's name and pids.
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+    for (const std::string& spec : options.cpu_of) {
+        const auto equals = spec.find('=');
+        std::vector<std::string> pids;
+        std::istringstream list(spec.substr(equals == std::string::npos ? 0 : equals + 1));
+        for (std::string pid; std::getline(list, pid, ',');) {
+            if (!pid.empty()) {
+                pids.push_back(pid);
+            }
+        }
+        groups.emplace_back(spec.substr(0, equals), std::move(pids));
+    }
+    std::vector<CpuTicks> groups_before;
+    for (const auto& group : groups) {
+        groups_before.push_back(cpu_ticks_of(group.second));
+    }
     const MachineTicks machine_before = machine_ticks();
     const CpuTicks own_cpu_before = cpu_ticks_by_thread("self");
     const CpuTicks server_cpu_before =
@@ -289,6 +309,10 @@ int main(int argc, char** argv) {
     measuring = false;
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     const CpuTicks own_cpu_after = cpu_ticks_by_thread("self");
+    std::vector<CpuTicks> groups_after;
+    for (const auto& group : groups) {
+        groups_after.push_back(cpu_ticks_of(group.second));
+    }
     const CpuTicks server_cpu_after =
         options.server_pid > 0 ? cpu_ticks_by_thread(server_process) : CpuTicks{};
     const MachineUse machine = machine_use(machine_before, machine_ticks());
@@ -325,6 +349,11 @@ int main(int argc, char** argv) {
         total_of(cpu_per_round_trip(own_cpu_before, own_cpu_after, stats.round_trips));
     const auto server_cpu =
         cpu_per_round_trip(server_cpu_before, server_cpu_after, stats.round_trips);
+    std::vector<double> groups_cpu;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        groups_cpu.push_back(
+            total_of(cpu_per_round_trip(groups_before[i], groups_after[i], stats.round_trips)));
+    }
     const double mover[] = {stats.to_mover.quantile_ms(0.5), stats.to_mover.quantile_ms(0.99),
                             stats.to_mover.quantile_ms(0.999)};
     const double opponent[] = {stats.to_opponent.quantile_ms(0.5),
@@ -399,6 +428,9 @@ int main(int argc, char** argv) {
         if (options.server_pid > 0) {
             std::printf("; server %.1f us (%s)", total_of(server_cpu), threads.c_str());
         }
+        for (std::size_t i = 0; i < groups.size(); ++i) {
+            std::printf("; %s %.1f us", groups[i].first.c_str(), groups_cpu[i]);
+        }
         std::printf("\n");
     }
     std::printf("  machine: cores busy %.0f %%, stolen by the host %.1f %%\n", 100 * machine.busy,
@@ -411,6 +443,10 @@ int main(int argc, char** argv) {
             static_cast<double>(rss_peak) / 1024.0, kib_per_connection, delta_per_connection);
     }
     if (options.json) {
+        nlohmann::json groups_json = nlohmann::json::object();
+        for (std::size_t i = 0; i < groups.size(); ++i) {
+            groups_json[groups[i].first] = groups_cpu[i];
+        }
         nlohmann::json server_threads = nlohmann::json::object();
         for (const auto& [name, us] : server_cpu) {
             server_threads[name] = us;
@@ -441,7 +477,8 @@ int main(int argc, char** argv) {
             {"cpu_us_per_round_trip",
              {{"self", own_cpu},
               {"server", total_of(server_cpu)},
-              {"server_threads", server_threads}}},
+              {"server_threads", server_threads},
+              {"groups", groups_json}}},
             {"machine", {{"busy", machine.busy}, {"steal", machine.steal}}},
             {"games_started", stats.games_started},
             {"reads",
