@@ -155,6 +155,81 @@ test('sounds for start, move, capture, check and end; mute remembered; hidden ti
   await closePages(alice, bob);
 });
 
+test('the start sounds for a seat just taken in a game under way: joined from the lobby list, against the computer; never on a reload', async () => {
+  const alice = await instrumentedPlayer('Alice');
+  const bob = await instrumentedPlayer('Bob');
+  const game = await createGame(alice, { variant: 'chess' });
+  // Bob joins from the lobby's list: his game page opens on a game that is playing already.
+  const row = `#open-games li[data-game="${game}"]`;
+  await bob.waitForSelector(row);
+  await bob.click(`${row} button`);
+  await bob.waitForSelector('.game-page[data-status="playing"]');
+  await waitPlayed(bob, ['start']);
+  await waitPlayed(alice, ['start']);
+  // A reload in the middle of the game is no start: the next sound Bob hears is Alice's move.
+  await drag(alice, 'e2', 'e4');
+  await waitForPly(bob, 1);
+  await bob.reload();
+  await bob.waitForSelector('.game-page[data-status="playing"]');
+  await waitMyTurn(bob);
+  await drag(bob, 'e7', 'e5');
+  await waitForPly(alice, 2);
+  await waitMyTurn(alice);
+  await drag(alice, 'g1', 'f3');
+  await waitForPly(bob, 3);
+  await waitPlayed(bob, ['move', 'move']);
+  await alice.reload();
+  await alice.waitForSelector('.game-page[data-status="playing"]');
+  await waitMyTurn(bob);
+  await drag(bob, 'b8', 'c6');
+  await waitForPly(alice, 4);
+  await waitPlayed(alice, ['move']);
+
+  // Against the computer the game plays from the first state: its creator hears the start.
+  const carol = await instrumentedPlayer('Carol');
+  await carol.selectOption('#create-variant', 'draughts');
+  await carol.selectOption('#create-opponent', 'computer');
+  await carol.selectOption('#create-engine', 'builtin');
+  await carol.selectOption('#create-level', '1');
+  await carol.selectOption('#create-side', 'first');
+  await carol.click('#create-submit');
+  await carol.waitForSelector('.game-page[data-status="playing"]');
+  await waitPlayed(carol, ['start']);
+  await carol.reload();
+  await carol.waitForSelector('.game-page[data-status="playing"]');
+  await waitMyTurn(carol);
+  await drag(carol, '22', '18');
+  await waitForPly(carol, 2);
+  await waitPlayed(carol, ['move', 'move']);
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+  await closePages(alice, bob, carol);
+});
+
+test('both players hear the start of a rematch', async () => {
+  const alice = await instrumentedPlayer('Alice');
+  const bob = await instrumentedPlayer('Bob');
+  const game = await createGame(alice, { variant: 'chess' });
+  await joinByLink(bob, server, game);
+  await waitMyTurn(alice);
+  await drag(alice, 'e2', 'e4');
+  await waitForPly(bob, 1);
+  await bob.click('#resign');
+  await bob.click('#resign');
+  await alice.waitForSelector('#offer-rematch');
+  await alice.click('#offer-rematch');
+  await bob.waitForSelector('#accept-rematch');
+  await bob.click('#accept-rematch');
+  for (const page of [alice, bob]) {
+    await page.waitForURL((url) => url.hash.startsWith('#/game/') && !url.hash.endsWith(game));
+    await page.waitForSelector('.game-page[data-status="playing"]');
+  }
+  // The same page goes on (the hash changed): what it heard before the rematch is still listed.
+  await waitPlayed(alice, ['start', 'move', 'end', 'start']);
+  await waitPlayed(bob, ['start', 'move', 'end', 'start']);
+  for (const page of [alice, bob]) assert.deepEqual(page.errors, []);
+  await closePages(alice, bob);
+});
+
 test('the low-time sound plays once as the player\'s clock runs low', async () => {
   const alice = await instrumentedPlayer('Alice');
   const bob = await instrumentedPlayer('Bob');
