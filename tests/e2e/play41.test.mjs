@@ -9,6 +9,7 @@ import {
   clickClick,
   closePages,
   createGame,
+  cursorTo,
   drag,
   joinByLink,
   moveListText,
@@ -404,4 +405,78 @@ test('keyboard play: the board takes the focus, arrows move a visible cursor, En
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
   await closePages(alice, bob);
+});
+
+test('keyboard play in xiangqi from both sides, then moves typed in WXF', async () => {
+  const { first: red, second: black, game } = await twoPlayers(browser, server, { variant: 'xiangqi' });
+  await waitMyTurn(red);
+  await red.focus('.board');
+  await cursorTo(red, 'h3');
+  assert.equal(await red.textContent('.board .kb-live'), 'h3, red cannon');
+  await red.keyboard.press('Enter');
+  await cursorTo(red, 'e3');
+  await red.keyboard.press('Enter');
+  await waitForPly(black, 1);
+  assert.deepEqual(sentMoves(red, game), ['h3e3']);
+  assert.equal(await black.textContent('#announce'), 'Red played C2.5');
+  // Black sits at the top of its own board: the cursor starts on i10 and "up" goes toward red.
+  await waitMyTurn(black);
+  await black.focus('.board');
+  assert.equal(await black.getAttribute('.board', 'data-cursor'), 'i:');
+  await cursorTo(black, 'h10');
+  assert.equal(await black.textContent('.board .kb-live'), 'h10, black horse');
+  await black.keyboard.press('Enter');
+  await cursorTo(black, 'g8');
+  await black.keyboard.press('Enter');
+  await waitForPly(red, 2);
+  assert.deepEqual(sentMoves(black, game), ['h10g8']);
+  assert.equal(await red.textContent('#announce'), 'Black played H8+7');
+
+  // WXF in the move box: red's horse on its file 2 (h1) to file 3; black's cannon on its own
+  // file 2 (b8) to the centre, which is red's C2.5 read from black's side.
+  await waitMyTurn(red);
+  await red.fill('#move-input', 'H2+3');
+  await red.press('#move-input', 'Enter');
+  await waitForPly(black, 3);
+  await waitMyTurn(black);
+  await black.fill('#move-input', 'C2.5');
+  await black.press('#move-input', 'Enter');
+  await waitForPly(red, 4);
+  assert.deepEqual(sentMoves(red, game), ['h3e3', 'H2+3']);
+  assert.deepEqual(sentMoves(black, game), ['h10g8', 'C2.5']);
+  assert.equal(await moveListText(red), '1. C2.5 H8+7 2. H2+3 C2.5');
+  // The board: red's horse went h1-g3 and black's cannon b8-e8, as WXF read from each side says.
+  const rows = (await boardPosition(red)).split(' ')[0].split('/');
+  assert.deepEqual([rows[2], rows[7], rows[9]], ['4c1nc1', '1C2C1N2', 'RNBAKAB1R']);
+  for (const page of [red, black]) assert.deepEqual(page.errors, []);
+  await closePages(red, black);
+});
+
+test('draughts moves typed in PDN: a capture by its full landing path, and the server\'s reason for a refused one', async () => {
+  // Black moves first and must take twice: 7x14x23.
+  const { first: white, second: black, game } = await twoPlayers(browser, server, {
+    variant: 'draughts',
+    position: 'B:W10,18,21,22,24,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,11,12,13',
+  });
+  await waitMyTurn(black);
+  await black.fill('#move-input', '9-14');
+  await black.press('#move-input', 'Enter');
+  await black.waitForFunction(() => document.querySelector('#message.error')?.textContent.length > 0);
+  assert.match(await black.textContent('#message'), /compulsory/);
+  await waitMyTurn(black);
+  await black.fill('#move-input', '7x14x23');
+  await black.press('#move-input', 'Enter');
+  await waitForPly(white, 1);
+  assert.deepEqual(sentMoves(black, game), ['9-14', '7x14x23']);
+  assert.match(await moveListText(white), /^1\. … 7x23$/);
+  await white.waitForFunction(() => document.querySelector('.board').dataset.route === '7 14 23');
+  await waitMyTurn(white);
+  const legal = await white.$$eval('#legal-moves option', (options) => options.map((o) => o.value));
+  assert.ok(legal.length > 0);
+  await white.fill('#move-input', legal[0]);
+  await white.press('#move-input', 'Enter');
+  await waitForPly(black, 2);
+  assert.match(await moveListText(black), new RegExp(`^1\\. … 7x23 2\\. ${legal[0]}$`));
+  for (const page of [white, black]) assert.deepEqual(page.errors, []);
+  await closePages(white, black);
 });
