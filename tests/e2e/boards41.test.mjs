@@ -1,13 +1,15 @@
-// Issue 41 at the board: draughts captures entered landing by landing, the men that must
-// capture, the route and the men taken after a capture; xiangqi edge labels in the move list's
-// WXF numbers, and its export in the same notation.
+// Issue 41 at the board: draughts captures entered landing by landing (by mouse and by
+// keyboard), the men that must capture, the route and the men taken after a capture; xiangqi edge
+// labels in the move list's WXF numbers, and its export in the same notation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serverAndBrowserPerFile,
   clickClick,
   closePages,
+  cursorTo,
   moveListText,
+  piecesOnBoard,
   squareCenter,
   twoPlayers,
   waitForPly,
@@ -74,6 +76,81 @@ test('draughts: a double capture by its start and end, and a click elsewhere dro
   assert.match(await moveListText(first), /^1\. … 7x23$/);
   await first.waitForFunction(() => document.querySelector('.board').dataset.route === '7 14 23');
   assert.equal((await boardData(first)).taken, '10 18');
+  for (const page of [first, second]) assert.deepEqual(page.errors, []);
+  await closePages(first, second);
+});
+
+const kbLive = (page) => page.textContent('.board .kb-live');
+const sentMoves = (page, game) => page.sent.filter((m) => m.type === 'move' && m.game === game).map((m) => m.move);
+
+/** Puts the keyboard cursor on `square` and presses Enter there. */
+async function enterOn(page, square) {
+  await cursorTo(page, square);
+  await page.keyboard.press('Enter');
+}
+
+test('draughts by keyboard: a king takes three landing by landing, each landing told; Escape takes a half-entered capture back', async () => {
+  const { first, second, game } = await twoPlayers(browser, server, { variant: 'draughts', position: 'W:WK13,31:B7,15,17,19,K29' });
+  await waitMyTurn(first);
+  await first.focus('.board');
+  const before = await piecesOnBoard(first);
+  await enterOn(first, 13);
+  assert.equal(await kbLive(first), 'Picked up 13, white king');
+  await enterOn(first, 22);
+  assert.equal((await boardData(first)).pending, '13 22');
+  assert.equal((await boardData(first)).taken, '17');
+  assert.equal(await kbLive(first), 'On 22, taking 17. Next landing: 11');
+  assert.equal(await first.isVisible('.board .kb-picked'), true, 'the king stays picked up on its landing');
+  // A square that is no next landing changes nothing.
+  await enterOn(first, 18);
+  assert.equal(await kbLive(first), 'No landing on 18. On 22, taking 17. Next landing: 11');
+  assert.equal((await boardData(first)).pending, '13 22');
+  // Escape: the capture is taken back, the king stands on 13 again.
+  await first.keyboard.press('Escape');
+  assert.equal(await kbLive(first), 'Capture taken back');
+  assert.equal((await boardData(first)).pending, '');
+  assert.equal(await first.isHidden('.board .kb-picked'), true);
+  assert.deepEqual(await piecesOnBoard(first), before);
+  assert.deepEqual(sentMoves(first, game), []);
+
+  // The whole capture, landing by landing: 13x22x11x2 (13x26x16x2 also ends on 2).
+  await enterOn(first, 13);
+  await enterOn(first, 22);
+  assert.equal((await boardData(first)).pending, '13 22');
+  await enterOn(first, 11);
+  assert.equal((await boardData(first)).pending, '13 22 11');
+  assert.equal((await boardData(first)).taken, '17 15');
+  assert.equal(await kbLive(first), 'On 11, taking 17, 15. Next landing: 2');
+  assert.deepEqual(sentMoves(first, game), [], 'nothing is sent before the capture ends');
+  await enterOn(first, 2);
+  await waitForPly(second, 1);
+  assert.deepEqual(sentMoves(first, game), ['13x22x11x2']);
+  assert.equal(await moveListText(second), '1. 13x22x11x2');
+  await first.waitForFunction(() => document.querySelector('.board').dataset.route === '13 22 11 2');
+  assert.equal((await boardData(first)).taken, '17 15 7');
+  assert.equal(await second.textContent('#announce'), 'White played 13x22x11x2');
+  for (const page of [first, second]) assert.deepEqual(page.errors, []);
+  await closePages(first, second);
+});
+
+test('draughts by keyboard: a capture round and back to its start square, offered by Enter on the piece', async () => {
+  // Black's man on 11 takes four men round a loop and ends on 11: its only move, 11x11.
+  const { first, second, game } = await twoPlayers(browser, server, {
+    variant: 'draughts',
+    position: 'B:W12,15,16,19,23,24,25,29:B1,3,4,5,8,9,11,13',
+  });
+  await waitMyTurn(second);
+  await second.focus('.board');
+  await enterOn(second, 11);
+  assert.equal(await kbLive(second), 'Picked up 11, black man');
+  await second.keyboard.press('Enter');
+  await second.waitForSelector('.board .picker');
+  assert.equal(await second.getAttribute('.board .picker', 'aria-label'), 'Capture round and back to this square?');
+  assert.equal(await second.evaluate(() => document.activeElement?.dataset.move), '11x11', 'the picker has the focus');
+  await second.keyboard.press('Enter');
+  await waitForPly(first, 1);
+  assert.deepEqual(sentMoves(second, game), ['11x11']);
+  assert.match(await moveListText(first), /^1\. … 11x11$/);
   for (const page of [first, second]) assert.deepEqual(page.errors, []);
   await closePages(first, second);
 });

@@ -206,6 +206,31 @@ export async function squareCenter(page, square) {
   }, String(square));
 }
 
+/**
+ * Moves the keyboard cursor of the focused board to a wire square ("e2", "h10", a draughts
+ * number) with the arrow keys, as the board is seen; returns the cursor's key once it is there.
+ */
+export async function cursorTo(page, square) {
+  const target = await page.evaluate((sq) => {
+    const variant = document.querySelector('.board').dataset.variant;
+    if (variant !== 'draughts') return sq.slice(0, 1) + '123456789:'[Number(sq.slice(1)) - 1];
+    const n = Number(sq);
+    const row = Math.floor((n - 1) / 4);
+    return 'abcdefgh'[2 * ((n - 1) % 4) + (row % 2 === 0 ? 1 : 0)] + String(8 - row);
+  }, String(square));
+  const white = await page.$eval('.board .cg-wrap', (wrap) => wrap.classList.contains('orientation-white'));
+  for (let step = 0; step < 20; step++) {
+    const at = await page.getAttribute('.board', 'data-cursor');
+    if (at === target) return at;
+    const files = target.charCodeAt(0) - at.charCodeAt(0);
+    const ranks = target.charCodeAt(1) - at.charCodeAt(1);
+    const sideways = (files > 0) === white ? 'ArrowRight' : 'ArrowLeft';
+    const toward = files ? sideways : (ranks > 0) === white ? 'ArrowUp' : 'ArrowDown';
+    await page.keyboard.press(toward);
+  }
+  throw new Error(`the cursor did not reach ${square} (${target})`);
+}
+
 export async function drag(page, from, to) {
   const a = await squareCenter(page, from);
   const b = await squareCenter(page, to);

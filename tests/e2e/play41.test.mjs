@@ -9,6 +9,7 @@ import {
   clickClick,
   closePages,
   createGame,
+  cursorTo,
   drag,
   joinByLink,
   moveListText,
@@ -152,6 +153,81 @@ test('sounds for start, move, capture, check and end; mute remembered; hidden ti
   assert.equal(fetched, 6);
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
+  await closePages(alice, bob);
+});
+
+test('the start sounds for a seat just taken in a game under way: joined from the lobby list, against the computer; never on a reload', async () => {
+  const alice = await instrumentedPlayer('Alice');
+  const bob = await instrumentedPlayer('Bob');
+  const game = await createGame(alice, { variant: 'chess' });
+  // Bob joins from the lobby's list: his game page opens on a game that is playing already.
+  const row = `#open-games li[data-game="${game}"]`;
+  await bob.waitForSelector(row);
+  await bob.click(`${row} button`);
+  await bob.waitForSelector('.game-page[data-status="playing"]');
+  await waitPlayed(bob, ['start']);
+  await waitPlayed(alice, ['start']);
+  // A reload in the middle of the game is no start: the next sound Bob hears is Alice's move.
+  await drag(alice, 'e2', 'e4');
+  await waitForPly(bob, 1);
+  await bob.reload();
+  await bob.waitForSelector('.game-page[data-status="playing"]');
+  await waitMyTurn(bob);
+  await drag(bob, 'e7', 'e5');
+  await waitForPly(alice, 2);
+  await waitMyTurn(alice);
+  await drag(alice, 'g1', 'f3');
+  await waitForPly(bob, 3);
+  await waitPlayed(bob, ['move', 'move']);
+  await alice.reload();
+  await alice.waitForSelector('.game-page[data-status="playing"]');
+  await waitMyTurn(bob);
+  await drag(bob, 'b8', 'c6');
+  await waitForPly(alice, 4);
+  await waitPlayed(alice, ['move']);
+
+  // Against the computer the game plays from the first state: its creator hears the start.
+  const carol = await instrumentedPlayer('Carol');
+  await carol.selectOption('#create-variant', 'draughts');
+  await carol.selectOption('#create-opponent', 'computer');
+  await carol.selectOption('#create-engine', 'builtin');
+  await carol.selectOption('#create-level', '1');
+  await carol.selectOption('#create-side', 'first');
+  await carol.click('#create-submit');
+  await carol.waitForSelector('.game-page[data-status="playing"]');
+  await waitPlayed(carol, ['start']);
+  await carol.reload();
+  await carol.waitForSelector('.game-page[data-status="playing"]');
+  await waitMyTurn(carol);
+  await drag(carol, '22', '18');
+  await waitForPly(carol, 2);
+  await waitPlayed(carol, ['move', 'move']);
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+  await closePages(alice, bob, carol);
+});
+
+test('both players hear the start of a rematch', async () => {
+  const alice = await instrumentedPlayer('Alice');
+  const bob = await instrumentedPlayer('Bob');
+  const game = await createGame(alice, { variant: 'chess' });
+  await joinByLink(bob, server, game);
+  await waitMyTurn(alice);
+  await drag(alice, 'e2', 'e4');
+  await waitForPly(bob, 1);
+  await bob.click('#resign');
+  await bob.click('#resign');
+  await alice.waitForSelector('#offer-rematch');
+  await alice.click('#offer-rematch');
+  await bob.waitForSelector('#accept-rematch');
+  await bob.click('#accept-rematch');
+  for (const page of [alice, bob]) {
+    await page.waitForURL((url) => url.hash.startsWith('#/game/') && !url.hash.endsWith(game));
+    await page.waitForSelector('.game-page[data-status="playing"]');
+  }
+  // The same page goes on (the hash changed): what it heard before the rematch is still listed.
+  await waitPlayed(alice, ['start', 'move', 'end', 'start']);
+  await waitPlayed(bob, ['start', 'move', 'end', 'start']);
+  for (const page of [alice, bob]) assert.deepEqual(page.errors, []);
   await closePages(alice, bob);
 });
 
@@ -329,4 +405,78 @@ test('keyboard play: the board takes the focus, arrows move a visible cursor, En
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
   await closePages(alice, bob);
+});
+
+test('keyboard play in xiangqi from both sides, then moves typed in WXF', async () => {
+  const { first: red, second: black, game } = await twoPlayers(browser, server, { variant: 'xiangqi' });
+  await waitMyTurn(red);
+  await red.focus('.board');
+  await cursorTo(red, 'h3');
+  assert.equal(await red.textContent('.board .kb-live'), 'h3, red cannon');
+  await red.keyboard.press('Enter');
+  await cursorTo(red, 'e3');
+  await red.keyboard.press('Enter');
+  await waitForPly(black, 1);
+  assert.deepEqual(sentMoves(red, game), ['h3e3']);
+  assert.equal(await black.textContent('#announce'), 'Red played C2.5');
+  // Black sits at the top of its own board: the cursor starts on i10 and "up" goes toward red.
+  await waitMyTurn(black);
+  await black.focus('.board');
+  assert.equal(await black.getAttribute('.board', 'data-cursor'), 'i:');
+  await cursorTo(black, 'h10');
+  assert.equal(await black.textContent('.board .kb-live'), 'h10, black horse');
+  await black.keyboard.press('Enter');
+  await cursorTo(black, 'g8');
+  await black.keyboard.press('Enter');
+  await waitForPly(red, 2);
+  assert.deepEqual(sentMoves(black, game), ['h10g8']);
+  assert.equal(await red.textContent('#announce'), 'Black played H8+7');
+
+  // WXF in the move box: red's horse on its file 2 (h1) to file 3; black's cannon on its own
+  // file 2 (b8) to the centre, which is red's C2.5 read from black's side.
+  await waitMyTurn(red);
+  await red.fill('#move-input', 'H2+3');
+  await red.press('#move-input', 'Enter');
+  await waitForPly(black, 3);
+  await waitMyTurn(black);
+  await black.fill('#move-input', 'C2.5');
+  await black.press('#move-input', 'Enter');
+  await waitForPly(red, 4);
+  assert.deepEqual(sentMoves(red, game), ['h3e3', 'H2+3']);
+  assert.deepEqual(sentMoves(black, game), ['h10g8', 'C2.5']);
+  assert.equal(await moveListText(red), '1. C2.5 H8+7 2. H2+3 C2.5');
+  // The board: red's horse went h1-g3 and black's cannon b8-e8, as WXF read from each side says.
+  const rows = (await boardPosition(red)).split(' ')[0].split('/');
+  assert.deepEqual([rows[2], rows[7], rows[9]], ['4c1nc1', '1C2C1N2', 'RNBAKAB1R']);
+  for (const page of [red, black]) assert.deepEqual(page.errors, []);
+  await closePages(red, black);
+});
+
+test('draughts moves typed in PDN: a capture by its full landing path, and the server\'s reason for a refused one', async () => {
+  // Black moves first and must take twice: 7x14x23.
+  const { first: white, second: black, game } = await twoPlayers(browser, server, {
+    variant: 'draughts',
+    position: 'B:W10,18,21,22,24,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,11,12,13',
+  });
+  await waitMyTurn(black);
+  await black.fill('#move-input', '9-14');
+  await black.press('#move-input', 'Enter');
+  await black.waitForFunction(() => document.querySelector('#message.error')?.textContent.length > 0);
+  assert.match(await black.textContent('#message'), /compulsory/);
+  await waitMyTurn(black);
+  await black.fill('#move-input', '7x14x23');
+  await black.press('#move-input', 'Enter');
+  await waitForPly(white, 1);
+  assert.deepEqual(sentMoves(black, game), ['9-14', '7x14x23']);
+  assert.match(await moveListText(white), /^1\. … 7x23$/);
+  await white.waitForFunction(() => document.querySelector('.board').dataset.route === '7 14 23');
+  await waitMyTurn(white);
+  const legal = await white.$$eval('#legal-moves option', (options) => options.map((o) => o.value));
+  assert.ok(legal.length > 0);
+  await white.fill('#move-input', legal[0]);
+  await white.press('#move-input', 'Enter');
+  await waitForPly(black, 2);
+  assert.match(await moveListText(black), new RegExp(`^1\\. … 7x23 2\\. ${legal[0]}$`));
+  for (const page of [white, black]) assert.deepEqual(page.errors, []);
+  await closePages(white, black);
 });

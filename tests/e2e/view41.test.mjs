@@ -1,13 +1,15 @@
-// Issue 41, the browser's views: who plays whom, the result under the moves, the watchers' names,
-// the replay's clocks and keys, and the fixes found (the armed Resign button, phones' lobby, an
-// unknown id, the favicon, the end text once, a takeback's count, the export's name, the dark
-// theme).
+// Issue 41, the browser's views: who plays whom (with account players' ratings), the result under
+// the moves, the watchers' names, the replay's clocks and keys, and the fixes found (the armed
+// Resign button, phones' lobby, an unknown id, the favicon, the end text once, a takeback's count,
+// the export's name and the draughts PDN's tags and clocks, the dark theme).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import {
   serverAndBrowserPerFile,
   closePages,
   drag,
+  joinByLink,
   newPlayer,
   playMoves,
   statusText,
@@ -18,10 +20,14 @@ import {
 
 let server;
 let browser;
-serverAndBrowserPerFile((started, launched) => {
-  server = started;
-  browser = launched;
-});
+// Cheap password hashes: the header test signs up two accounts (for tests only, protocol.md).
+serverAndBrowserPerFile(
+  (started, launched) => {
+    server = started;
+    browser = launched;
+  },
+  ['--password-cost', 'minimal'],
+);
 
 const twoPlayers = (variant) => twoPlayersOf(browser, server, { variant });
 
@@ -54,6 +60,56 @@ test('the header says who plays whom, and the players see the watchers\' names o
   await second.waitForSelector('.game-page[data-status="playing"]');
   await second.click('#spectators');
   await second.waitForFunction(() => /Wes/.test(document.querySelector('#spectator-names').textContent));
+  await closePages(first, second, watcher);
+});
+
+/** Signs `page` up as `username` from the header's form, and waits for the signed-in socket. */
+async function signUp(page, username) {
+  await page.click('#sign-up');
+  await page.fill('#account-username', username);
+  await page.fill('#account-password', 'violet-anchor-1917');
+  await page.click('#account-submit');
+  await page.waitForSelector('#account-name');
+  await page.waitForFunction(() => window.arbiter.conn.isOpen());
+}
+
+test('the header of a rated game gives the account players\' names as profile links, with their ratings', async () => {
+  const ann = await newPlayer(browser, server, 'Guest-Ann');
+  const ben = await newPlayer(browser, server, 'Guest-Ben');
+  await signUp(ann, 'view_ann');
+  await signUp(ben, 'view_ben');
+  // Player objects carry a rating in rated games only (protocol.md, state).
+  await ann.selectOption('#create-variant', 'chess');
+  await ann.selectOption('#create-side', 'first');
+  await ann.selectOption('#create-clock', '300000+3000');
+  await ann.check('#create-rated');
+  await ann.click('#create-submit');
+  await ann.waitForSelector('.game-page[data-status="waiting"]');
+  const game = ann.url().split('#/game/')[1];
+  await joinByLink(ben, server, game);
+  await ann.waitForSelector('.game-page[data-status="playing"]');
+  const [first, second] = [ann, ben];
+  for (const page of [first, second]) {
+    const players = await page.$$eval('.game-title .player', (nodes) =>
+      nodes.map((node) => ({
+        name: node.querySelector('.user-link')?.textContent,
+        href: node.querySelector('.user-link')?.getAttribute('href'),
+        rating: node.querySelector('.rating')?.textContent.trim(),
+        guest: !!node.querySelector('.guest'),
+      })),
+    );
+    // New accounts: the default rating, provisional.
+    assert.deepEqual(players, [
+      { name: 'view_ann', href: '#/@/view_ann', rating: '1500?', guest: false },
+      { name: 'view_ben', href: '#/@/view_ben', rating: '1500?', guest: false },
+    ]);
+    assert.equal((await page.textContent('.game-title .players')).trim(), 'view_ann 1500? vs view_ben 1500?');
+  }
+  // A spectator's page says the same.
+  const watcher = await newPlayer(browser, server, 'Wes');
+  await watch(watcher, server, game);
+  assert.equal((await watcher.textContent('.game-title .players')).trim(), 'view_ann 1500? vs view_ben 1500?');
+  for (const page of [first, second, watcher]) assert.deepEqual(page.errors, []);
   await closePages(first, second, watcher);
 });
 
@@ -127,6 +183,27 @@ test('a draughts game exports as PDN', async () => {
   await first.click('#abort');
   await first.waitForSelector('.game-page[data-status="aborted"]');
   assert.equal(await first.getAttribute('#export-link', 'download'), `arbiter-${game}.pdn`);
+  await closePages(first, second);
+});
+
+test('the draughts PDN downloaded carries its time control, the clock after each move and how it ended', async () => {
+  const { first, second, game } = await twoPlayers('draughts');
+  await playMoves([[first, '22', '18'], [second, '11', '15'], [first, '18', '11']], [first, second]);
+  await second.click('#resign');
+  await second.click('#resign');
+  await first.waitForSelector('.game-page[data-status="ended"]');
+  const [download] = await Promise.all([first.waitForEvent('download'), first.click('#export-link')]);
+  assert.equal(download.suggestedFilename(), `arbiter-${game}.pdn`);
+  const pdn = await readFile(await download.path(), 'utf8');
+  assert.match(pdn, /^\[Event "/, pdn);
+  assert.match(pdn, /\n\[GameType "26,W,8,8,N2,0"\]\n/, pdn);
+  assert.match(pdn, /\n\[Result "2-0"\]\n/, pdn);
+  assert.match(pdn, /\n\[TimeControl "300\+3"\]\n/, pdn);
+  assert.match(pdn, /\n\[Termination "normal"\]\n/, pdn);
+  // Every move is followed by the mover's clock (lines wrap where they will).
+  const clock = String.raw`\{\[%clk 0:0[45]:\d\d\]\}`;
+  const movetext = String.raw`1\. 22-18 ${clock} 1\.\.\. 11-15 ${clock} 2\. 18x11 ${clock} 2-0`.replaceAll(' ', String.raw`\s`);
+  assert.match(pdn, new RegExp(String.raw`\n\n${movetext}\n`), pdn);
   await closePages(first, second);
 });
 

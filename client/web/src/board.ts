@@ -8,7 +8,7 @@ import type { Key } from 'chessgroundx/types';
 import type { DrawShape } from 'chessgroundx/draw';
 import { h } from './dom';
 import { destinations, movesForDrop } from './dropmoves';
-import { KeyboardCursor } from './keyboard';
+import { KeyboardCursor, type CaptureUnderWay, type DropOutcome } from './keyboard';
 import { anySquare, bindPremoveCancel, premoveOutcome } from './premove';
 import { firstClicks, mustCapture, resolveClicks } from './jumps';
 import type { Route } from './model';
@@ -63,6 +63,8 @@ export class Board {
   private pending: number[] | null = null;
   /** Draughts: the landings that may follow `pending` (clicking one goes on with the capture). */
   private pendingNext: number[] = [];
+  /** Draughts: the men the capture under way took so far. */
+  private pendingTaken: number[] = [];
 
   constructor(
     private variant: Variant,
@@ -91,7 +93,12 @@ export class Board {
       orientation: () => this.orientation(),
       canPickUp: (key) => !!this.view && this.view.movable !== 'none' && !!this.ground.state.movable.dests?.get(key)?.length,
       describe: (key) => this.describe(key),
-      drop: (orig, dest) => this.play(orig, dest),
+      name: (key) => this.squareName(key),
+      drop: (orig, dest) => this.keyDrop(orig, dest),
+      capture: () => this.captureUnderWay(),
+      cancelCapture: () => {
+        if (this.view) this.set(this.view);
+      },
     });
     if (variant.name === 'xiangqi') this.labelFiles();
   }
@@ -122,9 +129,11 @@ export class Board {
       return;
     }
     this.closePicker();
-    if (view.position !== this.view?.position || view.movable !== this.view?.movable) this.keyboard.reset();
+    // A capture under way is dropped too: the piece goes back to its start.
+    if (view.position !== this.view?.position || view.movable !== this.view?.movable || this.pending) this.keyboard.reset();
     this.pending = null;
     this.pendingNext = [];
+    this.pendingTaken = [];
     this.view = view;
     const dests = view.movable === 'none' ? new Map<Key, Key[]>() : destinations(this.variant, view.position, view.legal);
     if (view.movable === 'none') this.ground.cancelPremove();
@@ -209,6 +218,7 @@ export class Board {
     // turn comes back (else the piece on the landing is picked up as a premove, and so queued).
     this.pending = clicked;
     this.pendingNext = found.next;
+    this.pendingTaken = found.taken;
     this.ground.set({ turnColor: view.turn, movable: { dests: new Map([[dest, found.next.map(draughtsKey)]]) } });
     this.ground.selectSquare(dest);
     this.drawRoutes(found.taken);
@@ -271,6 +281,39 @@ export class Board {
     return candidates.length > 0;
   }
 
+  /**
+   * The keyboard put the piece from `orig` down on `dest`: a draughts capture goes the mouse's way
+   * (afterJump), landing by landing; put down on its own square, a piece offers the captures that
+   * run round and back there.
+   */
+  private keyDrop(orig: Key, dest: Key): DropOutcome {
+    const view = this.view;
+    if (!view || view.movable === 'none') return false;
+    if (orig === dest) return this.offerCircular(orig) ? 'played' : false;
+    if (this.variant.name === 'draughts' && view.routes?.length) {
+      const from = draughtsNumber(orig);
+      const to = draughtsNumber(dest);
+      // Under way, a capture goes on only to one of its next landings; else the two squares must
+      // start a route (or be its start and end).
+      const goesOn = this.pending
+        ? this.pending[this.pending.length - 1] === from && this.pendingNext.includes(to)
+        : resolveClicks(view.legal, view.routes, [from, to]).kind !== 'none';
+      if (!goesOn) return this.pending ? false : this.play(orig, dest) ? 'played' : false;
+      // The piece moves as a drop moves it, then the capture is read as the mouse's.
+      this.ground.selectSquare(null);
+      this.ground.move(orig, dest);
+      this.afterJump(orig, dest);
+      return this.pending ? 'continue' : 'played';
+    }
+    return this.play(orig, dest) ? 'played' : false;
+  }
+
+  /** The draughts capture being entered landing by landing, in square numbers; null if none. */
+  private captureUnderWay(): CaptureUnderWay | null {
+    if (!this.pending) return null;
+    return { next: this.pendingNext.map(String), taken: this.pendingTaken.map(String) };
+  }
+
   /** A piece was dropped on one of its server-given destinations: pick the wire move. */
   private afterDrop(orig: Key, dest: Key): void {
     const view = this.view;
@@ -280,14 +323,15 @@ export class Board {
     if (!this.play(orig, dest)) this.set(view);
   }
 
+  /** A square as the move list names it: "e2", "h10", "17". */
+  private squareName(key: Key): string {
+    if (this.variant.name === 'draughts') return String(draughtsNumber(key));
+    return key[1] === ':' ? `${key[0]}10` : key;
+  }
+
   /** The keyboard cursor's words for a square: "e2, white pawn", "17, black king", "e4, empty". */
   private describe(key: Key): string {
-    let name: string = key;
-    if (this.variant.name === 'draughts') {
-      name = String(draughtsNumber(key));
-    } else if (key[1] === ':') {
-      name = `${key[0]}10`;
-    }
+    const name = this.squareName(key);
     const piece = this.ground.state.boardState.pieces.get(key);
     if (!piece) return `${name}, empty`;
     const role = ROLE_NAMES[this.variant.name][piece.role.charAt(0)] ?? piece.role;
@@ -310,11 +354,17 @@ export class Board {
       this.set(view);
       return;
     }
-    const circular = view.legal.filter((move) => {
+    this.offerCircular(key);
+  }
+
+  /** Asks which of the captures from `key` that end on `key` to play; false when there are none. */
+  private offerCircular(key: Key): boolean {
+    const circular = (this.view?.legal ?? []).filter((move) => {
       const squares = this.variant.squares(move);
       return !!squares && squares[0] === key && squares[1] === key;
     });
     if (circular.length) this.openPicker(circular, 'Capture round and back to this square?');
+    return circular.length > 0;
   }
 
   private pickerStillStands(view: BoardView): boolean {

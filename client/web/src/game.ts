@@ -4,7 +4,7 @@ import { Board } from './board';
 import { fill, formatClock, h } from './dom';
 import { applyEvent, fromState, remainingMs, validState, type GameModel } from './model';
 import { renderMoves } from './movelist';
-import { forgetSeat, loadSeat, saveSeat, type Message } from './net';
+import { forgetSeat, loadSeat, markJustSeated, saveSeat, takeJustSeated, type Message } from './net';
 import { colorOf, describeResult, seatTitle, variantOf, type Variant } from './variants';
 import type { App } from './main';
 import { renderControls } from './controls';
@@ -521,6 +521,7 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
         seat = msg.seat;
         say(`You play ${seatTitle(msg.seat)}.`);
       } else if (msg.game === pendingRematch || msg.game === model?.rematch) {
+        markJustSeated(msg.game);
         app.navigate(`#/game/${msg.game}`);
       }
       return;
@@ -562,7 +563,11 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
       history.truncate(model.ply);
       history.learn(0, history.at(0) ?? { position: model.initial_position, check: false });
       history.learn(model.ply, { position: model.position, check: model.check });
-      const sound = before ? statusSound(before.status, model.status) : null;
+      // The page's first state is silent (a game opened or reloaded as it stands), but for a game
+      // this tab was just seated in that is under way already (joined from the lobby, against
+      // the computer, a rematch): its start is heard here.
+      const seatedNow = !before && takeJustSeated(gameId);
+      const sound = before ? statusSound(before.status, model.status) : seatedNow && model.status === 'playing' ? 'start' : null;
       if (sound) playSound(sound);
       if (!variant) {
         variant = variantOf(model.variant);
@@ -607,7 +612,10 @@ export function gameView(app: App, root: HTMLElement, gameId: string): () => voi
     }
     if (msg.type === 'rematch' && seat) {
       pendingRematch = msg.next;
-      if (loadSeat(msg.next)) app.navigate(`#/game/${msg.next}`);
+      if (loadSeat(msg.next)) {
+        markJustSeated(msg.next);
+        app.navigate(`#/game/${msg.next}`);
+      }
     }
     if (msg.type === 'rematch' && !seat) say('The players start a rematch: follow it with the link below.');
     render();

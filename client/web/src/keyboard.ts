@@ -1,7 +1,9 @@
 // Playing the board by keyboard: the board takes the focus (Tab), the arrow keys move a visible
 // cursor square by square as seen on the screen, Enter or Space picks up the piece under it and
 // then puts it down where the cursor is (the move is the server's legal one that gesture means),
-// and Escape puts it back. A hidden live region says where the cursor is and what stands there.
+// and Escape puts it back. A draughts capture may be put down landing by landing: the piece stays
+// picked up on each landing until the capture ends, and Escape takes the whole capture back. A
+// hidden live region says where the cursor is, what stands there, and where a capture goes on.
 import type { Key } from 'chessgroundx/types';
 import { h } from './dom';
 import type { Color } from './variants';
@@ -40,6 +42,27 @@ export function stepSquare(
   return [Math.max(0, Math.min(width - 1, file + step[0])), Math.max(0, Math.min(height - 1, rank + step[1]))];
 }
 
+/** What a put-down did: played a move (or asked which), went on with a capture, or nothing. */
+export type DropOutcome = 'played' | 'continue' | false;
+
+/** A draughts capture under way: the squares it may land on next and the men it took so far. */
+export interface CaptureUnderWay {
+  next: string[];
+  taken: string[];
+}
+
+/** "or"-joined names: "11", "11 or 26", "11, 18 or 26". */
+function either(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** The words for a capture under way, once the piece stands on `landing`. */
+export function captureAnnouncement(landing: string, capture: CaptureUnderWay): string {
+  const taken = capture.taken.length ? `, taking ${capture.taken.join(', ')}` : '';
+  const landings = capture.next.length === 1 ? 'landing' : 'landings';
+  return `On ${landing}${taken}. Next ${landings}: ${either(capture.next)}`;
+}
+
 /** What the keyboard cursor needs of the board. */
 export interface KeyboardBoard {
   element: HTMLElement;
@@ -50,8 +73,18 @@ export interface KeyboardBoard {
   canPickUp(key: Key): boolean;
   /** "e2, white pawn" / "e4, empty". */
   describe(key: Key): string;
-  /** Plays the move the piece from `orig` put on `dest` means; false when there is none. */
-  drop(orig: Key, dest: Key): boolean;
+  /** "e2" / "17": a square's name. */
+  name(key: Key): string;
+  /**
+   * Plays the move the piece from `orig` put on `dest` means ('played'); 'continue' when it is a
+   * landing of a capture that goes on from there; false when it means nothing (a capture under
+   * way then stays as it was). `dest` === `orig`: a capture round and back to its start, if any.
+   */
+  drop(orig: Key, dest: Key): DropOutcome;
+  /** The capture under way, or null. */
+  capture(): CaptureUnderWay | null;
+  /** Takes back the capture under way: the board as it was before the piece was picked up. */
+  cancelCapture(): void;
 }
 
 export class KeyboardCursor {
@@ -92,8 +125,7 @@ export class KeyboardCursor {
     } else if (event.key === 'Enter' || event.key === ' ') {
       this.act();
     } else if (event.key === 'Escape' && this.picked) {
-      this.picked = null;
-      this.say('Put back');
+      this.putBack();
     } else {
       return;
     }
@@ -114,14 +146,39 @@ export class KeyboardCursor {
       }
       return;
     }
-    if (this.picked === key) {
-      this.picked = null;
-      this.say('Put back');
+    const from = this.picked;
+    if (from === key) {
+      // Put down where it was picked up: a capture round and back to this square when there is
+      // one (the board asks which), else the piece goes back; on a landing the capture goes back.
+      if (!this.board.capture() && this.board.drop(from, key) === 'played') {
+        this.picked = null;
+        this.say('Capture round and back: choose the route');
+      } else {
+        this.putBack();
+      }
       return;
     }
-    const from = this.picked;
+    const outcome = this.board.drop(from, key);
+    const capture = this.board.capture();
+    if (outcome === 'continue' && capture) {
+      this.picked = key;
+      this.say(captureAnnouncement(this.board.name(key), capture));
+      return;
+    }
+    if (outcome === false && capture) {
+      this.say(`No landing on ${this.board.name(key)}. ${captureAnnouncement(this.board.name(from), capture)}`);
+      return;
+    }
     this.picked = null;
-    if (!this.board.drop(from, key)) this.say(`No move to ${this.board.describe(key)}`);
+    if (outcome === false) this.say(`No move to ${this.board.describe(key)}`);
+  }
+
+  /** The piece goes back to where it was picked up, and a capture under way is taken back. */
+  private putBack(): void {
+    const capture = this.board.capture();
+    this.picked = null;
+    if (capture) this.board.cancelCapture();
+    this.say(capture ? 'Capture taken back' : 'Put back');
   }
 
   private say(text: string): void {

@@ -2,7 +2,7 @@
 // finished ones.
 import { fill, formatClock, h } from './dom';
 import type { App } from './main';
-import { loadSeat, saveSeat, type Message } from './net';
+import { loadSeat, markJustSeated, saveSeat, type Message } from './net';
 import { playersLine } from './players';
 import { formatRange } from './ratings';
 import { seatTitle, VARIANTS, variantOf, type VariantName } from './variants';
@@ -179,6 +179,7 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
       return;
     }
     saveSeat(reply.game, { seat: reply.seat, token: reply.token });
+    markJustSeated(reply.game);
     app.navigate(`#/game/${reply.game}`);
   });
 
@@ -203,6 +204,7 @@ export function lobbyView(app: App, root: HTMLElement): () => void {
       return;
     }
     saveSeat(reply.game, { seat: reply.seat, token: reply.token });
+    markJustSeated(reply.game);
     app.navigate(`#/game/${reply.game}`);
   }
 

@@ -254,3 +254,28 @@ export function saveSeat(game: string, grant: SeatGrant): void {
 export function forgetSeat(game: string): void {
   localStorage.removeItem(`arbiter.seat.${game}`);
 }
+
+/**
+ * Marks `game` as one this tab was just seated in (created, joined from the lobby, a rematch):
+ * the game page opened next greets a game already under way with the start sound. The mark is
+ * the tab's own (sessionStorage), so another tab or a later visit hears nothing.
+ */
+export function markJustSeated(game: string): void {
+  try {
+    sessionStorage.setItem(`arbiter.seated.${game}`, '1');
+  } catch {
+    // no storage: the game starts in silence
+  }
+}
+
+/** Whether this tab was just seated in `game`; the mark is used up, so a reload is not a start. */
+export function takeJustSeated(game: string): boolean {
+  try {
+    const key = `arbiter.seated.${game}`;
+    const marked = sessionStorage.getItem(key) !== null;
+    sessionStorage.removeItem(key);
+    return marked;
+  } catch {
+    return false;
+  }
+}

@@ -9,7 +9,7 @@ const { castlingByRook, destinations, movesForDrop, piecesOf } = await loadSourc
 const { VARIANTS } = await loadSource('variants');
 const sounds = await loadSource('sounds');
 const { browseStep, MoveHistory } = await loadSource('browse');
-const { stepSquare } = await loadSource('keyboard');
+const { stepSquare, captureAnnouncement } = await loadSource('keyboard');
 const { premoveOutcome, anySquare } = await loadSource('premove');
 const { attentionTitle, moveAnnouncement } = await loadSource('attention');
 
@@ -115,6 +115,12 @@ test('the keyboard cursor steps as the board is seen and stops at the edges', ()
   assert.deepEqual(stepSquare('ArrowLeft', [0, 0], 8, 8, 'black'), [1, 0]);
   assert.deepEqual(stepSquare('ArrowUp', [8, 9], 9, 10, 'white'), [8, 9]);
   assert.equal(stepSquare('Enter', [0, 0], 8, 8, 'white'), null);
+});
+
+test('a capture entered by keyboard says where the piece stands, what it took and where it may go on', () => {
+  assert.equal(captureAnnouncement('22', { next: ['11'], taken: ['17'] }), 'On 22, taking 17. Next landing: 11');
+  assert.equal(captureAnnouncement('11', { next: ['2', '4'], taken: ['17', '15'] }), 'On 11, taking 17, 15. Next landings: 2 or 4');
+  assert.equal(captureAnnouncement('9', { next: ['2', '4', '18'], taken: [] }), 'On 9. Next landings: 2, 4 or 18');
 });
 
 test('a premove is sent when it means one legal move, asked when several, dropped when none', () => {
