@@ -1,5 +1,6 @@
 // Issue 41 at the board: draughts captures entered landing by landing (by mouse and by
-// keyboard), the men that must capture, the route and the men taken after a capture; xiangqi edge
+// keyboard), kept while the page redraws for a chat line or an offer and dropped when the game
+// ends, the men that must capture, the route and the men taken after a capture; xiangqi edge
 // labels in the move list's WXF numbers, and its export in the same notation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +25,8 @@ serverAndBrowserPerFile((started, launched) => {
 });
 
 const boardData = (page) => page.evaluate(() => ({ ...document.querySelector('.board').dataset }));
+const kbLive = (page) => page.textContent('.board .kb-live');
+const sentMoves = (page, game) => page.sent.filter((m) => m.type === 'move' && m.game === game).map((m) => m.move);
 
 async function clickSquare(page, square) {
   const at = await squareCenter(page, square);
@@ -57,6 +60,42 @@ test('draughts: the man that must capture is marked, and a king takes three land
   await closePages(first, second);
 });
 
+/** `page` sends `text` to the players' chat, and `reader` shows it (and so has redrawn its page). */
+async function chatTo(page, reader, text) {
+  await page.fill('#chat-input', text);
+  await page.click('#chat-send');
+  await reader.waitForFunction((t) => [...document.querySelectorAll('#chat-players .chat-text')].some((n) => n.textContent === t), text);
+}
+
+test('draughts: a capture half-entered by clicks stays while the page redraws (chat, an offer), then ends as one move', async () => {
+  const { first, second, game } = await twoPlayers(browser, server, { variant: 'draughts', position: 'W:WK13,31:B7,15,17,19,K29' });
+  await waitMyTurn(first);
+  await clickSquare(first, 13);
+  await clickSquare(first, 22);
+  await first.waitForFunction(() => document.querySelector('.board').dataset.pending === '13 22');
+  const onLanding = await piecesOnBoard(first);
+  // The opponent's chat line redraws the page: the position, and so what may be played, is the same.
+  await chatTo(second, first, 'take your time');
+  assert.equal((await boardData(first)).pending, '13 22', 'the route under way is still drawn');
+  assert.equal((await boardData(first)).taken, '17');
+  assert.deepEqual(await piecesOnBoard(first), onLanding, 'the king still stands on its landing');
+  await clickSquare(first, 11);
+  await first.waitForFunction(() => document.querySelector('.board').dataset.pending === '13 22 11');
+  // So does the opponent's draw offer.
+  await second.click('#offer-draw');
+  await first.waitForSelector('#accept-draw');
+  assert.equal((await boardData(first)).pending, '13 22 11');
+  assert.equal((await boardData(first)).taken, '17 15');
+  await clickSquare(first, 2);
+  await waitForPly(second, 1);
+  assert.deepEqual(sentMoves(first, game), ['13x22x11x2']);
+  assert.equal(await moveListText(second), '1. 13x22x11x2');
+  await first.waitForFunction(() => document.querySelector('.board').dataset.route === '13 22 11 2');
+  assert.equal((await boardData(first)).taken, '17 15 7');
+  for (const page of [first, second]) assert.deepEqual(page.errors, []);
+  await closePages(first, second);
+});
+
 test('draughts: a double capture by its start and end, and a click elsewhere drops a half-entered one', async () => {
   // Black (the second seat) moves first and must take twice: 7x14x23, written 7x23.
   const { first, second } = await twoPlayers(browser, server, {
@@ -79,9 +118,6 @@ test('draughts: a double capture by its start and end, and a click elsewhere dro
   for (const page of [first, second]) assert.deepEqual(page.errors, []);
   await closePages(first, second);
 });
-
-const kbLive = (page) => page.textContent('.board .kb-live');
-const sentMoves = (page, game) => page.sent.filter((m) => m.type === 'move' && m.game === game).map((m) => m.move);
 
 /** Puts the keyboard cursor on `square` and presses Enter there. */
 async function enterOn(page, square) {
@@ -129,6 +165,55 @@ test('draughts by keyboard: a king takes three landing by landing, each landing 
   await first.waitForFunction(() => document.querySelector('.board').dataset.route === '13 22 11 2');
   assert.equal((await boardData(first)).taken, '17 15 7');
   assert.equal(await second.textContent('#announce'), 'White played 13x22x11x2');
+  for (const page of [first, second]) assert.deepEqual(page.errors, []);
+  await closePages(first, second);
+});
+
+test('draughts by keyboard: a capture half-entered stays while the page redraws, then ends as one move', async () => {
+  const { first, second, game } = await twoPlayers(browser, server, { variant: 'draughts', position: 'W:WK13,31:B7,15,17,19,K29' });
+  await waitMyTurn(first);
+  await first.focus('.board');
+  await enterOn(first, 13);
+  await enterOn(first, 22);
+  assert.equal((await boardData(first)).pending, '13 22');
+  const onLanding = await piecesOnBoard(first);
+  await chatTo(second, first, 'hello');
+  assert.equal((await boardData(first)).pending, '13 22', 'the route under way is still drawn');
+  assert.equal((await boardData(first)).taken, '17');
+  assert.deepEqual(await piecesOnBoard(first), onLanding, 'the king still stands on its landing');
+  assert.equal(await first.isVisible('.board .kb-picked'), true, 'the king stays picked up on its landing');
+  await enterOn(first, 11);
+  assert.equal((await boardData(first)).pending, '13 22 11');
+  assert.equal(await kbLive(first), 'On 11, taking 17, 15. Next landing: 2');
+  await chatTo(second, first, 'still there?');
+  assert.equal((await boardData(first)).pending, '13 22 11');
+  assert.equal((await boardData(first)).taken, '17 15');
+  await enterOn(first, 2);
+  await waitForPly(second, 1);
+  assert.deepEqual(sentMoves(first, game), ['13x22x11x2']);
+  assert.equal(await moveListText(second), '1. 13x22x11x2');
+  await first.waitForFunction(() => document.querySelector('.board').dataset.route === '13 22 11 2');
+  for (const page of [first, second]) assert.deepEqual(page.errors, []);
+  await closePages(first, second);
+});
+
+test('draughts by keyboard: the game\'s end drops a capture under way', async () => {
+  const { first, second, game } = await twoPlayers(browser, server, { variant: 'draughts', position: 'W:WK13,31:B7,15,17,19,K29' });
+  await waitMyTurn(first);
+  await first.focus('.board');
+  const before = await piecesOnBoard(first);
+  await enterOn(first, 13);
+  await enterOn(first, 22);
+  assert.equal((await boardData(first)).pending, '13 22');
+  await second.click('#resign');
+  await second.click('#resign'); // the second press confirms
+  await first.waitForSelector('.game-page[data-status="ended"]');
+  assert.equal((await boardData(first)).pending, '');
+  assert.equal((await boardData(first)).taken, '');
+  assert.equal(await first.isHidden('.board .kb-picked'), true, 'the king is no longer picked up');
+  assert.deepEqual(await piecesOnBoard(first), before, 'the king is back on 13');
+  await enterOn(first, 11);
+  assert.deepEqual(sentMoves(first, game), []);
   for (const page of [first, second]) assert.deepEqual(page.errors, []);
   await closePages(first, second);
 });

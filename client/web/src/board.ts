@@ -10,7 +10,7 @@ import { h } from './dom';
 import { destinations, movesForDrop } from './dropmoves';
 import { KeyboardCursor, type CaptureUnderWay, type DropOutcome } from './keyboard';
 import { anySquare, bindPremoveCancel, premoveOutcome } from './premove';
-import { firstClicks, mustCapture, resolveClicks } from './jumps';
+import { captureStillStands, firstClicks, mustCapture, resolveClicks } from './jumps';
 import type { Route } from './model';
 import { draughtsSquare, type Color, type Variant } from './variants';
 import { wxfFileLabels } from './xiangqi_labels';
@@ -96,9 +96,7 @@ export class Board {
       name: (key) => this.squareName(key),
       drop: (orig, dest) => this.keyDrop(orig, dest),
       capture: () => this.captureUnderWay(),
-      cancelCapture: () => {
-        if (this.view) this.set(this.view);
-      },
+      cancelCapture: () => this.putBack(),
     });
     if (variant.name === 'xiangqi') this.labelFiles();
   }
@@ -119,13 +117,16 @@ export class Board {
 
   /**
    * Redraws from the server's view of the game. An open picker stays open while its moves are
-   * still legal in the same position: the opponent's offer or reconnection redraws the page, and
-   * must not drop the player's half-made promotion.
+   * still legal in the same position, and a draughts capture entered landing by landing stays
+   * under way while the view offers the same moves: the opponent's chat line, offer or
+   * reconnection redraws the page, and must not drop the player's half-made move.
    */
   set(view: BoardView): void {
-    if (this.picker && this.pickerStillStands(view)) {
-      this.view = view;
-      if (this.ground.state.orientation !== view.orientation) this.ground.set({ orientation: view.orientation });
+    const keeps = this.picker
+      ? this.pickerStillStands(view)
+      : !!this.pending && !!this.view && captureStillStands(this.view, view);
+    if (keeps) {
+      this.keepPlaying(view);
       return;
     }
     this.closePicker();
@@ -161,6 +162,28 @@ export class Board {
     this.element.dataset.position = view.position;
     if (this.variant.name === 'draughts') this.drawRoutes();
     if (this.variant.name === 'xiangqi') this.labelFiles();
+  }
+
+  /**
+   * Takes in a view that offers the same moves: what is under way (the picker, the capture's
+   * route and the piece on its landing, the keyboard's piece) stays; only the board may turn.
+   */
+  private keepPlaying(view: BoardView): void {
+    this.view = view;
+    if (this.ground.state.orientation === view.orientation) return;
+    this.ground.set({ orientation: view.orientation });
+    if (this.variant.name === 'xiangqi') this.labelFiles();
+  }
+
+  /**
+   * Drops what is under way (a capture, the picker) and redraws the view as it stands: the piece
+   * goes back to its start, and the keyboard's piece on a landing is put down.
+   */
+  private putBack(): void {
+    this.closePicker();
+    if (this.pending) this.keyboard.reset();
+    this.pending = null;
+    if (this.view) this.set(this.view);
   }
 
   /**
@@ -351,7 +374,7 @@ export class Board {
     // before afterJump hears of the move, and by then the board's destinations are cleared.
     const stays = (n: number) => n === this.pending?.[this.pending.length - 1] || this.pendingNext.includes(n);
     if (this.pending && !stays(draughtsNumber(key))) {
-      this.set(view);
+      this.putBack();
       return;
     }
     this.offerCircular(key);
@@ -396,15 +419,10 @@ export class Board {
       return button;
     });
     const cancel = h('button', { type: 'button', class: 'pick cancel' }, 'Cancel');
-    // Closed first, so that set() puts the piece back instead of keeping the picker.
-    const putBack = () => {
-      this.closePicker();
-      if (this.view) this.set(this.view);
-    };
-    cancel.addEventListener('click', putBack);
+    cancel.addEventListener('click', () => this.putBack());
     this.picker = h('div', { class: 'picker', role: 'dialog', 'aria-label': title }, h('p', {}, title), ...buttons, cancel);
     this.picker.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') putBack();
+      if (e.key === 'Escape') this.putBack();
     });
     this.element.append(this.picker);
     buttons[0]?.focus();

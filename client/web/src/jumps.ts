@@ -51,3 +51,29 @@ export function resolveClicks(legal: string[], routes: Route[], clicked: number[
   }
   return { kind: 'none' };
 }
+
+/** What a board view offers to play: as much as a capture under way depends on. */
+export interface Offer {
+  position: string;
+  movable: string;
+  turn: string;
+  legal: string[];
+}
+
+/**
+ * Whether a capture entered landing by landing on `before` may go on on `after`: the same
+ * position, the same side to move and to play, and the same legal moves in the same order (a
+ * route is its move's by index). A page redrawn for a chat line, an offer or a player's presence
+ * offers just that; a move, a takeback or the game's end does not.
+ */
+export function captureStillStands(before: Offer, after: Offer): boolean {
+  return (
+    after.movable !== 'none' &&
+    after.legal.length > 0 &&
+    after.position === before.position &&
+    after.movable === before.movable &&
+    after.turn === before.turn &&
+    after.legal.length === before.legal.length &&
+    after.legal.every((move, i) => move === before.legal[i])
+  );
+}

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSource } from './load.mjs';
 
-const { mustCapture, firstClicks, resolveClicks } = await loadSource('jumps');
+const { mustCapture, firstClicks, resolveClicks, captureStillStands } = await loadSource('jumps');
 const { wxfFileLabels } = await loadSource('xiangqi_labels');
 
 // The king on 13 reaches 2 by two routes (common/rules tests: DraughtsRoutes).
@@ -37,6 +37,16 @@ test('start and end alone name every move between them (a picker when several)',
   assert.deepEqual(resolveClicks(['7x23'], single, [7, 23]), { kind: 'move', moves: ['7x23'] });
   assert.deepEqual(resolveClicks(['7x23'], single, [7, 14]), { kind: 'more', next: [23], taken: [10] });
   assert.deepEqual(resolveClicks(['7x23'], single, [7, 18]), { kind: 'none' });
+});
+
+test('a capture under way stands while the view offers the same moves, and falls with any change', () => {
+  const view = { position: 'W:WK13,31:B7,15,17,19,K29', movable: 'white', turn: 'white', legal: LEGAL };
+  assert.equal(captureStillStands(view, { ...view, legal: [...LEGAL] }), true, 'a redraw for a chat line or an offer');
+  assert.equal(captureStillStands(view, { ...view, position: 'W:WK2,31:B19,K29' }), false, 'a new position');
+  assert.equal(captureStillStands(view, { ...view, movable: 'none' }), false, 'the game ended');
+  assert.equal(captureStillStands(view, { ...view, turn: 'black', legal: [] }), false, 'the turn left');
+  assert.equal(captureStillStands(view, { ...view, legal: ['13x22x11x2'] }), false, 'fewer moves');
+  assert.equal(captureStillStands(view, { ...view, legal: [...LEGAL].reverse() }), false, 'routes are read by index');
 });
 
 test('xiangqi edges: the near side reads 9..1 and the far side 1..9, each counting from its right', () => {
