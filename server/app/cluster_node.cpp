@@ -153,6 +153,10 @@ void ClusterNode::beat() {
         case storage::LeaseAction::drop_and_rejoin: {
             // Its games are, or soon will be, another node's: their rooms go now, and their
             // members resume there. Then the node joins again with nothing, and serves on.
+            // Owning nothing comes first: a claim under way then finds the eviction after it and
+            // claims again (RoomRegistry::bring_back), rather than bring a game back into a
+            // room that could commit nothing.
+            repository_->forget_games();
             const auto evicted = hub_->evict_all("this node lost its games; reconnect and resume");
             auto joined = lease_->join();
             if (!joined) {
@@ -178,6 +182,7 @@ void ClusterNode::beat() {
             return;
         }
         case storage::LeaseAction::stop_for_good: {
+            repository_->forget_games();
             const auto evicted = hub_->evict_all("this node was replaced; reconnect and resume");
             log_event(LogLevel::error, "cluster_node_replaced",
                       {{"node", options_.node_id},

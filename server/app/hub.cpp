@@ -363,6 +363,13 @@ void Hub::reroute(RoomRequest request) {
     registry_.route(std::move(request));
 }
 
+void Hub::disown_room(const std::string& game, const GameRoom* room) {
+    if (registry_.evict(game, room, "this node no longer owns the game; reconnect and resume")) {
+        log_event(LogLevel::warn, "cluster_room_disowned", {{"game", game}});
+        lobby_.removed(game);
+    }
+}
+
 // ---- a cluster node (cluster_link.hpp) ----------------------------------------------------
 
 void Hub::set_cluster(GameClaims* claims, ClusterLink* link) {

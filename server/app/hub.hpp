@@ -116,6 +116,7 @@ class Hub final : public net::PeerHandler, public RoomHost, public ClusterHost {
     bool unload_room(const std::string& game, const GameRoom* room,
                      std::optional<std::chrono::steady_clock::time_point> flag_at) override;
     void reroute(RoomRequest request) override;
+    void disown_room(const std::string& game, const GameRoom* room) override;
 
     // A cluster node (cluster_link.hpp, cluster_node.hpp).
     /// Before the network starts: games not in memory are served through `claims`, and closes

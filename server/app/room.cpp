@@ -388,6 +388,11 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
                 if (!done && if_failed) {
                     if_failed(done.error().message);
                 }
+                // Fenced: another node owns the stored game now, and this room can commit
+                // nothing more; its members go there.
+                if (!done && done.error().fenced && !self->never_stored_) {
+                    self->context_.host.disown_room(self->id_, self.get());
+                }
                 self->run_next();
             });
         });

@@ -132,6 +132,9 @@ class RoomHost {
                              std::optional<std::chrono::steady_clock::time_point> flag_at) = 0;
     /// A request that reached a room after it was unloaded: route it again.
     virtual void reroute(RoomRequest request) = 0;
+    /// A write of the room's game was fenced (a cluster node: another node owns the game now):
+    /// the room leaves memory at once, its members closed with 1012 to resume at the owner.
+    virtual void disown_room(const std::string& game, const GameRoom* room) = 0;
 };
 
 /// Everything a room uses, shared by all rooms.

@@ -133,7 +133,7 @@ void RoomRegistry::bring_back(const std::string& game) {
     std::uint64_t dropped_before = 0;
     {
         std::lock_guard lock(mutex_);
-        dropped_before = rooms_dropped_;
+        dropped_before = departures_;
     }
     // The read and the replay run without the lock, which every request's lookup takes, unless
     // rooms keep leaving memory meanwhile (then once under it, so that this ends). Only a room in
@@ -178,8 +178,8 @@ void RoomRegistry::bring_back(const std::string& game) {
             lock.lock();
             if (auto it = rooms_.find(game); it != rooms_.end()) {
                 room = it->second;  // brought back meanwhile: the restored copy is dropped unused
-            } else if (rooms_dropped_ != dropped_before) {
-                dropped_before = rooms_dropped_;
+            } else if (departures_ != dropped_before) {
+                dropped_before = departures_;
                 continue;
             }
         }
@@ -248,7 +248,8 @@ std::vector<std::string> RoomRegistry::evict_all(const std::string& reason) {
     {
         std::lock_guard lock(mutex_);
         rooms.swap(rooms_);
-        rooms_dropped_ += rooms.size();
+        // One more than the rooms: a claim under way (bring_back) read the ownership before.
+        departures_ += rooms.size() + 1;
         // Their flags are the new owners' to call now.
         parked_ = FlagDeadlines{};
     }
@@ -259,6 +260,23 @@ std::vector<std::string> RoomRegistry::evict_all(const std::string& reason) {
         games.push_back(id);
     }
     return games;
+}
+
+bool RoomRegistry::evict(const std::string& game, const GameRoom* room, const std::string& reason) {
+    std::shared_ptr<GameRoom> evicted;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = rooms_.find(game);
+        if (it == rooms_.end() || it->second.get() != room) {
+            return false;
+        }
+        evicted = std::move(it->second);
+        rooms_.erase(it);
+        departures_ += 1;
+        parked_.remove(game);
+    }
+    evicted->evict(reason);
+    return true;
 }
 
 void RoomRegistry::hand_over(GameRoom& room, std::vector<RoomRequest> waiting) {
@@ -291,7 +309,7 @@ bool RoomRegistry::unload(const std::string& game, const GameRoom* room,
         return false;
     }
     rooms_.erase(it);
-    rooms_dropped_ += 1;
+    departures_ += 1;
     if (flag_at) {
         parked_.add(game, *flag_at);
         arm_deadline_timer();

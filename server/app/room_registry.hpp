@@ -89,6 +89,9 @@ class RoomRegistry {
     /// this node no longer owns its games (its lease was lost, or it handed them over). The ids of
     /// the games dropped.
     std::vector<std::string> evict_all(const std::string& reason);
+    /// `room` leaves memory the same way, if it is still `game`'s: a write of it was fenced, so
+    /// another node owns the game now. False when it had left already.
+    bool evict(const std::string& game, const GameRoom* room, const std::string& reason);
 
     /// A new game's room (create, rematch): findable from now on. Before its begin_creation(), so
     /// that no answer to the creation can outrun it.
@@ -149,7 +152,7 @@ class RoomRegistry {
     /// Reads of a game from storage without the lock before bring_back reads under it.
     static constexpr int kMaxUnlockedLoads = 3;
 
-    /// Guards rooms_, loading_ and rooms_dropped_. Held while a request is handed to a room
+    /// Guards rooms_, loading_ and departures_. Held while a request is handed to a room
     /// (GameRoom::submit, start, unwatch and leave only post to the room's executor, never run
     /// it inline, and never call back into the hub from there), so that a room found for a
     /// request cannot leave memory before the request is on its way to it. Never held while
@@ -159,8 +162,10 @@ class RoomRegistry {
     /// Games being read from storage -> the requests (and unwatches) waiting for them, in
     /// arrival order.
     std::unordered_map<std::string, std::vector<RoomRequest>> loading_;
-    /// Rooms dropped from memory so far (bring_back: was a read from storage current?).
-    std::uint64_t rooms_dropped_ = 0;
+    /// Counts each room that left memory, and each eviction (even of no room: what this node
+    /// owns changed), so that bring_back knows whether a read from storage, or a claim, that
+    /// began before is still current.
+    std::uint64_t departures_ = 0;
     /// The games out of memory whose clock runs, by flag deadline.
     FlagDeadlines parked_;
     /// Runs the one deadline timer for all parked games; made at the first deadline.

@@ -413,6 +413,12 @@ Expected<std::size_t, StorageError> PostgresRepository::release_games() {
     return ownership_->release_all();
 }
 
+void PostgresRepository::forget_games() {
+    if (ownership_) {
+        ownership_->hand_over();
+    }
+}
+
 void PostgresRepository::rejoin(std::uint64_t incarnation) {
     if (ownership_) {
         ownership_->rejoin(incarnation);

@@ -6,7 +6,8 @@
 /// returned. A batch of game writes goes in one round trip (libpq's pipeline) when every
 /// statement answers as its write applying expects; otherwise it is rolled back and written one
 /// write at a time, each inside a savepoint of its own (a failed write is rolled back alone, the
-/// batch goes on). Reads go through a connection of their own, each in one REPEATABLE READ snapshot.
+/// batch goes on). Reads go through a connection of their own, each in one REPEATABLE READ
+/// snapshot.
 ///
 /// The server's sync level maps to synchronous_commit on the writer's connection:
 /// - full: `on`, COMMIT returns once the WAL is flushed to disk: an acknowledged write survives a
@@ -113,6 +114,10 @@ class PostgresRepository final : public Database {
     /// once. The node creates and adopts nothing more until it rejoins. How many games were
     /// handed over.
     Expected<std::size_t, StorageError> release_games();
+    /// The node's lease ended: it holds no game from now on (their writes fail `fenced` before
+    /// the database is asked), and creates and adopts nothing until rejoin(). Nothing is written:
+    /// the games are, or soon will be, other nodes'.
+    void forget_games();
     /// The node joined again under `incarnation` after losing its lease or handing its games
     /// over (PostgresLease::join released what was left): it owns nothing now, and acquires
     /// under the new incarnation.

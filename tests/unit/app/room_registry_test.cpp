@@ -1,5 +1,6 @@
 #include "server/app/room_registry.hpp"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -98,6 +99,9 @@ struct RoomRegistryTest : ::testing::Test, RoomHost {
         return registry.unload(game, room, flag_at);
     }
     void reroute(RoomRequest request) override { registry.route(std::move(request)); }
+    void disown_room(const std::string& game, const GameRoom* room) override {
+        registry.evict(game, room, "this node no longer owns the game");
+    }
 
     RoomRequest request(const std::shared_ptr<FakePeer>& peer, const std::string& id,
                         protocol::ClientBody body) {
@@ -445,6 +449,10 @@ struct FakeClaims final : GameClaims {
         if (!stored) {
             return unexpected(stored.error());
         }
+        if (during_claim) {
+            // What happens on another thread while this claim reads: run once.
+            std::exchange(during_claim, nullptr)();
+        }
         return Claim(std::move(*stored));
     }
     bool forward_known(RoomRequest& request) override {
@@ -466,6 +474,7 @@ struct FakeClaims final : GameClaims {
     std::map<std::string, std::string> known;                    ///< what forward() taught
     std::vector<std::pair<std::string, std::string>> forwarded;  ///< (request id, owner)
     int claims = 0;
+    std::function<void()> during_claim;
 };
 
 TEST_F(RoomRegistryTest, AGameAnotherNodeOwnsIsForwardedInTheOrderSentAndThenWithoutARead) {
@@ -526,6 +535,53 @@ TEST_F(RoomRegistryTest, EvictingClosesEveryMemberWith1012AndTheNextRequestClaim
     settle();
     EXPECT_EQ(watcher->closed(), net::CloseCode::service_restart);
     // Another node adopted it meanwhile: the next request goes there.
+    claims.elsewhere["g1"] = "node-c";
+    auto peer = std::make_shared<FakePeer>(2);
+    registry.route(stray_move(peer, "m1", "g1"));
+    settle();
+    EXPECT_EQ(claims.forwarded,
+              (std::vector<std::pair<std::string, std::string>>{{"m1", "node-c"}}));
+}
+
+// A claim that read this node as the owner while the node lost its games (its lease ended, every
+// room evicted, none of them this game's) is stale: its game is claimed again, not brought into
+// a room that could commit nothing and would refuse every move for ever.
+TEST_F(RoomRegistryTest, AClaimMadeBeforeAnEvictionIsMadeAgainAfterIt) {
+    FakeClaims claims(repository);
+    registry.set_claims(&claims);
+    repository.store(timed_game("g1", 60'000));
+    claims.during_claim = [&] {
+        EXPECT_TRUE(registry.evict_all("this node lost its games").empty());
+        claims.elsewhere["g1"] = "node-c";
+    };
+    auto peer = std::make_shared<FakePeer>(1);
+    registry.route(stray_move(peer, "m1", "g1"));
+    settle();
+    EXPECT_EQ(claims.claims, 2);
+    EXPECT_EQ(registry.find("g1"), nullptr);
+    EXPECT_EQ(claims.forwarded,
+              (std::vector<std::pair<std::string, std::string>>{{"m1", "node-c"}}));
+}
+
+// A room whose write was fenced leaves memory alone (GameRoom: disown_room): its members are
+// closed with 1012, and the next request claims the game again and goes to its owner.
+TEST_F(RoomRegistryTest, EvictingOneRoomClosesItsMembersAndTheNextRequestClaimsAgain) {
+    FakeClaims claims(repository);
+    registry.set_claims(&claims);
+    ASSERT_TRUE(registry.adopt(timed_game("g1", 60'000)));
+    ASSERT_TRUE(registry.adopt(timed_game("g2", 60'000)));
+    auto watcher = std::make_shared<FakePeer>(1);
+    registry.route(watch(watcher, "w", "g1"));
+    settle();
+    const auto room = registry.find("g1");
+    ASSERT_NE(room, nullptr);
+    EXPECT_FALSE(registry.evict("g1", nullptr, "not this room"));
+    EXPECT_TRUE(registry.evict("g1", room.get(), "this node no longer owns the game"));
+    EXPECT_FALSE(registry.evict("g1", room.get(), "twice")) << "it left already";
+    EXPECT_EQ(registry.find("g1"), nullptr);
+    EXPECT_NE(registry.find("g2"), nullptr) << "only that room";
+    settle();
+    EXPECT_EQ(watcher->closed(), net::CloseCode::service_restart);
     claims.elsewhere["g1"] = "node-c";
     auto peer = std::make_shared<FakePeer>(2);
     registry.route(stray_move(peer, "m1", "g1"));

@@ -107,6 +107,15 @@ class HeldRepository final : public storage::GameRepository {
             done(unexpected(storage::StorageError{"disk I/O error"}));
         }
     }
+    /// Answers the oldest write waiting as a cluster node's write of a game another node owns.
+    void complete_fenced() {
+        ASSERT_FALSE(waiting.empty());
+        auto done = std::move(waiting.front());
+        waiting.pop_front();
+        storage::StorageError fenced{"game g1 belongs to node b at epoch 2: the write was fenced"};
+        fenced.fenced = true;
+        done(unexpected(std::move(fenced)));
+    }
     void flush() override {}
     Expected<std::vector<storage::StoredGame>, storage::StorageError> load_unfinished() override {
         return std::vector<storage::StoredGame>{};
@@ -206,8 +215,12 @@ class RecordingHost final : public RoomHost {
         return true;
     }
     void reroute(RoomRequest) override {}
+    void disown_room(const std::string& game, const GameRoom*) override {
+        disowned.push_back(game);
+    }
 
     std::vector<std::string> listed;
+    std::vector<std::string> disowned;
     std::vector<std::string> rematches;
     int unloaded = 0;
     std::optional<std::chrono::steady_clock::time_point> parked_flag;  ///< the last unload's
@@ -383,6 +396,23 @@ TEST_F(RoomTest, AFailedCommitIsAnsweredUnavailableAndLeavesNothingBehind) {
 
 // Every request whose decision writes is answered `unavailable`, by its id, when the write fails:
 // a move, each offer, an abort, a resignation, a claim and a rematch offer.
+// A cluster node's room whose write is fenced can commit nothing more: another node owns the
+// game. The request is refused as any failed write is, and the room asks to leave memory, so
+// that its members resume at the owner rather than be refused forever.
+TEST_F(RoomTest, AFencedWriteRefusesItsRequestAndTheRoomLeavesForTheOwner) {
+    open_game();
+    move(white, "e2e4", 0, "m1");
+    repository.complete(false);  // an ordinary failure: the room stays
+    executor->drain();
+    EXPECT_TRUE(host.disowned.empty());
+    move(white, "e2e4", 0, "m2");
+    repository.complete_fenced();
+    executor->drain();
+    EXPECT_EQ(white->reply_to("m2")["code"], "unavailable");
+    EXPECT_EQ(host.disowned, (std::vector<std::string>{"g1"}));
+    EXPECT_TRUE(black->of_type("moved").empty());
+}
+
 TEST_F(RoomTest, EveryRequestWhoseWriteFailsIsAnsweredUnavailable) {
     using protocol::OfferAction;
     using protocol::OfferKind;
