@@ -278,7 +278,7 @@ export async function startCluster({
   heartbeatMs = 1000,
   sweepMs = 1000,
   extraArgs = [],
-  logLevel = 'warn',
+  logLevel = process.env.ARBITER_CLUSTER_LOG_LEVEL ?? 'warn',
 } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-cluster-'));
   const rig = { dir, nodes: new Map(), events: [] };

@@ -222,6 +222,7 @@ export async function runScenario({
     if (process.env.ARBITER_CLUSTER_JOURNAL) {
       writeFileSync(`${process.env.ARBITER_CLUSTER_JOURNAL}.${name.replace(/\W+/g, '_')}.jsonl`,
         `${journal.lines.join('\n')}\n`);
+      writeFileSync(`${process.env.ARBITER_CLUSTER_JOURNAL}.${name.replace(/\W+/g, '_')}.logs`, rig.logs());
     }
     await rig.close();
   }
