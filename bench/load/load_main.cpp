@@ -288,10 +288,15 @@ int main(int argc, char** argv) {
         }
         groups.emplace_back(spec.substr(0, equals), std::move(pids));
     }
-    std::vector<CpuTicks> groups_before;
-    for (const auto& group : groups) {
-        groups_before.push_back(cpu_ticks_of(group.second));
-    }
+    const auto groups_ticks = [&groups] {
+        std::vector<CpuTicks> ticks;
+        ticks.reserve(groups.size());
+        for (const auto& group : groups) {
+            ticks.push_back(cpu_ticks_of(group.second));
+        }
+        return ticks;
+    };
+    const std::vector<CpuTicks> groups_before = groups_ticks();
     const MachineTicks machine_before = machine_ticks();
     const CpuTicks own_cpu_before = cpu_ticks_by_thread("self");
     const CpuTicks server_cpu_before =
@@ -309,10 +314,7 @@ int main(int argc, char** argv) {
     measuring = false;
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     const CpuTicks own_cpu_after = cpu_ticks_by_thread("self");
-    std::vector<CpuTicks> groups_after;
-    for (const auto& group : groups) {
-        groups_after.push_back(cpu_ticks_of(group.second));
-    }
+    const std::vector<CpuTicks> groups_after = groups_ticks();
     const CpuTicks server_cpu_after =
         options.server_pid > 0 ? cpu_ticks_by_thread(server_process) : CpuTicks{};
     const MachineUse machine = machine_use(machine_before, machine_ticks());
@@ -350,6 +352,7 @@ int main(int argc, char** argv) {
     const auto server_cpu =
         cpu_per_round_trip(server_cpu_before, server_cpu_after, stats.round_trips);
     std::vector<double> groups_cpu;
+    groups_cpu.reserve(groups.size());
     for (std::size_t i = 0; i < groups.size(); ++i) {
         groups_cpu.push_back(
             total_of(cpu_per_round_trip(groups_before[i], groups_after[i], stats.round_trips)));
