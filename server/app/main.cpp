@@ -202,6 +202,8 @@ int main(int argc, char** argv) {
     engines::EngineRegistry engines(config.engines);
     // Every rating, before any game is served (rating_book.hpp: why in memory).
     app::RatingBook ratings;
+    ratings.set_source(
+        [&repository](std::int64_t user) { return (*repository)->ratings_of(user); });
     if (auto stored = (*repository)->load_ratings(); stored) {
         ratings.load(*stored);
     } else {

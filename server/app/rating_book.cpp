@@ -26,7 +26,8 @@ storage::RatingsSettled Settlement::stored() const {
                                   rating.deviation,
                                   rating.volatility,
                                   app::shown(rating.rating) - app::shown(before[i].rating),
-                                  app::provisional(rating)};
+                                  app::provisional(rating),
+                                  previous[i] ? previous[i]->games : 0};
     }
     return settled;
 }
@@ -70,6 +71,32 @@ bool RatingBook::apply(std::int64_t user, Perf perf, const PoolRating& rating) {
         return true;
     }
     return false;
+}
+
+bool RatingBook::refresh(const std::array<std::int64_t, 2>& users, Perf perf) {
+    if (!source_) {
+        return false;
+    }
+    for (const std::int64_t user : users) {
+        auto rows = source_(user);
+        if (!rows) {
+            return false;
+        }
+        std::optional<PoolRating> stored;
+        for (const auto& row : *rows) {
+            if (row.variant == perf.variant && parse_rated_speed(row.speed) == perf.speed) {
+                stored = PoolRating{glicko2::Rating{row.rating, row.deviation, row.volatility},
+                                    row.games, row.updated_ms};
+            }
+        }
+        std::lock_guard lock(mutex_);
+        if (stored) {
+            entries_[key_of(user, perf)] = *stored;
+        } else {
+            entries_.erase(key_of(user, perf));
+        }
+    }
+    return true;
 }
 
 void RatingBook::merge(const std::vector<storage::RatingRow>& rows) {

@@ -14,14 +14,16 @@
 /// On a cluster (issue 43) every node has a book: each rated end a node commits is broadcast and
 /// applied by the others (apply), and the book is merged with PostgreSQL's rows when the bus may
 /// have lost some (merge; cluster_fanout.hpp). Two rated games of one player ending at once on
-/// two nodes still each rate from the book of their node; computing the change inside the
-/// database transaction, reading the rows it updates, would close that gap.
+/// two nodes: the second to commit finds the player's row counting another number of games than
+/// its rating was computed from, and its write is refused `stale` (RatingUpdate::games_before);
+/// its room reads the players' rows again (refresh) and rates once more.
 ///
 /// Thread-safe: rooms on different strands settle at once; each settle is one critical section,
 /// so two games of one player ending in turn each rate against the rating the other left.
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -62,7 +64,18 @@ struct Settlement {
 
 class RatingBook {
   public:
+    /// Reads one player's stored ratings (every pool).
+    using Source = std::function<Expected<std::vector<storage::RatingRow>, storage::StorageError>(
+        std::int64_t user)>;
+
     explicit RatingBook(glicko2::Config config = {}) : config_(config) {}
+
+    /// Where refresh() reads (the server's database). Before any game is served.
+    void set_source(Source source) { source_ = std::move(source); }
+    /// A rated end came back `stale`: `users`' entries in `perf` become their stored rows again
+    /// (the database is the truth; none stored: no entry). False when there is no source or a
+    /// read failed. Reads the database on the caller's thread: only for that rare race.
+    bool refresh(const std::array<std::int64_t, 2>& users, Perf perf);
 
     /// Takes the stored ratings (at start, before any game is served). Rows of an unknown speed
     /// are skipped.
@@ -100,6 +113,7 @@ class RatingBook {
     glicko2::Rating current_locked(std::int64_t user, Perf perf, std::int64_t now_ms) const;
 
     const glicko2::Config config_;
+    Source source_;
     /// Guards entries_. Never held while calling out.
     mutable std::mutex mutex_;
     std::map<Key, PoolRating> entries_;

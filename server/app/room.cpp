@@ -343,7 +343,8 @@ std::optional<Settlement> GameRoom::settle_ratings(Decision& decision) {
 }
 
 void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestOrigin> origin,
-                      Then then, Failed if_failed, std::optional<std::uint32_t> engine_move) {
+                      Then then, Failed if_failed, std::optional<std::uint32_t> engine_move,
+                      int attempt) {
     busy_ = true;
     // Settled before the write, undone if it fails: the ratings are stored with the end.
     auto settled = settle_ratings(*decision);
@@ -351,13 +352,25 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
     auto self = shared_from_this();
     context_.repository.write(
         std::move(*decision->intent),
-        [self, decision, started, engine_move, settled, origin = std::move(origin),
+        [self, decision, started, engine_move, settled, attempt, origin = std::move(origin),
          then = std::move(then),
          if_failed = std::move(if_failed)](Expected<void, storage::StorageError> done) mutable {
             // The repository calls this once: its captures move on rather than being copied.
             self->executor_->post([self, decision = std::move(decision), started, engine_move,
-                                   settled, origin = std::move(origin), then = std::move(then),
-                                   if_failed = std::move(if_failed), done = std::move(done)] {
+                                   settled, attempt, origin = std::move(origin),
+                                   then = std::move(then), if_failed = std::move(if_failed),
+                                   done = std::move(done)]() mutable {
+                if (!done && done.error().stale && settled && attempt + 1 < kRatingAttempts) {
+                    // Another node rated a player meanwhile (cluster): rate again from the
+                    // stored rows, and write again; the room stays busy, nothing was told.
+                    self->context_.ratings->undo(*settled);
+                    if (self->context_.ratings->refresh(settled->users, settled->perf)) {
+                        log_event(LogLevel::info, "ratings_reread", {{"game", self->id_}});
+                        self->commit(std::move(decision), std::move(origin), std::move(then),
+                                     std::move(if_failed), engine_move, attempt + 1);
+                        return;
+                    }
+                }
                 if (done) {
                     self->context_.metrics.commit_latency(
                         std::chrono::duration_cast<std::chrono::microseconds>(

@@ -151,6 +151,10 @@ struct RoomContext {
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
   public:
+    /// Writes of one rated end at most, when the players' ratings keep changing under it
+    /// (another node rates them meanwhile: StorageError::stale).
+    static constexpr int kRatingAttempts = 3;
+
     /// A new game with one or both seats filled. Inert until begin_creation(), which starts its
     /// first write; on commit each seated peer gets `created`/`joined` and a `state`.
     static std::shared_ptr<GameRoom> create(RoomContext& context,
@@ -231,8 +235,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
              Failed if_failed = {});
     /// Stores the decision's intent; on commit applies and settles it, on failure discards it,
     /// answers `unavailable` and runs `if_failed`. The queue waits meanwhile.
+    /// `attempt`: how many times this decision was written before (a rated end found stale is
+    /// rated and written again, up to kRatingAttempts times in all).
     void commit(std::shared_ptr<Decision> decision, std::optional<RequestOrigin> origin, Then then,
-                Failed if_failed, std::optional<std::uint32_t> engine_move);
+                Failed if_failed, std::optional<std::uint32_t> engine_move, int attempt = 0);
     /// After apply(): the events go out, follow-up commands are queued, timers and the engine
     /// catch up with the table.
     void settle(Decision& decision, const std::optional<RequestOrigin>& origin, const Then& then);

@@ -26,4 +26,13 @@ StorageError no_user_to(std::int64_t user_id, std::string_view what) {
     return StorageError{"no user " + std::to_string(user_id) + " to " + std::string(what)};
 }
 
+StorageError stale_rating(std::int64_t user_id, std::string_view variant, std::string_view speed) {
+    StorageError stale{"the " + std::string(variant) + " " + std::string(speed) +
+                       " rating of user " + std::to_string(user_id) +
+                       " changed since this end was rated (another game of theirs ended): "
+                       "nothing was changed"};
+    stale.stale = true;
+    return stale;
+}
+
 }  // namespace arbiter::server::storage::detail

@@ -76,6 +76,9 @@ inline constexpr std::string_view kInsertRatingHistorySql =
 /// (StorageError::taken), or there is no such user to `what` ("sign in", "delete", "change").
 StorageError username_taken(const std::string& username);
 StorageError no_user_to(std::int64_t user_id, std::string_view what);
+/// What both engines answer when a rating row no longer counts the games a rated end was
+/// computed from (StorageError::stale).
+StorageError stale_rating(std::int64_t user_id, std::string_view variant, std::string_view speed);
 // ?1 username, ?2 its key, ?3 the password hash, ?4 created_ms. A taken key changes no row, and
 // says so through the count of changed rows: no constraint error to tell apart from a real one.
 inline constexpr std::string_view kInsertUserSql =

@@ -18,12 +18,13 @@ namespace {
 // The statements both engines share are in intent_sql.hpp; these are SQLite's own.
 
 // A rated game's end (RatingsSettled), beside the end's own update: each player's rating row
-// (one more game), ?1 user, ?2 variant, ?3 speed, ?4 rating, ?5 deviation, ?6 volatility, ?7 at.
+// (one more game), ?1 user, ?2 variant, ?3 speed, ?4 rating, ?5 deviation, ?6 volatility, ?7 at,
+// ?8 the games the row counted when the rating was computed: another count changes no row.
 constexpr std::string_view kUpsertRatingSql =
     "INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
     "updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7) ON CONFLICT (user_id, variant, speed) DO "
     "UPDATE SET rating = excluded.rating, deviation = excluded.deviation, volatility = "
-    "excluded.volatility, games = games + 1, updated_ms = excluded.updated_ms";
+    "excluded.volatility, games = games + 1, updated_ms = excluded.updated_ms WHERE games = ?8";
 // Only a rated game that just ended takes its changes.
 constexpr std::string_view kRatingDiffsSql =
     "UPDATE games SET first_rating_diff = ?2, second_rating_diff = ?3, "
@@ -369,9 +370,13 @@ Expected<void, StorageError> IntentWriter::write_ratings(const std::string& game
             .bind_real(4, seat.rating)
             .bind_real(5, seat.deviation)
             .bind_real(6, seat.volatility)
-            .bind(7, settled.at_ms);
+            .bind(7, settled.at_ms)
+            .bind(8, seat.games_before);
         if (auto upserted = upsert_rating_.run(); !upserted) {
             return upserted;
+        }
+        if (connection_->changes() == 0) {
+            return unexpected(stale_rating(seat.user_id, variant, settled.speed));
         }
         insert_rating_history_.reset();
         insert_rating_history_.bind(1, seat.user_id)

@@ -37,6 +37,9 @@ struct RatingUpdate {
     double volatility = 0.06;
     int diff = 0;             ///< rounded after minus rounded before: games.<seat>_rating_diff
     bool provisional = true;  ///< of the new rating: games.<seat>_rating_after_provisional
+    /// The rated games the player's row counted when this was computed (0: no row). The write
+    /// is refused `stale` when the row counts another number by then.
+    std::int64_t games_before = 0;
     friend bool operator==(const RatingUpdate&, const RatingUpdate&) = default;
 };
 

@@ -85,13 +85,14 @@ std::vector<std::pair<std::string_view, std::string>> statements(bool owned) {
          "DELETE FROM games WHERE status = 'aborted' AND created_ms < $1 AND updated_ms < $1 "
          "AND ply = 0 AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id)"},
         // A rated game's end: $1 user, $2 variant, $3 speed, $4 rating, $5 deviation, $6
-        // volatility, $7 at. PostgreSQL names the existing row by its table.
+        // volatility, $7 at, $8 the games the row counted when the rating was computed (another
+        // count changes no row: stale). PostgreSQL names the existing row by its table.
         {"upsert_rating",
          "INSERT INTO ratings (user_id, variant, speed, rating, deviation, volatility, games, "
          "updated_ms) VALUES ($1, $2, $3, $4, $5, $6, 1, $7) ON CONFLICT (user_id, variant, "
          "speed) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, "
          "volatility = excluded.volatility, games = ratings.games + 1, updated_ms = "
-         "excluded.updated_ms"},
+         "excluded.updated_ms WHERE ratings.games = $8"},
         // Only a rated game that just ended takes its changes (`rated` is a boolean here).
         {"rating_diffs",
          "UPDATE games SET first_rating_diff = $2, second_rating_diff = $3, "
@@ -402,8 +403,10 @@ void PostgresIntentWriter::add_rating_steps(std::vector<Step>& steps, const std:
                                                .real(seat.rating)
                                                .real(seat.deviation)
                                                .real(seat.volatility)
-                                               .integer(settled.at_ms),
-                                           {}}});
+                                               .integer(settled.at_ms)
+                                               .integer(seat.games_before),
+                                           {}},
+                             Step::Expect::one_changed});
         steps.push_back(Step{pg::Statement{"insert_rating_history",
                                            pg::Params()
                                                .integer(seat.user_id)
@@ -466,7 +469,10 @@ Expected<void, StorageError> PostgresIntentWriter::write(const AppendMove& appen
             return same;
         }
     }
-    return write_ratings(append.game, steps, 2);
+    if (!append.ratings) {
+        return {};
+    }
+    return write_ratings(append.game, *append.ratings, steps, 2);
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const TakeBack& take_back) {
@@ -511,7 +517,10 @@ Expected<void, StorageError> PostgresIntentWriter::write(const EndGame& end) {
     if (auto updated = update_row(steps[0], end.game); !updated) {
         return updated;
     }
-    return write_ratings(end.game, steps, 1);
+    if (!end.ratings) {
+        return {};
+    }
+    return write_ratings(end.game, *end.ratings, steps, 1);
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const LinkRematch& link) {
@@ -537,6 +546,7 @@ Expected<pg::Result, StorageError> PostgresIntentWriter::run(const Step& step) {
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write_ratings(const std::string& game,
+                                                                 const RatingsSettled& settled,
                                                                  const std::vector<Step>& steps,
                                                                  std::size_t first) {
     for (std::size_t i = first; i < steps.size(); ++i) {
@@ -544,10 +554,18 @@ Expected<void, StorageError> PostgresIntentWriter::write_ratings(const std::stri
         if (!answered) {
             return unexpected(std::move(answered).error());
         }
-        if (!steps[i].answered(*answered)) {
-            // Ratings for a game that is not a rated game ending here: nothing of it may stand.
-            return unexpected(StorageError{"game " + game + " is not a rated game that ended"});
+        if (steps[i].answered(*answered)) {
+            continue;
         }
+        // add_rating_steps: each seat's upsert and history, then the game's changes.
+        if (const std::size_t step = i - first; step < 2 * settled.seats.size() && step % 2 == 0) {
+            // The row counts other games than the rating was computed from.
+            const RatingUpdate& seat = settled.seats[step / 2];
+            return unexpected(
+                stale_rating(seat.user_id, rules::to_string(settled.variant), settled.speed));
+        }
+        // Ratings for a game that is not a rated game ending here: nothing of it may stand.
+        return unexpected(StorageError{"game " + game + " is not a rated game that ended"});
     }
     return {};
 }

@@ -105,8 +105,9 @@ class PostgresIntentWriter {
     Expected<void, StorageError> write(const PruneAborted& prune);
     Expected<void, StorageError> write(const PostChat& chat);
 
-    /// Runs the rating steps of `steps` from `first` on.
+    /// Runs the rating steps of `settled` (add_rating_steps), in `steps` from `first` on.
     Expected<void, StorageError> write_ratings(const std::string& game,
+                                               const RatingsSettled& settled,
                                                const std::vector<Step>& steps, std::size_t first);
     /// Why `append` changed no row: ok when its ply holds the same move (a resend), else an error.
     Expected<void, StorageError> explain_no_change(const AppendMove& append);

@@ -25,6 +25,10 @@ struct StorageError {
     /// the node's lease is not live. Nothing was changed; the node must not retry it, nor
     /// acknowledge it (postgres_lease.hpp).
     bool fenced = false;
+    /// A rated end whose ratings were computed from a player's rating row as it no longer
+    /// stands (another node rated a game of theirs meanwhile): nothing was changed; rate again
+    /// from the stored row and write again.
+    bool stale = false;
 };
 
 /// One seat of a stored game.

@@ -107,6 +107,15 @@ class HeldRepository final : public storage::GameRepository {
             done(unexpected(storage::StorageError{"disk I/O error"}));
         }
     }
+    /// Answers the oldest write waiting as a rated end computed from a rating row that changed.
+    void complete_stale() {
+        ASSERT_FALSE(waiting.empty());
+        auto done = std::move(waiting.front());
+        waiting.pop_front();
+        storage::StorageError stale{"the chess blitz rating of user 2 changed"};
+        stale.stale = true;
+        done(unexpected(std::move(stale)));
+    }
     /// Answers the oldest write waiting as a cluster node's write of a game another node owns.
     void complete_fenced() {
         ASSERT_FALSE(waiting.empty());
@@ -875,6 +884,60 @@ TEST_F(RatedRoomTest, ARatedEndWhoseCommitFailsChangesNoRating) {
     // The resignation again rates from the ratings as they were, once.
     submit(white, protocol::Resign{"g1"}, "r2");
     EXPECT_EQ(repository.last<storage::EndGame>().ratings->seats[1].diff, diff);
+}
+
+// Two rated games of a player ending at once on two nodes: the second end's write finds the
+// player's row counting one more game than it was rated from (stale). Its room reads the stored
+// rows again and rates once more, from them, before anybody hears of the end.
+TEST_F(RatedRoomTest, ARatedEndFoundStaleIsRatedAgainFromTheStoredRows) {
+    const Perf pool{rules::Variant::chess, RatedSpeed::blitz};
+    // What the other node committed meanwhile: Bo won a game there.
+    const storage::RatingRow bo_elsewhere{rules::Variant::chess, "blitz", 1662.3, 290.3, 0.06, 1,
+                                          time.unix_ms(),        2};
+    int reads = 0;
+    book.set_source([&](std::int64_t user) {
+        ++reads;
+        return Expected<std::vector<storage::RatingRow>, storage::StorageError>(
+            user == 2 ? std::vector<storage::RatingRow>{bo_elsewhere}
+                      : std::vector<storage::RatingRow>{});
+    });
+    open_rated_game();
+    submit(white, protocol::Resign{"g1"}, "r1");
+    EXPECT_EQ(repository.last<storage::EndGame>().ratings->seats[1].games_before, 0);
+    const std::size_t writes = repository.writes.size();
+    repository.complete_stale();
+    executor->drain();
+    EXPECT_EQ(reads, 2);
+    EXPECT_TRUE(black->of_type("ended").empty()) << "nothing is told of a stale end";
+    EXPECT_TRUE(white->reply_to("r1").is_null());
+    ASSERT_EQ(repository.writes.size(), writes + 1) << "the end is written again";
+    const auto& again = repository.last<storage::EndGame>();
+    ASSERT_TRUE(again.ratings.has_value());
+    EXPECT_EQ(again.ratings->seats[1].games_before, 1);
+    EXPECT_EQ(again.ratings->seats[0].games_before, 0);
+    repository.complete();
+    executor->drain();
+    const auto ended = black->of_type("ended").at(0);
+    EXPECT_EQ(ended["ratings"]["black"]["before"], 1662) << "rated from the stored row";
+    EXPECT_EQ(book.entry(2, pool)->games, 2);
+}
+
+// A rated end that stays stale (the rows cannot be read, or keep moving) is refused as any
+// failed write, after a bounded number of tries, and rates nobody.
+TEST_F(RatedRoomTest, ARatedEndThatStaysStaleIsRefusedAfterItsTries) {
+    book.set_source([](std::int64_t) {
+        return Expected<std::vector<storage::RatingRow>, storage::StorageError>(
+            std::vector<storage::RatingRow>{});
+    });
+    open_rated_game();
+    submit(white, protocol::Resign{"g1"}, "r1");
+    for (int attempt = 0; attempt < GameRoom::kRatingAttempts; ++attempt) {
+        repository.complete_stale();
+        executor->drain();
+    }
+    EXPECT_TRUE(repository.waiting.empty());
+    EXPECT_EQ(white->reply_to("r1")["code"], "unavailable");
+    EXPECT_FALSE(book.entry(1, Perf{rules::Variant::chess, RatedSpeed::blitz}).has_value());
 }
 
 TEST_F(RatedRoomTest, AnAbortChangesNoRating) {

@@ -48,13 +48,16 @@ class StorageRatings : public testing::EngineTest {
         return game;
     }
 
-    RatingsSettled settled(int first_diff, int second_diff) const {
+    /// Rated from rows that counted `games_before` games each.
+    RatingsSettled settled(int first_diff, int second_diff, std::int64_t games_before = 0) const {
         RatingsSettled ratings;
         ratings.variant = rules::Variant::chess;
         ratings.speed = "blitz";
         ratings.at_ms = 1700000060000;
-        ratings.seats[0] = RatingUpdate{ann_, 1662.3, 290.3, 0.059999, first_diff, true};
-        ratings.seats[1] = RatingUpdate{bob_, 1337.7, 95.1, 0.059999, second_diff, false};
+        ratings.seats[0] =
+            RatingUpdate{ann_, 1662.3, 290.3, 0.059999, first_diff, true, games_before};
+        ratings.seats[1] =
+            RatingUpdate{bob_, 1337.7, 95.1, 0.059999, second_diff, false, games_before};
         return ratings;
     }
 
@@ -123,7 +126,7 @@ TEST_P(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
                       {170000, 160000},
                       3,
                       GameEnding{GameStatus::ended, Outcome::second_wins, EndReason::checkmate},
-                      settled(-5, 5)};
+                      settled(-5, 5, /*games_before=*/1)};
     ASSERT_TRUE(write_and_wait(*repository_, append));
     ratings = repository_->load_ratings();
     ASSERT_TRUE(ratings);
@@ -132,6 +135,36 @@ TEST_P(StorageRatings, TheEndStoresRatingsHistoryAndChangesWithIt) {
     EXPECT_EQ((*ratings)[1].games, 2);
     EXPECT_EQ(count("SELECT COUNT(*) FROM rating_history"), 4);
     EXPECT_EQ(count("SELECT second_rating_diff FROM games WHERE id = 'r2'"), 5);
+}
+
+// Ratings computed from a row that no longer counts the same games (another node rated the
+// player meanwhile) are refused `stale`, and the end with them: nothing of it is stored.
+TEST_P(StorageRatings, AnEndRatedFromAStaleRowIsRefusedStaleAndStoresNothing) {
+    ASSERT_TRUE(write_and_wait(*repository_, testing::created(rated_game("r1"))));
+    ASSERT_TRUE(write_and_wait(*repository_, testing::created(rated_game("r2"))));
+    EndGame first{"r1",
+                  GameEnding{GameStatus::ended, Outcome::first_wins, EndReason::resign},
+                  {170000, 160000},
+                  9,
+                  1700000060000,
+                  settled(162, -162)};
+    ASSERT_TRUE(write_and_wait(*repository_, first));
+    // r2's end was rated from the rows as they were before r1's (no row: 0 games).
+    EndGame second = first;
+    second.game = "r2";
+    auto refused = write_and_wait(*repository_, second);
+    ASSERT_FALSE(refused);
+    EXPECT_TRUE(refused.error().stale) << refused.error().message;
+    EXPECT_FALSE(refused.error().fenced);
+    auto stored = repository_->load("r2");
+    ASSERT_TRUE(stored && stored->has_value());
+    EXPECT_EQ((*stored)->header.status, GameStatus::playing);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM rating_history WHERE game_id = 'r2'"), 0);
+    EXPECT_EQ(count("SELECT MAX(games) FROM ratings"), 1);
+    // Rated again from the stored rows (1 game each): stored.
+    second.ratings = settled(-3, 3, 1);
+    ASSERT_TRUE(write_and_wait(*repository_, second));
+    EXPECT_EQ(count("SELECT MIN(games) FROM ratings"), 2);
 }
 
 TEST_P(StorageRatings, AnEndThatFailsStoresNoRating) {
