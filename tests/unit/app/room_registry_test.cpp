@@ -477,6 +477,17 @@ struct FakeClaims final : GameClaims {
     std::function<void()> during_claim;
 };
 
+/// `game` belongs to `owner` now: a move for it from a new connection goes there, the first
+/// thing `claims` forwards.
+void expect_next_request_forwarded(RoomRegistryTest& test, FakeClaims& claims,
+                                   const std::string& game, const std::string& owner) {
+    claims.elsewhere[game] = owner;
+    auto peer = std::make_shared<FakePeer>(2);
+    test.registry.route(test.stray_move(peer, "m1", game));
+    test.settle();
+    EXPECT_EQ(claims.forwarded, (std::vector<std::pair<std::string, std::string>>{{"m1", owner}}));
+}
+
 TEST_F(RoomRegistryTest, AGameAnotherNodeOwnsIsForwardedInTheOrderSentAndThenWithoutARead) {
     FakeClaims claims(repository);
     claims.elsewhere["g1"] = "node-b";
@@ -535,12 +546,7 @@ TEST_F(RoomRegistryTest, EvictingClosesEveryMemberWith1012AndTheNextRequestClaim
     settle();
     EXPECT_EQ(watcher->closed(), net::CloseCode::service_restart);
     // Another node adopted it meanwhile: the next request goes there.
-    claims.elsewhere["g1"] = "node-c";
-    auto peer = std::make_shared<FakePeer>(2);
-    registry.route(stray_move(peer, "m1", "g1"));
-    settle();
-    EXPECT_EQ(claims.forwarded,
-              (std::vector<std::pair<std::string, std::string>>{{"m1", "node-c"}}));
+    expect_next_request_forwarded(*this, claims, "g1", "node-c");
 }
 
 // A claim that read this node as the owner while the node lost its games (its lease ended, every
@@ -582,12 +588,7 @@ TEST_F(RoomRegistryTest, EvictingOneRoomClosesItsMembersAndTheNextRequestClaimsA
     EXPECT_NE(registry.find("g2"), nullptr) << "only that room";
     settle();
     EXPECT_EQ(watcher->closed(), net::CloseCode::service_restart);
-    claims.elsewhere["g1"] = "node-c";
-    auto peer = std::make_shared<FakePeer>(2);
-    registry.route(stray_move(peer, "m1", "g1"));
-    settle();
-    EXPECT_EQ(claims.forwarded,
-              (std::vector<std::pair<std::string, std::string>>{{"m1", "node-c"}}));
+    expect_next_request_forwarded(*this, claims, "g1", "node-c");
 }
 
 }  // namespace

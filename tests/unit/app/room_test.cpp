@@ -96,34 +96,31 @@ class HeldRepository final : public storage::GameRepository {
         writes.push_back(std::move(intent));
         waiting.push_back(std::move(done));
     }
-    /// Answers the oldest write waiting.
+    /// Answers the oldest write waiting: stored, or failed as a disk fails.
     void complete(bool ok = true) {
-        ASSERT_FALSE(waiting.empty());
-        auto done = std::move(waiting.front());
-        waiting.pop_front();
         if (ok) {
-            done({});
+            answer({});
         } else {
-            done(unexpected(storage::StorageError{"disk I/O error"}));
+            answer(unexpected(storage::StorageError{"disk I/O error"}));
         }
     }
     /// Answers the oldest write waiting as a rated end computed from a rating row that changed.
     void complete_stale() {
-        ASSERT_FALSE(waiting.empty());
-        auto done = std::move(waiting.front());
-        waiting.pop_front();
         storage::StorageError stale{"the chess blitz rating of user 2 changed"};
         stale.stale = true;
-        done(unexpected(std::move(stale)));
+        answer(unexpected(std::move(stale)));
     }
     /// Answers the oldest write waiting as a cluster node's write of a game another node owns.
     void complete_fenced() {
+        storage::StorageError fenced{"game g1 belongs to node b at epoch 2: the write was fenced"};
+        fenced.fenced = true;
+        answer(unexpected(std::move(fenced)));
+    }
+    void answer(Expected<void, storage::StorageError> result) {
         ASSERT_FALSE(waiting.empty());
         auto done = std::move(waiting.front());
         waiting.pop_front();
-        storage::StorageError fenced{"game g1 belongs to node b at epoch 2: the write was fenced"};
-        fenced.fenced = true;
-        done(unexpected(std::move(fenced)));
+        done(std::move(result));
     }
     void flush() override {}
     Expected<std::vector<storage::StoredGame>, storage::StorageError> load_unfinished() override {
