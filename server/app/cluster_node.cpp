@@ -94,6 +94,9 @@ Expected<std::size_t, std::string> ClusterNode::hand_over() {
             return std::size_t{0};
         }
     }
+    // The writes that fail from now on are this handover's: their rooms stay for the stop's
+    // going-away close.
+    hub_->keep_rooms_until_stop();
     auto released = repository_->release_games();
     if (!released) {
         return unexpected("handing the games over: " + released.error().message);

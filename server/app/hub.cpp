@@ -389,6 +389,10 @@ std::size_t Hub::evict_all(const std::string& reason) {
     return games.size();
 }
 
+void Hub::keep_rooms_until_stop() {
+    registry_.keep_rooms_until_stop();
+}
+
 void Hub::remote_opened(const std::shared_ptr<net::Peer>& peer) {
     on_open(peer);
 }

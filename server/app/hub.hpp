@@ -127,6 +127,9 @@ class Hub final : public net::PeerHandler, public RoomHost, public ClusterHost {
     /// The node owns none of its games any more: every room leaves memory, its members closed
     /// with 1012 (RoomRegistry::evict_all). How many.
     std::size_t evict_all(const std::string& reason);
+    /// A graceful stop hands the games over: the rooms stay until the network closes their
+    /// members with 1001 (RoomRegistry::keep_rooms_until_stop).
+    void keep_rooms_until_stop();
     // ClusterHost
     void remote_opened(const std::shared_ptr<net::Peer>& peer) override;
     void remote_closed(const std::shared_ptr<net::Peer>& peer) override;

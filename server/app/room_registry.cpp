@@ -267,7 +267,7 @@ bool RoomRegistry::evict(const std::string& game, const GameRoom* room, const st
     {
         std::lock_guard lock(mutex_);
         auto it = rooms_.find(game);
-        if (it == rooms_.end() || it->second.get() != room) {
+        if (keep_rooms_ || it == rooms_.end() || it->second.get() != room) {
             return false;
         }
         evicted = std::move(it->second);
@@ -277,6 +277,11 @@ bool RoomRegistry::evict(const std::string& game, const GameRoom* room, const st
     }
     evicted->evict(reason);
     return true;
+}
+
+void RoomRegistry::keep_rooms_until_stop() {
+    std::lock_guard lock(mutex_);
+    keep_rooms_ = true;
 }
 
 void RoomRegistry::hand_over(GameRoom& room, std::vector<RoomRequest> waiting) {

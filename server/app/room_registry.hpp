@@ -92,6 +92,10 @@ class RoomRegistry {
     /// `room` leaves memory the same way, if it is still `game`'s: a write of it was fenced, so
     /// another node owns the game now. False when it had left already.
     bool evict(const std::string& game, const GameRoom* room, const std::string& reason);
+    /// A graceful stop: the node hands its games over and its network closes every connection
+    /// with 1001 (going away) next. From now on evict() keeps the room: its members hear that
+    /// close, not 1012.
+    void keep_rooms_until_stop();
 
     /// A new game's room (create, rematch): findable from now on. Before its begin_creation(), so
     /// that no answer to the creation can outrun it.
@@ -173,6 +177,7 @@ class RoomRegistry {
     std::shared_ptr<Timer> deadline_timer_;
     std::optional<FlagDeadlines::TimePoint> timer_due_;  ///< what deadline_timer_ is armed for
     bool closed_ = false;
+    bool keep_rooms_ = false;  ///< keep_rooms_until_stop()
     /// A parked game that could not be brought back (the reader is full) is tried again after.
     static constexpr std::chrono::milliseconds kDeadlineRetry{1000};
 };

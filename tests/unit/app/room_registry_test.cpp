@@ -591,5 +591,21 @@ TEST_F(RoomRegistryTest, EvictingOneRoomClosesItsMembersAndTheNextRequestClaimsA
     expect_next_request_forwarded(*this, claims, "g1", "node-c");
 }
 
+// A graceful stop hands the games over, so their writes fail fenced until the network closes
+// every connection with 1001: the rooms stay for that close, rather than send 1012 first.
+TEST_F(RoomRegistryTest, DuringAGracefulStopAFencedRoomStaysForTheGoingAwayClose) {
+    ASSERT_TRUE(registry.adopt(timed_game("g1", 60'000)));
+    auto watcher = std::make_shared<FakePeer>(1);
+    registry.route(watch(watcher, "w", "g1"));
+    settle();
+    const auto room = registry.find("g1");
+    ASSERT_NE(room, nullptr);
+    registry.keep_rooms_until_stop();
+    EXPECT_FALSE(registry.evict("g1", room.get(), "this node no longer owns the game"));
+    settle();
+    EXPECT_EQ(registry.find("g1"), room);
+    EXPECT_FALSE(watcher->closed().has_value());
+}
+
 }  // namespace
 }  // namespace arbiter::server::app
