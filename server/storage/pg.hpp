@@ -128,6 +128,8 @@ class Transaction {
     /// `begin` is the BEGIN statement ("BEGIN", "BEGIN ISOLATION LEVEL REPEATABLE READ ...").
     static Expected<Transaction, StorageError> begin(Connection& connection,
                                                      std::string_view begin = "BEGIN");
+    /// Takes charge of the transaction a pipeline's BEGIN opened on `connection`.
+    static Transaction begun(Connection& connection) noexcept { return Transaction(connection); }
     Transaction(Transaction&& other) noexcept;
     Transaction& operator=(Transaction&&) = delete;
     Transaction(const Transaction&) = delete;

@@ -196,7 +196,7 @@ Expected<void, StorageError> PostgresIntentWriter::prepare(pg::Connection& conne
     return {};
 }
 
-bool Step::answered(const pg::Result& result) const noexcept {
+bool Step::answered(Expect expect, const pg::Result& result) noexcept {
     switch (expect) {
         case Expect::anything:
             return true;
@@ -225,12 +225,15 @@ std::vector<Step> PostgresIntentWriter::plan(const GameIntent& intent, const Own
 Expected<void, StorageError> PostgresIntentWriter::lock_node_row(const std::string& node,
                                                                  std::uint64_t incarnation) {
     // Whether the lease is live is each CreateGame's to ask (check_lease): only the lock matters.
-    auto locked = connection_->run(
-        "lock_lease", pg::Params().text(node).integer(static_cast<std::int64_t>(incarnation)));
-    if (!locked) {
-        return unexpected(std::move(locked).error());
-    }
-    return {};
+    return execute(lease_lock(node, incarnation));
+}
+
+Step PostgresIntentWriter::lease_lock(const std::string& node, std::uint64_t incarnation) {
+    return Step{
+        pg::Statement{"lock_lease",
+                      pg::Params().text(node).integer(static_cast<std::int64_t>(incarnation)),
+                      {}},
+        Step::Expect::one_row};
 }
 
 // --- each intent's statements ---------------------------------------------------------------
@@ -248,13 +251,7 @@ std::vector<Step> PostgresIntentWriter::steps(const CreateGame& create) const {
     pg::Params params = game_params(create.header);
     if (fence_ != nullptr) {
         // The lease, live under the fence's incarnation, first (check_lease).
-        steps.push_back(
-            Step{pg::Statement{"lock_lease",
-                               pg::Params()
-                                   .text(fence_->node)
-                                   .integer(static_cast<std::int64_t>(fence_->incarnation)),
-                               {}},
-                 Step::Expect::one_row});
+        steps.push_back(lease_lock(fence_->node, fence_->incarnation));
         params.text(fence_->node);
     }
     steps.push_back(Step{pg::Statement{"insert_game", std::move(params), {}}});
@@ -439,11 +436,7 @@ Expected<void, StorageError> PostgresIntentWriter::write(const CreateGame& creat
             return live;
         }
     }
-    auto inserted = run(steps.back());
-    if (!inserted) {
-        return unexpected(std::move(inserted).error());
-    }
-    return {};
+    return execute(steps.back());
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const SeatPlayer& seat) {
@@ -485,11 +478,7 @@ Expected<void, StorageError> PostgresIntentWriter::write(const TakeBack& take_ba
         return explain_ply(take_back.game,
                            "no takeback to ply " + std::to_string(take_back.to_ply));
     }
-    auto deleted = run(steps[1]);
-    if (!deleted) {
-        return unexpected(std::move(deleted).error());
-    }
-    return {};
+    return execute(steps[1]);
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const SetOffers& offers) {
@@ -505,11 +494,7 @@ Expected<void, StorageError> PostgresIntentWriter::write(const PostChat& chat) {
     if (auto recorded = update_row(steps[0], chat.game); !recorded) {
         return recorded;
     }
-    auto inserted = run(steps[1]);
-    if (!inserted) {
-        return unexpected(std::move(inserted).error());
-    }
-    return {};
+    return execute(steps[1]);
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const EndGame& end) {
@@ -532,17 +517,20 @@ Expected<void, StorageError> PostgresIntentWriter::write(const StoreClocks& cloc
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write(const PruneAborted& prune) {
-    auto deleted = run(steps(prune).front());
-    if (!deleted) {
-        return unexpected(std::move(deleted).error());
-    }
-    return {};
+    return execute(steps(prune).front());
 }
 
 // --- helpers -------------------------------------------------------------------------------
 
 Expected<pg::Result, StorageError> PostgresIntentWriter::run(const Step& step) {
     return connection_->run(step.statement.name, step.statement.params);
+}
+
+Expected<void, StorageError> PostgresIntentWriter::execute(const Step& step) {
+    if (auto answered = run(step); !answered) {
+        return unexpected(std::move(answered).error());
+    }
+    return {};
 }
 
 Expected<void, StorageError> PostgresIntentWriter::write_ratings(const std::string& game,

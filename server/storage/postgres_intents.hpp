@@ -33,8 +33,10 @@ struct Step {
     pg::Statement statement;
     Expect expect = Expect::anything;
 
+    /// Whether `result` is what a statement expected to answer `expect` answered.
+    static bool answered(Expect expect, const pg::Result& result) noexcept;
     /// Whether `result` is what the statement answers when its intent applies.
-    bool answered(const pg::Result& result) const noexcept;
+    bool answered(const pg::Result& result) const noexcept { return answered(expect, result); }
 };
 
 /// Writes intents through statements prepared once on its connection. A write that does not
@@ -92,6 +94,11 @@ class PostgresIntentWriter {
     Step fenced(std::string name, pg::Params params) const;
     /// Runs one step's statement.
     Expected<pg::Result, StorageError> run(const Step& step);
+    /// Runs one step's statement, whatever it changed: only a failure is an error.
+    Expected<void, StorageError> execute(const Step& step);
+    /// Locks the node's row FOR SHARE to the commit, found only while its lease is live under
+    /// `incarnation` (lock_node_row, CreateGame's check_lease).
+    static Step lease_lock(const std::string& node, std::uint64_t incarnation);
 
     Expected<void, StorageError> write(const CreateGame& create);
     Expected<void, StorageError> write(const SeatPlayer& seat);

@@ -19,6 +19,15 @@ StorageError prefixed(const std::string& what, const StorageError& error) {
     return StorageError{what + ": " + error.message, error.taken, error.fenced};
 }
 
+// The batch did not commit: every write not refused already fails with `error`.
+void fail_the_rest(std::vector<Expected<void, StorageError>>& results, const StorageError& error) {
+    for (auto& result : results) {
+        if (result) {
+            result = unexpected(error);
+        }
+    }
+}
+
 // One schema, one kind of writer. A single node (no node identity) restores and writes every
 // unfinished game, so it must be the schema's only server; cluster nodes share it, each writing
 // the games it owns. A session lock on the writer's connection (exclusive for a single node,
@@ -205,11 +214,7 @@ std::vector<Expected<void, StorageError>> PostgresRepository::commit_batch(
     // batch writes them under their fence), let go if the transaction does not commit.
     std::vector<std::string> created;
     const auto fail_all = [&](const StorageError& error) {
-        for (auto& result : results) {
-            if (result) {
-                result = unexpected(error);
-            }
-        }
+        fail_the_rest(results, error);
         for (const auto& id : created) {
             ownership_->forget(id);
         }
@@ -278,7 +283,7 @@ std::optional<std::vector<Expected<void, StorageError>>> PostgresRepository::com
     const std::vector<Pending>& batch) {
     std::vector<Expected<void, StorageError>> results(batch.size());
     std::vector<pg::Statement> statements{pg::Statement{{}, {}, "BEGIN"}};
-    std::vector<detail::Step> steps;  // each statement's after BEGIN
+    std::vector<detail::Step::Expect> expected;  // each statement's after BEGIN
     detail::PostgresIntentWriter writer(writer_, ownership_ != nullptr);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const auto* game = std::get_if<GameIntent>(&batch[i].intent);
@@ -298,42 +303,30 @@ std::optional<std::vector<Expected<void, StorageError>>> PostgresRepository::com
             fence = std::move(held).value();
         }
         for (detail::Step& step : writer.plan(*game, fence ? &*fence : nullptr)) {
-            statements.push_back(step.statement);
-            steps.push_back(std::move(step));
+            statements.push_back(std::move(step.statement));
+            expected.push_back(step.expect);
         }
     }
     auto answers = writer_.pipeline(statements);
     if (!answers) {
         writer_ready_ = false;
-        for (auto& result : results) {
-            if (result) {
-                result = unexpected(prefixed("writing", answers.error()));
-            }
-        }
+        fail_the_rest(results, prefixed("writing", answers.error()));
         return results;
     }
+    auto transaction = pg::Transaction::begun(writer_);
     bool as_planned = (*answers)[0].has_value();
-    for (std::size_t i = 0; as_planned && i < steps.size(); ++i) {
+    for (std::size_t i = 0; as_planned && i < expected.size(); ++i) {
         const auto& answer = (*answers)[i + 1];
-        as_planned = answer && steps[i].answered(*answer);
+        as_planned = answer && detail::Step::answered(expected[i], *answer);
     }
     if (!as_planned) {
-        if (auto rolled_back = writer_.exec("ROLLBACK"); !rolled_back) {
-            writer_ready_ = writer_.connected();
-        }
+        transaction.rollback();
+        writer_ready_ = writer_.connected();
         return std::nullopt;
     }
-    auto committed = writer_.query("COMMIT");
-    // COMMIT of a transaction in which a statement failed rolls it back, and says only so.
-    if (!committed || committed->command() != "COMMIT") {
+    if (auto committed = transaction.commit(); !committed) {
         writer_ready_ = writer_.connected();
-        const StorageError error =
-            committed ? StorageError{"the transaction was rolled back"} : committed.error();
-        for (auto& result : results) {
-            if (result) {
-                result = unexpected(prefixed("committing", error));
-            }
-        }
+        fail_the_rest(results, prefixed("committing", committed.error()));
         return results;
     }
     ++pipelined_batches_;
