@@ -11,6 +11,17 @@ protocol::RatingChange change_of(const glicko2::Rating& before, const glicko2::R
                                   provisional(after)};
 }
 
+// A stored row's pool and entry; nullopt for a speed this server does not rate.
+std::optional<std::pair<Perf, PoolRating>> entry_of(const storage::RatingRow& row) {
+    const auto speed = parse_rated_speed(row.speed);
+    if (!speed) {
+        return std::nullopt;
+    }
+    return std::pair(Perf{row.variant, *speed},
+                     PoolRating{glicko2::Rating{row.rating, row.deviation, row.volatility},
+                                row.games, row.updated_ms});
+}
+
 }  // namespace
 
 storage::RatingsSettled Settlement::stored() const {
@@ -40,12 +51,9 @@ protocol::EndRatings Settlement::shown() const {
 void RatingBook::load(const std::vector<storage::RatingRow>& rows) {
     std::lock_guard lock(mutex_);
     for (const auto& row : rows) {
-        const auto speed = parse_rated_speed(row.speed);
-        if (!speed) {
-            continue;
+        if (auto entry = entry_of(row)) {
+            entries_[key_of(row.user_id, entry->first)] = entry->second;
         }
-        entries_[key_of(row.user_id, Perf{row.variant, *speed})] = PoolRating{
-            glicko2::Rating{row.rating, row.deviation, row.volatility}, row.games, row.updated_ms};
     }
 }
 
@@ -84,9 +92,8 @@ bool RatingBook::refresh(const std::array<std::int64_t, 2>& users, Perf perf) {
         }
         std::optional<PoolRating> stored;
         for (const auto& row : *rows) {
-            if (row.variant == perf.variant && parse_rated_speed(row.speed) == perf.speed) {
-                stored = PoolRating{glicko2::Rating{row.rating, row.deviation, row.volatility},
-                                    row.games, row.updated_ms};
+            if (auto entry = entry_of(row); entry && entry->first == perf) {
+                stored = entry->second;
             }
         }
         std::lock_guard lock(mutex_);
@@ -102,14 +109,12 @@ bool RatingBook::refresh(const std::array<std::int64_t, 2>& users, Perf perf) {
 void RatingBook::merge(const std::vector<storage::RatingRow>& rows) {
     std::lock_guard lock(mutex_);
     for (const auto& row : rows) {
-        const auto speed = parse_rated_speed(row.speed);
-        if (!speed) {
+        const auto entry = entry_of(row);
+        if (!entry) {
             continue;
         }
-        const PoolRating stored{glicko2::Rating{row.rating, row.deviation, row.volatility},
-                                row.games, row.updated_ms};
-        auto [found, inserted] =
-            entries_.try_emplace(key_of(row.user_id, Perf{row.variant, *speed}), stored);
+        const PoolRating& stored = entry->second;
+        auto [found, inserted] = entries_.try_emplace(key_of(row.user_id, entry->first), stored);
         if (!inserted && found->second.games <= stored.games) {
             found->second = stored;
         }
