@@ -116,6 +116,14 @@ struct RoomRegistryTest : ::testing::Test, RoomHost {
                            const std::string& game) {
         return request(peer, id, protocol::MoveRequest{game, "e2e4", 0});
     }
+    /// `game` adopted (a timed game in play) and watched by a new connection, which it returns.
+    std::shared_ptr<FakePeer> watched_adoption(const std::string& game) {
+        EXPECT_TRUE(registry.adopt(timed_game(game, 60'000)));
+        auto watcher = std::make_shared<FakePeer>(1);
+        registry.route(watch(watcher, "w", game));
+        settle();
+        return watcher;
+    }
     /// Runs the reader and every room until nothing is left to run.
     void settle() {
         while (reads.run() + executors.run() > 0) {
@@ -536,10 +544,7 @@ TEST_F(RoomRegistryTest, AnAdoptedGameIsInMemoryAtOnceAndServedWithoutARead) {
 TEST_F(RoomRegistryTest, EvictingClosesEveryMemberWith1012AndTheNextRequestClaimsAgain) {
     FakeClaims claims(repository);
     registry.set_claims(&claims);
-    ASSERT_TRUE(registry.adopt(timed_game("g1", 60'000)));
-    auto watcher = std::make_shared<FakePeer>(1);
-    registry.route(watch(watcher, "w", "g1"));
-    settle();
+    const auto watcher = watched_adoption("g1");
     ASSERT_EQ(watcher->reply_to("w")["type"], "state");
     EXPECT_EQ(registry.evict_all("this node lost its games"), (std::vector<std::string>{"g1"}));
     EXPECT_EQ(registry.find("g1"), nullptr);
@@ -574,11 +579,8 @@ TEST_F(RoomRegistryTest, AClaimMadeBeforeAnEvictionIsMadeAgainAfterIt) {
 TEST_F(RoomRegistryTest, EvictingOneRoomClosesItsMembersAndTheNextRequestClaimsAgain) {
     FakeClaims claims(repository);
     registry.set_claims(&claims);
-    ASSERT_TRUE(registry.adopt(timed_game("g1", 60'000)));
     ASSERT_TRUE(registry.adopt(timed_game("g2", 60'000)));
-    auto watcher = std::make_shared<FakePeer>(1);
-    registry.route(watch(watcher, "w", "g1"));
-    settle();
+    const auto watcher = watched_adoption("g1");
     const auto room = registry.find("g1");
     ASSERT_NE(room, nullptr);
     EXPECT_FALSE(registry.evict("g1", nullptr, "not this room"));
@@ -594,10 +596,7 @@ TEST_F(RoomRegistryTest, EvictingOneRoomClosesItsMembersAndTheNextRequestClaimsA
 // A graceful stop hands the games over, so their writes fail fenced until the network closes
 // every connection with 1001: the rooms stay for that close, rather than send 1012 first.
 TEST_F(RoomRegistryTest, DuringAGracefulStopAFencedRoomStaysForTheGoingAwayClose) {
-    ASSERT_TRUE(registry.adopt(timed_game("g1", 60'000)));
-    auto watcher = std::make_shared<FakePeer>(1);
-    registry.route(watch(watcher, "w", "g1"));
-    settle();
+    const auto watcher = watched_adoption("g1");
     const auto room = registry.find("g1");
     ASSERT_NE(room, nullptr);
     registry.keep_rooms_until_stop();
