@@ -362,8 +362,8 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
                                    done = std::move(done)]() mutable {
                 if (!done && done.error().stale && settled && attempt + 1 < kRatingAttempts) {
                     // Another node rated a player meanwhile (cluster): rate again from the
-                    // stored rows, and write again; the room stays busy, nothing was told.
-                    self->context_.ratings->undo(*settled);
+                    // stored rows, which replace this settle's entries, and write again; the
+                    // room stays busy, nothing was told.
                     if (self->context_.ratings->refresh(settled->users, settled->perf)) {
                         log_event(LogLevel::info, "ratings_reread", {{"game", self->id_}});
                         self->commit(std::move(decision), std::move(origin), std::move(then),
