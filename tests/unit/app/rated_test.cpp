@@ -128,6 +128,38 @@ TEST(RatingBook, UndoRestoresTheRatingsBeforeAFailedSettle) {
     EXPECT_EQ(book.current(2, kChessBlitz, 0), glicko2::Rating{});
 }
 
+// A stale end (another node, or a settle whose own commit failed) is rated again from the stored
+// rows: they replace the book's entries in that pool, even one that counts more games, and a
+// player with no stored row there has none; other pools are left as they are.
+TEST(RatingBook, ARefreshTakesTheStoredRowsOfItsPoolAsTheTruth) {
+    RatingBook book;
+    book.load({storage::RatingRow{Variant::chess, "blitz", 1700.0, 80.0, 0.06, 30, 0, 1},
+               storage::RatingRow{Variant::chess, "rapid", 1600.0, 90.0, 0.06, 5, 0, 1}});
+    EXPECT_FALSE(book.refresh({1, 2}, kChessBlitz)) << "no source to read";
+    book.settle({1, 2}, kChessBlitz, Outcome::first_wins, 1000);  // book: 31 and 1 games
+    int reads = 0;
+    book.set_source([&](std::int64_t user) {
+        ++reads;
+        std::vector<storage::RatingRow> rows;
+        if (user == 1) {
+            rows.push_back(
+                storage::RatingRow{Variant::chess, "blitz", 1650.0, 70.0, 0.06, 30, 0, 1});
+        }
+        return Expected<std::vector<storage::RatingRow>, storage::StorageError>(std::move(rows));
+    });
+    EXPECT_TRUE(book.refresh({1, 2}, kChessBlitz));
+    EXPECT_EQ(reads, 2);
+    EXPECT_EQ(book.entry(1, kChessBlitz)->games, 30);
+    EXPECT_EQ(book.current(1, kChessBlitz, 0), (glicko2::Rating{1650.0, 70.0, 0.06}));
+    EXPECT_FALSE(book.entry(2, kChessBlitz).has_value());
+    EXPECT_EQ(book.entry(1, Perf{Variant::chess, RatedSpeed::rapid})->games, 5);
+    book.set_source([](std::int64_t) {
+        return Expected<std::vector<storage::RatingRow>, storage::StorageError>(
+            unexpected(storage::StorageError{"connection lost"}));
+    });
+    EXPECT_FALSE(book.refresh({1, 2}, kChessBlitz));
+}
+
 // ---- the table ------------------------------------------------------------------------------
 
 Table rated_seek(std::optional<RatingRange> range) {
