@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "common/protocol/messages.hpp"
+#include "server/app/cluster_host.hpp"
 #include "server/app/connections.hpp"
 #include "server/app/room.hpp"
 #include "server/bus/bus.hpp"
@@ -54,31 +55,6 @@
 #include "server/net/runtime.hpp"
 
 namespace arbiter::server::app {
-
-/// What the link asks of the hub.
-class ClusterHost {
-  public:
-    ClusterHost() = default;
-    ClusterHost(const ClusterHost&) = delete;
-    ClusterHost& operator=(const ClusterHost&) = delete;
-    ClusterHost(ClusterHost&&) = delete;
-    ClusterHost& operator=(ClusterHost&&) = delete;
-    virtual ~ClusterHost() = default;
-
-    /// A connection of another node sent its first request here: opened as a local one is.
-    virtual void remote_opened(const std::shared_ptr<net::Peer>& peer) = 0;
-    /// That connection ended: it leaves every game here, as a local one that closed.
-    virtual void remote_closed(const std::shared_ptr<net::Peer>& peer) = 0;
-    /// A game request forwarded here by its holder, as the connection named `name` and signed in
-    /// as `user` (both as the holder knows them; empty: not given with this request).
-    virtual void remote_request(const std::shared_ptr<net::Peer>& peer,
-                                protocol::ClientMessage message, std::string name,
-                                std::optional<AccountUser> user, std::uint64_t hops) = 0;
-    /// A local connection's request came back: the node it went to does not own the game. Route
-    /// it again (`hops` times so far).
-    virtual void request_again(const std::shared_ptr<net::Peer>& peer,
-                               protocol::ClientMessage message, std::uint64_t hops) = 0;
-};
 
 /// What the link hands on of the broadcasts. Called on the bus's thread (on_broadcast,
 /// on_bus_up) or the sweeper's (on_nodes_live): quick, and never calling the link back

@@ -2,6 +2,7 @@
 
 #include "common/core/overloaded.hpp"
 #include "common/protocol/codec.hpp"
+#include "server/app/cluster_link.hpp"
 #include "server/app/hello_identity.hpp"
 #include "server/app/log.hpp"
 

@@ -29,7 +29,7 @@
 #include "server/app/aborted_pruner.hpp"
 #include "server/app/account_directory.hpp"
 #include "server/app/client_limits.hpp"
-#include "server/app/cluster_link.hpp"
+#include "server/app/cluster_host.hpp"
 #include "server/app/connections.hpp"
 #include "server/app/lobby.hpp"
 #include "server/app/metrics.hpp"
@@ -44,6 +44,8 @@
 #include "server/storage/repository.hpp"
 
 namespace arbiter::server::app {
+
+class ClusterLink;
 
 /// The hub's settings, from the command line.
 struct HubConfig {
