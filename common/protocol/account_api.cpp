@@ -1,5 +1,7 @@
 #include "common/protocol/account_api.hpp"
 
+#include "common/protocol/api_json.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -58,7 +60,7 @@ Expected<std::string, std::string> decode_password_confirmation(std::string_view
 }
 
 std::string encode_credentials(std::string_view username, std::string_view password) {
-    return Json{{"username", username}, {"password", password}}.dump();
+    return detail::dumped(Json{{"username", username}, {"password", password}});
 }
 
 Expected<SignedInAnswer, std::string> decode_signed_in(std::string_view body) {
@@ -71,23 +73,23 @@ Expected<SignedInAnswer, std::string> decode_signed_in(std::string_view body) {
 }
 
 std::string encode_password_confirmation(std::string_view password) {
-    return Json{{"password", password}}.dump();
+    return detail::dumped(Json{{"password", password}});
 }
 
 std::string encode_account(std::string_view username) {
-    return Json{{"username", username}}.dump();
+    return detail::dumped(Json{{"username", username}});
 }
 
 std::string encode_signed_in(std::string_view username, std::string_view token) {
-    return Json{{"username", username}, {"token", token}}.dump();
+    return detail::dumped(Json{{"username", username}, {"token", token}});
 }
 
 std::string encode_profile(std::string_view username, std::int64_t created_ms) {
-    return Json{{"username", username}, {"created_ms", created_ms}}.dump();
+    return detail::dumped(Json{{"username", username}, {"created_ms", created_ms}});
 }
 
 std::string encode_api_error(std::string_view code, std::string_view message) {
-    return Json{{"error", code}, {"message", message}}.dump();
+    return detail::dumped(Json{{"error", code}, {"message", message}});
 }
 
 Expected<ApiError, std::string> decode_api_error(std::string_view body) {

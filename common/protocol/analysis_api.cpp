@@ -1,5 +1,7 @@
 #include "common/protocol/analysis_api.hpp"
 
+#include "common/protocol/api_json.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -244,15 +246,15 @@ std::string_view mark_symbol(MoveMark mark) noexcept {
 }
 
 std::string encode_analysis(const AnalysisView& view) {
-    return Ordered{{"game", view.game},
-                   {"status", to_string(view.status)},
-                   {"engine", view.engine},
-                   {"done", view.done},
-                   {"total", view.total},
-                   {"plies", plies_json(view.plies)},
-                   {"accuracy", view.figures ? accuracy_json(*view.figures) : Ordered(nullptr)},
-                   {"counts", view.figures ? counts_json(*view.figures) : Ordered(nullptr)}}
-        .dump();
+    return detail::dumped(
+        Ordered{{"game", view.game},
+                {"status", to_string(view.status)},
+                {"engine", view.engine},
+                {"done", view.done},
+                {"total", view.total},
+                {"plies", plies_json(view.plies)},
+                {"accuracy", view.figures ? accuracy_json(*view.figures) : Ordered(nullptr)},
+                {"counts", view.figures ? counts_json(*view.figures) : Ordered(nullptr)}});
 }
 
 Expected<AnalysisView, std::string> decode_analysis(std::string_view body) {
@@ -297,7 +299,7 @@ Expected<AnalysisView, std::string> decode_analysis(std::string_view body) {
 }
 
 std::string encode_analysis_plies(const std::vector<AnalysisPly>& plies) {
-    return plies_json(plies).dump();
+    return detail::dumped(plies_json(plies));
 }
 
 std::optional<std::vector<AnalysisPly>> decode_analysis_plies(std::string_view text) {
@@ -306,11 +308,11 @@ std::optional<std::vector<AnalysisPly>> decode_analysis_plies(std::string_view t
 }
 
 std::string encode_analysis_accuracy(const std::vector<SeatFigures>& figures) {
-    return accuracy_json(figures).dump();
+    return detail::dumped(accuracy_json(figures));
 }
 
 std::string encode_analysis_counts(const std::vector<SeatFigures>& figures) {
-    return counts_json(figures).dump();
+    return detail::dumped(counts_json(figures));
 }
 
 std::optional<std::vector<SeatFigures>> decode_analysis_figures(std::string_view accuracy,
@@ -321,16 +323,15 @@ std::optional<std::vector<SeatFigures>> decode_analysis_figures(std::string_view
 }
 
 std::string encode_analysis_busy(std::string_view message, std::int64_t retry_after_s) {
-    return Ordered{{"error", "busy"}, {"message", message}, {"retry_after_s", retry_after_s}}
-        .dump();
+    return detail::dumped(
+        Ordered{{"error", "busy"}, {"message", message}, {"retry_after_s", retry_after_s}});
 }
 
 std::string encode_position_eval(const PositionEvalView& view) {
-    return Ordered{{"eval", eval_json(view.eval)},
-                   {"best", text_or_null(view.best)},
-                   {"pv", view.pv},
-                   {"engine", view.engine}}
-        .dump();
+    return detail::dumped(Ordered{{"eval", eval_json(view.eval)},
+                                  {"best", text_or_null(view.best)},
+                                  {"pv", view.pv},
+                                  {"engine", view.engine}});
 }
 
 }  // namespace arbiter::protocol

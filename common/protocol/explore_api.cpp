@@ -1,5 +1,7 @@
 #include "common/protocol/explore_api.hpp"
 
+#include "common/protocol/api_json.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace arbiter::protocol {
@@ -21,7 +23,7 @@ std::string encode_explore(const ExploreView& view) {
     if (view.played) {
         body["played"] = {{"move", view.played->wire}, {"notation", view.played->notation}};
     }
-    return body.dump();
+    return detail::dumped(body);
 }
 
 }  // namespace arbiter::protocol

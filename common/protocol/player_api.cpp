@@ -1,5 +1,7 @@
 #include "common/protocol/player_api.hpp"
 
+#include "common/protocol/api_json.hpp"
+
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -39,20 +41,19 @@ std::string encode_player_profile(const PlayerProfile& profile) {
                   {"drawn", profile.counts->drawn},
                   {"lost", profile.counts->lost}};
     }
-    return Json{{"username", profile.username},
-                {"created_ms", profile.created_ms},
-                {"deleted", profile.deleted},
-                {"ratings", std::move(ratings)},
-                {"counts", std::move(counts)}}
-        .dump();
+    return detail::dumped(Json{{"username", profile.username},
+                               {"created_ms", profile.created_ms},
+                               {"deleted", profile.deleted},
+                               {"ratings", std::move(ratings)},
+                               {"counts", std::move(counts)}});
 }
 
 std::string encode_player_games(const std::vector<GameSummary>& games,
                                 const std::optional<std::string>& next) {
     // The entries exactly as GET /api/games and the `games` message write them: one encoder.
     Json list = Json::parse(encode(ServerMessage{GamesList{games}, std::nullopt}));
-    return Json{{"games", std::move(list["games"])}, {"next", next ? Json(*next) : Json(nullptr)}}
-        .dump();
+    return detail::dumped(
+        Json{{"games", std::move(list["games"])}, {"next", next ? Json(*next) : Json(nullptr)}});
 }
 
 std::string encode_rating_history(const std::vector<PoolHistory>& history) {
@@ -67,7 +68,7 @@ std::string encode_rating_history(const std::vector<PoolHistory>& history) {
                          {"speed", pool.speed},
                          {"points", std::move(points)}});
     }
-    return Json{{"history", std::move(pools)}}.dump();
+    return detail::dumped(Json{{"history", std::move(pools)}});
 }
 
 std::string encode_leaderboard(rules::Variant variant, std::string_view speed,
@@ -79,9 +80,8 @@ std::string encode_leaderboard(rules::Variant variant, std::string_view speed,
                          {"deviation", rounded(leader.deviation, 10)},
                          {"games", leader.games}});
     }
-    return Json{
-        {"variant", rules::to_string(variant)}, {"speed", speed}, {"players", std::move(lines)}}
-        .dump();
+    return detail::dumped(Json{
+        {"variant", rules::to_string(variant)}, {"speed", speed}, {"players", std::move(lines)}});
 }
 
 }  // namespace arbiter::protocol

@@ -29,6 +29,17 @@ TEST(ExploreHttp, DescribesAChessPosition) {
     EXPECT_FALSE(body.contains("played"));
 }
 
+// Found by fuzz_http: a refusal quotes the parameter it refuses, and bytes that are not UTF-8
+// made the JSON writer throw. The answer is a 400 whose JSON carries U+FFFD in their place.
+TEST(ExploreHttp, AParameterThatIsNotUtf8IsRefusedWithValidJson) {
+    const auto answer = explore_answer("variant=chess&st\xedtus=ended&position=\xff\xff");
+    ASSERT_EQ(answer.status, 400u);
+    const Json body = body_of(answer);
+    EXPECT_EQ(body["error"], "invalid");
+    const std::string message = body["message"];
+    EXPECT_NE(message.find("\xef\xbf\xbd"), std::string::npos) << message;
+}
+
 TEST(ExploreHttp, AMoveInDisplayNotationGivesThePositionAfterIt) {
     // The FEN percent-encoded as a browser's URLSearchParams writes it ('+' for the spaces).
     const auto answer = explore_answer(
