@@ -144,6 +144,8 @@ test("the server's own analysis of a game: requested in replay, drawn, marked, a
 
   // The analysis board asks the engine about a position of its own.
   await viewer.click('#explore-open');
+  // The board takes the position once the server has described it: a drag before is lost.
+  await viewer.waitForFunction(() => !!document.querySelector('#explore .board')?.dataset.position);
   await dragOnExplore(viewer, 'd8', 'g5');
   await viewer.waitForFunction(() => document.querySelector('#explore-line')?.textContent === 'Qg5');
   await viewer.click('#explore-engine-ask');
