@@ -350,65 +350,71 @@ void GameRoom::commit(std::shared_ptr<Decision> decision, std::optional<RequestO
     auto settled = settle_ratings(*decision);
     const auto started = context_.time.now();
     auto self = shared_from_this();
-    context_.repository.write(
-        std::move(*decision->intent),
-        [self, decision, started, engine_move, settled, attempt, origin = std::move(origin),
-         then = std::move(then),
-         if_failed = std::move(if_failed)](Expected<void, storage::StorageError> done) mutable {
-            // The repository calls this once: its captures move on rather than being copied.
-            self->executor_->post([self, decision = std::move(decision), started, engine_move,
-                                   settled, attempt, origin = std::move(origin),
-                                   then = std::move(then), if_failed = std::move(if_failed),
-                                   done = std::move(done)]() mutable {
-                if (!done && done.error().stale && settled && attempt + 1 < kRatingAttempts) {
-                    // Another node rated a player meanwhile (cluster): rate again from the
-                    // stored rows, which replace this settle's entries, and write again; the
-                    // room stays busy, nothing was told.
-                    if (self->context_.ratings->refresh(settled->users, settled->perf)) {
-                        log_event(LogLevel::info, "ratings_reread", {{"game", self->id_}});
-                        self->commit(std::move(decision), std::move(origin), std::move(then),
-                                     std::move(if_failed), engine_move, attempt + 1);
-                        return;
-                    }
+    auto committed = [self, decision, started, engine_move, settled, attempt,
+                      origin = std::move(origin), then = std::move(then),
+                      if_failed = std::move(if_failed)](
+                         Expected<void, storage::StorageError> done) mutable {
+        // Called once: its captures move on rather than being copied. Posted even when the
+        // write committed here, on the strand: what follows may commit again (run_next).
+        self->executor_->post([self, decision = std::move(decision), started, engine_move, settled,
+                               attempt, origin = std::move(origin), then = std::move(then),
+                               if_failed = std::move(if_failed), done = std::move(done)]() mutable {
+            if (!done && done.error().stale && settled && attempt + 1 < kRatingAttempts) {
+                // Another node rated a player meanwhile (cluster): rate again from the
+                // stored rows, which replace this settle's entries, and write again; the
+                // room stays busy, nothing was told.
+                if (self->context_.ratings->refresh(settled->users, settled->perf)) {
+                    log_event(LogLevel::info, "ratings_reread", {{"game", self->id_}});
+                    self->commit(std::move(decision), std::move(origin), std::move(then),
+                                 std::move(if_failed), engine_move, attempt + 1);
+                    return;
                 }
-                if (done) {
-                    self->context_.metrics.commit_latency(
-                        std::chrono::duration_cast<std::chrono::microseconds>(
-                            self->context_.time.now() - started)
-                            .count());
-                    self->table_.apply(*decision, self->instant());
-                    self->settle(*decision, origin, then);
-                } else {
-                    log_storage_failure(self->context_.time, self->id_, done.error().message);
-                    if (settled) {
-                        self->context_.ratings->undo(*settled);
-                    }
-                    self->table_.discard(*decision);
-                    if (origin) {
-                        self->reply_error(
-                            *origin, ErrorCode::unavailable,
-                            "storage failed, nothing was changed: " + done.error().message);
-                    }
-                    if (engine_move) {
-                        self->retry_engine(*engine_move);
-                    }
+            }
+            if (done) {
+                self->context_.metrics.commit_latency(
+                    std::chrono::duration_cast<std::chrono::microseconds>(
+                        self->context_.time.now() - started)
+                        .count());
+                self->table_.apply(*decision, self->instant());
+                self->settle(*decision, origin, then);
+            } else {
+                log_storage_failure(self->context_.time, self->id_, done.error().message);
+                if (settled) {
+                    self->context_.ratings->undo(*settled);
                 }
+                self->table_.discard(*decision);
                 if (origin) {
-                    self->answered(*origin);
+                    self->reply_error(
+                        *origin, ErrorCode::unavailable,
+                        "storage failed, nothing was changed: " + done.error().message);
                 }
-                self->busy_ = false;
-                // After the queue is free: what it does may take the room out of memory.
-                if (!done && if_failed) {
-                    if_failed(done.error().message);
+                if (engine_move) {
+                    self->retry_engine(*engine_move);
                 }
-                // Fenced: another node owns the stored game now, and this room can commit
-                // nothing more; its members go there.
-                if (!done && done.error().fenced && !self->never_stored_) {
-                    self->context_.host.disown_room(self->id_, self.get());
-                }
-                self->run_next();
-            });
+            }
+            if (origin) {
+                self->answered(*origin);
+            }
+            self->busy_ = false;
+            // After the queue is free: what it does may take the room out of memory.
+            if (!done && if_failed) {
+                if_failed(done.error().message);
+            }
+            // Fenced: another node owns the stored game now, and this room can commit
+            // nothing more; its members go there.
+            if (!done && done.error().fenced && !self->never_stored_) {
+                self->context_.host.disown_room(self->id_, self.get());
+            }
+            self->run_next();
         });
+    };
+    // At a low rate the store commits on this thread, which wakes no writer thread to commit and
+    // none to hand the result back.
+    if (auto here = context_.repository.write_here(*decision->intent)) {
+        committed(std::move(*here));
+    } else {
+        context_.repository.write(std::move(*decision->intent), std::move(committed));
+    }
 }
 
 void GameRoom::settle(Decision& decision, const std::optional<RequestOrigin>& origin,

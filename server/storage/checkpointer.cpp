@@ -39,11 +39,11 @@ CheckpointStats Checkpointer::stats() const {
 
 int Checkpointer::on_wal_commit(void* self, sqlite3* connection, const char* database, int pages) {
     auto* checkpointer = static_cast<Checkpointer*>(self);
-    if (pages < checkpointer->wal_pages_) {
+    if (pages < checkpointer->wal_pages_.load(std::memory_order_relaxed)) {
         // Fewer frames than after the last commit: this one began the WAL from its start.
         checkpointer->wal_restarts_.fetch_add(1);
     }
-    checkpointer->wal_pages_ = pages;
+    checkpointer->wal_pages_.store(pages, std::memory_order_relaxed);
     if (pages >= kInlineWalPages) {
         // Under steady writes the checkpoint thread never finishes between two commits, and the
         // WAL restarts from its start only when a writer begins after a checkpoint copied every

@@ -50,9 +50,12 @@ class Checkpointer {
     void start();
 
     CheckpointStats stats() const;
+    /// The WAL's frames after the last commit on the watched connection (any thread).
+    int wal_pages() const { return wal_pages_.load(std::memory_order_relaxed); }
 
   private:
-    /// sqlite3_wal_hook of the writer's connection: runs in the writer's thread after each commit.
+    /// sqlite3_wal_hook of the writer's connection: runs after each commit, on the thread that
+    /// committed (the writer's, or a caller's in GroupCommitWriter::commit_here).
     static int on_wal_commit(void* self, sqlite3* connection, const char* database, int pages);
     void run();
 
@@ -63,7 +66,8 @@ class Checkpointer {
     bool requested_ = false;
     bool stopping_ = false;
     std::atomic<bool> checkpointing_{false};  ///< the thread is inside a checkpoint
-    int wal_pages_ = 0;  ///< the WAL's frames after the writer's last commit (its hook only)
+    /// The WAL's frames after the writer's last commit; written by its hook only.
+    std::atomic<int> wal_pages_{0};
     std::atomic<std::uint64_t> checkpoints_{0};
     std::atomic<std::uint64_t> inline_checkpoints_{0};
     std::atomic<std::uint64_t> wal_restarts_{0};

@@ -58,10 +58,51 @@ void GroupCommitWriter::stop() {
 void GroupCommitWriter::submit(WriteIntent intent, GameRepository::Done done) {
     {
         std::lock_guard lock(mutex_);
+        note_overlap(committing_ || !queue_.empty());
         queue_.push_back(Pending{std::move(intent), std::move(done)});
         ++submitted_;
     }
     queue_ready_.notify_one();
+}
+
+void GroupCommitWriter::note_overlap(bool found_busy) {
+    const unsigned seen = found_busy ? 256U : 0U;
+    overlap_ = overlap_ - overlap_ / 8 + seen / 8;
+}
+
+std::optional<Expected<void, StorageError>> GroupCommitWriter::commit_here(GameIntent& intent) {
+    {
+        std::lock_guard lock(mutex_);
+        // A declined write is submit()ted next, which counts it: each write counts once.
+        // At FULL a commit waits for an fsync: the writer's thread does that, not the caller's.
+        if (!options_.commit_on_caller || options_.synchronous == Synchronous::full || stopping_ ||
+            committing_ || !queue_.empty() || overlap_ >= kOverlapGate || !thread_.joinable()) {
+            return std::nullopt;
+        }
+        note_overlap(false);
+        committing_ = true;
+        ++submitted_;
+    }
+    std::vector<Pending> one;
+    one.push_back(Pending{WriteIntent{std::move(intent)}, {}});
+    std::vector<Result> results = commit_batch(one);
+    const bool file = options_.journal_rows > 0 && journal_due();
+    bool wake = false;
+    {
+        std::lock_guard lock(mutex_);
+        committing_ = false;
+        filing_due_ = filing_due_ || file;
+        wake = filing_due_ || !queue_.empty() || stopping_;
+        completed_ += 1;
+        stats_.committed_here += results.front().has_value() ? 1 : 0;
+        stats_.committed += results.front().has_value() ? 1 : 0;
+        stats_.failed += results.front().has_value() ? 0 : 1;
+    }
+    if (wake) {
+        queue_ready_.notify_one();  // the writer waits for the connection, or has a filing to do
+    }
+    progressed_.notify_all();
+    return std::move(results.front());
 }
 
 void GroupCommitWriter::flush() {
@@ -99,12 +140,17 @@ void GroupCommitWriter::run() {
     std::vector<Pending> batch;
     batch.reserve(options_.max_batch);
     for (;;) {
+        bool file = false;
         {
             std::unique_lock lock(mutex_);
-            queue_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-            if (queue_.empty()) {
+            queue_ready_.wait(lock, [this] {
+                return !committing_ && (stopping_ || filing_due_ || !queue_.empty());
+            });
+            if (queue_.empty() && !filing_due_) {
                 return;  // stopping, and everything submitted has been handled
             }
+            committing_ = true;
+            file = std::exchange(filing_due_, false);
             if (queue_.size() <= options_.max_batch) {
                 batch.swap(queue_);  // the usual case: the whole queue, no write moved
             } else {
@@ -114,7 +160,7 @@ void GroupCommitWriter::run() {
             }
         }
 
-        std::vector<Result> results = commit_batch(batch);
+        std::vector<Result> results = batch.empty() ? std::vector<Result>{} : commit_batch(batch);
 
         // Callbacks run outside the lock (they may submit again) and in submission order.
         std::uint64_t failed = 0;
@@ -124,20 +170,36 @@ void GroupCommitWriter::run() {
                 batch[i].done(std::move(results[i]));
             }
         }
+        // After the callbacks, so that no move of this batch waits for the filing. Without one
+        // the connection is free as the batch completes: after flush() nothing holds it.
+        const bool filing = options_.journal_rows > 0 && (file || !batch.empty()) && journal_due();
         {
             std::lock_guard lock(mutex_);
             completed_ += batch.size();
-            stats_.batches += 1;
-            stats_.committed += batch.size() - failed;
-            stats_.failed += failed;
+            if (!batch.empty()) {
+                stats_.batches += 1;
+                stats_.committed += batch.size() - failed;
+                stats_.failed += failed;
+            }
+            committing_ = filing;
         }
         progressed_.notify_all();
         batch.clear();
-        // After the callbacks, so that no move of this batch waits for the filing.
-        if (options_.journal_rows > 0) {
+        if (filing) {
             file_journal(options_.journal_rows, true);
+            std::lock_guard lock(mutex_);
+            committing_ = false;
         }
     }
+}
+
+bool GroupCommitWriter::journal_due() {
+    if (intents_.filing()) {
+        return true;  // a filing that yielded to writes goes on
+    }
+    // If the count cannot be read, the filing finds out why.
+    const auto pending = intents_.count_journaled();
+    return !pending || *pending >= options_.journal_rows;
 }
 
 void GroupCommitWriter::file_journal(std::size_t at_least, bool yield_to_writes) {

@@ -45,6 +45,14 @@ class GameRepository {
     /// that does not follow the game's last ply or whose ply holds another move. The same move
     /// again at a stored ply is not an error, and changes nothing (a resend).
     virtual void write(GameIntent intent, Done done) = 0;
+    /// Commits `intent` now, on the calling thread, when the engine finds that cheaper than
+    /// write() and fair to the other writes (the same ordering and durability as write()):
+    /// returns its outcome. Otherwise returns nothing and leaves `intent` as it was; write() it.
+    /// May block for the commit, so call it only where write()'s callback would have run next
+    /// anyway (a room's strand, with the room waiting for this write). The default: nothing.
+    virtual std::optional<Expected<void, StorageError>> write_here(GameIntent& /*intent*/) {
+        return std::nullopt;
+    }
     /// Blocks until every write submitted so far has committed (used at shutdown and in tests).
     virtual void flush() = 0;
 

@@ -40,6 +40,10 @@ struct SqliteOptions {
     /// writes to (a balancer sends none to an unhealthy one) still finds that its disk has room
     /// again. While batches keep coming, their outcome is the answer.
     std::chrono::milliseconds write_probe_after{1000};
+    /// Whether a game's write may commit on its caller's thread while the writer has nothing to
+    /// do (GameRepository::write_here): at a low rate a move then wakes no other thread. Never at
+    /// synchronous = FULL, whose commits wait for the disk.
+    bool commit_on_caller = true;
 };
 
 /// What the writer has done so far (for metrics and tests).
@@ -54,6 +58,7 @@ struct WriterStats {
     std::uint64_t wal_restarts = 0;        ///< commits that wrote the WAL from its start again
     std::uint64_t filings = 0;             ///< filings of the move journal finished
     std::uint64_t filing_yields = 0;       ///< filings committed part way for waiting writes
+    std::uint64_t committed_here = 0;      ///< writes committed on their caller's thread
     std::size_t queued = 0;                ///< writes waiting now
 };
 

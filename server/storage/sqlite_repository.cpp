@@ -15,6 +15,10 @@ namespace arbiter::server::storage {
 
 namespace {
 
+/// More WAL pages than one game's write adds (a move: its journal row and the pages of the
+/// journal's index, two to four).
+constexpr int kWalMarginPages = 64;
+
 std::uint64_t file_size_or_zero(const std::string& path) {
     std::error_code error;
     const auto size = std::filesystem::file_size(path, error);
@@ -104,6 +108,15 @@ SqliteRepository::~SqliteRepository() {
 
 void SqliteRepository::write(GameIntent intent, Done done) {
     writer_.submit(std::move(intent), std::move(done));
+}
+
+std::optional<Expected<void, StorageError>> SqliteRepository::write_here(GameIntent& intent) {
+    // Near the size past which the committer checkpoints the WAL itself (an fsync at NORMAL),
+    // the writer's thread commits: a caller's thread never waits for the disk.
+    if (checkpointer_.wal_pages() >= detail::Checkpointer::kInlineWalPages - kWalMarginPages) {
+        return std::nullopt;
+    }
+    return writer_.commit_here(intent);
 }
 
 void SqliteRepository::flush() {

@@ -4,7 +4,8 @@
 /// connection:
 /// - the writer (detail::GroupCommitWriter): one thread applies queued intents in one
 ///   transaction per batch, and acknowledges each write only after its commit; moves that do not
-///   end their game go to the move journal (detail::MoveJournal) and are filed in bulk;
+///   end their game go to the move journal (detail::MoveJournal) and are filed in bulk. While it
+///   has nothing to do, a room's write may commit on the room's own thread (write_here);
 /// - the checkpointer (detail::Checkpointer): copies the WAL back into the database off the
 ///   writer's path;
 /// - the health probe (detail::HealthProbe): writable();
@@ -51,6 +52,9 @@ class SqliteRepository final : public Database {
     /// `done` may be empty (fire and forget). It must not throw, and must not call flush() (it
     /// runs on the writer thread, which flush() waits for); calling write() from it is fine.
     void write(GameIntent intent, Done done) override;
+    /// While the writer has nothing to do and writes have lately not overlapped
+    /// (detail::GroupCommitWriter::commit_here).
+    std::optional<Expected<void, StorageError>> write_here(GameIntent& intent) override;
     /// Returns once every write submitted before the call committed and its callback returned.
     void flush() override;
 

@@ -122,6 +122,17 @@ class HeldRepository final : public storage::GameRepository {
         waiting.pop_front();
         done(std::move(result));
     }
+    /// Commits on the caller's thread with `commit_here`'s outcome while it is set; otherwise
+    /// declines, as a store under load does, and the room write()s.
+    std::optional<Expected<void, storage::StorageError>> write_here(
+        storage::GameIntent& intent) override {
+        if (!commit_here) {
+            return std::nullopt;
+        }
+        writes.push_back(std::move(intent));
+        committed_here += 1;
+        return *commit_here;
+    }
     void flush() override {}
     Expected<std::vector<storage::StoredGame>, storage::StorageError> load_unfinished() override {
         return std::vector<storage::StoredGame>{};
@@ -146,6 +157,8 @@ class HeldRepository final : public storage::GameRepository {
 
     std::vector<storage::GameIntent> writes;
     std::deque<Done> waiting;
+    std::optional<Expected<void, storage::StorageError>> commit_here;
+    int committed_here = 0;
 };
 
 /// A connection that keeps every message it is sent, parsed.
@@ -370,6 +383,55 @@ TEST_F(RoomTest, AMoveIsCommittedThenBroadcast) {
     EXPECT_EQ(black->received[0]["notation"], "e4");
     EXPECT_EQ(black->received[0]["seq"], 2);
     EXPECT_EQ(metrics.moves_accepted(), 1u);
+}
+
+// A store that commits on the room's thread (an idle SQLite writer): the same events as a
+// queued write's commit, from the room's strand, and no write left waiting.
+TEST_F(RoomTest, AMoveCommittedOnTheRoomsThreadIsBroadcastFromItsStrand) {
+    open_game();
+    white->received.clear();
+    black->received.clear();
+    repository.commit_here = Expected<void, storage::StorageError>{};
+    move(white, "e2e4", 0, "m1");
+    EXPECT_EQ(repository.committed_here, 1);
+    EXPECT_TRUE(repository.waiting.empty()) << "nothing was queued";
+    EXPECT_EQ(repository.last<storage::AppendMove>().move.move, "e2e4");
+    executor->drain();
+    ASSERT_EQ(white->of_type("moved").size(), 1u);
+    EXPECT_EQ(white->of_type("moved")[0]["id"], "m1");
+    ASSERT_EQ(black->of_type("moved").size(), 1u);
+    EXPECT_EQ(black->of_type("moved")[0]["notation"], "e4");
+    EXPECT_EQ(metrics.moves_accepted(), 1u);
+
+    // The next move too, and the room took both in turn.
+    move(black, "e7e5", 1, "m2");
+    executor->drain();
+    EXPECT_EQ(repository.committed_here, 2);
+    EXPECT_EQ(white->of_type("moved").size(), 2u);
+    EXPECT_EQ(black->of_type("moved").at(1)["id"], "m2");
+}
+
+TEST_F(RoomTest, AMoveWhoseCommitOnTheRoomsThreadFailsIsAnsweredUnavailable) {
+    open_game();
+    white->received.clear();
+    black->received.clear();
+    repository.commit_here =
+        Expected<void, storage::StorageError>{unexpected(storage::StorageError{"disk I/O error"})};
+    move(white, "e2e4", 0, "m1");
+    executor->drain();
+    ASSERT_EQ(white->received.size(), 1u);
+    EXPECT_EQ(white->received[0]["type"], "error");
+    EXPECT_EQ(white->received[0]["code"], "unavailable");
+    EXPECT_TRUE(black->received.empty());
+
+    // Nothing of it stayed: the same move goes through the queue next.
+    repository.commit_here.reset();
+    move(white, "e2e4", 0, "m2");
+    ASSERT_EQ(repository.waiting.size(), 1u);
+    EXPECT_EQ(repository.last<storage::AppendMove>().seq, 2u) << "the failed move took no number";
+    repository.complete();
+    executor->drain();
+    EXPECT_EQ(white->of_type("moved").at(0)["id"], "m2");
 }
 
 TEST_F(RoomTest, AFailedCommitIsAnsweredUnavailableAndLeavesNothingBehind) {
