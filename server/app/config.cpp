@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <thread>
 #include <tuple>
 
 #include "server/app/log.hpp"
@@ -22,6 +23,11 @@
 namespace arbiter::server::app {
 
 namespace po = boost::program_options;
+
+unsigned default_network_threads(unsigned cores, bool commits_on_network_threads) noexcept {
+    const unsigned spare = commits_on_network_threads ? 1 : 0;
+    return std::clamp(cores, spare + 1, spare + 2) - spare;
+}
 
 namespace {
 
@@ -147,7 +153,7 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
         ("max-db-bytes", po::value(&config.max_db_bytes)->default_value(config.max_db_bytes), "largest the SQLite database may grow (0: no bound); past it moves are refused with unavailable and nothing changes")
         ("journal-rows", po::value(&config.journal_rows)->default_value(config.journal_rows), "moves committed to the move journal before they are filed into the moves table in one transaction (0: no journal, each move written in place)")
         ("web-root", po::value(&config.web_root)->default_value(config.web_root), "folder of the browser client served at /")
-        ("threads", po::value(&config.threads)->default_value(config.threads), "network threads")
+        ("threads", po::value(&config.threads)->default_value(config.threads), "network threads (by default 1 or 2: as many as the cores, one fewer at --sync normal on SQLite)")
         ("time-slice-us", po::value(&config.time_slice_us)->default_value(config.time_slice_us), "the time slice, in microseconds (100..100000), that the server's threads ask of the Linux scheduler (6.12 and later), so that a thread woken for a move preempts longer work sooner; the analysis pool keeps the kernel's default; 0: the kernel's default for all")
         ("tls-cert", po::value(&config.net.tls_cert_file), "PEM certificate chain: serve https:// and wss://")
         ("tls-key", po::value(&config.net.tls_key_file), "PEM private key for --tls-cert")
@@ -388,6 +394,11 @@ std::variant<ServerConfig, ExitWith> parse_command_line(int argc, const char* co
     config.hub.room.disconnect_timeout = std::chrono::seconds(disconnect_seconds);
     config.hub.prune_aborted_after = std::chrono::seconds(prune_seconds);
     config.synchronous_full = sync == "full";
+    if (values["threads"].defaulted()) {
+        config.threads =
+            default_network_threads(std::thread::hardware_concurrency(),
+                                    !config.synchronous_full && !is_postgres_uri(config.database));
+    }
     config.hub.room.spectator_chat = !no_spectator_chat;
     if (!chat_words_file.empty()) {
         std::ifstream file(chat_words_file, std::ios::binary);

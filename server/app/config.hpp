@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <variant>
 
 #include "server/app/analysis_service.hpp"
@@ -26,6 +27,17 @@ struct ClusterConfig {
     std::chrono::milliseconds sweep_interval{1000};
     bool enabled() const noexcept { return !node_id.empty(); }
 };
+
+/// The network threads when --threads is not given, on a machine of `cores` cores (0: unknown):
+/// at least 1 and at most 2, more was never measured to help. With `commits_on_network_threads`
+/// (SQLite at synchronous = NORMAL, where a room's write commits on its network thread while the
+/// writer is idle: SqliteOptions::commit_on_caller) one fewer than the cores: under load the
+/// writer's thread computes and has a core of its own, and at a low rate a move then wakes one
+/// thread. Otherwise (FULL, PostgreSQL) as many as the cores: the writer spends its batches
+/// waiting for the disk or the database, and a second network thread has that core meanwhile.
+/// Measured on two cores (bench/load/README.md): at NORMAL one thread carries as many moves a
+/// second as two and spends half the CPU a move at 1,000/s; at FULL one carries ~7 % fewer.
+unsigned default_network_threads(unsigned cores, bool commits_on_network_threads) noexcept;
 
 struct ServerConfig {
     net::NetConfig net;
@@ -49,7 +61,8 @@ struct ServerConfig {
     double api_requests_per_second = 10;
     double api_burst = 40;
     std::string web_root;
-    unsigned threads = 2;
+    /// Without --threads, default_network_threads() for the storage chosen.
+    unsigned threads = default_network_threads(std::thread::hardware_concurrency(), false);
     /// The time slice every thread of the server asks of the scheduler, in microseconds
     /// (scheduling.hpp); 0 keeps the kernel's default.
     unsigned time_slice_us = 100;

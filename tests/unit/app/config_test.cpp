@@ -9,6 +9,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -43,6 +44,28 @@ std::string refusal(std::initializer_list<std::string> flags) {
     }
     EXPECT_EQ(exit->code, 2) << exit->text;
     return exit->text;
+}
+
+// At most two network threads, as many as the cores; one fewer where a network thread commits
+// its moves itself at a low rate (SQLite at NORMAL), so that the writer keeps a core under load.
+TEST(ServerConfigDefaults, NetworkThreadsFollowTheCoresAndWhereMovesCommit) {
+    EXPECT_EQ(default_network_threads(0, false), 1U) << "cores unknown";
+    EXPECT_EQ(default_network_threads(1, false), 1U);
+    EXPECT_EQ(default_network_threads(2, false), 2U);
+    EXPECT_EQ(default_network_threads(64, false), 2U);
+    EXPECT_EQ(default_network_threads(0, true), 1U);
+    EXPECT_EQ(default_network_threads(1, true), 1U);
+    EXPECT_EQ(default_network_threads(2, true), 1U);
+    EXPECT_EQ(default_network_threads(3, true), 2U);
+    EXPECT_EQ(default_network_threads(64, true), 2U);
+
+    const unsigned cores = std::thread::hardware_concurrency();
+    EXPECT_EQ(accepted({}).threads, default_network_threads(cores, false)) << "FULL by default";
+    EXPECT_EQ(accepted({"--sync", "normal"}).threads, default_network_threads(cores, true));
+    EXPECT_EQ(accepted({"--sync", "normal", "--threads", "3"}).threads, 3U) << "given, kept";
+    EXPECT_EQ(accepted({"--sync", "normal", "--db", "postgresql://127.0.0.1:1/arbiter"}).threads,
+              default_network_threads(cores, false))
+        << "PostgreSQL commits on its writer";
 }
 
 TEST(ServerCommandLine, DefaultsAreTheDocumentedOnes) {
