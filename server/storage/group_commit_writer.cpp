@@ -67,16 +67,22 @@ void GroupCommitWriter::submit(WriteIntent intent, GameRepository::Done done) {
 
 void GroupCommitWriter::note_overlap(bool found_busy) {
     const unsigned seen = found_busy ? 256U : 0U;
-    overlap_ = overlap_ - overlap_ / 8 + seen / 8;
+    const unsigned before = overlap_.load(std::memory_order_relaxed);
+    overlap_.store(before - before / 8 + seen / 8, std::memory_order_relaxed);
 }
 
 std::optional<Expected<void, StorageError>> GroupCommitWriter::commit_here(GameIntent& intent) {
+    // At FULL a commit waits for an fsync: the writer's thread does that, not the caller's. And
+    // while writes overlap, the answer is no without the lock the writer's thread takes.
+    if (!options_.commit_on_caller || options_.synchronous == Synchronous::full ||
+        overlap_.load(std::memory_order_relaxed) >= kOverlapGate) {
+        return std::nullopt;
+    }
     {
         std::lock_guard lock(mutex_);
         // A declined write is submit()ted next, which counts it: each write counts once.
-        // At FULL a commit waits for an fsync: the writer's thread does that, not the caller's.
-        if (!options_.commit_on_caller || options_.synchronous == Synchronous::full || stopping_ ||
-            committing_ || !queue_.empty() || overlap_ >= kOverlapGate || !thread_.joinable()) {
+        if (stopping_ || committing_ || !queue_.empty() ||
+            overlap_.load(std::memory_order_relaxed) >= kOverlapGate || !thread_.joinable()) {
             return std::nullopt;
         }
         note_overlap(false);

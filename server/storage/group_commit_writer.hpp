@@ -3,6 +3,7 @@
 /// The writer of a SqliteRepository: one thread, one connection, writes grouped into one
 /// transaction per batch. Internal to arbiter_storage.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -138,7 +139,8 @@ class GroupCommitWriter {
     /// A commit_here() left the journal due for filing: the writer's thread files it.
     bool filing_due_ = false;
     /// Moving average of whether a write found committing_ or writes queued, in 1/256ths.
-    unsigned overlap_ = 0;
+    /// Written under mutex_ only; commit_here() reads it first without.
+    std::atomic<unsigned> overlap_{0};
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
     bool stopping_ = false;
