@@ -85,30 +85,59 @@ std::optional<Expected<void, StorageError>> GroupCommitWriter::commit_here(GameI
             overlap_.load(std::memory_order_relaxed) >= kOverlapGate || !thread_.joinable()) {
             return std::nullopt;
         }
-        note_overlap(false);
         committing_ = true;
         ++submitted_;
     }
-    std::vector<Pending> one;
-    one.push_back(Pending{WriteIntent{std::move(intent)}, {}});
-    std::vector<Result> results = commit_batch(one);
-    const bool file = options_.journal_rows > 0 && journal_due();
+    std::optional<Result> result;
+    if (auto refused = sync_failure_.refusal()) {
+        set_last_batch(true);
+        result = Result(unexpected(std::move(*refused)));
+    } else {
+        // The write lock, but not waiting for it: while another connection holds it (the health
+        // probe, an sqlite3 shell), the write goes to the writer's thread, which may wait.
+        connection_.set_busy_timeout(0);
+        auto transaction = begin_write();
+        connection_.set_busy_timeout(static_cast<int>(options_.busy_timeout.count()));
+        if (transaction) {
+            bool store_failed = false;
+            result = apply(WriteIntent{std::move(intent)});
+            if (*result) {
+                result = transaction->commit();
+                if (!*result) {
+                    sync_failure_.note(connection_, "committing a write");
+                    store_failed = true;
+                }
+            } else {
+                // A write that does not follow leaves the transaction open; SQLite rolls it back
+                // itself on SQLITE_FULL or I/O errors: those are the store's.
+                store_failed = !connection_.in_transaction();
+            }
+            if (!*result) {
+                intents_.forget();  // rolled back by the Transaction's destructor
+            }
+            set_last_batch(store_failed);
+        }
+    }
+    const bool file = result && options_.journal_rows > 0 && journal_due();
     bool wake = false;
     {
         std::lock_guard lock(mutex_);
         committing_ = false;
         filing_due_ = filing_due_ || file;
         wake = filing_due_ || !queue_.empty() || stopping_;
-        completed_ += 1;
-        stats_.committed_here += results.front().has_value() ? 1 : 0;
-        stats_.committed += results.front().has_value() ? 1 : 0;
-        stats_.failed += results.front().has_value() ? 0 : 1;
+        completed_ += 1;  // a write given back is counted again by its submit()
+        if (result) {
+            note_overlap(false);
+            stats_.committed_here += result->has_value() ? 1 : 0;
+            stats_.committed += result->has_value() ? 1 : 0;
+            stats_.failed += result->has_value() ? 0 : 1;
+        }
     }
     if (wake) {
         queue_ready_.notify_one();  // the writer waits for the connection, or has a filing to do
     }
     progressed_.notify_all();
-    return std::move(results.front());
+    return result;
 }
 
 void GroupCommitWriter::flush() {

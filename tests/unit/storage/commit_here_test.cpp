@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <future>
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "storage_test_support.hpp"
@@ -122,6 +124,33 @@ TEST(CommitHere, WhileTheWriterIsBusyTheWriteIsLeftWholeForTheQueue) {
     EXPECT_TRUE(write_and_wait(*repository, std::move(second)));
     EXPECT_EQ(moves_of(*repository, "g"), 2U);
     EXPECT_EQ(repository->stats().committed_here, 0U);
+}
+
+// Another connection holding the write lock (the health probe, an sqlite3 shell) would make the
+// caller wait up to busy_timeout: the write goes to the writer's thread instead, whole.
+TEST(CommitHere, ALockHeldByAnotherConnectionSendsTheWriteToTheQueueWithoutWaiting) {
+    TempDatabase database;
+    SqliteOptions options = normal_options();
+    options.busy_timeout = std::chrono::milliseconds(60000);  // a wait here would hang the test
+    auto repository = testing::open_or_die(database.path(), options);
+    ASSERT_NE(repository, nullptr);
+    ASSERT_TRUE(write_and_settle(*repository, created(make_playing_game("g", 1))));
+
+    auto other = sqlite::Connection::open(database.path(), false);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(other->exec("BEGIN IMMEDIATE"));
+    GameIntent move = appended("g", make_move(1, "e2e4"));
+    EXPECT_FALSE(repository->write_here(move).has_value()) << "the lock is another's";
+    ASSERT_TRUE(std::holds_alternative<AppendMove>(move));
+    EXPECT_EQ(std::get<AppendMove>(move).move.move, "e2e4") << "the intent is left as it was";
+    EXPECT_EQ(repository->stats().failed, 0U) << "nothing failed: the writer takes it";
+
+    std::promise<Result> stored;
+    repository->write(std::move(move), [&](const Result& result) { stored.set_value(result); });
+    ASSERT_TRUE(other->exec("ROLLBACK"));  // the writer's thread gets the lock it waits for
+    EXPECT_TRUE(stored.get_future().get());
+    EXPECT_EQ(moves_of(*repository, "g"), 1U);
+    EXPECT_TRUE(repository->writable());
 }
 
 TEST(CommitHere, ClosedWhileWritesOverlapAndOpenAgainOnceTheyStopOverlapping) {
