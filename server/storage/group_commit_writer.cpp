@@ -82,7 +82,7 @@ std::optional<Expected<void, StorageError>> GroupCommitWriter::commit_here(GameI
         std::lock_guard lock(mutex_);
         // A declined write is submit()ted next, which counts it: each write counts once.
         if (stopping_ || committing_ || !queue_.empty() ||
-            overlap_.load(std::memory_order_relaxed) >= kOverlapGate || !thread_.joinable()) {
+            overlap_.load(std::memory_order_relaxed) >= kOverlapGate) {
             return std::nullopt;
         }
         committing_ = true;
@@ -100,21 +100,7 @@ std::optional<Expected<void, StorageError>> GroupCommitWriter::commit_here(GameI
         connection_.set_busy_timeout(static_cast<int>(options_.busy_timeout.count()));
         if (transaction) {
             bool store_failed = false;
-            result = apply(WriteIntent{std::move(intent)});
-            if (*result) {
-                result = transaction->commit();
-                if (!*result) {
-                    sync_failure_.note(connection_, "committing a write");
-                    store_failed = true;
-                }
-            } else {
-                // A write that does not follow leaves the transaction open; SQLite rolls it back
-                // itself on SQLITE_FULL or I/O errors: those are the store's.
-                store_failed = !connection_.in_transaction();
-            }
-            if (!*result) {
-                intents_.forget();  // rolled back by the Transaction's destructor
-            }
+            result = apply_and_commit(*transaction, WriteIntent{std::move(intent)}, store_failed);
             set_last_batch(store_failed);
         }
     }
@@ -382,15 +368,27 @@ GroupCommitWriter::Result GroupCommitWriter::commit_alone(const WriteIntent& int
     if (!transaction) {
         return unexpected(prefixed("storing a write", transaction.error()));
     }
+    bool store_failed = false;
+    return apply_and_commit(*transaction, intent, store_failed);
+}
+
+GroupCommitWriter::Result GroupCommitWriter::apply_and_commit(sqlite::Transaction& transaction,
+                                                              const WriteIntent& intent,
+                                                              bool& store_failed) {
     auto applied = apply(intent);
     if (applied) {
-        applied = transaction->commit();
-        if (!applied) {
+        applied = transaction.commit();
+        store_failed = !applied.has_value();
+        if (store_failed) {
             sync_failure_.note(connection_, "committing a write");
         }
+    } else {
+        // A write that does not follow leaves the transaction open; SQLite rolls it back itself
+        // on SQLITE_FULL or I/O errors: those are the store's.
+        store_failed = !connection_.in_transaction();
     }
     if (!applied) {
-        intents_.forget();  // rolled back
+        intents_.forget();  // rolled back by the Transaction's destructor
     }
     return applied;
 }

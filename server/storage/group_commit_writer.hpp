@@ -97,6 +97,12 @@ class GroupCommitWriter {
     std::vector<Result> commit_batch(const std::vector<Pending>& batch);
     std::vector<Result> commit_one_by_one(const std::vector<Pending>& batch);
     Result commit_alone(const WriteIntent& intent);
+    /// Applies `intent` inside `transaction` and commits it, for commit_alone() and
+    /// commit_here(). A failure forgets what the statements remember (the Transaction's
+    /// destructor rolls back); `store_failed` says whether the store failed (COMMIT, or SQLite
+    /// rolled back itself) rather than the write (one that does not follow).
+    Result apply_and_commit(sqlite::Transaction& transaction, const WriteIntent& intent,
+                            bool& store_failed);
     /// Writes one intent inside the open transaction (IntentWriter or AccountWriter).
     Result apply(const WriteIntent& intent);
     /// Files the move journal in a transaction of its own if it holds at least `at_least` moves,
@@ -120,8 +126,9 @@ class GroupCommitWriter {
     const SqliteOptions options_;
     SyncFailure& sync_failure_;
 
-    // Used by the writer thread only (and before start() and after stop()). The statements are
-    // declared after their connection so that they are finalized before it closes.
+    // Used by whoever set committing_ (the writer's thread, or a commit_here() caller), and before
+    // start() and after stop(). The statements are declared after their connection so that they
+    // are finalized before it closes.
     sqlite::Connection connection_;
     IntentWriter intents_;
     AccountWriter accounts_;
