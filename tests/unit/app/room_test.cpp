@@ -45,6 +45,16 @@ class ManualExecutor final : public Executor {
         timers_.push_back({time_.now() + delay, timer, std::move(task)});
         return timer;
     }
+    /// Runs the oldest task posted, if any; whether there was one.
+    bool run_one() {
+        if (tasks_.empty()) {
+            return false;
+        }
+        auto task = std::move(tasks_.front());
+        tasks_.pop_front();
+        task();
+        return true;
+    }
     /// Runs every task posted, and those they post, until none is left.
     void drain() {
         while (!tasks_.empty()) {
@@ -392,10 +402,13 @@ TEST_F(RoomTest, AMoveCommittedOnTheRoomsThreadIsBroadcastFromItsStrand) {
     white->received.clear();
     black->received.clear();
     repository.commit_here = Expected<void, storage::StorageError>{};
-    move(white, "e2e4", 0, "m1");
+    room->submit(RoomRequest{white, "m1", protocol::MoveRequest{"g1", "e2e4", 0}, "", time.now()});
+    ASSERT_TRUE(executor->run_one());  // the request: decided and committed here
     EXPECT_EQ(repository.committed_here, 1);
     EXPECT_TRUE(repository.waiting.empty()) << "nothing was queued";
     EXPECT_EQ(repository.last<storage::AppendMove>().move.move, "e2e4");
+    EXPECT_TRUE(white->received.empty() && black->received.empty())
+        << "the outcome waits on the strand, as a queued write's does";
     executor->drain();
     ASSERT_EQ(white->of_type("moved").size(), 1u);
     EXPECT_EQ(white->of_type("moved")[0]["id"], "m1");

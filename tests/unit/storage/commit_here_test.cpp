@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -47,6 +48,18 @@ std::size_t moves_of(SqliteRepository& repository, const std::string& game) {
     return (*loaded)->moves.size();
 }
 
+// A store at `options` holding the playing game "g", its writer's thread idle; nullptr (and a
+// failure) if either step fails.
+std::unique_ptr<SqliteRepository> store_with_game(const TempDatabase& database,
+                                                  const SqliteOptions& options) {
+    auto repository = testing::open_or_die(database.path(), options);
+    if (repository && !write_and_settle(*repository, created(make_playing_game("g", 1)))) {
+        ADD_FAILURE() << "creating g";
+        return nullptr;
+    }
+    return repository;
+}
+
 // Holds the writer's thread inside a callback (the connection is then in use) until released.
 class HeldWriter {
   public:
@@ -66,9 +79,8 @@ class HeldWriter {
 
 TEST(CommitHere, AnIdleStoreCommitsTheWriteAtOnceOnTheCallersThread) {
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), normal_options());
+    auto repository = store_with_game(database, normal_options());
     ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_settle(*repository, created(make_playing_game("g", 1))));
 
     GameIntent move = appended("g", make_move(1, "e2e4"));
     const auto here = repository->write_here(move);
@@ -83,9 +95,8 @@ TEST(CommitHere, AnIdleStoreCommitsTheWriteAtOnceOnTheCallersThread) {
 
 TEST(CommitHere, AWriteThatDoesNotFollowFailsAndChangesNothing) {
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), normal_options());
+    auto repository = store_with_game(database, normal_options());
     ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_settle(*repository, created(make_playing_game("g", 1))));
 
     GameIntent gap = appended("g", make_move(2, "e7e5"));
     const auto here = repository->write_here(gap);
@@ -103,9 +114,8 @@ TEST(CommitHere, AWriteThatDoesNotFollowFailsAndChangesNothing) {
 
 TEST(CommitHere, WhileTheWriterIsBusyTheWriteIsLeftWholeForTheQueue) {
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), normal_options());
+    auto repository = store_with_game(database, normal_options());
     ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
 
     HeldWriter held(*repository);
     GameIntent move = appended("g", make_move(1, "e2e4"));
@@ -132,9 +142,8 @@ TEST(CommitHere, ALockHeldByAnotherConnectionSendsTheWriteToTheQueueWithoutWaiti
     TempDatabase database;
     SqliteOptions options = normal_options();
     options.busy_timeout = std::chrono::milliseconds(60000);  // a wait here would hang the test
-    auto repository = testing::open_or_die(database.path(), options);
+    auto repository = store_with_game(database, options);
     ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_settle(*repository, created(make_playing_game("g", 1))));
 
     auto other = sqlite::Connection::open(database.path(), false);
     ASSERT_TRUE(other);
@@ -155,9 +164,8 @@ TEST(CommitHere, ALockHeldByAnotherConnectionSendsTheWriteToTheQueueWithoutWaiti
 
 TEST(CommitHere, ClosedWhileWritesOverlapAndOpenAgainOnceTheyStopOverlapping) {
     TempDatabase database;
-    auto repository = testing::open_or_die(database.path(), normal_options());
+    auto repository = store_with_game(database, normal_options());
     ASSERT_NE(repository, nullptr);
-    ASSERT_TRUE(write_and_wait(*repository, created(make_playing_game("g", 1))));
 
     // Ten writes that each find the writer busy: a load that batching serves.
     {
@@ -196,18 +204,16 @@ TEST(CommitHere, ClosedWhileWritesOverlapAndOpenAgainOnceTheyStopOverlapping) {
 
 TEST(CommitHere, NeverAtFullSyncNorWhenSwitchedOff) {
     TempDatabase full_database;
-    auto full = testing::open_or_die(full_database.path());  // synchronous = FULL
+    auto full = store_with_game(full_database, SqliteOptions{});  // FULL, the default
     ASSERT_NE(full, nullptr);
-    ASSERT_TRUE(write_and_wait(*full, created(make_playing_game("g", 1))));
     GameIntent move = appended("g", make_move(1, "e2e4"));
     EXPECT_FALSE(full->write_here(move).has_value()) << "a commit at FULL waits for an fsync";
 
     TempDatabase off_database;
     SqliteOptions options = normal_options();
     options.commit_on_caller = false;
-    auto off = testing::open_or_die(off_database.path(), options);
+    auto off = store_with_game(off_database, options);
     ASSERT_NE(off, nullptr);
-    ASSERT_TRUE(write_and_wait(*off, created(make_playing_game("g", 1))));
     EXPECT_FALSE(off->write_here(move).has_value());
     EXPECT_TRUE(write_and_wait(*off, std::move(move)));
 }
@@ -217,9 +223,8 @@ TEST(CommitHere, TheWritersThreadFilesTheJournalThatCommitsHereFilled) {
     SqliteOptions options = normal_options();
     options.journal_rows = 4;
     {
-        auto repository = testing::open_or_die(database.path(), options);
+        auto repository = store_with_game(database, options);
         ASSERT_NE(repository, nullptr);
-        ASSERT_TRUE(write_and_settle(*repository, created(make_playing_game("g", 1))));
         std::uint64_t here_count = 0;
         for (std::uint32_t ply = 1; ply <= 12; ++ply) {
             GameIntent move = appended("g", make_move(ply, "m" + std::to_string(ply)));
