@@ -130,10 +130,10 @@ bool RoomRegistry::route_after_load(const std::string& game, RoomRequest request
 }
 
 void RoomRegistry::bring_back(const std::string& game) {
-    std::uint64_t dropped_before = 0;
+    std::uint64_t departures_before = 0;
     {
         std::lock_guard lock(mutex_);
-        dropped_before = departures_;
+        departures_before = departures_;
     }
     // The read and the replay run without the lock, which every request's lookup takes, unless
     // rooms keep leaving memory meanwhile (then once under it, so that this ends). Only a room in
@@ -178,8 +178,8 @@ void RoomRegistry::bring_back(const std::string& game) {
             lock.lock();
             if (auto it = rooms_.find(game); it != rooms_.end()) {
                 room = it->second;  // brought back meanwhile: the restored copy is dropped unused
-            } else if (departures_ != dropped_before) {
-                dropped_before = departures_;
+            } else if (departures_ != departures_before) {
+                departures_before = departures_;
                 continue;
             }
         }
